@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// Quire: books → page images → page-turn animations. One target per pipeline stage;
+// dependencies point one way: Ingest → Typeset → Raster → Cache → Motion → Quire → quire.
+import PackageDescription
+
+let package = Package(
+  name: "Quire",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "Quire", targets: ["Quire"]),
+    .executable(name: "quire", targets: ["quire"]),
+  ],
+  targets: [
+    // C libraries from Debian's -dev packages: module map + shim.h, no Swift.
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+    .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+    .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
+    .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+    .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+
+    // The pipeline.
+    .target(name: "QuireIngest", dependencies: ["CLibXML2", "CZlib"]),
+    .target(
+      name: "QuireTypeset",
+      dependencies: ["QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
+    .target(name: "QuireRaster", dependencies: ["QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
+    .target(name: "QuireCache", dependencies: ["QuireRaster"]),
+    .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP"]),
+    .target(
+      name: "Quire",
+      dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
+    .executableTarget(name: "quire", dependencies: ["Quire"]),
+
+    .testTarget(name: "QuireIngestTests", dependencies: ["QuireIngest"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "QuireTypesetTests", dependencies: ["QuireTypeset"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireRasterTests", dependencies: ["QuireRaster"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireCacheTests", dependencies: ["QuireCache"]),
+    .testTarget(name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireTests", dependencies: ["Quire"], resources: [.copy("Goldens")]),
+  ]
+)

@@ -1,0 +1,3 @@
+#pragma once
+#include <linebreak.h>
+#include <wordbreak.h>

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs every Debian package Quire's build, tests and benchmarks need (Debian 12).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  pkg-config libxml2-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libunibreak-dev \
+  libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
+  hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
+  libdeflate-dev libwebp-dev ffmpeg python3-pil >/dev/null
