@@ -135,8 +135,10 @@ extension ZipArchive {
 }
 
 extension IngestError {
-  /// A limit from `IngestLimits` was hit: the input is hostile, not merely damaged.
-  var isLimit: Bool {
+  /// A limit from `IngestLimits` was hit, or the content is refused (encrypted): the input is
+  /// hostile or unusable, not merely damaged, so it stops the whole book.
+  var isFatal: Bool {
+    if case .unsupported = self { return true }
     guard case .badData(_, let reason) = self else { return false }
     return ["maxEntryBytes=", "maxTotalBytes=", "maxCompressionRatio=", "maxEntries="].contains {
       reason.contains($0)
@@ -245,7 +247,7 @@ struct EPUBReader {
         fontFaces += converted.fontFaces
         warnings += converted.warnings
       case .failure(let error)?:
-        if error.isLimit { throw error }
+        if error.isFatal { throw error }
         warnings.append(IngestWarning(file: item.path, message: "unreadable, left empty: \(error)"))
         chapters.append(
           Chapter(
@@ -287,7 +289,7 @@ struct EPUBReader {
       do {
         decoded[path] = EncryptionMap.deobfuscate(try files.read(path), method: method, key: key)
       } catch {
-        if error.isLimit { throw error }
+        if error.isFatal { throw error }
         warnings.append(IngestWarning(file: path, message: "unreadable font: \(error)"))
       }
     }

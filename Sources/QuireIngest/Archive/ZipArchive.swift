@@ -294,6 +294,14 @@ final class ZipArchive: @unchecked Sendable {
     let ratioCap = max(
       UInt64(1 << 20), UInt64(limits.maxCompressionRatio) &* max(entry.compressedSize, 1))
     let entryCap = UInt64(limits.maxEntryBytes)
+    // A declared size over the cap is refused before a byte is inflated (ZIP64 bombs).
+    guard entry.uncompressedSize <= entryCap else {
+      throw .badData(
+        file: file,
+        reason:
+          "entry '\(entry.name)' declares \(entry.uncompressedSize) bytes, over maxEntryBytes=\(entryCap)"
+      )
+    }
     let out: Data
     switch entry.method {
     case 0:
@@ -307,8 +315,8 @@ final class ZipArchive: @unchecked Sendable {
       out = Data(input)
     case 8:
       out = try Inflater.inflateRaw(
-        input, entryCap: entryCap, ratioCap: ratioCap, ratio: limits.maxCompressionRatio,
-        entry: where_, file: file)
+        input, declared: entry.uncompressedSize, entryCap: entryCap, ratioCap: ratioCap,
+        ratio: limits.maxCompressionRatio, entry: where_, file: file)
     default:
       throw .unsupported(
         file: file, reason: "entry '\(entry.name)' uses compression method \(entry.method)")
@@ -359,7 +367,8 @@ final class ZipArchive: @unchecked Sendable {
 /// zlib's raw inflate, run in bounded steps.
 enum Inflater {
   static func inflateRaw(
-    _ input: Data, entryCap: UInt64, ratioCap: UInt64, ratio: Int, entry: String, file: String
+    _ input: Data, declared: UInt64, entryCap: UInt64, ratioCap: UInt64, ratio: Int, entry: String,
+    file: String
   ) throws(IngestError) -> Data {
     var stream = z_stream()
     guard czlib_inflate_init2(&stream, -15) == Z_OK else {
@@ -384,6 +393,14 @@ enum Inflater {
         let produced = chunk - Int(stream.avail_out)
         if UInt64(out.count + produced) > entryCap {
           failure = .badData(file: file, reason: "\(entry) inflates past maxEntryBytes=\(entryCap)")
+          return
+        }
+        if UInt64(out.count + produced) > declared {
+          // Never trust the header, but hold it to its word: more bytes than declared is a
+          // lie (or damage), stop now rather than after inflating the rest.
+          failure = .badData(
+            file: file,
+            reason: "\(entry) inflates past its declared size of \(declared) bytes (lying header)")
           return
         }
         if UInt64(out.count + produced) > ratioCap {
