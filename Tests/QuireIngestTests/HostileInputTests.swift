@@ -85,6 +85,13 @@ struct HostileInputTests {
     #expect(doc.chapters.count == 1)
   }
 
+  @Test func dataDescriptorsAreRead() throws {
+    let doc = try Hostile.open("data-descriptor.epub")
+    #expect(doc.metadata.title == "Hostile Book")
+    #expect(doc.toc.map(\.title) == ["Chapter One"])
+    #expect(doc.warnings.isEmpty)
+  }
+
   @Test func missingFileIsCannotOpen() {
     let e = Hostile.error("no-such-book.epub")
     #expect(e?.isCannotOpen == true)
@@ -297,6 +304,8 @@ struct HostileInputTests {
       data: try Data(contentsOf: Hostile.url("cp437-names.epub")), file: "c", limits: IngestLimits()
     )
     #expect(archive.contains("OEBPS/café.txt"))
+    #expect(archive.contains("OEBPS/naïve.txt"))
+    #expect(try archive.read("OEBPS/naïve.txt") == Data("utf8".utf8))
   }
 
   @Test func invalidUTF8TextRecoversWithAWarning() throws {

@@ -47,10 +47,14 @@ def build(entries, zip64_end=False, truncate=None):
         if e.zip64:
             extra = struct.pack("<HHQQQ", 1, 24, e.usize, e.csize, offset)
             cs = us = off = 0xFFFFFFFF
+        descriptor = e.flags & 8 != 0
+        lcrc, lcs, lus = (0, 0, 0) if descriptor else (e.crc, cs, us)
         local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45 if e.zip64 else 20, e.flags, e.method,
-                            DOS_TIME, DOS_DATE, e.crc, cs & 0xFFFFFFFF, us & 0xFFFFFFFF,
+                            DOS_TIME, DOS_DATE, lcrc, lcs & 0xFFFFFFFF, lus & 0xFFFFFFFF,
                             len(e.name), len(extra))
         out += local + e.name + extra + e.payload
+        if descriptor:
+            out += struct.pack("<IIII", 0x08074B50, e.crc, e.csize, e.usize)
         central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, e.made_by, 45 if e.zip64 else 20,
                                e.flags, e.method, DOS_TIME, DOS_DATE, e.crc, cs & 0xFFFFFFFF,
                                us & 0xFFFFFFFF, len(e.name), len(extra), 0, 0, 0, e.external,
@@ -202,7 +206,13 @@ def main():
                                   Entry("OEBPS/ch1.xhtml", chapter()),
                                   Entry("OEBPS/nav.xhtml", deep_nav)]))
     write("bad-crc.epub", book(Entry("OEBPS/ch1.xhtml", chapter(), crc=0xDEADBEEF), skip=("ch1",)))
-    write("cp437-names.epub", book(Entry(b"OEBPS/caf\x82.txt", "cp437")))
+    write("cp437-names.epub", book(Entry(b"OEBPS/caf\x82.txt", "cp437"),
+                                   Entry("OEBPS/naïve.txt", "utf8", flags=0x800)))
+    write("data-descriptor.epub", build([Entry("mimetype", "application/epub+zip", method=0),
+                                         Entry("META-INF/container.xml", CONTAINER, flags=8),
+                                         Entry("OEBPS/content.opf", opf(), flags=8),
+                                         Entry("OEBPS/ch1.xhtml", chapter(), flags=8),
+                                         Entry("OEBPS/nav.xhtml", NAV, flags=8)]))
     write("invalid-utf8.txt", b"Caf\xe9 au lait\n\nsecond \xff\xfe paragraph \xc3\x28 here\n")
 
 
