@@ -101,6 +101,10 @@ public enum Book {
     let mediaType = ext == "xhtml" || ext == "xht" ? "application/xhtml+xml" : "text/html"
     let converted = converter.convert(
       ChapterSource(spineIndex: 0, href: name, mediaType: mediaType, linear: true, data: data))
+    let store = PackageResourceStore(files: folder, refused: [], decoded: [:])
+    var fontWarnings: [IngestWarning] = []
+    let fonts = EPUBReader.loadFonts(
+      converted.fontFaces, store: store, encryption: EncryptionMap(), warnings: &fontWarnings)
     let title = url.deletingPathExtension().lastPathComponent
     let language = converted.chapter.language
     return Document(
@@ -110,11 +114,8 @@ public enum Book {
         direction: converted.chapter.direction ?? PackageDocument.direction(nil, language: language)
       ),
       chapters: [converted.chapter], toc: [],
-      fonts: EPUBReader.loadFonts(
-        converted.fontFaces, files: folder, encryption: EncryptionMap(), identifier: nil,
-        warnings: nil),
-      images: [], resources: PackageResourceStore(files: folder, refused: [], decoded: [:]),
-      warnings: converted.warnings)
+      fonts: fonts,
+      images: [], resources: store, warnings: converted.warnings + fontWarnings)
   }
 }
 
@@ -297,8 +298,7 @@ struct EPUBReader {
       files: files, refused: Set(encryption.refused.keys), decoded: decoded)
     var fontWarnings: [IngestWarning] = []
     let fonts = Self.loadFonts(
-      fontFaces, files: resources, encryption: encryption, identifier: opf.uniqueIdentifier,
-      warnings: &fontWarnings)
+      fontFaces, store: resources, encryption: encryption, warnings: &fontWarnings)
     warnings += fontWarnings
 
     let images = opf.manifest.filter {
@@ -317,9 +317,10 @@ struct EPUBReader {
   }
 
   /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins).
+  /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins),
+  /// through the resource store, which serves obfuscated fonts already decoded.
   static func loadFonts(
-    _ rules: [FontFaceRule], files: any ResourceStoreReading, encryption: EncryptionMap,
-    identifier: String?,
+    _ rules: [FontFaceRule], store: any ResourceStore, encryption: EncryptionMap,
     warnings: inout [IngestWarning]
   ) -> [EmbeddedFont] {
     var seen: Set<FontFaceRule> = []
@@ -327,7 +328,7 @@ struct EPUBReader {
     for rule in rules where seen.insert(rule).inserted {
       let path = rule.src.split(separator: "#", maxSplits: 1).first.map(String.init) ?? rule.src
       if encryption.refused[path] != nil { continue }
-      guard let data = files.fontData(path) else {
+      guard let data = store.data(forHref: path) else {
         warnings.append(
           IngestWarning(file: path, message: "font for '\(rule.family)' is missing or unreadable"))
         continue
@@ -339,27 +340,6 @@ struct EPUBReader {
     }
     return fonts
   }
-
-  static func loadFonts(
-    _ rules: [FontFaceRule], files: any PackageFiles, encryption: EncryptionMap,
-    identifier: String?,
-    warnings: [IngestWarning]?
-  ) -> [EmbeddedFont] {
-    var ignored: [IngestWarning] = []
-    return loadFonts(
-      rules, files: PackageResourceStore(files: files, refused: [], decoded: [:]),
-      encryption: encryption,
-      identifier: identifier, warnings: &ignored)
-  }
-}
-
-/// Something fonts can be read from (the resource store, which already de-obfuscated them).
-protocol ResourceStoreReading {
-  func fontData(_ path: String) -> Data?
-}
-
-extension PackageResourceStore: ResourceStoreReading {
-  func fontData(_ path: String) -> Data? { data(forHref: path) }
 }
 
 /// Fixed slots written from concurrent work, read once all work is done.

@@ -114,6 +114,23 @@ struct BookCorpusTests {
     }
   }
 
+  @Test func fontFaceRulesLoadDecodedFonts() throws {
+    let doc = try Book.open(Corpus.url("wasteland-otf-obf.epub"))
+    var encryption = EncryptionMap()
+    encryption.obfuscated["EPUB/OldStandard-Regular.obf.otf"] = .idpf
+    let regular = FontFaceRule(
+      family: "Old Standard", weight: 400, italic: false, src: "EPUB/OldStandard-Regular.obf.otf")
+    let missing = FontFaceRule(family: "Ghost", weight: 400, italic: false, src: "EPUB/ghost.otf")
+    var warnings: [IngestWarning] = []
+    let fonts = EPUBReader.loadFonts(
+      [regular, missing, regular], store: doc.resources, encryption: encryption, warnings: &warnings
+    )
+    #expect(fonts.map(\.family) == ["Old Standard"])
+    #expect(fonts.first?.wasObfuscated == true)
+    #expect(fonts.first.map { Array($0.data.prefix(4)) } == Array("OTTO".utf8))
+    #expect(warnings.map(\.file) == ["EPUB/ghost.otf"])
+  }
+
   @Test func unpackedFolderMatchesArchive() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "quire-unpacked-\(getpid())")
