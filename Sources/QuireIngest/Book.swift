@@ -56,7 +56,8 @@ public enum Book {
       throw .badData(file: path, reason: "file is \(size) bytes, over the \(maxFileBytes)-byte cap")
     }
     do {
-      return try Data(contentsOf: url, options: .mappedIfSafe)
+      // Read, not mapped: a mapped file truncated under us would be a SIGBUS, not an error.
+      return try Data(contentsOf: url)
     } catch {
       throw .cannotOpen(path: path, reason: error.localizedDescription)
     }

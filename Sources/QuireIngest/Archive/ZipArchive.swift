@@ -418,7 +418,8 @@ enum Inflater {
           failure = .badData(file: file, reason: "\(entry): inflate failed (zlib status \(status))")
           return
         }
-        if produced == 0 && stream.avail_in == 0 {
+        // No output and no way to make progress: input exhausted, or zlib stalled.
+        if produced == 0 && (stream.avail_in == 0 || status == Z_BUF_ERROR) {
           failure = .badData(file: file, reason: "\(entry): compressed data ends early (truncated)")
           return
         }
