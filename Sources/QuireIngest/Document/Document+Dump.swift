@@ -67,7 +67,7 @@ extension Block {
         var l = pad + "  text @\(r.location.offset)"
         if let link = r.link { l += " link=\(link)" }
         if let rl = r.lang, rl != lang { l += " lang=\(rl)" }
-        let rd = r.style.dumpDiff(from: style)
+        let rd = r.style.dumpDiff(from: style, inline: true)
         if !rd.isEmpty { l += " {\(rd)}" }
         out += l + " " + quoted(r.text) + "\n"
       case .lineBreak(let loc):
@@ -105,18 +105,18 @@ extension Block {
 
 extension ComputedStyle {
   /// `key=value` pairs for the values that differ from `base`, in a fixed order.
-  func dumpDiff(from base: ComputedStyle) -> String {
+  func dumpDiff(from base: ComputedStyle, inline: Bool = false) -> String {
     var p: [String] = []
     if fontFamilies != base.fontFamilies { p.append("font=\(fontFamilies.joined(separator: ","))") }
     if fontSize != base.fontSize { p.append("size=\(num(fontSize))") }
     if italic != base.italic { p.append(italic ? "italic" : "upright") }
     if fontWeight != base.fontWeight { p.append("weight=\(fontWeight)") }
     if smallCaps != base.smallCaps { p.append(smallCaps ? "small-caps" : "no-small-caps") }
-    if textAlign != base.textAlign { p.append("align=\(textAlign.rawValue)") }
-    if textIndent != base.textIndent { p.append("indent=\(textIndent.dump)") }
+    if !inline, textAlign != base.textAlign { p.append("align=\(textAlign.rawValue)") }
+    if !inline, textIndent != base.textIndent { p.append("indent=\(textIndent.dump)") }
     if textTransform != base.textTransform { p.append("transform=\(textTransform.rawValue)") }
-    if margin != base.margin { p.append("margin=\(margin.dump)") }
-    if padding != base.padding { p.append("padding=\(padding.dump)") }
+    if !inline, margin != base.margin { p.append("margin=\(margin.dump)") }
+    if !inline, padding != base.padding { p.append("padding=\(padding.dump)") }
     if lineHeight != base.lineHeight {
       switch lineHeight {
       case .normal: p.append("line-height=normal")
@@ -124,14 +124,14 @@ extension ComputedStyle {
       case .length(let l): p.append("line-height=\(l.dump)")
       }
     }
-    if breakBefore != base.breakBefore { p.append("break-before=\(breakBefore.rawValue)") }
-    if breakAfter != base.breakAfter { p.append("break-after=\(breakAfter.rawValue)") }
-    if breakInside != base.breakInside { p.append("break-inside=\(breakInside.rawValue)") }
+    if !inline, breakBefore != base.breakBefore { p.append("break-before=\(breakBefore.rawValue)") }
+    if !inline, breakAfter != base.breakAfter { p.append("break-after=\(breakAfter.rawValue)") }
+    if !inline, breakInside != base.breakInside { p.append("break-inside=\(breakInside.rawValue)") }
     if whiteSpace != base.whiteSpace { p.append("white-space=\(whiteSpace.rawValue)") }
     if verticalAlign != base.verticalAlign { p.append("valign=\(verticalAlign.rawValue)") }
     if hyphens != base.hyphens { p.append("hyphens=\(hyphens.rawValue)") }
-    if widows != base.widows { p.append("widows=\(widows)") }
-    if orphans != base.orphans { p.append("orphans=\(orphans)") }
+    if !inline, widows != base.widows { p.append("widows=\(widows)") }
+    if !inline, orphans != base.orphans { p.append("orphans=\(orphans)") }
     if direction != base.direction { p.append("direction=\(direction?.rawValue ?? "-")") }
     if color != base.color {
       p.append(String(format: "color=#%02x%02x%02x", color.r, color.g, color.b) + (color.a == 255 ? "" : String(format: "%02x", color.a)))
