@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct LayoutTests {
   @Test func prideAndPrejudiceOpeningPages() throws {
-    guard let path = Corpus.path("pride-and-prejudice.txt"), let doc = DocumentBuilder.plainText(path, chapters: 3)
+    guard let path = Corpus.path("pride-and-prejudice.txt"),
+      let doc = DocumentBuilder.plainText(path, chapters: 3)
     else { return }
     let t = try Typesetter(document: doc, options: LayoutOptions())
     let book = t.layoutBook(threads: 2)

@@ -25,7 +25,8 @@ func normalize(_ s: String) -> String {
 }
 
 func shownText(_ pages: [Page]) -> String {
-  normalize(pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined(separator: " "))
+  normalize(
+    pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined(separator: " "))
 }
 
 @Suite struct PaginateTests {
@@ -106,8 +107,12 @@ func shownText(_ pages: [Page]) -> String {
     b.endChapter()
     b.paragraph("Four, in chapter two.")
     b.endChapter()
-    let book = try Typesetter(document: b.document(), options: LayoutOptions()).layoutBook(threads: 2)
-    #expect(book.pages.map { $0.lines.map(\.text) } == [["One."], ["Two, on its own page.", "Three follows two."], ["Four, in chapter two."]])
+    let book = try Typesetter(document: b.document(), options: LayoutOptions()).layoutBook(
+      threads: 2)
+    #expect(
+      book.pages.map { $0.lines.map(\.text) } == [
+        ["One."], ["Two, on its own page.", "Three follows two."], ["Four, in chapter two."],
+      ])
     #expect(book.pages.map(\.number) == [1, 2, 3])
     #expect(book.pages.map(\.spine) == [0, 0, 1])
   }
@@ -117,7 +122,8 @@ func shownText(_ pages: [Page]) -> String {
     var o = LayoutOptions.small
     o.align = .start
     // Fill the page to just above the bottom, then a heading: it must move with its text.
-    let lines = Int((Double(o.height) - o.margins.top - o.margins.bottom) / (o.fontSize * o.lineHeight))
+    let lines = Int(
+      (Double(o.height) - o.margins.top - o.margins.bottom) / (o.fontSize * o.lineHeight))
     for i in 0..<(lines - 3) { b.paragraph("Line \(i).", b.style()) }
     b.heading("A Heading")
     b.paragraph("The paragraph after the heading.", b.style())

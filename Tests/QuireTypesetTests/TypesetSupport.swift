@@ -2,6 +2,7 @@
 
 import Foundation
 import QuireIngest
+
 @testable import QuireTypeset
 
 enum Corpus {
@@ -38,7 +39,9 @@ struct DocumentBuilder {
     return .lineBreak(loc())
   }
 
-  mutating func block(_ kind: BlockKind, _ style: ComputedStyle, inlines: [Inline], element: String = "p") -> Block {
+  mutating func block(
+    _ kind: BlockKind, _ style: ComputedStyle, inlines: [Inline], element: String = "p"
+  ) -> Block {
     let start: Location
     switch inlines.first {
     case .text(let r): start = r.location
@@ -72,27 +75,37 @@ struct DocumentBuilder {
     let i = chapters.count
     chapters.append(
       Chapter(
-        spineIndex: i, href: href ?? "ch\(i).xhtml", mediaType: "application/xhtml+xml", linear: linear,
-        size: offset, language: language, direction: nil, blocks: blocks, anchors: [:], length: offset))
+        spineIndex: i, href: href ?? "ch\(i).xhtml", mediaType: "application/xhtml+xml",
+        linear: linear,
+        size: offset, language: language, direction: nil, blocks: blocks, anchors: [:],
+        length: offset))
     blocks = []
     offset = 0
   }
 
-  func document(title: String = "Test", language: String? = "en", direction: TextDirection = .ltr) -> Document {
+  func document(title: String = "Test", language: String? = "en", direction: TextDirection = .ltr)
+    -> Document
+  {
     Document(
-      format: .html, metadata: BookMetadata(title: title, language: language, identifier: "test:\(title)", direction: direction),
-      chapters: chapters, toc: [], fonts: [], images: [], resources: EmptyResourceStore(), warnings: [])
+      format: .html,
+      metadata: BookMetadata(
+        title: title, language: language, identifier: "test:\(title)", direction: direction),
+      chapters: chapters, toc: [], fonts: [], images: [], resources: EmptyResourceStore(),
+      warnings: [])
   }
 
   /// A plain-text novel: chapters at lines starting with "CHAPTER", paragraphs at blank lines.
-  static func plainText(_ path: String, chapters maxChapters: Int, skipFront: Bool = true) -> Document? {
+  static func plainText(_ path: String, chapters maxChapters: Int, skipFront: Bool = true)
+    -> Document?
+  {
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     let text = String(decoding: data, as: UTF8.self)
     var b = DocumentBuilder()
     var para: [String] = []
     var started = !skipFront
     func flushPara(_ b: inout DocumentBuilder) {
-      let t = para.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      let t = para.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(
+        separator: " ")
       para = []
       if !t.isEmpty { b.paragraph(t) }
     }
@@ -122,18 +135,23 @@ func dump(_ pages: [Page], includeItems: Bool = false) -> String {
   for p in pages {
     out += "== page \(p.number) spine \(p.spine) [\(p.start.offset)..<\(p.end.offset)]\n"
     for l in p.lines {
-      out += "\(f(l.rect.y)) \(f(l.rect.x))+\(f(l.rect.width)) h\(f(l.rect.height)) b\(l.block) r\(String(format: "%.2f", l.ratio))"
+      out +=
+        "\(f(l.rect.y)) \(f(l.rect.x))+\(f(l.rect.width)) h\(f(l.rect.height)) b\(l.block) r\(String(format: "%.2f", l.ratio))"
       out += l.hyphenated ? " -" : ""
       out += " |\(l.text)|\n"
     }
-    for i in p.images { out += "image \(i.href) \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height))\n" }
+    for i in p.images {
+      out +=
+        "image \(i.href) \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height))\n"
+    }
   }
   return out
 }
 
 /// Compares `actual` with the golden file, or rewrites it under QUIRE_BLESS=1.
 func matchesGolden(_ name: String, _ actual: String) -> Bool {
-  let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+  let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Goldens")
   let url = dir.appendingPathComponent(name)
   if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
     try? actual.write(to: url, atomically: true, encoding: .utf8)
@@ -141,7 +159,9 @@ func matchesGolden(_ name: String, _ actual: String) -> Bool {
   }
   guard let expected = try? String(contentsOf: url, encoding: .utf8) else { return false }
   if expected != actual {
-    try? actual.write(to: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(name), atomically: true, encoding: .utf8)
+    try? actual.write(
+      to: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(name),
+      atomically: true, encoding: .utf8)
   }
   return expected == actual
 }
