@@ -2,8 +2,9 @@ import Foundation
 
 /// A cubic Bézier easing curve from (0, 0) to (1, 1) with control points (x1, y1), (x2, y2)
 /// (CAMediaTimingFunction / CSS cubic-bezier). Evaluating solves x(s) = t for the curve
-/// parameter s by Newton's method, falling back to bisection when the slope is flat, to an
-/// error below 1e-7 in x, then returns y(s).
+/// parameter s by Newton's method, falling back to bisection when the slope is flat, until the
+/// parameter has converged (|Δs| < 1e-13), then returns y(s): error in y < 1e-6 even where
+/// x(s) is flat.
 public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
   public var x1: Double
   public var y1: Double
@@ -65,26 +66,27 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
 
   /// The curve parameter s with x(s) = x.
   func parameter(forX x: Double) -> Double {
+    // Newton from s = x; accept only when the step has converged in s (a flat x(s) makes a
+    // small x residual a poor guide to the error in y).
     var s = x
-    for _ in 0..<8 {
+    for _ in 0..<10 {
       let err = bezier(s, x1, x2) - x
-      if abs(err) < 1e-9 { return s }
+      if err == 0 { return s }
       let d = slope(s, x1, x2)
       if abs(d) < 1e-6 { break }
       let next = s - err / d
       if next < 0 || next > 1 { break }
+      if abs(next - s) < 1e-13 { return next }
       s = next
     }
+    // Bisection: x(s) is monotonic because x1, x2 ∈ [0, 1].
     var lo = 0.0
     var hi = 1.0
-    s = x
-    for _ in 0..<60 {
-      let v = bezier(s, x1, x2)
-      if abs(v - x) < 1e-9 { return s }
-      if v < x { lo = s } else { hi = s }
-      s = (lo + hi) / 2
+    while hi - lo > 1e-13 {
+      let mid = (lo + hi) / 2
+      if bezier(mid, x1, x2) < x { lo = mid } else { hi = mid }
     }
-    return s
+    return (lo + hi) / 2
   }
 
   /// The eased progress for linear progress t (t outside 0…1 is clamped).
