@@ -198,6 +198,30 @@ struct HostileInputTests {
       e?.reason.contains("'OEBPS/ch1.xhtml' is encrypted") == true, "\(String(describing: e))")
   }
 
+  @Test func drmOnEverySpineItemIsUnsupported() {
+    let e = Hostile.error("drm-all-spine.epub")
+    #expect(e?.isUnsupported == true)
+    #expect(e?.reason.contains("encrypted") == true)
+  }
+
+  @Test func drmOnOneChapterSkipsIt() throws {
+    let doc = try Hostile.open("drm-one-chapter.epub")
+    #expect(doc.chapters.map(\.href) == ["OEBPS/ch1.xhtml"])
+    #expect(
+      doc.warnings.contains { $0.file == "OEBPS/ch2.xhtml" && $0.message.contains("aes128-cbc") })
+    #expect(doc.resources.data(forHref: "OEBPS/ch2.xhtml") == nil)
+  }
+
+  @Test func idpfAndAdobeObfuscatedFontsAreDecoded() throws {
+    let doc = try Hostile.open("obfuscated-fonts.epub")
+    for href in ["OEBPS/fonts/a.otf", "OEBPS/fonts/b.otf"] {
+      let data = try #require(doc.resources.data(forHref: href))
+      #expect(data.count == 1504)
+      #expect(Array(data.prefix(4)) == Array("OTTO".utf8), "\(href)")
+      #expect(data.dropFirst(4).prefix(8).elementsEqual((0..<8).map { UInt8(($0 * 7 + 3) % 256) }))
+    }
+  }
+
   @Test func duplicateNamesFirstWins() throws {
     let doc = try Hostile.open("duplicate-names.epub")
     #expect(doc.warnings.contains { $0.message.contains("duplicate entry 'OEBPS/ch1.xhtml'") })
