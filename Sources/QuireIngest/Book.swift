@@ -311,10 +311,15 @@ struct EPUBReader {
       }
     }
 
-    return Document(
+    var document = Document(
       format: .epub, metadata: opf.metadata, chapters: chapters, toc: toc, fonts: fonts,
       images: images,
       resources: resources, warnings: warnings)
+    document.landmarks = TableOfContents.landmarks(package: opf, files: files, limits: limits).map {
+      let e = locate([$0.entry])[0]
+      return Landmark(type: $0.type, title: e.title, href: e.href, location: e.location)
+    }
+    return document
   }
 
   /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins).

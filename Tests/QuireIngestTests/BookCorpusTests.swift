@@ -100,6 +100,10 @@ struct BookCorpusTests {
     let spines = doc.toc.compactMap { $0.location?.spine }
     #expect(spines == spines.sorted())
     #expect(doc.metadata.creators == ["Mary Wollstonecraft Shelley"])
+    // EPUB 2 guide → landmarks.
+    #expect(doc.landmarks.map(\.type) == ["toc", "cover"])
+    #expect(doc.landmarks.first?.href == "OEBPS/110231777846946344_84-h-1.htm.html#pgepubid00002")
+    #expect(doc.landmarks.allSatisfy { $0.location != nil })
   }
 
   @Test func wastelandFontsDeobfuscated() throws {

@@ -76,6 +76,12 @@ struct HostileInputTests {
     #expect(doc.toc.map(\.title) == ["Chapter One"])
     #expect(doc.toc.first?.href == "OEBPS/ch1.xhtml#start")
     #expect(doc.toc.first?.location?.spine == 0)
+    #expect(
+      doc.landmarks == [
+        Landmark(
+          type: "bodymatter", title: "Start", href: "OEBPS/ch1.xhtml",
+          location: Location(spine: 0, offset: 0))
+      ])
     #expect(doc.warnings.isEmpty)
   }
 

@@ -78,7 +78,8 @@ struct PackageTests {
     #expect(opf.metadata.direction == .rtl)  // Hebrew, no page-progression-direction
     #expect(opf.spine == [SpineItem(idref: "c1", linear: false)])
     #expect(opf.ncxID == "ncx")
-    #expect(opf.guide == [Landmark(type: "text", title: "Start", href: "OEBPS/text/c1.html#s")])
+    #expect(
+      opf.guide == [GuideReference(type: "text", title: "Start", href: "OEBPS/text/c1.html#s")])
   }
 
   @Test func epub3CoverImageAndProgression() throws {

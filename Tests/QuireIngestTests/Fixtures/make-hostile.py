@@ -105,7 +105,8 @@ def chapter(body="<p id='start'>It was a hostile night.</p>", head="", doctype="
 
 NAV = """<?xml version="1.0" encoding="UTF-8"?>
 <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Nav</title></head>
-<body><nav epub:type="toc"><ol><li><a href="ch1.xhtml#start">Chapter One</a></li></ol></nav></body></html>"""
+<body><nav epub:type="toc"><ol><li><a href="ch1.xhtml#start">Chapter One</a></li></ol></nav>
+<nav epub:type="landmarks"><ol><li><a epub:type="bodymatter" href="ch1.xhtml">Start</a></li></ol></nav></body></html>"""
 
 
 def book(*extra, mimetype="application/epub+zip", container=CONTAINER, package=None, ch1=None,
