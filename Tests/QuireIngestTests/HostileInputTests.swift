@@ -69,6 +69,29 @@ extension IngestError {
 }
 
 struct HostileInputTests {
+  /// Every fixture (fuzz crashers included, named `fuzz-*`) opens or fails with an
+  /// IngestError, twice with the same outcome, and never shows host files.
+  @Test func everyFixtureOpensOrFailsCleanlyAndDeterministically() throws {
+    let folder = Hostile.url("")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(names.count >= 30)
+    for name in names {
+      let first = Result { () throws(IngestError) in try Hostile.open(name) }
+      let second = Result { () throws(IngestError) in try Hostile.open(name) }
+      switch (first, second) {
+      case (.success(let a), .success(let b)):
+        #expect(Hostile.allText(a) == Hostile.allText(b), "\(name)")
+        #expect(a.warnings == b.warnings, "\(name)")
+        Hostile.expectNoHostContent(a)
+      case (.failure(let a), .failure(let b)):
+        #expect(a == b, "\(name)")
+        #expect(a.description.contains(name), "\(name): error should name the file: \(a)")
+      default:
+        Issue.record("\(name): outcome differs between two opens")
+      }
+    }
+  }
+
   @Test func minimalBookOpens() throws {
     let doc = try Hostile.open("minimal.epub")
     #expect(doc.metadata.title == "Hostile Book")
