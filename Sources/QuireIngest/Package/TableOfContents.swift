@@ -112,7 +112,7 @@ enum TableOfContents {
     return out
   }
 
-  private static func fromNCX(_ parent: XMLElement, base: String, depth: Int, limit: Int)
+  static func fromNCX(_ parent: XMLElement, base: String, depth: Int, limit: Int)
     -> [RawTOCEntry]
   {
     guard depth < limit else { return [] }
