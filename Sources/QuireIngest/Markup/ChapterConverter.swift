@@ -66,7 +66,10 @@ public struct ChapterConverter: Sendable {
   /// The book's language (OPF dc:language), used when the document names none.
   public var bookLanguage: String?
 
-  public init(options: IngestOptions, bookLanguage: String?, loadResource: @escaping @Sendable (String) -> Data?) {
+  public init(
+    options: IngestOptions, bookLanguage: String?,
+    loadResource: @escaping @Sendable (String) -> Data?
+  ) {
     self.options = options
     self.bookLanguage = bookLanguage
     self.loadResource = loadResource
@@ -91,10 +94,12 @@ public struct ChapterConverter: Sendable {
         let node = tree.nodes[n]
         guard node.kind == .element else { continue }
         if node.name == "link", let rel = node.attribute("rel")?.lowercased(),
-          rel.split(separator: " ").contains("stylesheet"), !rel.split(separator: " ").contains("alternate"),
+          rel.split(separator: " ").contains("stylesheet"),
+          !rel.split(separator: " ").contains("alternate"),
           let href = node.attribute("href"), Self.mediaApplies(node.attribute("media"))
         {
-          loader.load(href: PathResolver.resolve(href, against: source.href), depth: 0, into: &author)
+          loader.load(
+            href: PathResolver.resolve(href, against: source.href), depth: 0, into: &author)
         } else if node.name == "style", Self.mediaApplies(node.attribute("media")),
           (node.attribute("type") ?? "text/css").lowercased().contains("css")
         {
@@ -113,7 +118,8 @@ public struct ChapterConverter: Sendable {
     builder.build()
     let chapter = Chapter(
       spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
-      linear: source.linear, size: source.data.count, language: builder.documentLanguage ?? bookLanguage,
+      linear: source.linear, size: source.data.count,
+      language: builder.documentLanguage ?? bookLanguage,
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
     return ConvertedChapter(chapter: chapter, fontFaces: fontFaces, warnings: warnings)

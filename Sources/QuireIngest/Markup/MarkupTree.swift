@@ -91,7 +91,10 @@ enum MarkupParser {
     _ = initialized
     var warnings: [String] = []
     if data.count > limits.maxEntryBytes {
-      return MarkupTree(nodes: [emptyRoot()], warnings: ["document larger than \(limits.maxEntryBytes) bytes ignored"], recoveredAsHTML: false)
+      return MarkupTree(
+        nodes: [emptyRoot()],
+        warnings: ["document larger than \(limits.maxEntryBytes) bytes ignored"],
+        recoveredAsHTML: false)
     }
     if data.isEmpty {
       return MarkupTree(nodes: [emptyRoot()], warnings: ["empty document"], recoveredAsHTML: false)
@@ -99,7 +102,7 @@ enum MarkupParser {
     if let tree = parseXML(data, limits: limits, warnings: &warnings) {
       return MarkupTree(nodes: tree, warnings: warnings, recoveredAsHTML: false)
     }
-    let html = parseHTML(data, limits: limits)
+    let html = parseHTML(withoutInternalSubset(data), limits: limits)
     if html == nil { warnings.append("htmlCtxtReadMemory: no document could be recovered") }
     return MarkupTree(nodes: html ?? [emptyRoot()], warnings: warnings, recoveredAsHTML: true)
   }
@@ -108,7 +111,9 @@ enum MarkupParser {
     MarkupNode(kind: .element, name: "#root", attributes: [], text: "", parent: -1, children: [])
   }
 
-  private static func parseXML(_ data: Data, limits: IngestLimits, warnings: inout [String]) -> [MarkupNode]? {
+  private static func parseXML(_ data: Data, limits: IngestLimits, warnings: inout [String])
+    -> [MarkupNode]?
+  {
     guard let ctxt = xmlNewParserCtxt() else {
       warnings.append("xmlNewParserCtxt failed")
       return nil
@@ -128,25 +133,71 @@ enum MarkupParser {
         sink.count += 1
         if sink.messages.count < 5, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
           let msg = error.pointee.message.map { String(cString: $0) } ?? "error"
-          sink.messages.append("line \(error.pointee.line): \(msg.trimmingCharacters(in: .whitespacesAndNewlines))")
+          sink.messages.append(
+            "line \(error.pointee.line): \(msg.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
       }
     }
-    let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+    let options = Int32(
+      XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
     let doc: xmlDocPtr? = data.withUnsafeBytes { raw -> xmlDocPtr? in
       guard let base = raw.baseAddress, raw.count <= Int(Int32.max) else { return nil }
-      return xmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+      return xmlCtxtReadMemory(
+        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
     }
     guard let doc else {
-      warnings.append("xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser")
+      warnings.append(
+        "xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser"
+      )
       return nil
     }
     defer { xmlFreeDoc(doc) }
     if ctxt.pointee.wellFormed == 0 {
-      warnings.append("xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser")
+      warnings.append(
+        "xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser"
+      )
       return nil
     }
     return convert(doc, limits: limits)
+  }
+
+  /// HTML has no internal DTD subset; the HTML parser would show one as text (entity
+  /// declarations of a billion-laughs file, say). Replaces `<!DOCTYPE … [ … ]>` with
+  /// `<!DOCTYPE html>` (ASCII-compatible encodings; quotes inside the subset are respected).
+  static func withoutInternalSubset(_ data: Data) -> Data {
+    let bytes = [UInt8](data.prefix(1 << 20))
+    let pattern: [UInt8] = Array("<!doctype".utf8)
+    func matchesAt(_ i: Int) -> Bool {
+      for k in 0..<pattern.count where bytes[i + k] | 0x20 != pattern[k] | 0x20 { return false }
+      return true
+    }
+    guard bytes.count > pattern.count,
+      let start = (0..<(bytes.count - pattern.count)).first(where: matchesAt)
+    else {
+      return data
+    }
+    var i = start + pattern.count
+    var quote: UInt8? = nil
+    var inSubset = false
+    while i < bytes.count {
+      let c = bytes[i]
+      if let q = quote {
+        if c == q { quote = nil }
+      } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+        quote = c
+      } else if c == UInt8(ascii: "[") {
+        inSubset = true
+      } else if c == UInt8(ascii: "]") {
+        inSubset = false
+      } else if c == UInt8(ascii: ">") && !inSubset {
+        var out = Data(bytes[0..<start])
+        out.append(contentsOf: Array("<!DOCTYPE html>".utf8))
+        out.append(data.dropFirst(i + 1))
+        return out
+      }
+      i += 1
+    }
+    return data
   }
 
   private static func parseHTML(_ data: Data, limits: IngestLimits) -> [MarkupNode]? {
@@ -161,7 +212,8 @@ enum MarkupParser {
     let doc: htmlDocPtr? = data.withUnsafeBytes { raw -> htmlDocPtr? in
       guard let base = raw.baseAddress, raw.count <= Int(Int32.max) else { return nil }
       return htmlCtxtReadMemory(
-        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, utf8 ? "UTF-8" : nil, options)
+        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, utf8 ? "UTF-8" : nil,
+        options)
     }
     guard let doc else { return nil }
     defer { xmlFreeDoc(doc) }
@@ -187,7 +239,8 @@ enum MarkupParser {
         nodes[last].text += s
         return
       }
-      nodes.append(MarkupNode(kind: .text, name: "", attributes: [], text: s, parent: parent, children: []))
+      nodes.append(
+        MarkupNode(kind: .text, name: "", attributes: [], text: s, parent: parent, children: []))
       nodes[parent].children.append(nodes.count - 1)
     }
 
@@ -223,7 +276,9 @@ enum MarkupParser {
         case XML_ENTITY_REF_NODE:
           // Never follow the entity's children (billion laughs); see the essay above.
           let name = node.pointee.name.map { String(cString: $0) } ?? ""
-          if let desc = htmlEntityLookup(node.pointee.name), let scalar = Unicode.Scalar(desc.pointee.value) {
+          if let desc = htmlEntityLookup(node.pointee.name),
+            let scalar = Unicode.Scalar(desc.pointee.value)
+          {
             appendText(String(Character(scalar)), to: parentIndex)
           } else {
             appendText("&\(name);", to: parentIndex)
@@ -271,7 +326,8 @@ enum MarkupParser {
       while let c = child {
         if c.pointee.type == XML_TEXT_NODE, let content = c.pointee.content {
           value += String(cString: content)
-        } else if c.pointee.type == XML_ENTITY_REF_NODE, let desc = htmlEntityLookup(c.pointee.name),
+        } else if c.pointee.type == XML_ENTITY_REF_NODE,
+          let desc = htmlEntityLookup(c.pointee.name),
           let scalar = Unicode.Scalar(desc.pointee.value)
         {
           value.unicodeScalars.append(scalar)
