@@ -302,7 +302,7 @@ struct ChapterBuilder {
     if frame.children.isEmpty && holdsInlines {
       let pending = frame.pending
       frame.pending = []
-      let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+      let (inlines, image) = process(pending, isPre: frame.kind == .preformatted, lang: frame.lang)
       if let image {
         block.children = [image]
       } else {
@@ -328,7 +328,7 @@ struct ChapterBuilder {
     frame.pending = []
     guard !pending.isEmpty else { return nil }
     let start = location
-    let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+    let (inlines, image) = process(pending, isPre: frame.kind == .preformatted, lang: frame.lang)
     if let image { return image }
     guard !inlines.isEmpty else { return nil }
     // An anonymous box inherits the inherited properties only.
@@ -351,7 +351,9 @@ struct ChapterBuilder {
 
   /// CSS white-space processing over one block's inline content, then offsets. Returns a
   /// block image instead when the content is one image and nothing else.
-  private mutating func process(_ pending: [PendingInline], isPre: Bool) -> ([Inline], Block?) {
+  private mutating func process(_ pending: [PendingInline], isPre: Bool, lang: String?) -> (
+    [Inline], Block?
+  ) {
     var pieces: [Piece] = []
     var lastWasSpace = true  // leading collapsible space at a block start is dropped
     var atStart = true
