@@ -110,35 +110,21 @@ struct StyleResolver {
     self.tree = tree
     self.rules = rules
     var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
-    for (i, node) in tree.nodes.enumerated() where node.kind == .element && i != tree.root {
+    // One pass over every child list: previous element sibling and last-child flags.
+    for (parent, node) in tree.nodes.enumerated() where node.kind == .element {
       var prev: Int? = nil
-      let parent = node.parent
-      let siblings = tree.nodes[parent].children
-      // Siblings are few per element on average; find our position once.
-      if let pos = siblings.firstIndex(of: i) {
-        var k = pos - 1
-        while k >= 0 {
-          if tree.nodes[siblings[k]].kind == .element {
-            prev = siblings[k]
-            break
-          }
-          k -= 1
-        }
-        var isLast = true
-        var m = pos + 1
-        while m < siblings.count {
-          if tree.nodes[siblings[m]].kind == .element {
-            isLast = false
-            break
-          }
-          m += 1
-        }
-        subjects[i] = SelectorSubject(
-          name: node.name, id: node.attribute("id"),
-          classes: (node.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(
+      var lastElement: Int? = nil
+      for child in node.children where tree.nodes[child].kind == .element {
+        let c = tree.nodes[child]
+        subjects[child] = SelectorSubject(
+          name: c.name, id: c.attribute("id"),
+          classes: (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(
             String.init),
-          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: isLast)
+          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
+        prev = child
+        lastElement = child
       }
+      if let l = lastElement { subjects[l]?.isLast = true }
     }
     self.subjects = subjects
   }
