@@ -17,6 +17,16 @@ private func xhtml(_ body: String, head: String = "") -> String {
     #expect(c.chapter.blocks.count == 1)
   }
 
+  @Test func textHTMLFallsBackQuietly() {
+    let c = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "a.html", mediaType: "text/html", linear: true,
+          data: Data("<html><body><p>one<p>two &mdash; <br>three</body></html>".utf8)))
+    #expect(c.warnings.isEmpty)
+    #expect(c.chapter.plainText == "onetwo —\nthree")
+  }
+
   @Test func arbitraryBytesNeverCrash() {
     var rng = SystemRandomNumberGenerator()
     var bytes = [UInt8](repeating: 0, count: 4096)

@@ -79,7 +79,8 @@ public struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   public func convert(_ source: ChapterSource) -> ConvertedChapter {
-    let tree = MarkupParser.parse(source.data, limits: options.limits)
+    let tree = MarkupParser.parse(
+      source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map { IngestWarning(file: source.href, message: $0) }
 
     // Style sheets, in document order. Chapters of one book link the same sheets, so the

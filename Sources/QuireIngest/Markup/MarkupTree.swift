@@ -87,7 +87,9 @@ enum MarkupParser {
 
   /// Parses `data` as XHTML, falling back to the HTML parser. Never throws: the worst case
   /// is an empty tree with warnings.
-  static func parse(_ data: Data, limits: IngestLimits) -> MarkupTree {
+  /// `isHTML`: the document is declared text/html, so falling back to the HTML parser is
+  /// expected and not worth a warning.
+  static func parse(_ data: Data, limits: IngestLimits, isHTML: Bool = false) -> MarkupTree {
     _ = initialized
     var warnings: [String] = []
     if data.count > limits.maxEntryBytes {
@@ -102,6 +104,7 @@ enum MarkupParser {
     if let tree = parseXML(data, limits: limits, warnings: &warnings) {
       return MarkupTree(nodes: tree, warnings: warnings, recoveredAsHTML: false)
     }
+    if isHTML { warnings.removeAll() }
     let html = parseHTML(withoutInternalSubset(data), limits: limits)
     if html == nil { warnings.append("htmlCtxtReadMemory: no document could be recovered") }
     return MarkupTree(nodes: html ?? [emptyRoot()], warnings: warnings, recoveredAsHTML: true)
