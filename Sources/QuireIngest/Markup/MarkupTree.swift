@@ -14,7 +14,9 @@
 // - On a well-formedness error the bytes are parsed again with libxml2's forgiving HTML
 //   parser and a warning is recorded.
 // - Depth is capped at `IngestLimits.maxDepth`: elements below it are flattened (their text
-//   is kept, their element boxes are not).
+//   and empty elements such as <br/> are kept, their element boxes are not). libxml2 itself
+//   refuses nesting deeper than 256 without `XML_PARSE_HUGE`; for such documents the bytes
+//   are flattened by a small tag scanner (`flattenDeepNesting`) and parsed again.
 
 import CLibXML2
 import Foundation
@@ -105,7 +107,20 @@ enum MarkupParser {
       return MarkupTree(nodes: tree, warnings: warnings, recoveredAsHTML: false)
     }
     if isHTML { warnings.removeAll() }
-    let html = parseHTML(withoutInternalSubset(data), limits: limits)
+    // libxml2 refuses nesting deeper than 256 (without XML_PARSE_HUGE, which we never set);
+    // flatten such documents ourselves and try again, so deep content is kept, not cut.
+    var input = data
+    let cap = min(max(1, limits.maxDepth), 250)
+    if let flat = flattenDeepNesting(data, cap: cap) {
+      input = flat
+      var retryWarnings: [String] = []
+      if let tree = parseXML(flat, limits: limits, warnings: &retryWarnings) {
+        return MarkupTree(
+          nodes: tree, warnings: ["elements nested deeper than \(cap) were flattened"],
+          recoveredAsHTML: false)
+      }
+    }
+    let html = parseHTML(withoutInternalSubset(input), limits: limits)
     if html == nil { warnings.append("htmlCtxtReadMemory: no document could be recovered") }
     return MarkupTree(nodes: html ?? [emptyRoot()], warnings: warnings, recoveredAsHTML: true)
   }
@@ -162,6 +177,110 @@ enum MarkupParser {
       return nil
     }
     return convert(doc, limits: limits)
+  }
+
+  /// Drops start and end tags nested deeper than `cap` (their text stays), or nil when the
+  /// document is not that deep. A byte-level scan that knows comments, CDATA, processing
+  /// instructions, the DOCTYPE and quoted attribute values; it only runs after libxml2 has
+  /// already failed, and its output goes back through libxml2.
+  static func flattenDeepNesting(_ data: Data, cap: Int) -> Data? {
+    let b = [UInt8](data)
+    let n = b.count
+    let lt = UInt8(ascii: "<")
+    let gt = UInt8(ascii: ">")
+    let slash = UInt8(ascii: "/")
+    let bang = UInt8(ascii: "!")
+    let question = UInt8(ascii: "?")
+    func starts(_ i: Int, _ s: String) -> Bool {
+      let u = Array(s.utf8)
+      guard i + u.count <= n else { return false }
+      for k in 0..<u.count where b[i + k] != u[k] { return false }
+      return true
+    }
+    func find(_ i: Int, _ s: String) -> Int {
+      var j = i
+      while j < n, !starts(j, s) { j += 1 }
+      return min(n, j + s.utf8.count)
+    }
+    // First pass: is it deep at all?
+    var depth = 0
+    var maxSeen = 0
+    var out = [UInt8]()
+    var dropped = false
+    for pass in 0..<2 {
+      depth = 0
+      var i = 0
+      while i < n {
+        if b[i] != lt {
+          var j = i
+          while j < n, b[j] != lt { j += 1 }
+          if pass == 1 { out.append(contentsOf: b[i..<j]) }
+          i = j
+          continue
+        }
+        var end: Int
+        var keep = true
+        if starts(i, "<!--") {
+          end = find(i + 4, "-->")
+        } else if starts(i, "<![CDATA[") {
+          end = find(i + 9, "]]>")
+        } else if i + 1 < n, b[i + 1] == question {
+          end = find(i + 2, "?>")
+        } else if i + 1 < n, b[i + 1] == bang {
+          var j = i + 2
+          var bracket = 0
+          var quote: UInt8? = nil
+          while j < n {
+            let c = b[j]
+            if let q = quote {
+              if c == q { quote = nil }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+              quote = c
+            } else if c == UInt8(ascii: "[") {
+              bracket += 1
+            } else if c == UInt8(ascii: "]") {
+              bracket -= 1
+            } else if c == gt && bracket <= 0 {
+              break
+            }
+            j += 1
+          }
+          end = min(n, j + 1)
+        } else {
+          var j = i + 1
+          var quote: UInt8? = nil
+          while j < n {
+            let c = b[j]
+            if let q = quote {
+              if c == q { quote = nil }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+              quote = c
+            } else if c == gt {
+              break
+            }
+            j += 1
+          }
+          end = min(n, j + 1)
+          if i + 1 < n, b[i + 1] == slash {
+            depth -= 1
+            keep = depth < cap
+          } else if j < n, j > i, b[j - 1] == slash {
+            keep = true  // an empty element adds no depth below itself (<br/>, <img/>)
+          } else {
+            keep = depth < cap
+            depth += 1
+            maxSeen = max(maxSeen, depth)
+          }
+        }
+        if pass == 1 {
+          if keep { out.append(contentsOf: b[i..<end]) } else { dropped = true }
+        }
+        i = end
+      }
+      if pass == 0 && maxSeen <= cap { return nil }
+      if pass == 0 { out.reserveCapacity(n) }
+    }
+    return dropped ? Data(out) : nil
   }
 
   /// HTML has no internal DTD subset; the HTML parser would show one as text (entity
@@ -253,7 +372,8 @@ enum MarkupParser {
       if nodes.count < maxNodes {
         switch node.pointee.type {
         case XML_ELEMENT_NODE:
-          if depth < maxDepth {
+          // Below the cap only leaves (<br/>, <img/>) keep their element: they add no depth.
+          if depth < maxDepth || node.pointee.children == nil {
             let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
             nodes.append(
               MarkupNode(
