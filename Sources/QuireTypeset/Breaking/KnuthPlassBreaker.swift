@@ -45,7 +45,8 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// Largest ratio accepted by the first pass (no hyphenation); negative skips that pass.
   public var pretolerance: Double
   public var linePenalty: Double
-  /// Added to the cost of every flagged penalty (hyphen points carry cost 0 themselves).
+  /// Extra cost added to every flagged penalty on top of its own (items conventionally
+  /// carry TeX's 50 already; raise this to discourage hyphenation further).
   public var hyphenPenalty: Double
   public var doubleHyphenDemerits: Double
   public var finalHyphenDemerits: Double
@@ -60,7 +61,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
 
   public init(
     tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
-    hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
+    hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
     finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
     emergencyStretch: Double = 0, looseness: Int = 0, maxConsecutiveHyphens: Int = 2,
     mode: Mode = .justified
@@ -82,7 +83,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// (or negative only if a line must shrink to fit). See the file comment for the cost.
   public static func ragged(
     raggedness: Double = 0.2, tolerance: Double = 2, pretolerance: Double = 1,
-    linePenalty: Double = 10, hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
+    linePenalty: Double = 10, hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
     fitnessDemerits: Double = 3000
   ) -> KnuthPlassBreaker {
     KnuthPlassBreaker(
