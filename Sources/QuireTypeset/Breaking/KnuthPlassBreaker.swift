@@ -173,7 +173,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
       return mm.rawRatio(target)
     case .ragged(let raggedness):
       let d = target - m.width
-      if d < -1e-9 { return m.shrink > 0 && d / m.shrink >= -1 ? d / m.shrink : -.infinity }
+      if d < -1e-9 { return -.infinity }
       if m.fils > 0 { return 0 }
       return d / (raggedness * target)
     }
