@@ -1,3 +1,5 @@
+import CFriBidi
+import Foundation
 import QuireIngest
 import Testing
 
@@ -76,5 +78,74 @@ private func runs(_ p: BidiParagraph, _ r: Range<Int>? = nil) -> [String] {
     let p = BidiParagraph("", baseDirection: .rtl)
     #expect(p.count == 0)
     #expect(runs(p).isEmpty)
+  }
+}
+
+/// Every paragraph of the Arabic corpus book, reordered line by line (lines cut every 37
+/// scalars), compared with FriBidi's own fribidi_reorder_line (rules L1–L2).
+@Suite(
+  .enabled(
+    if: FileManager.default.fileExists(
+      atPath: "/work/shared/corpus/regime-anticancer-arabic.epub"))
+)
+struct BidiCorpusTests {
+  static func paragraphs() throws -> [String] {
+    let doc = try Book.open(
+      URL(fileURLWithPath: "/work/shared/corpus/regime-anticancer-arabic.epub"))
+    var out: [String] = []
+    func walk(_ b: Block) {
+      var s = ""
+      for i in b.inlines {
+        if case .text(let run) = i { s += run.text }
+      }
+      if !s.isEmpty { out.append(s) }
+      b.children.forEach(walk)
+    }
+    for c in doc.chapters { c.blocks.forEach(walk) }
+    return out
+  }
+
+  @Test func arabicBookMatchesFriBidiReordering() throws {
+    let paragraphs = try Self.paragraphs()
+    #expect(paragraphs.count > 50)
+    var rtlParagraphs = 0
+    var mixedLines = 0
+    for p in paragraphs {
+      let scalars = Array(p.unicodeScalars)
+      let bidi = BidiParagraph(text: scalars, baseDirection: nil)
+      if bidi.baseDirection == .rtl { rtlParagraphs += 1 }
+      // Reference: FriBidi levels + reorder per line.
+      let n = scalars.count
+      var chars = scalars.map { FriBidiChar($0.value) }
+      var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
+      var brackets = [FriBidiBracketType](repeating: 0, count: n)
+      var levels = [FriBidiLevel](repeating: 0, count: n)
+      var par = FRIBIDI_PAR_ON
+      fribidi_get_bidi_types(&chars, FriBidiStrIndex(n), &types)
+      fribidi_get_bracket_types(&chars, FriBidiStrIndex(n), &types, &brackets)
+      _ = fribidi_get_par_embedding_levels_ex(&types, &brackets, FriBidiStrIndex(n), &par, &levels)
+      var map = Array(0..<Int32(n))
+      var start = 0
+      while start < n {
+        let end = min(n, start + 37)
+        let order = bidi.visualOrder(lineRange: start..<end)
+        #expect(order.sorted() == Array(start..<end))
+        _ = types.withUnsafeBufferPointer { t in
+          levels.withUnsafeMutableBufferPointer { l in
+            map.withUnsafeMutableBufferPointer { m in
+              fribidi_reorder_line(
+                0, t.baseAddress!, FriBidiStrIndex(end - start), FriBidiStrIndex(start), par,
+                l.baseAddress!, nil, m.baseAddress!)
+            }
+          }
+        }
+        let reference = map[start..<end].map(Int.init)
+        #expect(order == reference, "line \(start)..<\(end) of: \(p.prefix(60))")
+        if Set(bidi.visualRuns(lineRange: start..<end).map(\.rtl)).count == 2 { mixedLines += 1 }
+        start = end
+      }
+    }
+    #expect(rtlParagraphs * 2 > paragraphs.count)
+    #expect(mixedLines > 0)
   }
 }
