@@ -194,4 +194,57 @@ import Testing
       }
     }
   }
+
+  /// Exhaustive search over every breaking of small paragraphs (no hyphens): when some
+  /// breaking has all lines within the first pass's tolerance, Knuth–Plass must find one
+  /// with the minimum total demerits.
+  @Test func matchesExhaustiveSearchOnSmallParagraphs() {
+    var rng = SplitMix(seed: 5)
+    var compared = 0
+    for _ in 0..<600 {
+      var items: [BreakItem] = []
+      for w in 0..<Int.random(in: 3...11, using: &rng) {
+        if w > 0 { items.append(.glue(width: 6, stretch: 6, shrink: 2)) }
+        items.append(.box(width: Double(Int.random(in: 2...9, using: &rng) * 7)))
+      }
+      items += BreakItem.paragraphEnd
+      let width = Double(Int.random(in: 60...160, using: &rng))
+      let sums = ParagraphSums(items)
+      func ratio(_ s: Int, _ e: Int) -> Double { sums.line(from: s, to: e).rawRatio(width) }
+      func fitness(_ r: Double) -> Int { r < -0.5 ? 0 : r <= 0.5 ? 1 : r <= 1 ? 2 : 3 }
+      var best = Double.infinity
+      func search(_ start: Int, _ prevFit: Int, _ total: Double) {
+        for e in start..<items.count where ParagraphMeasure.isLegalBreak(e, in: items) {
+          let r = ratio(start, e)
+          if r < -1 { break }
+          guard r <= 1 else { continue }
+          let b = 100 * abs(r * r * r)
+          var d = (10 + b) * (10 + b)
+          let f = fitness(r)
+          if abs(f - prevFit) > 1 { d += 3000 }
+          if e == items.count - 1 || items[e].isForcedBreak {
+            if e == items.count - 1 { best = min(best, total + d) }
+            continue
+          }
+          search(ParagraphMeasure.lineStart(afterBreak: e, in: items), f, total + d)
+        }
+      }
+      search(0, 1, 0)
+      guard best.isFinite else { continue }
+      compared += 1
+      let breaks = kp.breakLines(items, lineWidth: { _ in width })
+      var total = 0.0
+      var prevFit = 1
+      var start = 0
+      for b in breaks {
+        let r = ratio(start, b.index)
+        let bad = 100 * abs(r * r * r)
+        total += (10 + bad) * (10 + bad) + (abs(fitness(r) - prevFit) > 1 ? 3000 : 0)
+        prevFit = fitness(r)
+        start = ParagraphMeasure.lineStart(afterBreak: b.index, in: items)
+      }
+      #expect(abs(total - best) <= 1e-6 * max(1, best), "\(items) width \(width)")
+    }
+    #expect(compared > 100)
+  }
 }
