@@ -135,7 +135,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
       var ratio = m.reportedRatio(widths[k], natural: natural)
       if case .ragged = mode { ratio = min(ratio, 0) }
       breaks.append(LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
-      start = ParagraphMeasure.lineStart(afterBreak: p, in: items)
+      start = sums.nextStart[p]
     }
     return breaks
   }
@@ -272,7 +272,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
         if active.isEmpty { return nil }
         continue
       }
-      let start = ParagraphMeasure.lineStart(afterBreak: i, in: sums.items)
+      let start = sums.nextStart[i]
       for c in candidates {
         nodes.append(
           Node(
