@@ -160,6 +160,62 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     var from: Int
   }
 
+  private struct Step {
+    var flagged: Bool
+    var forced: Bool
+    var penaltyTerm: Double
+    var rescue: Bool
+  }
+
+  /// Offers the line from `node` (at `index`) to the current break as a candidate, keeping
+  /// only the cheapest per (fitness class, line class, hyphen run).
+  @inline(__always)
+  private func consider(
+    _ candidates: inout [Candidate], node: Node, index a: Int, ratio r: Double, step: Step,
+    lineClass: Int, artificial: Bool
+  ) {
+    let run = step.flagged ? node.hyphenRun + 1 : 0
+    var d: Double
+    if artificial {
+      d = 0
+    } else {
+      let badness = r.isFinite ? min(100 * abs(r * r * r), 1e10) : 1e10
+      let base = linePenalty + badness
+      d = base * base + step.penaltyTerm
+    }
+    let previousFlagged = node.hyphenRun > 0
+    if step.flagged && previousFlagged { d += doubleHyphenDemerits }
+    if step.forced && previousFlagged { d += finalHyphenDemerits }
+    if run > maxConsecutiveHyphens {
+      if !step.rescue { return }
+      d += 1e12
+    }
+    let fitness: Int
+    if r < -0.5 {
+      fitness = 0
+    } else if r <= 0.5 {
+      fitness = 1
+    } else if r <= 1 {
+      fitness = 2
+    } else {
+      fitness = 3
+    }
+    if abs(fitness - node.fitness) > 1 { d += fitnessDemerits }
+    let total = node.demerits + d
+    for k in candidates.indices
+    where candidates[k].fitness == fitness && candidates[k].lineClass == lineClass
+      && candidates[k].hyphenRun == run
+    {
+      if total < candidates[k].demerits {
+        candidates[k].demerits = total
+        candidates[k].from = a
+      }
+      return
+    }
+    candidates.append(
+      Candidate(fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a))
+  }
+
   /// Ratio used to judge the line: justified uses stretch (+ emergency) or shrink; ragged
   /// uses the shortfall scaled by raggedness·L and rejects overlong lines.
   @inline(__always)
@@ -188,85 +244,49 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
       Node(position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1)
     ]
     var active: [Int] = [0]
+    var kept: [Int] = []
     var candidates: [Candidate] = []
-    let flaggedCost = hyphenPenalty
 
     for i in 0..<n {
       guard sums.isLegalBreak(i) else { continue }
       let flagged = sums.isFlagged(i)
       if flagged && !hyphens { continue }
       let forced = sums.endsParagraphOrForced(i)
-      let p = forced ? 0 : sums.cost(i) + (flagged ? flaggedCost : 0)
-      let penaltyTerm = p >= 0 ? p * p : -(p * p)
+      let p = forced ? 0 : sums.cost(i) + (flagged ? hyphenPenalty : 0)
+      let step = Step(
+        flagged: flagged, forced: forced, penaltyTerm: p >= 0 ? p * p : -(p * p), rescue: rescue)
       candidates.removeAll(keepingCapacity: true)
-      var lastDropped: (node: Int, r: Double)? = nil
-
-      func consider(_ a: Int, _ r: Double, artificial: Bool) {
+      kept.removeAll(keepingCapacity: true)
+      var lastDropped = -1
+      var lastDroppedRatio = 0.0
+      for a in active {
         let node = nodes[a]
-        let run = flagged ? node.hyphenRun + 1 : 0
-        var d: Double
-        if artificial {
-          d = 0
-        } else {
-          let badness = r.isFinite ? min(100 * abs(r * r * r), 1e10) : 1e10
-          let base = linePenalty + badness
-          d = base * base + penaltyTerm
-        }
-        let previousFlagged = node.hyphenRun > 0
-        if flagged && previousFlagged { d += doubleHyphenDemerits }
-        if forced && previousFlagged { d += finalHyphenDemerits }
-        if run > maxConsecutiveHyphens {
-          if !rescue { return }
-          d += 1e12
-        }
-        let fitness: Int
-        if r < -0.5 {
-          fitness = 0
-        } else if r <= 0.5 {
-          fitness = 1
-        } else if r <= 1 {
-          fitness = 2
-        } else {
-          fitness = 3
-        }
-        if abs(fitness - node.fitness) > 1 { d += fitnessDemerits }
-        let total = node.demerits + d
-        let lineClass = widths.lineClass(node.line + 1)
-        for k in candidates.indices
-        where candidates[k].fitness == fitness && candidates[k].lineClass == lineClass
-          && candidates[k].hyphenRun == run
-        {
-          if total < candidates[k].demerits {
-            candidates[k].demerits = total
-            candidates[k].from = a
-          }
-          return
-        }
-        candidates.append(
-          Candidate(
-            fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a))
-      }
-
-      var k = 0
-      while k < active.count {
-        let a = active[k]
-        let start = nodes[a].start
-        if start > i {
-          k += 1
+        if node.start > i {
+          kept.append(a)
           continue
         }
-        let target = widths[nodes[a].line]
-        let r = judgedRatio(sums.line(from: start, to: i), target, extra: extra)
-        if r >= -1 && r <= threshold { consider(a, r, artificial: false) }
+        let target = widths[node.line]
+        let r = judgedRatio(sums.line(from: node.start, to: i), target, extra: extra)
+        if r >= -1 && r <= threshold {
+          consider(
+            &candidates, node: node, index: a, ratio: r, step: step,
+            lineClass: widths.lineClass(node.line + 1), artificial: false)
+        }
         if r < -1 || forced {
-          active.remove(at: k)
-          lastDropped = (a, r)
+          lastDropped = a
+          lastDroppedRatio = r
         } else {
-          k += 1
+          kept.append(a)
         }
       }
-      if rescue && candidates.isEmpty && active.isEmpty, let dropped = lastDropped {
-        consider(dropped.node, max(dropped.r, -1), artificial: true)
+      swap(&active, &kept)
+      if rescue && candidates.isEmpty && active.isEmpty && lastDropped >= 0 {
+        // Nothing else can reach this point: accept the line anyway (TeX's artificial
+        // demerits), overfull or underfull, so the pass always completes.
+        let node = nodes[lastDropped]
+        consider(
+          &candidates, node: node, index: lastDropped, ratio: max(lastDroppedRatio, -1),
+          step: step, lineClass: widths.lineClass(node.line + 1), artificial: true)
       }
       guard !candidates.isEmpty else {
         if active.isEmpty { return nil }
