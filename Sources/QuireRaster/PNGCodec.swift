@@ -13,8 +13,8 @@ public enum PNGCodec {
   }
 
   /// The defaults chosen from the measurements in Benchmarks/png-encoding.md.
-  public static let defaultFilter: Filter = .up
-  public static let defaultLevel: Int32 = 5
+  public static let defaultFilter: Filter = .none
+  public static let defaultLevel: Int32 = 3
 
   /// Encodes 8-bit gray or RGBA, deterministic bytes: no time or text chunks.
   public static func encode(_ b: PixelBuffer) -> [UInt8] {
