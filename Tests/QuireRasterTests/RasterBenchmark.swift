@@ -21,9 +21,11 @@ struct RasterBenchmark {
   static func pages(_ s: TestShaper, count: Int) -> [Page]? {
     guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else { return nil }
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" })
+    guard !words.isEmpty else { return nil }
     var rest = words[...]
     var out: [Page] = []
-    while out.count < count, !rest.isEmpty {
+    while out.count < count {
+      if rest.isEmpty { rest = words[...] }  // start the novel again for long runs
       let (items, used) = s.page(
         words: rest, font: 0, size: 16, width: 600, height: 800, margin: 50, lineHeight: 22.4)
       out.append(makePage(items))
@@ -116,6 +118,64 @@ struct RasterBenchmark {
         striped-lock floor (1 lock/glyph, 2 threads; this thread's CPU ≈ half): \
       \(String(format: "%.3f", lockCPU / n * 1000)) ms/page
       """)
+  }
+
+  /// Peak resident set of this process so far, in MB (Linux VmHWM).
+  static func peakRSSMB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+    return kb / 1024
+  }
+
+  /// A book's worth of pages (700) rendered, encoded and written on 2 threads, wall clock,
+  /// then mutool drawing moby-dick.epub at the same size right after, for a same-load ratio.
+  /// mutool's time includes its EPUB layout; ours excludes the typesetter.
+  @Test func bookAgainstMutool() throws {
+    let s = TestShaper(["NotoSerif-Regular.ttf"])
+    let pages = try #require(Self.pages(s, count: 700), "corpus missing: \(Self.corpus)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-raster-bench")
+    try? FileManager.default.removeItem(at: dir)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let renderer = PageRenderer(fonts: s.table, images: { _ in nil })
+    let snapshot = pages
+    let t = Self.now()
+    DispatchQueue.concurrentPerform(iterations: 2) { lane in
+      var i = lane
+      while i < snapshot.count {
+        let png = PNGCodec.encode(
+          renderer.render(snapshot[i], width: 600, height: 800, format: .gray8))
+        try? Data(png).write(to: dir.appendingPathComponent("page-\(i).png"))
+        i += 2
+      }
+    }
+    let ours = Double(pages.count) / (Self.now() - t)
+    var line = "RasterBenchmark book: \(pages.count) pages, 2 threads, render+encode+write: "
+    line += "\(String(format: "%.0f", ours)) pages/s; test process peak RSS "
+    line += "\(String(format: "%.0f", Self.peakRSSMB())) MB"
+    let epub = "/work/shared/corpus/moby-dick.epub"
+    if FileManager.default.fileExists(atPath: "/usr/bin/mutool"),
+      FileManager.default.fileExists(atPath: epub)
+    {
+      let out = dir.appendingPathComponent("mutool")
+      try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/mutool")
+      p.arguments = [
+        "draw", "-q", "-W", "600", "-H", "800", "-S", "16", "-c", "gray", "-o",
+        out.appendingPathComponent("p%04d.png").path, epub,
+      ]
+      let m0 = Self.now()
+      try p.run()
+      p.waitUntilExit()
+      let seconds = Self.now() - m0
+      let count = (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0
+      line += "; mutool draw moby-dick: \(count) pages in \(String(format: "%.2f", seconds)) s = "
+      line += "\(String(format: "%.0f", Double(count) / seconds)) pages/s"
+    }
+    try? FileManager.default.removeItem(at: dir)
+    print(line)
   }
 
   /// zlib for comparison: one deflate stream with the given level and strategy.
