@@ -45,6 +45,7 @@ extension ChapterFlow {
     let width = max(1, right - left)
     let blockStyle = resolve(st)
     let lang = block.lang ?? language ?? options.language ?? ""
+    let shapeLanguage = ShapeLanguage(lang)
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
@@ -59,7 +60,11 @@ extension ChapterFlow {
     var sty: [Int] = []
     var small: [Bool] = []
     var inlineImages: [Int: InlineImage] = [:]
-    text.reserveCapacity(256)
+    let estimate = block.inlines.reduce(0) { if case .text(let r) = $1 { return $0 + r.text.utf8.count } else { return $0 + 1 } }
+    text.reserveCapacity(estimate)
+    src.reserveCapacity(estimate)
+    sty.reserveCapacity(estimate)
+    small.reserveCapacity(estimate)
     func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
       text.append(s)
       src.append(o)
@@ -72,7 +77,8 @@ extension ChapterFlow {
       switch inline {
       case .text(let run):
         let si = resolve(run.style)
-        let rs = styles[si]
+        let fakeSmall = styles[si].fakeSmallCaps
+        let transform = run.style.textTransform
         var offset = run.location.offset
         var atWordStart = text.last.map { $0 == 0x20 } ?? true
         for sc in run.text.unicodeScalars {
@@ -96,8 +102,12 @@ extension ChapterFlow {
             atWordStart = true
             continue
           }
+          if !fakeSmall && transform == .none {
+            push(v, offset, si)
+            continue
+          }
           var out = String(Unicode.Scalar(v)!)
-          switch run.style.textTransform {
+          switch transform {
           case .none: break
           case .uppercase: out = out.uppercased()
           case .lowercase: out = out.lowercased()
@@ -105,7 +115,7 @@ extension ChapterFlow {
           }
           atWordStart = v == 0x20
           for u in out.unicodeScalars {
-            if rs.fakeSmallCaps, u.properties.isLowercase {
+            if fakeSmall, u.properties.isLowercase {
               for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
             } else {
               push(u.value, offset, si)
@@ -168,7 +178,7 @@ extension ChapterFlow {
         smallCaps: rs.style.smallCaps && !rs.fakeSmallCaps,
         rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
         script: script.rawValue,
-        language: lang)
+        language: shapeLanguage)
       let shaped = shaper.shape(key)
       let w = shaped.advance / face.upem * size
       pieces.append(
@@ -401,38 +411,31 @@ extension ChapterFlow {
           } else {
             let face = fonts.faces[piece.face]
             let scale = piece.size / face.upem
-            var gx: [Float] = []
-            var gy: [Float] = []
-            var gids: [UInt32] = []
-            gx.reserveCapacity(piece.shaped.glyphs.count)
-            var pen = x
-            for g in piece.shaped.glyphs {
-              gids.append(g.glyph)
-              gx.append(Float(pen + Double(g.dx) * scale))
-              gy.append(Float(baseline - rs.shift - Double(g.dy) * scale))
-              pen += Double(g.advance) * scale
-            }
             let choice =
               piece.face == rs.choice.face
               ? rs.choice
               : FaceChoice(
                 face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
                 syntheticItalic: rs.style.italic && !face.italic)
-            if var last = runs.last, last.font == piece.face, last.size == piece.size,
-              last.color == rs.style.color,
-              last.syntheticBold == choice.syntheticBold,
-              last.syntheticItalic == choice.syntheticItalic
-            {
-              last.glyphs += gids
-              last.x += gx
-              last.y += gy
-              runs[runs.count - 1] = last
-            } else {
+            let joins =
+              runs.last.map {
+                $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
+                  && $0.syntheticBold == choice.syntheticBold && $0.syntheticItalic == choice.syntheticItalic
+              } ?? false
+            if !joins {
               runs.append(
                 GlyphRun(
-                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: gids, x: gx,
-                  y: gy,
+                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [], y: [],
                   syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
+            }
+            let r = runs.count - 1
+            var pen = x
+            let gy = Float(baseline - rs.shift)
+            for g in piece.shaped.glyphs {
+              runs[r].glyphs.append(g.glyph)
+              runs[r].x.append(Float(pen + Double(g.dx) * scale))
+              runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
+              pen += Double(g.advance) * scale
             }
             let thick = max(1, piece.size / 16)
             if rs.style.underline {
