@@ -11,7 +11,7 @@ struct InterimFill: ParagraphBreaker {
       // Discard glue and penalties at the start of a line (not forced ones).
       while start < items.count {
         if case .box = items[start] { break }
-        if case .penalty(_, let c, _) = items[start], c <= -BreakItem.forcedBreak { break }
+        if case .penalty(_, let c, _) = items[start], c >= BreakItem.forcedBreak { break }
         start += 1
       }
       if start >= items.count { break }
@@ -31,9 +31,9 @@ struct InterimFill: ParagraphBreaker {
           }
           w += gw
         case .penalty(let pw, let cost, _):
-          if cost <= -BreakItem.forcedBreak {
+          if cost >= BreakItem.forcedBreak {
             chosen = i
-          } else if cost < BreakItem.forcedBreak {
+          } else if cost > -BreakItem.forcedBreak {
             if w + pw > width, let legal = lastLegal {
               chosen = legal
             } else if w + pw <= width {
@@ -76,7 +76,7 @@ struct InterimFill: ParagraphBreaker {
       }
     }
     var ratio = 0.0
-    if w < width, stretch > 0 {
+    if w < width, stretch > 0, stretch.isFinite {
       ratio = (width - w) / stretch
     } else if w > width, shrink > 0 {
       ratio = max(-1, (width - w) / shrink)

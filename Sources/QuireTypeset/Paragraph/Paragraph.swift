@@ -18,6 +18,12 @@ private let unibreakReady: Bool = {
   return true
 }()
 
+/// A glue's width after justification (infinite "fil" glue only fills, never moves text).
+@inline(__always) func adjusted(_ w: Double, _ stretch: Double, _ shrink: Double, _ ratio: Double) -> Double {
+  if ratio >= 0 { return stretch.isFinite ? w + ratio * stretch : w }
+  return shrink.isFinite ? w + ratio * shrink : w
+}
+
 struct Piece {
   var start: Int
   var end: Int
@@ -190,9 +196,9 @@ extension ChapterFlow {
       pieceStart = -1
     }
     func finishing(_ at: Int) {
-      items.append(.glue(width: 0, stretch: 100_000, shrink: 0))
+      items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
       sources.append(.plain(at))
-      items.append(.penalty(width: 0, cost: -BreakItem.forcedBreak, flagged: false))
+      items.append(.penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false))
       sources.append(.plain(at))
     }
     var i = 0
@@ -220,16 +226,7 @@ extension ChapterFlow {
       if v == 0xAD {
         flush(i)
         if !noWrap {
-          let rs = styles[si]
-          let hf = fonts.faces[rs.choice.face]
-          let hw =
-            Double(
-              Shaper.run(
-                ShapeKey(
-                  text: [0x2D], face: rs.choice.face, smallCaps: false, rtl: false,
-                  script: HB_SCRIPT_LATIN.rawValue, language: ""), face: hf
-              ).advance) / hf.upem * rs.size
-          items.append(.penalty(width: hw, cost: 50, flagged: true))
+          items.append(.penalty(width: hyphenWidth(si), cost: 0, flagged: true))
           sources.append(.soft(i, style: si))
         }
         i += 1
@@ -349,7 +346,7 @@ extension ChapterFlow {
           order.append(k)
         case .glue(let w, let st, let sh):
           if k < lb.index {
-            natural += w + (ratio >= 0 ? ratio * st : ratio * sh)
+            natural += adjusted(w, st, sh, ratio)
             order.append(k)
           }
         case .penalty(let w, _, let flagged):
@@ -457,7 +454,7 @@ extension ChapterFlow {
           lastSrc = max(lastSrc, src[piece.end - 1])
           x += piece.width
         case (.glue(let w, let st, let sh), let source):
-          x += w + (ratio >= 0 ? ratio * st : ratio * sh)
+          x += adjusted(w, st, sh, ratio)
           _ = source
         case (.penalty(let w, _, _), .soft(_, let si)):
           // The inserted hyphen: drawn, not part of the line's text.
@@ -505,6 +502,16 @@ extension ChapterFlow {
         lineIndex > 0 && (lineIndex < st.orphans || lineCount - lineIndex < st.widows)
       append(entry)
     }
+  }
+
+  /// Width of the hyphen shown when a line breaks at a hyphenation point in style `si`.
+  mutating func hyphenWidth(_ si: Int) -> Double {
+    let face = fonts.faces[styles[si].choice.face]
+    let hy = shaper.shape(
+      ShapeKey(
+        text: [0x2D], face: styles[si].choice.face, smallCaps: false, rtl: false,
+        script: HB_SCRIPT_LATIN.rawValue, language: ""))
+    return hy.advance / face.upem * styles[si].size
   }
 
   /// A list marker hanging in the margin, its right edge at `right`.
