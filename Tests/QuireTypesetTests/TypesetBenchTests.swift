@@ -8,7 +8,8 @@ import Testing
 @Suite struct TypesetBenchTests {
   @Test(.enabled(if: ProcessInfo.processInfo.environment["QUIRE_BENCH"] == "1"))
   func wholeNovel() throws {
-    guard let path = Corpus.path("pride-and-prejudice.txt"), let doc = DocumentBuilder.plainText(path, chapters: 1000)
+    guard let path = Corpus.path("pride-and-prejudice.txt"),
+      let doc = DocumentBuilder.plainText(path, chapters: 1000)
     else { return }
     let clock = ContinuousClock()
     for threads in [1, 2] {
@@ -20,7 +21,9 @@ import Testing
       let cpu = cpuSeconds() - c1
       let t2 = clock.now
       let words = book.pages.flatMap(\.lines).reduce(0) { $0 + $1.text.split(separator: " ").count }
-      print("bench threads=\(threads) chapters=\(doc.chapters.count) pages=\(book.pages.count) words=\(words) init=\(t1 - t0) layout=\(t2 - t1) cpu=\(cpu)s")
+      print(
+        "bench threads=\(threads) chapters=\(doc.chapters.count) pages=\(book.pages.count) words=\(words) init=\(t1 - t0) layout=\(t2 - t1) cpu=\(cpu)s"
+      )
     }
   }
 }

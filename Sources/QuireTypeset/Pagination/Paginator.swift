@@ -30,7 +30,8 @@ struct Paginator {
         y = 0
         pageHasContent = false
       }
-      let gap = pageHasContent || page == 0 ? e.spaceBefore : 0
+      var gap = pageHasContent || page == 0 ? e.spaceBefore : 0
+      if !pageHasContent { gap = max(0, min(gap, pageHeight - e.height)) }
       if pageHasContent && y + gap + e.height > pageHeight + 0.001 {
         // Move to the next page, pulling along the entries glued to this one by avoid flags.
         var first = k
@@ -61,7 +62,9 @@ struct Paginator {
   }
 
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
-  func pages(_ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location) -> [Page] {
+  func pages(_ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location)
+    -> [Page]
+  {
     let spots = place(entries)
     guard let lastPage = spots.last?.page else { return [] }
     var pages: [Page] = (0...lastPage).map {

@@ -19,7 +19,9 @@ private let unibreakReady: Bool = {
 }()
 
 /// A glue's width after justification (infinite "fil" glue only fills, never moves text).
-@inline(__always) func adjusted(_ w: Double, _ stretch: Double, _ shrink: Double, _ ratio: Double) -> Double {
+@inline(__always) func adjusted(_ w: Double, _ stretch: Double, _ shrink: Double, _ ratio: Double)
+  -> Double
+{
   if ratio >= 0 { return stretch.isFinite ? w + ratio * stretch : w }
   return shrink.isFinite ? w + ratio * shrink : w
 }
@@ -66,7 +68,9 @@ extension ChapterFlow {
     var sty: [Int] = []
     var small: [Bool] = []
     var inlineImages: [Int: InlineImage] = [:]
-    let estimate = block.inlines.reduce(0) { if case .text(let r) = $1 { return $0 + r.text.utf8.count } else { return $0 + 1 } }
+    let estimate = block.inlines.reduce(0) {
+      if case .text(let r) = $1 { return $0 + r.text.utf8.count } else { return $0 + 1 }
+    }
     text.reserveCapacity(estimate)
     src.reserveCapacity(estimate)
     sty.reserveCapacity(estimate)
@@ -388,6 +392,9 @@ extension ChapterFlow {
           below = max(below, rs.below)
         }
       }
+      // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
+      if above + below > pageHeight { below = max(0, pageHeight - above) }
+      if above > pageHeight { above = pageHeight }
       let height = above + below
       let baseline = above
       var runs: [GlyphRun] = []
@@ -417,12 +424,14 @@ extension ChapterFlow {
             let joins =
               runs.last.map {
                 $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
-                  && $0.syntheticBold == choice.syntheticBold && $0.syntheticItalic == choice.syntheticItalic
+                  && $0.syntheticBold == choice.syntheticBold
+                  && $0.syntheticItalic == choice.syntheticItalic
               } ?? false
             if !joins {
               runs.append(
                 GlyphRun(
-                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [], y: [],
+                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [],
+                  y: [],
                   syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
             }
             let r = runs.count - 1
