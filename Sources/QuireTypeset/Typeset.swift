@@ -169,7 +169,10 @@ public final class Typesetter: Sendable {
     return n
   }
 
-  var breaker: any ParagraphBreaker { InterimFill() }
+  var breaker: any ParagraphBreaker {
+    // TODO(typography): KnuthPlassBreaker for `.optimal` once it is on main.
+    GreedyBreaker(hyphenate: options.hyphenate == .auto)
+  }
 
   public func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
     guard document.chapters.indices.contains(spineIndex) else {

@@ -22,6 +22,8 @@ struct ChapterFlow {
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
   var missing: Set<UInt32> = []
+  var hyphenators: [String: Hyphenator?] = [:]
+  var hyphenPoints: [[UInt32]: [Int]] = [:]
   var warnings: [String] = []
   /// Book-global index of the next block with text.
   var nextBlock: Int

@@ -54,6 +54,9 @@ extension ChapterFlow {
     let blockStyle = resolve(st)
     let lang = block.lang ?? language ?? options.language ?? ""
     let shapeLanguage = ShapeLanguage(lang)
+    let hyphenator: Hyphenator? =
+      options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrapStyle(st)
+      ? hyphenatorFor(lang) : nil
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
@@ -170,22 +173,17 @@ extension ChapterFlow {
     var pieceFace = -1
     var pieceScript = HB_SCRIPT_COMMON
     var runScript = HB_SCRIPT_LATIN
-    func flush(_ end: Int) {
-      guard pieceStart >= 0, end > pieceStart else {
-        pieceStart = -1
-        return
-      }
-      let si = sty[pieceStart]
-      let rs = styles[si]
-      let fake = small[pieceStart]
-      let size = fake ? rs.size * 0.8 : rs.size
+    func emit(_ start: Int, _ end: Int) {
+      let si = sty[start]
+      let fake = small[start]
+      let size = fake ? styles[si].size * 0.8 : styles[si].size
       let face = fonts.faces[pieceFace]
       let script =
         pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
         ? runScript : pieceScript
       let key = ShapeKey(
-        text: Array(text[pieceStart..<end]), face: pieceFace,
-        smallCaps: rs.style.smallCaps && !rs.fakeSmallCaps,
+        text: Array(text[start..<end]), face: pieceFace,
+        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
         rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
         script: script.rawValue,
         language: shapeLanguage)
@@ -193,10 +191,34 @@ extension ChapterFlow {
       let w = shaped.advance / face.upem * size
       pieces.append(
         Piece(
-          start: pieceStart, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
+          start: start, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
           width: w))
       items.append(.box(width: w))
       sources.append(.piece(pieces.count - 1))
+    }
+    func flush(_ end: Int) {
+      guard pieceStart >= 0, end > pieceStart else {
+        pieceStart = -1
+        return
+      }
+      // Hyphenation points split the word into boxes joined by flagged penalties.
+      if let hyphenator, end - pieceStart >= 5, !small[pieceStart],
+        pieceScript == HB_SCRIPT_LATIN || pieceScript == HB_SCRIPT_CYRILLIC
+          || pieceScript == HB_SCRIPT_GREEK
+      {
+        let points = hyphenationPoints(Array(text[pieceStart..<end]), hyphenator)
+        var from = pieceStart
+        for p in points where pieceStart + p > from && pieceStart + p < end {
+          emit(from, pieceStart + p)
+          items.append(
+            .penalty(width: hyphenWidth(sty[pieceStart + p - 1]), cost: 0, flagged: true))
+          sources.append(.soft(pieceStart + p, style: sty[pieceStart + p - 1]))
+          from = pieceStart + p
+        }
+        emit(from, end)
+      } else {
+        emit(pieceStart, end)
+      }
       pieceStart = -1
     }
     func finishing(_ at: Int) {
@@ -285,7 +307,9 @@ extension ChapterFlow {
       }
       // A break opportunity after this character.
       let b = Int32(brks[i])
-      if i + 1 < n, b == LINEBREAK_ALLOWBREAK || (noWrap && preserve), text[i + 1] != 0x20,
+      if i + 1 < n,
+        b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
+        text[i + 1] != 0x20,
         text[i + 1] != 0xAD,
         text[i + 1] != 0x2028, v != 0x20
       {
@@ -314,7 +338,7 @@ extension ChapterFlow {
     // 4. Lines.
     let indent = px(st.textIndent, of: width)
     let firstWidth = max(1, width - max(0, indent))
-    let chosen: any ParagraphBreaker = noWrap ? InterimFill() : breaker
+    let chosen: any ParagraphBreaker = noWrap ? GreedyBreaker(hyphenate: false) : breaker
     let breaks = chosen.breakLines(items) { k in k == 0 ? firstWidth : width }
 
     // 5. Place.
@@ -511,6 +535,35 @@ extension ChapterFlow {
         lineIndex > 0 && (lineIndex < st.orphans || lineCount - lineIndex < st.widows)
       append(entry)
     }
+  }
+
+  func noWrapStyle(_ st: ComputedStyle) -> Bool {
+    st.whiteSpace == .pre || st.whiteSpace == .nowrap
+  }
+
+  /// Kinsoku (JLREQ/clreq) on top of UAX #14, between CJK characters and their punctuation.
+  @inline(__always) func cjkForbids(_ a: UInt32, _ b: UInt32) -> Bool {
+    guard a >= 0x2000 || b >= 0x2000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
+      return false
+    }
+    return Kinsoku.forbidBreak(before: x, after: y)
+  }
+
+  mutating func hyphenatorFor(_ lang: String) -> Hyphenator? {
+    if let h = hyphenators[lang] { return h }
+    let h = Hyphenator.forLanguage(lang)
+    hyphenators[lang] = .some(h)
+    return h
+  }
+
+  /// Hyphenation points of a word (scalar indices), cached for the chapter.
+  mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
+    if let hit = hyphenPoints[word] { return hit }
+    var s = ""
+    s.unicodeScalars.append(contentsOf: word.compactMap(Unicode.Scalar.init))
+    let points = s.unicodeScalars.count == word.count ? h.hyphenationPoints(in: s) : []
+    hyphenPoints[word] = points
+    return points
   }
 
   /// Width of the hyphen shown when a line breaks at a hyphenation point in style `si`.
