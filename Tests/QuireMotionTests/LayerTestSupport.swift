@@ -17,9 +17,11 @@ enum Synthetic {
     for y in 0..<height {
       for x in 0..<width {
         let i = (y * width + x) * 4
-        var r: UInt8 = 250
-        var g: UInt8 = 246
-        var b: UInt8 = 236
+        // Paper tinted per seed, so that pages differ over most of their area.
+        let paper: [(UInt8, UInt8, UInt8)] = [
+          (250, 246, 236), (150, 190, 250), (236, 250, 220), (250, 226, 236),
+        ]
+        var (r, g, b) = paper[seed % paper.count]
         if y < height / 6 {
           (r, g, b) = c
         } else if (y / 6) % 3 == 0 && x > width / 10 && x < width * 9 / 10 && y < height * 5 / 6 {

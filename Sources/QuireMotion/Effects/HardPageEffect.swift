@@ -13,10 +13,16 @@ import QuireRaster
 /// `next` to `current` in reverse; right-to-left books are mirrored in and out.
 public struct HardPageEffect: PageTurnEffect {
   public let name = "hard"
-  /// Eye distance as a multiple of the page width (m34 = −1/d, applied about the centre).
-  public var perspectiveFactor = 2.5
-  /// Darkness of the shadow on the page beneath at the start of the turn (0…1).
-  public var shadowStrength = 0.45
+  /// Eye distance as a multiple of the leaf width (m34 = −1/d, applied about the canvas
+  /// centre). The leaf swings toward the eye, so a close eye magnifies it at first (its free
+  /// edge moves outward before it comes back): at 6 widths the free edge is 1.2× taller
+  /// edge-on, and the turn uncovers the next page steadily from the start.
+  public var perspectiveFactor = 6.0
+  /// Darkness of the leaf's shadow on the page beneath, reached mid-turn (0…1); it grows
+  /// and fades as sin(π·t), so the revealed page is never darker than at the middle.
+  public var shadowStrength = 0.3
+  /// Darkening of the leaf's front as it turns away from the screen plane: k·sin(angle).
+  public var leafShading = 0.2
 
   public init() {}
 
@@ -48,7 +54,7 @@ public struct HardPageEffect: PageTurnEffect {
     }
     let shade = Layer(frame: LayerRect(x: spine, y: 0, width: leafW, height: h))
     shade.backgroundColor = .black
-    shade.opacity = shadowStrength * (1 - t)
+    shade.opacity = shadowStrength * sin(Double.pi * t)
     root.addSublayer(shade)
 
     let angle = -Double.pi * t
@@ -63,7 +69,7 @@ public struct HardPageEffect: PageTurnEffect {
     // Light falls off as the leaf turns away from the screen plane.
     let frontShade = Layer(frame: front.bounds)
     frontShade.backgroundColor = .black
-    frontShade.opacity = 0.35 * sin(min(Double.pi / 2, -angle))
+    frontShade.opacity = leafShading * sin(min(Double.pi / 2, -angle))
     front.addSublayer(frontShade)
     let back = Layer(frame: LayerRect(x: 0, y: 0, width: leafW, height: h))
     back.transform = Transform3D.rotation(Double.pi, x: 0, y: 1, z: 0)
