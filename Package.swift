@@ -31,7 +31,7 @@ let package = Package(
       dependencies: ["QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
     .target(name: "QuireRaster", dependencies: ["QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
     .target(name: "QuireCache", dependencies: ["QuireRaster"]),
-    .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP"]),
+    .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP", "CDeflate"]),
     .target(
       name: "Quire",
       dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),

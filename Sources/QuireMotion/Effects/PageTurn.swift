@@ -35,3 +35,168 @@ public protocol PageTurnEffect: Sendable {
   var name: String { get }
   func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer
 }
+
+// MARK: - Backward turns, right-to-left books and spreads (the wrappers every style shares)
+//
+// Page roles. `TurnPages.current` is always the page showing at t = 0 and `next` the page
+// showing at t = 1, whatever the direction:
+// - `.next`: current = page N, next = page N+1. The effect runs forward.
+// - `.prev`: current = page N, next = page N−1. The backward turn is the forward turn from
+//   N−1 to N played in reverse: frame(t) = forward(1 − t, current: N−1, next: N), so the leaf
+//   comes back from the left and lies down over page N−1's place.
+// - `rightToLeft`: the whole turn is mirrored about the vertical axis: inputs are mirrored
+//   horizontally, the left-to-right effect renders, the output is mirrored back. The leaf then
+//   lifts at the left edge and travels right (the mirror geometry), as in Arabic or Hebrew
+//   books and vertical Japanese text.
+// - `spread`: two pages side by side on a canvas 2W wide, the spine at x = W. The forward
+//   turn lifts the right page (its front is `rightCurrent`), hinged at the spine, and lays it
+//   down on the left where its back is `leftNext`; `rightNext` is revealed beneath it. Frame 0
+//   is the current spread, the last frame the next spread. In a spread the leaf's back is
+//   always the next spread's left page (the physical truth); `TurnOptions.back` applies to
+//   single pages only.
+
+/// A two-page spread turn: the spread showing at t = 0 and the spread showing at t = 1.
+/// All four pages have the same size; the canvas is twice as wide.
+public struct SpreadPages: Sendable {
+  public var leftCurrent: PixelBuffer
+  public var rightCurrent: PixelBuffer
+  public var leftNext: PixelBuffer
+  public var rightNext: PixelBuffer
+  public init(
+    leftCurrent: PixelBuffer, rightCurrent: PixelBuffer, leftNext: PixelBuffer,
+    rightNext: PixelBuffer
+  ) {
+    let sizes = [leftCurrent, rightCurrent, leftNext, rightNext].map { [$0.width, $0.height] }
+    precondition(Set(sizes).count == 1, "SpreadPages: the four pages must have one size")
+    self.leftCurrent = leftCurrent
+    self.rightCurrent = rightCurrent
+    self.leftNext = leftNext
+    self.rightNext = rightNext
+  }
+
+  /// The current spread as one 2W-wide image (what frame 0 shows).
+  public var currentSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftCurrent, rightCurrent) }
+  /// The next spread as one 2W-wide image (what the last frame shows).
+  public var nextSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftNext, rightNext) }
+
+  /// The same turn seen in a mirror: the left page of the result is the mirrored right page.
+  public var mirrored: SpreadPages {
+    SpreadPages(
+      leftCurrent: rightCurrent.flippedLeftRight(),
+      rightCurrent: leftCurrent.flippedLeftRight(),
+      leftNext: rightNext.flippedLeftRight(),
+      rightNext: leftNext.flippedLeftRight())
+  }
+
+  /// Current and next swapped (the roles of a backward turn).
+  public var reversed: SpreadPages {
+    SpreadPages(
+      leftCurrent: leftNext, rightCurrent: rightNext, leftNext: leftCurrent,
+      rightNext: rightCurrent)
+  }
+}
+
+extension TurnPages {
+  public var mirrored: TurnPages {
+    TurnPages(current: current.flippedLeftRight(), next: next.flippedLeftRight())
+  }
+  public var reversed: TurnPages { TurnPages(current: next, next: current) }
+}
+
+/// Plays any effect with the options every style shares: direction, right-to-left mirroring
+/// and two-page spreads. `t` is the eased progress in [0, 1] (clamped).
+public struct PageTurnRenderer: Sendable {
+  public var effect: any PageTurnEffect
+  public var options: TurnOptions
+
+  public init(effect: any PageTurnEffect, options: TurnOptions) {
+    self.effect = effect
+    self.options = options
+  }
+
+  /// One frame of a single-page turn (options.spread is ignored here; see `frame(at:spread:)`).
+  public func frame(at t: Double, pages: TurnPages) -> PixelBuffer {
+    let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
+    var forward = options
+    forward.direction = .next
+    forward.rightToLeft = false
+    forward.spread = false
+    let (progress, roles) = options.direction == .next ? (t, pages) : (1 - t, pages.reversed)
+    if options.rightToLeft {
+      return effect.frame(at: progress, pages: roles.mirrored, options: forward)
+        .flippedLeftRight()
+    }
+    return effect.frame(at: progress, pages: roles, options: forward)
+  }
+
+  /// One frame of a two-page spread turn, on a canvas 2W wide.
+  public func frame(at t: Double, spread: SpreadPages) -> PixelBuffer {
+    let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
+    let (progress, roles) = options.direction == .next ? (t, spread) : (1 - t, spread.reversed)
+    if options.rightToLeft {
+      return forwardSpread(progress, roles.mirrored).flippedLeftRight()
+    }
+    return forwardSpread(progress, roles)
+  }
+
+  /// Dispatches on `options.spread`: the CLI holds either pages or a spread.
+  public func frame(at t: Double, input: TurnInput) -> PixelBuffer {
+    switch input {
+    case .single(let pages): return frame(at: t, pages: pages)
+    case .spread(let spread): return frame(at: t, spread: spread)
+    }
+  }
+
+  private func forwardSpread(_ progress: Double, _ spread: SpreadPages) -> PixelBuffer {
+    if let leaf = effect as? any LeafEffect {
+      let faces = LeafFaces(spread: spread)
+      return leaf.render(progress: progress, faces: faces, corner: options.corner)
+    }
+    // An effect that knows nothing of leaves (e.g. a slide or a fade) turns both halves at
+    // once; the endpoints still equal the current and next spreads.
+    var forward = options
+    forward.direction = .next
+    forward.rightToLeft = false
+    forward.spread = false
+    let left = effect.frame(
+      at: progress, pages: TurnPages(current: spread.leftCurrent, next: spread.leftNext),
+      options: forward)
+    let right = effect.frame(
+      at: progress, pages: TurnPages(current: spread.rightCurrent, next: spread.rightNext),
+      options: forward)
+    return PixelBuffer.joinedSideBySide(left, right)
+  }
+}
+
+/// What a turn turns: one page or a two-page spread.
+public enum TurnInput: Sendable {
+  case single(TurnPages)
+  case spread(SpreadPages)
+
+  public var first: PixelBuffer {
+    switch self {
+    case .single(let p): return p.current
+    case .spread(let s): return s.currentSpread
+    }
+  }
+  public var last: PixelBuffer {
+    switch self {
+    case .single(let p): return p.next
+    case .spread(let s): return s.nextSpread
+    }
+  }
+}
+
+/// The styles a `quire flip --style NAME` can ask for. The motion-engine's styles ("hard",
+/// "slide", "fade", "push") join this registry once their types are on main.
+public let pageTurnStyles: [String] = ["curl", "leaves", "fold"]
+
+/// The effect for a style name, or nil for an unknown name.
+public func makeEffect(style: String) -> (any PageTurnEffect)? {
+  switch style.lowercased() {
+  case "curl": return CurlEffect()
+  case "leaves": return LeavesEffect()
+  case "fold": return FoldEffect()
+  default: return nil
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// What `quire bench --reading` prints.
+public struct ReadingReport: Codable, Sendable, Equatable {
+  public var turns: Int
+  public var hits: Int
+  public var turnP50Millis: Double
+  public var turnP99Millis: Double
+  public var coldMillis: Double
+
+  enum CodingKeys: String, CodingKey {
+    case turns, hits
+    case turnP50Millis = "turn_p50_ms"
+    case turnP99Millis = "turn_p99_ms"
+    case coldMillis = "cold_ms"
+  }
+}
+
+/// A reader going through a book: mostly forward, sometimes back a page (about one turn in
+/// eight, from a seeded generator, so runs are reproducible).
+///
+/// Dwell: offline there is no reading time, so after each turn the reader waits for the
+/// cache's prefetch pass to complete (`prefetchCompletion()`). This models a reader who
+/// spends longer on a page than a page takes to render — true for real reading (seconds vs
+/// milliseconds) — without making the benchmark sleep; a fixed sleep would make the result
+/// depend on the machine's speed relative to the sleep.
+/// A turn's time is the time `page(_:)` takes to return. cold_ms is the median time of the
+/// renders the cache did (every render is of an uncached page).
+public struct ReadingSimulation {
+  public static func run(cache: PageCache, turns: Int, seed: UInt64) async throws
+    -> ReadingReport
+  {
+    let count = await cache.pageCount
+    guard count > 0 else {
+      return ReadingReport(turns: 0, hits: 0, turnP50Millis: 0, turnP99Millis: 0, coldMillis: 0)
+    }
+    var random = SplitMix64(seed: seed)
+    let clock = ContinuousClock()
+    let hitsBefore = await cache.stats.hits
+    var index = 0
+    _ = try await cache.page(index)
+    await cache.prefetchCompletion()
+    var times: [Double] = []
+    let turns = Swift.max(0, Swift.min(turns, 1_000_000))
+    for _ in 0..<turns {
+      let back = random.next() % 8 == 0
+      var target = back ? index - 1 : index + 1
+      if target < 0 { target = Swift.min(1, count - 1) }
+      if target >= count { target = index - 1 }
+      if target < 0 { target = 0 }
+      let start = clock.now
+      _ = try await cache.page(target)
+      times.append(millis(clock.now - start))
+      index = target
+      await cache.prefetchCompletion()
+    }
+    let stats = await cache.stats
+    return ReadingReport(
+      turns: turns, hits: stats.hits - hitsBefore,
+      turnP50Millis: percentile(times, 0.5), turnP99Millis: percentile(times, 0.99),
+      coldMillis: percentile(stats.renderMillis, 0.5))
+  }
+
+  static func millis(_ d: Duration) -> Double {
+    let c = d.components
+    return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+  }
+
+  /// Nearest-rank percentile (0 for no samples).
+  static func percentile(_ values: [Double], _ q: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[Swift.min(sorted.count - 1, Swift.max(0, rank))]
+  }
+}
+
+/// A small deterministic generator (SplitMix64), so the same seed gives the same reading.
+struct SplitMix64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import QuireRaster
+
+/// A realistic page curl: the leaf rolls around a cylinder whose axis (the fold line) sweeps
+/// from the right edge across the page.
+///
+/// Geometry, in page coordinates (TurnCanvas.swift). The fold line has unit normal n pointing
+/// to the lifted side and passes through (f, H/2); the signed distance of a point q from it is
+/// d(q) = n·q − c. A page point at distance d:
+/// - d ≤ 0 stays flat (the current page, unshaded);
+/// - 0 < d < πr wraps the cylinder of radius r: it lands at distance r·sin(d/r), height
+///   r(1 − cos(d/r)); past a quarter turn we see its back;
+/// - d ≥ πr lies flat on top, mirrored about the fold: it lands at distance πr − d.
+/// The renderer inverts this per output pixel q with dq = d(q): the flat-back hit at page
+/// distance πr − dq (if dq ≤ 0), the cylinder's two hits θ = asin(dq/r) (front) and π − θ
+/// (back) (if 0 ≤ dq ≤ r), the flat page itself, and the page beneath — topmost first.
+///
+/// Progress p drives the geometry: the fold travels from the grabbed corner to beyond the left
+/// edge (far enough that the curl and its shadow are gone), the radius shrinks from 0.12W to
+/// 0.04W, the tilt of a corner grab (top or bottom) starts at 0.3 rad and straightens to 0. In a
+/// spread the fold stops at the spine and the radius shrinks to 0, so the leaf lies down on the
+/// left page exactly. Corner: bottom lifts the bottom-right corner first (n tilted down), top
+/// the top-right corner, middle the whole right edge (vertical fold).
+///
+/// Shading: a Lambert term with light from the viewer and the upper left on both sides of the
+/// cylinder (1 on flat paper, so the curl blends into the page at the fold); the back shows
+/// options.back (LeafFaces); a soft shadow (α 0.45, quadratic falloff over 0.8r) falls on the
+/// page beneath past the curl's silhouette and on the flat page around the flipped-over flap.
+/// Edges of the leaf are anti-aliased by the distance of the sampled page point to the page
+/// edge (coverage = clamp(distance + ½)).
+public struct CurlEffect: PageTurnEffect, LeafEffect {
+  public var name: String { "curl" }
+  public init() {}
+
+  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+    leafFrame(at: t, pages: pages, options: options)
+  }
+
+  /// The curl's geometry at progress p for a page of the given size (exposed for tests).
+  struct Geometry {
+    var nx: Float
+    var ny: Float
+    var c: Float
+    var radius: Float
+    var shadowWidth: Float
+
+    init(progress p: Double, width: Int, height: Int, corner: TurnCorner, spread: Bool) {
+      let w = Double(width)
+      let h = Double(height)
+      let tilt0 = corner == .middle ? 0 : 0.3
+      let r0 = 0.12 * w
+      let r = spread ? r0 * (1 - p) : w * (0.12 - 0.08 * p)
+      let sw = 0.8 * r
+      let f0 = w + (h / 2) * tan(tilt0) + 1
+      let r1 = 0.04 * w
+      let f1 = spread ? 0 : -(r1 + 0.8 * r1) - 2
+      let f = f0 + (f1 - f0) * p
+      var tilt = tilt0 * (1 - p)
+      if spread {
+        // Hinged at the spine: the fold line must not cross x = 0 anywhere on the page.
+        tilt = min(tilt, atan(max(0, 2 * f / h)))
+      }
+      let sign: Double = corner == .top ? -1 : 1
+      nx = Float(cos(tilt))
+      ny = Float(sign * sin(tilt))
+      c = Float(cos(tilt) * f + sign * sin(tilt) * h / 2)
+      radius = Float(r)
+      shadowWidth = Float(sw)
+    }
+  }
+
+  func render(progress: Double, faces: LeafFaces, corner: TurnCorner) -> PixelBuffer {
+    if progress <= 0 || faces.width == 0 || faces.height == 0 { return faces.startImage }
+    if progress >= 1 { return faces.endImage }
+    let g = Geometry(
+      progress: progress, width: faces.width, height: faces.height, corner: corner,
+      spread: faces.left != nil)
+    let w = faces.width
+    let h = faces.height
+    let fw = Float(w)
+    let fh = Float(h)
+    let nx = g.nx
+    let ny = g.ny
+    let r = g.radius
+    let sw = g.shadowWidth
+    let piR = Float.pi * r
+    let hasCylinder = r > 1e-3
+    let shadowMax: Float = 0.45
+    let veil = faces.backVeil
+    let canvasWidth = faces.canvasWidth
+    let originX = faces.originX
+    // The farthest any page point lies on the lifted side.
+    let dMax = [Float(0), fw].flatMap { x in [Float(0), fh].map { y in nx * x + ny * y - g.c } }
+      .max()!
+    // Output pixels with dq below this see neither the flap nor its shadow.
+    let flapMin = Swift.min(0, piR - dMax - sw - 1)
+    // Light from the viewer and the upper left; shading is normalised to 1 on flat paper.
+    let light = SIMD3<Float>(-0.35, -0.45, 1)
+    let l = light / (light * light).sum().squareRoot()
+    let lateral = nx * l.x + ny * l.y
+
+    @inline(__always) func coverage(_ px: Float, _ py: Float) -> Float {
+      clamp01(Swift.min(Swift.min(px, fw - px), Swift.min(py, fh - py)) + 0.5)
+    }
+    @inline(__always) func outside(_ px: Float, _ py: Float) -> Float {
+      let dx = Swift.max(0, Swift.max(-px, px - fw))
+      let dy = Swift.max(0, Swift.max(-py, py - fh))
+      return (dx * dx + dy * dy).squareRoot()
+    }
+    @inline(__always) func dropShadow(_ distance: Float) -> Float {
+      guard sw > 1e-3, distance < sw else { return 0 }
+      let k = 1 - distance / sw
+      return shadowMax * k * k
+    }
+    @inline(__always) func lit(_ c: Texel, _ shade: Float) -> Texel {
+      Texel(c.x * shade, c.y * shade, c.z * shade, c.w)
+    }
+
+    return withLeafCanvas(faces) { out, front, back, beneath, left in
+      @inline(__always) func backColor(_ px: Float, _ py: Float) -> Texel {
+        var b = back?.sample(px, py) ?? paperWhite
+        if veil > 0 { b = mix(b, paperWhite, veil) }
+        return b
+      }
+      @inline(__always) func flat(_ x: Int, _ y: Int) -> Texel {
+        x < 0 ? left!.pixel(x + w, y) : front.pixel(x, y)
+      }
+      @inline(__always) func under(_ x: Int, _ y: Int) -> Texel {
+        x < 0 ? left!.pixel(x + w, y) : beneath.pixel(x, y)
+      }
+      for y in 0..<h {
+        let qy = Float(y) + 0.5
+        let base = ny * qy - g.c
+        let rowOut = y * canvasWidth * 4
+        // dq(cx) = nx·(cx + ½ − originX) + base grows with cx (nx > 0): find the span that
+        // needs per-pixel work; left of it the flat page, right of it the page beneath.
+        let firstWork = Swift.max(
+          0, Swift.min(canvasWidth, Int(((flapMin - base) / nx).rounded(.down)) + originX - 1))
+        let lastWork = Swift.max(
+          firstWork,
+          Swift.min(canvasWidth, Int(((r + sw - base) / nx).rounded(.up)) + originX + 2))
+        for cx in 0..<firstWork {
+          let px = cx - originX
+          if px < 0 {
+            copyPixel(left!.base, (y * w + px + w) * 4, out, rowOut + cx * 4)
+          } else {
+            copyPixel(front.base, (y * w + px) * 4, out, rowOut + cx * 4)
+          }
+        }
+        if lastWork < canvasWidth {
+          for cx in lastWork..<canvasWidth {
+            let px = cx - originX
+            if px < 0 {
+              copyPixel(left!.base, (y * w + px + w) * 4, out, rowOut + cx * 4)
+            } else {
+              copyPixel(beneath.base, (y * w + px) * 4, out, rowOut + cx * 4)
+            }
+          }
+        }
+        for cx in firstWork..<lastWork {
+          let px = cx - originX
+          let qx = Float(px) + 0.5
+          let dq = nx * qx + base
+          let o = rowOut + cx * 4
+          var color: Texel
+          if dq <= 0 {
+            // Flat page, perhaps under the flipped-over flap.
+            color = flat(px, y)
+            let dA = piR - dq
+            let ax = qx + (dA - dq) * nx
+            let ay = qy + (dA - dq) * ny
+            let shadow = dropShadow(outside(ax, ay))
+            if shadow > 0 { color = shadowed(color, shadow) }
+            let cov = coverage(ax, ay)
+            if cov > 0 { color = mix(color, backColor(ax, ay), cov) }
+          } else if hasCylinder && dq <= r + 0.5 {
+            let s = Swift.min(1, dq / r)
+            let theta1 = asin(s)
+            let theta2 = Float.pi - theta1
+            let move1 = r * theta1 - dq
+            let move2 = r * theta2 - dq
+            let p1x = qx + move1 * nx
+            let p1y = qy + move1 * ny
+            let p2x = qx + move2 * nx
+            let p2y = qy + move2 * ny
+            let edge = clamp01(r - dq + 0.5)
+            color = under(px, y)
+            let cov1 = coverage(p1x, p1y) * edge
+            let shadow = dropShadow(Swift.max(dq - r, outside(p1x, p1y)))
+            if shadow > 0 { color = shadowed(color, shadow) }
+            if cov1 > 0 {
+              let sin1 = sin(theta1)
+              let cos1 = cos(theta1)
+              let shade = Swift.min(
+                1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
+              color = mix(color, lit(front.sample(p1x, p1y), shade), cov1)
+            }
+            let cov2 = coverage(p2x, p2y) * edge
+            if cov2 > 0 {
+              let sin2 = sin(theta2)
+              let cos2 = cos(theta2)
+              let shade = Swift.min(
+                1.08, 0.35 + 0.65 * Swift.max(0, sin2 * lateral - cos2 * l.z) / l.z)
+              color = mix(color, lit(backColor(p2x, p2y), shade), cov2)
+            }
+          } else {
+            let shadow = dropShadow(dq - r)
+            if shadow <= 0 {
+              if px < 0 {
+                copyPixel(left!.base, (y * w + px + w) * 4, out, o)
+              } else {
+                copyPixel(beneath.base, (y * w + px) * 4, out, o)
+              }
+              continue
+            }
+            color = shadowed(under(px, y), shadow)
+          }
+          store(color, out, o)
+        }
+      }
+    }
+  }
+}

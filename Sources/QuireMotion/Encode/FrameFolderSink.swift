@@ -1,0 +1,88 @@
+import Foundation
+import QuireRaster
+
+/// A folder of frame-0001.png … plus frames.json (DESIGN.md's contract: frameCount, fps,
+/// width, height, style, and per frame t and progress).
+public struct FrameFolderSink: FrameSink {
+  public let directory: String
+  public let fps: Double
+  public let style: String
+  public let width: Int
+  public let height: Int
+  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  private var frames: [FrameRecord] = []
+
+  struct FrameRecord: Codable {
+    var index: Int
+    var file: String
+    var t: Double
+    var progress: Double
+  }
+
+  struct Manifest: Codable {
+    var format = "quire-frames/1"
+    var frameCount: Int
+    var fps: Double
+    var width: Int
+    var height: Int
+    var style: String
+    var frames: [FrameRecord]
+  }
+
+  /// `level`: libdeflate level (1 fastest … 12 smallest).
+  public init(
+    directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 2
+  ) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw FrameSinkError.cannotCreate(path: directory, reason: "exists and is not a folder")
+      }
+    } else {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      } catch { throw FrameSinkError.cannotCreate(path: directory, reason: "\(error)") }
+    }
+    self.directory = directory
+    self.fps = fps
+    self.style = style
+    self.width = width
+    self.height = height
+    let w = width
+    let h = height
+    self.encoder = { frame in
+      guard frame.width == w && frame.height == h else {
+        throw FrameSinkError.frameSize(
+          path: directory, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
+      }
+      return try PNGChunk.encode(frame, level: level)
+    }
+  }
+
+  public static func fileName(index: Int) -> String {
+    let n = String(index + 1)
+    return "frame-" + String(repeating: "0", count: Swift.max(0, 4 - n.count)) + n + ".png"
+  }
+
+  public mutating func append(_ frame: Data, info: FrameInfo) throws {
+    let name = Self.fileName(index: info.index)
+    try AtomicFile.write(frame, to: directory + "/" + name)
+    frames.append(
+      FrameRecord(index: info.index + 1, file: name, t: info.t, progress: info.progress))
+  }
+
+  public mutating func finish() throws {
+    guard !frames.isEmpty else { throw FrameSinkError.noFrames(path: directory) }
+    let manifest = Manifest(
+      frameCount: frames.count, fps: fps, width: width, height: height, style: style,
+      frames: frames)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data: Data
+    do { data = try encoder.encode(manifest) } catch {
+      throw FrameSinkError.cannotWrite(path: directory + "/frames.json", reason: "\(error)")
+    }
+    try AtomicFile.write(data, to: directory + "/frames.json")
+  }
+}

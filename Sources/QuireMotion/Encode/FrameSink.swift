@@ -1,0 +1,276 @@
+import Dispatch
+import Foundation
+import QuireRaster
+
+// Encode: where the frames of a flip go.
+//
+// A flip is a timeline of N frames at times t_i = i/(N − 1) (0…1) whose eased progress
+// p_i = easing(t_i) drives the effect (p_0 = 0 and p_{N−1} = 1 exactly, so the first and last
+// frames are the current and next pages). Frames are rendered and compressed in parallel —
+// each frame is independent and deterministic — then appended to the sink in order:
+// `FrameSink.encoder` is the pure per-frame part (deflate for PNG/APNG), `append` the ordered
+// part (file writes, the WebP animation encoder, the ffmpeg pipe). The alternative, one
+// sequential loop, leaves a core idle; a fully concurrent sink would need the sink itself to
+// be thread-safe, which WebPAnimEncoder and a pipe are not.
+//
+// Every sink writes to a temporary name next to its target (inside the output folder) and
+// renames into place in `finish`, so a failed run never leaves a half-written file under the
+// asked name.
+
+/// Where one frame sits on the timeline (index from 0; file names count from 1).
+public struct FrameInfo: Sendable, Codable, Hashable {
+  public var index: Int
+  public var t: Double
+  public var progress: Double
+  public init(index: Int, t: Double, progress: Double) {
+    self.index = index
+    self.t = t
+    self.progress = progress
+  }
+}
+
+/// N frames at t_i = i/(N − 1), eased. The motion-engine's `TimingFunction` plugs in as the
+/// easing closure.
+public struct FlipTimeline: Sendable {
+  public var frameCount: Int
+  public var fps: Double
+  public var easing: @Sendable (Double) -> Double
+
+  public init(
+    frameCount: Int, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
+  ) {
+    precondition(frameCount >= 1 && frameCount <= 100_000, "FlipTimeline: frameCount")
+    precondition(fps > 0 && fps <= 1000, "FlipTimeline: fps")
+    self.frameCount = frameCount
+    self.fps = fps
+    self.easing = easing
+  }
+
+  /// Frames for a duration in seconds: one per 1/fps, both ends included.
+  public init(
+    duration: Double, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
+  ) {
+    let n = Int((Swift.min(Swift.max(duration, 0), 600) * fps).rounded()) + 1
+    self.init(frameCount: Swift.max(2, n), fps: fps, easing: easing)
+  }
+
+  public func info(_ i: Int) -> FrameInfo {
+    let t = frameCount <= 1 ? 1 : Double(i) / Double(frameCount - 1)
+    let p: Double
+    if i == 0 && frameCount > 1 {
+      p = 0
+    } else if i == frameCount - 1 {
+      p = 1
+    } else {
+      let e = easing(t)
+      p = e.isNaN ? t : Swift.min(1, Swift.max(0, e))
+    }
+    return FrameInfo(index: i, t: t, progress: p)
+  }
+
+  public var frames: [FrameInfo] { (0..<frameCount).map(info) }
+}
+
+public protocol FrameSink {
+  associatedtype EncodedFrame: Sendable
+  /// The per-frame work that needs no other frame; called concurrently and in any order.
+  var encoder: @Sendable (PixelBuffer) throws -> EncodedFrame { get }
+  /// Appends one encoded frame; called in frame order.
+  mutating func append(_ frame: EncodedFrame, info: FrameInfo) throws
+  /// Completes the output and moves it into place.
+  mutating func finish() throws
+}
+
+extension FrameSink {
+  /// Encodes and appends one frame (the sequential path).
+  public mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
+    try append(encoder(frame), info: info)
+  }
+}
+
+public enum FrameSinkError: Error, Equatable, CustomStringConvertible {
+  case cannotCreate(path: String, reason: String)
+  case cannotWrite(path: String, reason: String)
+  case frameSize(path: String, expected: String, got: String)
+  case library(path: String, function: String, detail: String)
+  case ffmpegNotFound(path: String)
+  case ffmpegFailed(path: String, status: Int32, message: String)
+  case noFrames(path: String)
+
+  public var description: String {
+    switch self {
+    case .cannotCreate(let p, let r): return "\(p): cannot create output: \(r)"
+    case .cannotWrite(let p, let r): return "\(p): cannot write: \(r)"
+    case .frameSize(let p, let e, let g): return "\(p): frame is \(g), expected \(e)"
+    case .library(let p, let f, let d): return "\(p): \(f) failed: \(d)"
+    case .ffmpegNotFound(let p):
+      return "\(p): writing video needs ffmpeg, which is not on PATH (install ffmpeg)"
+    case .ffmpegFailed(let p, let s, let m): return "\(p): ffmpeg exited with \(s): \(m)"
+    case .noFrames(let p): return "\(p): no frames were written"
+    }
+  }
+}
+
+/// Renders a timeline in parallel and feeds the sink in order.
+public enum FlipRecorder {
+  /// `render` maps eased progress to a frame; it must be deterministic and thread-safe.
+  /// Frames are produced in batches of a few per core so memory stays bounded.
+  public static func record<Sink: FrameSink>(
+    _ timeline: FlipTimeline, into sink: inout Sink,
+    render: @escaping @Sendable (Double) -> PixelBuffer
+  ) throws {
+    let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let batch = Swift.max(1, Swift.min(timeline.frameCount, 4 * cores))
+    let encoder = sink.encoder
+    var start = 0
+    while start < timeline.frameCount {
+      let count = Swift.min(batch, timeline.frameCount - start)
+      let slots = ResultSlots<Sink.EncodedFrame>(count: count)
+      let first = start
+      DispatchQueue.concurrentPerform(iterations: count) { k in
+        let info = timeline.info(first + k)
+        slots.set(k, Result { try encoder(render(info.progress)) })
+      }
+      for k in 0..<count {
+        try sink.append(slots.take(k).get(), info: timeline.info(first + k))
+      }
+      start += count
+    }
+    try sink.finish()
+  }
+}
+
+/// One result slot per frame of a batch, each written by exactly one thread.
+private final class ResultSlots<T>: @unchecked Sendable {
+  private var items: UnsafeMutableBufferPointer<Result<T, Error>?>
+  init(count: Int) {
+    items = .allocate(capacity: count)
+    items.initialize(repeating: nil)
+  }
+  // Safe without a lock: concurrentPerform gives each index to one thread, and the reads
+  // happen after it returns.
+  func set(_ i: Int, _ r: Result<T, Error>) { items[i] = r }
+  func take(_ i: Int) -> Result<T, Error> {
+    let r = items[i]!
+    items[i] = nil
+    return r
+  }
+  deinit {
+    _ = items.deinitialize()
+    items.deallocate()
+  }
+}
+
+/// The output kinds `quire flip -o OUT` chooses by OUT's name.
+public enum FlipOutputKind: String, Sendable, Hashable {
+  case frames, apng, webp, mp4, webm
+
+  /// A directory (existing, or a name without extension) → frames; *.png / *.apng → APNG;
+  /// *.webp → animated WebP; *.mp4 / *.webm → ffmpeg. Nil for another extension.
+  public init?(path: String) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      self = .frames
+      return
+    }
+    switch (path as NSString).pathExtension.lowercased() {
+    case "": self = .frames
+    case "png", "apng": self = .apng
+    case "webp": self = .webp
+    case "mp4": self = .mp4
+    case "webm": self = .webm
+    default: return nil
+    }
+  }
+}
+
+/// Writes a whole flip to OUT, choosing the encoder by OUT's name (`FlipOutputKind`).
+public enum FlipOutput {
+  public static func write(
+    to path: String, timeline: FlipTimeline, style: String, width: Int, height: Int,
+    render: @escaping @Sendable (Double) -> PixelBuffer
+  ) throws {
+    guard let kind = FlipOutputKind(path: path) else {
+      throw FrameSinkError.cannotCreate(
+        path: path, reason: "unknown output type (use a folder, .png, .apng, .webp, .mp4, .webm)")
+    }
+    switch kind {
+    case .frames:
+      var sink = try FrameFolderSink(
+        directory: path, fps: timeline.fps, style: style, width: width, height: height)
+      try FlipRecorder.record(timeline, into: &sink, render: render)
+    case .apng:
+      var sink = try APNGSink(path: path, fps: timeline.fps, width: width, height: height)
+      try FlipRecorder.record(timeline, into: &sink, render: render)
+    case .webp:
+      var sink = try WebPSink(path: path, fps: timeline.fps, width: width, height: height)
+      try FlipRecorder.record(timeline, into: &sink, render: render)
+    case .mp4, .webm:
+      var sink = try VideoSink(path: path, fps: timeline.fps, width: width, height: height)
+      try FlipRecorder.record(timeline, into: &sink, render: render)
+    }
+  }
+}
+
+/// A file written under a temporary name in the target's folder, renamed into place.
+final class AtomicFile {
+  let target: String
+  let temporary: String
+  private(set) var handle: FileHandle?
+
+  init(target: String) throws {
+    self.target = target
+    let url = URL(fileURLWithPath: target)
+    let dir = url.deletingLastPathComponent().path
+    temporary =
+      dir + "/." + url.lastPathComponent + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+      throw FrameSinkError.cannotCreate(path: target, reason: "cannot create \(temporary)")
+    }
+    guard let h = FileHandle(forWritingAtPath: temporary) else {
+      throw FrameSinkError.cannotCreate(path: target, reason: "cannot open \(temporary)")
+    }
+    handle = h
+  }
+
+  func write(_ data: Data) throws {
+    do { try handle?.write(contentsOf: data) } catch {
+      throw FrameSinkError.cannotWrite(path: target, reason: "\(error)")
+    }
+  }
+
+  func seekAndWrite(_ data: Data, at offset: UInt64) throws {
+    do {
+      let end = try handle!.offset()
+      try handle!.seek(toOffset: offset)
+      try handle!.write(contentsOf: data)
+      try handle!.seek(toOffset: end)
+    } catch { throw FrameSinkError.cannotWrite(path: target, reason: "\(error)") }
+  }
+
+  func commit() throws {
+    try? handle?.close()
+    handle = nil
+    if rename(temporary, target) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw FrameSinkError.cannotWrite(path: target, reason: "rename: \(reason)")
+    }
+  }
+
+  deinit {
+    if handle != nil {
+      try? handle?.close()
+      unlink(temporary)
+    }
+  }
+
+  /// Writes `data` to `target` atomically in one go.
+  static func write(_ data: Data, to target: String) throws {
+    let file = try AtomicFile(target: target)
+    try file.write(data)
+    try file.commit()
+  }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import QuireRaster
+
+/// MP4 (H.264) or WebM (VP9) through the `ffmpeg` program: raw RGBA frames are piped to
+/// `ffmpeg -f rawvideo -pix_fmt rgba -s WxH -r FPS -i - -pix_fmt yuv420p …`. yuv420p needs even
+/// dimensions, so odd sizes are padded by one white row/column. ffmpeg writes to a temporary
+/// name in the output folder; `finish` renames it. Linking libavcodec instead would add a
+/// large C surface for an optional output; the program is the stable interface.
+public struct VideoSink: FrameSink {
+  public let path: String
+  public let width: Int
+  public let height: Int
+  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  private let process: Process
+  private let input: FileHandle
+  private let errors: Pipe
+  private let temporary: String
+  private var frameCount = 0
+  private var finished = false
+
+  /// The ffmpeg executable on PATH, if any.
+  public static func ffmpegPath() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+      let candidate = String(dir) + "/ffmpeg"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  public init(path: String, fps: Double, width: Int, height: Int) throws {
+    guard let ffmpeg = Self.ffmpegPath() else { throw FrameSinkError.ffmpegNotFound(path: path) }
+    guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+      throw FrameSinkError.cannotCreate(path: path, reason: "bad frame size \(width)x\(height)")
+    }
+    let ext = (path as NSString).pathExtension.lowercased()
+    let codec: [String]
+    let container: String
+    switch ext {
+    case "webm":
+      codec = [
+        "-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "32", "-deadline", "realtime",
+        "-cpu-used", "8",
+      ]
+      container = "webm"
+    default:
+      codec = ["-c:v", "libx264", "-preset", "fast", "-crf", "18", "-movflags", "+faststart"]
+      container = "mp4"
+    }
+    self.path = path
+    self.width = width
+    self.height = height
+    let url = URL(fileURLWithPath: path)
+    temporary =
+      url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+      + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: ffmpeg)
+    p.arguments =
+      [
+        "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+        "-s", "\(width)x\(height)", "-r", String(fps), "-i", "-",
+        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:white", "-pix_fmt", "yuv420p",
+      ]
+      + codec + ["-f", container, temporary]
+    let stdin = Pipe()
+    errors = Pipe()
+    p.standardInput = stdin
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = errors
+    // A dead ffmpeg must surface as a write error, not kill us with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    do { try p.run() } catch {
+      throw FrameSinkError.cannotCreate(path: path, reason: "cannot start ffmpeg: \(error)")
+    }
+    process = p
+    input = stdin.fileHandleForWriting
+    let w = width
+    let h = height
+    encoder = { frame in
+      guard frame.width == w && frame.height == h else {
+        throw FrameSinkError.frameSize(
+          path: path, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
+      }
+      let rgba = frame.format == .rgba8 ? frame : frame.asRGBA()
+      return Data(rgba.pixels)
+    }
+  }
+
+  public mutating func append(_ frame: Data, info: FrameInfo) throws {
+    do { try input.write(contentsOf: frame) } catch {
+      try? input.close()
+      process.waitUntilExit()
+      unlink(temporary)
+      throw FrameSinkError.ffmpegFailed(
+        path: path, status: process.terminationStatus, message: errorText())
+    }
+    frameCount += 1
+  }
+
+  public mutating func finish() throws {
+    try? input.close()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, frameCount > 0 else {
+      unlink(temporary)
+      if frameCount == 0 { throw FrameSinkError.noFrames(path: path) }
+      throw FrameSinkError.ffmpegFailed(
+        path: path, status: process.terminationStatus, message: errorText())
+    }
+    if rename(temporary, path) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw FrameSinkError.cannotWrite(path: path, reason: "rename: \(reason)")
+    }
+  }
+
+  private func errorText() -> String {
+    let data = errors.fileHandleForReading.availableData
+    return String(decoding: data.prefix(2000), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
