@@ -28,11 +28,17 @@ func checkTurnContract(_ effect: PageTurnEffect, options: TurnOptions = TurnOpti
 
 @Test func hardPageContract() {
   checkTurnContract(HardPageEffect())
+  #expect(makeEffect(style: "hard")?.name == "hard")
+  for back in [LeafBack.blank, .next] {
+    var o = TurnOptions()
+    o.back = back
+    checkTurnContract(HardPageEffect(), options: o)
+  }
   var o = TurnOptions()
   o.direction = .prev
-  let e = HardPageEffect()
-  #expect(e.frame(at: 0, pages: pages, options: o) == pages.current)
-  #expect(e.frame(at: 1, pages: pages, options: o) == pages.next)
+  let r = PageTurnRenderer(effect: HardPageEffect(), options: o)
+  #expect(r.frame(at: 0, pages: pages) == pages.current)
+  #expect(r.frame(at: 1, pages: pages) == pages.next)
 }
 
 @Test func hardPageRotatesAboutTheLeftEdge() {
@@ -51,7 +57,11 @@ func checkTurnContract(_ effect: PageTurnEffect, options: TurnOptions = TurnOpti
 
 @Test func hardPageGoldens() {
   expectGolden("hard-mid", HardPageEffect().frame(at: 0.4, pages: pages, options: TurnOptions()))
-  var spread = TurnOptions()
-  spread.spread = true
-  expectGolden("hard-spread-mid", HardPageEffect().frame(at: 0.6, pages: pages, options: spread))
+  let spread = SpreadPages(
+    leftCurrent: Synthetic.page(width: 120, height: 160, seed: 2), rightCurrent: pages.current,
+    leftNext: pages.next, rightNext: Synthetic.page(width: 120, height: 160, seed: 3))
+  let r = PageTurnRenderer(effect: HardPageEffect(), options: TurnOptions())
+  #expect(r.frame(at: 0, spread: spread) == spread.currentSpread)
+  #expect(r.frame(at: 1, spread: spread) == spread.nextSpread)
+  expectGolden("hard-spread-mid", r.frame(at: 0.6, spread: spread))
 }

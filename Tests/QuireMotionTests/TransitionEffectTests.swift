@@ -24,10 +24,14 @@ private let pages = TurnPages(
     #expect(pixel(f, 70, y) == pixel(pages.next, 10, y))
     #expect(pixel(f, 10, y) == pixel(pages.current, 70, y))
   }
+  // Through the shared renderer, a right-to-left book pushes from the left.
   var rtl = TurnOptions()
   rtl.rightToLeft = true
-  let g = TransitionEffect(type: .push).frame(at: 0.5, pages: pages, options: rtl)
+  let g = PageTurnRenderer(effect: TransitionEffect(type: .push), options: rtl)
+    .frame(at: 0.5, pages: pages)
   #expect(pixel(g, 10, 30) == pixel(pages.next, 70, 30))
+  #expect(makeEffect(style: "push")?.name == "push")
+  #expect(makeEffect(style: "slide")?.name == "slide")
 }
 
 @Test func fadeIsACrossDissolve() {
