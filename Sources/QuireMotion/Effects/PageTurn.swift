@@ -187,9 +187,8 @@ public enum TurnInput: Sendable {
   }
 }
 
-/// The styles a `quire flip --style NAME` can ask for. The motion-engine's styles ("hard",
-/// "slide", "fade", "push") join this registry once their types are on main.
-public let pageTurnStyles: [String] = ["curl", "leaves", "fold"]
+/// The styles a `quire flip --style NAME` can ask for.
+public let pageTurnStyles: [String] = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
 
 /// The effect for a style name, or nil for an unknown name.
 public func makeEffect(style: String) -> (any PageTurnEffect)? {
@@ -197,6 +196,10 @@ public func makeEffect(style: String) -> (any PageTurnEffect)? {
   case "curl": return CurlEffect()
   case "leaves": return LeavesEffect()
   case "fold": return FoldEffect()
+  case "hard": return HardPageEffect()
+  case "slide": return TransitionEffect(type: .moveIn)
+  case "fade": return TransitionEffect(type: .fade)
+  case "push": return TransitionEffect(type: .push)
   default: return nil
   }
 }
