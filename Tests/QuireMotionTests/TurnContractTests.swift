@@ -67,7 +67,8 @@ import Testing
       let rtlRenderer = PageTurnRenderer(effect: makeEffect(style: style)!, options: rtl)
       for t in [0.0, 0.3, 0.6, 1.0] {
         let mirrored = rtlRenderer.frame(at: t, pages: pages.mirrored)
-        #expect(mirrored == ltrRenderer.frame(at: t, pages: pages).flippedLeftRight(), "\(style) t=\(t)")
+        #expect(
+          mirrored == ltrRenderer.frame(at: t, pages: pages).flippedLeftRight(), "\(style) t=\(t)")
       }
       // And an rtl mid frame differs from the ltr one (the leaf lifts on the other side).
       #expect(rtlRenderer.frame(at: 0.5, pages: pages) != ltrRenderer.frame(at: 0.5, pages: pages))

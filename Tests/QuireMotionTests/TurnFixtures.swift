@@ -10,7 +10,8 @@ enum TurnFixtures {
   static let height = 128
 
   static func page(
-    width: Int = width, height: Int = height, paper: (UInt8, UInt8, UInt8), ink: (UInt8, UInt8, UInt8),
+    width: Int = width, height: Int = height, paper: (UInt8, UInt8, UInt8),
+    ink: (UInt8, UInt8, UInt8),
     seed: Int, stripes: Bool = false, gradient: Bool = false
   ) -> PixelBuffer {
     var px = [UInt8](repeating: 255, count: width * height * 4)
@@ -18,7 +19,8 @@ enum TurnFixtures {
       for x in 0..<width {
         var c = paper
         if gradient {
-          let g = UInt8(truncatingIfNeeded: 120 + (x * 100) / max(1, width) + (y * 30) / max(1, height))
+          let g = UInt8(
+            truncatingIfNeeded: 120 + (x * 100) / max(1, width) + (y * 30) / max(1, height))
           c = (g, UInt8(truncatingIfNeeded: Int(paper.1) - (y * 60) / max(1, height)), paper.2)
         }
         if stripes && (x / 6) % 2 == 0 { c = (c.0 &- 30, c.1 &- 30, c.2 &- 10) }
@@ -85,7 +87,8 @@ enum Golden {
       try PNGChunk.encode(image, level: 9).write(to: URL(fileURLWithPath: path))
       return
     }
-    let bundled = Bundle.module.url(forResource: "Goldens/" + name, withExtension: nil)
+    let bundled =
+      Bundle.module.url(forResource: "Goldens/" + name, withExtension: nil)
       ?? URL(fileURLWithPath: path)
     guard let data = try? Data(contentsOf: bundled) else {
       Issue.record("missing golden \(name): run with QUIRE_BLESS=1")
