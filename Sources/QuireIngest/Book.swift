@@ -1,10 +1,408 @@
+// Book.open: decides what a file is by its content, then reads it as an EPUB (ZIP or
+// unpacked folder), a single XHTML/HTML document, or plain text. See Ingest.swift for the
+// design of the stage.
+
 import Foundation
 
 /// Opens books. The façade of the Ingest stage.
 public enum Book {
+  /// Files larger than this are refused before being read (books are small; this is 2 GiB).
+  public static let maxFileBytes = 2 << 30
+
   /// Opens any supported book: .epub (or any zip with an OCF container), a folder holding an
   /// unpacked EPUB, a single .xhtml/.html file, or plain text.
-  public static func open(_ url: URL, options: IngestOptions = IngestOptions()) throws(IngestError) -> Document {
-    throw .badData(file: url.path, reason: "not implemented yet")
+  public static func open(_ url: URL, options: IngestOptions = IngestOptions()) throws(IngestError)
+    -> Document
+  {
+    let path = url.path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .cannotOpen(path: path, reason: "no such file or directory")
+    }
+    if isDirectory.boolValue {
+      let files = FolderFiles(root: url, limits: options.limits)
+      guard files.contains("META-INF/container.xml") else {
+        throw .badData(
+          file: path, reason: "folder is not an unpacked EPUB (no META-INF/container.xml)")
+      }
+      return try EPUBReader(files: files, options: options).document()
+    }
+    let data = try readFile(url)
+    guard !data.isEmpty else { throw .badData(file: path, reason: "empty file (0 bytes)") }
+    if ZipArchive.looksLikeZip(data) || ZipArchive.hasEndRecord(data) {
+      let archive = try ZipArchive(data: data, file: path, limits: options.limits)
+      return try EPUBReader(files: archive, options: options).document()
+    }
+    let ext = url.pathExtension.lowercased()
+    if ["xhtml", "html", "htm", "xht"].contains(ext) || looksLikeHTML(data) {
+      return try singleDocument(data, url: url, options: options)
+    }
+    if options.encoding == nil && looksBinary(data) {
+      throw .badData(file: path, reason: "neither a ZIP/EPUB, nor HTML, nor text (binary data)")
+    }
+    return try PlainTextBook.document(from: data, path: path, options: options)
+  }
+
+  static func readFile(_ url: URL) throws(IngestError) -> Data {
+    let path = url.path
+    let size: Int
+    do {
+      let attrs = try FileManager.default.attributesOfItem(atPath: path)
+      size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+    } catch {
+      throw .cannotOpen(path: path, reason: error.localizedDescription)
+    }
+    guard size <= maxFileBytes else {
+      throw .badData(file: path, reason: "file is \(size) bytes, over the \(maxFileBytes)-byte cap")
+    }
+    do {
+      // Read, not mapped: a mapped file truncated under us would be a SIGBUS, not an error.
+      return try Data(contentsOf: url)
+    } catch {
+      throw .cannotOpen(path: path, reason: error.localizedDescription)
+    }
+  }
+
+  /// `<html` or an XHTML doctype near the start (after a BOM, whitespace, an XML declaration).
+  static func looksLikeHTML(_ data: Data) -> Bool {
+    let head = String(decoding: data.prefix(1024), as: UTF8.self).lowercased()
+    let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+    guard trimmed.hasPrefix("<") else { return false }
+    return head.contains("<html") || head.contains("<!doctype html")
+  }
+
+  /// NUL bytes in the first 4 KiB that are not the zero halves of UTF-16 code units.
+  static func looksBinary(_ data: Data) -> Bool {
+    let head = Array(data.prefix(4096))
+    if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return false }
+    var evenZero = 0
+    var oddZero = 0
+    for (i, b) in head.enumerated() where b == 0 {
+      if i % 2 == 0 { evenZero += 1 } else { oddZero += 1 }
+    }
+    if evenZero + oddZero == 0 { return false }
+    // UTF-16 without a BOM: zeros in one parity only.
+    return evenZero > 0 && oddZero > 0
+  }
+
+  static func singleDocument(_ data: Data, url: URL, options: IngestOptions) throws(IngestError)
+    -> Document
+  {
+    let folder = FolderFiles(root: url.deletingLastPathComponent(), limits: options.limits)
+    let name = url.lastPathComponent
+    guard data.count <= options.limits.maxEntryBytes else {
+      throw .badData(
+        file: url.path,
+        reason:
+          "document is \(data.count) bytes, over maxEntryBytes=\(options.limits.maxEntryBytes)")
+    }
+    let converter = ChapterConverter(
+      options: options, bookLanguage: nil, loadResource: { href in try? folder.read(href) })
+    let ext = url.pathExtension.lowercased()
+    let mediaType = ext == "xhtml" || ext == "xht" ? "application/xhtml+xml" : "text/html"
+    let converted = converter.convert(
+      ChapterSource(spineIndex: 0, href: name, mediaType: mediaType, linear: true, data: data))
+    let store = PackageResourceStore(files: folder, refused: [], decoded: [:])
+    var fontWarnings: [IngestWarning] = []
+    let fonts = EPUBReader.loadFonts(
+      converted.fontFaces, store: store, encryption: EncryptionMap(), warnings: &fontWarnings)
+    let title = url.deletingPathExtension().lastPathComponent
+    let language = converted.chapter.language
+    return Document(
+      format: .html,
+      metadata: BookMetadata(
+        title: title, language: language,
+        direction: converted.chapter.direction ?? PackageDocument.direction(nil, language: language)
+      ),
+      chapters: [converted.chapter], toc: [],
+      fonts: fonts,
+      images: [], resources: store, warnings: converted.warnings + fontWarnings)
+  }
+}
+
+extension ZipArchive {
+  /// An end-of-central-directory record in the last 64 KiB (self-extracting or prefixed ZIPs).
+  static func hasEndRecord(_ data: Data) -> Bool {
+    let r = ByteReader(data)
+    let n = UInt64(data.count)
+    guard n >= 22 else { return false }
+    let lowest = n > 22 + 65_535 ? n - 22 - 65_535 : 0
+    var p = n - 22
+    while true {
+      if r.u32(p) == endSignature { return true }
+      if p == lowest { return false }
+      p -= 1
+    }
+  }
+}
+
+extension IngestError {
+  /// A limit from `IngestLimits` was hit, or the content is refused (encrypted): the input is
+  /// hostile or unusable, not merely damaged, so it stops the whole book.
+  var isFatal: Bool {
+    if case .unsupported = self { return true }
+    guard case .badData(_, let reason) = self else { return false }
+    return ["maxEntryBytes=", "maxTotalBytes=", "maxCompressionRatio=", "maxEntries="].contains {
+      reason.contains($0)
+    }
+  }
+}
+
+/// Reads an EPUB from its files (ZIP or folder) into a Document.
+struct EPUBReader {
+  let files: any PackageFiles
+  let options: IngestOptions
+
+  func document() throws(IngestError) -> Document {
+    let limits = options.limits
+    var warnings = files.openingWarnings
+    let book = files.file
+
+    // mimetype: wrong or missing is a warning, not fatal (many readers accept such books).
+    if files.contains("mimetype") {
+      let value = (try? files.read("mimetype")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      if value.trimmingCharacters(in: .whitespacesAndNewlines) != "application/epub+zip" {
+        warnings.append(
+          IngestWarning(
+            file: "mimetype", message: "says '\(value.prefix(60))', not application/epub+zip"))
+      }
+    } else {
+      warnings.append(IngestWarning(file: "mimetype", message: "missing"))
+    }
+
+    let opfPath = try PackageDocument.rootfilePath(files, limits: limits)
+    let opf = try PackageDocument(
+      data: try files.read(opfPath), path: opfPath, book: book, limits: limits)
+    warnings += opf.warnings
+    let encryption = EncryptionMap(files: files, limits: limits, warnings: &warnings)
+
+    // Spine → content documents that exist.
+    var items: [(item: ManifestItem, linear: Bool)] = []
+    var encryptedCount = 0
+    for ref in opf.spine {
+      guard let declared = opf.byID[ref.idref] else {
+        warnings.append(
+          IngestWarning(
+            file: opfPath, message: "spine idref '\(ref.idref)' is not in the manifest; skipped"))
+        continue
+      }
+      guard let item = opf.contentItem(for: declared, warnings: &warnings) else { continue }
+      if item.path == opfPath {
+        warnings.append(
+          IngestWarning(
+            file: opfPath,
+            message: "spine item '\(item.id)' is the package document itself; skipped"))
+        continue
+      }
+      if encryption.refused[item.path] != nil {
+        encryptedCount += 1
+        continue
+      }
+      guard files.contains(item.path) else {
+        warnings.append(
+          IngestWarning(
+            file: item.path, message: "spine item '\(item.id)' is missing from the book; skipped"))
+        continue
+      }
+      items.append((item, ref.linear))
+    }
+    if items.isEmpty {
+      if encryptedCount > 0 {
+        throw .unsupported(file: book, reason: "every spine document is encrypted (DRM)")
+      }
+      throw .badData(file: book, reason: "no readable spine documents in \(opfPath)")
+    }
+
+    // Chapters, converted in parallel; results land by index, so the order of work never
+    // shows in the output.
+    let converter = ChapterConverter(
+      options: options, bookLanguage: opf.metadata.language,
+      loadResource: { [files] href in
+        if encryption.refused[href] != nil { return nil }
+        return try? files.read(href)
+      })
+    let results = ResultSlots<Result<ConvertedChapter, IngestError>>(count: items.count)
+    let work = items
+    let files = self.files
+    DispatchQueue.concurrentPerform(iterations: work.count) { i in
+      let (item, linear) = work[i]
+      let outcome: Result<ConvertedChapter, IngestError>
+      do throws(IngestError) {
+        let data = try files.read(item.path)
+        outcome = .success(
+          converter.convert(
+            ChapterSource(
+              spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data)
+          ))
+      } catch {
+        outcome = .failure(error)
+      }
+      results.set(i, outcome)
+    }
+    var chapters: [Chapter] = []
+    var fontFaces: [FontFaceRule] = []
+    for (i, slot) in results.values.enumerated() {
+      let (item, linear) = items[i]
+      switch slot {
+      case .success(let converted)?:
+        chapters.append(converted.chapter)
+        fontFaces += converted.fontFaces
+        warnings += converted.warnings
+      case .failure(let error)?:
+        if error.isFatal { throw error }
+        warnings.append(IngestWarning(file: item.path, message: "unreadable, left empty: \(error)"))
+        chapters.append(
+          Chapter(
+            spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, size: 0,
+            language: opf.metadata.language, direction: nil, blocks: [], anchors: [:], length: 0))
+      case nil:
+        preconditionFailure("chapter \(i) was never converted")
+      }
+    }
+
+    // TOC → Locations.
+    var spineByPath: [String: Int] = [:]
+    for (i, c) in chapters.enumerated() where spineByPath[c.href] == nil { spineByPath[c.href] = i }
+    func locate(_ raw: [RawTOCEntry]) -> [TOCEntry] {
+      raw.map { e in
+        var location: Location? = nil
+        if let path = e.path, let spine = spineByPath[path] {
+          location = Location(
+            spine: spine, offset: e.fragment.flatMap { chapters[spine].anchors[$0] } ?? 0)
+        }
+        let href = e.path.map { $0 + (e.fragment.map { "#\($0)" } ?? "") } ?? ""
+        return TOCEntry(
+          title: e.title, href: href, location: location, children: locate(e.children))
+      }
+    }
+    let toc = locate(
+      TableOfContents.read(package: opf, files: files, limits: limits, warnings: &warnings))
+
+    // Obfuscated fonts are de-obfuscated once, so every reader of the resource gets real bytes.
+    var decoded: [String: Data] = [:]
+    for (path, method) in encryption.obfuscated.sorted(by: { $0.key < $1.key })
+    where files.contains(path) {
+      guard let key = EncryptionMap.key(method, identifier: opf.uniqueIdentifier) else {
+        warnings.append(
+          IngestWarning(
+            file: path, message: "obfuscated font, but the package identifier gives no key"))
+        continue
+      }
+      do {
+        decoded[path] = EncryptionMap.deobfuscate(try files.read(path), method: method, key: key)
+      } catch {
+        if error.isFatal { throw error }
+        warnings.append(IngestWarning(file: path, message: "unreadable font: \(error)"))
+      }
+    }
+    let resources = PackageResourceStore(
+      files: files, refused: Set(encryption.refused.keys), decoded: decoded)
+    var fontWarnings: [IngestWarning] = []
+    let fonts = Self.loadFonts(
+      fontFaces, store: resources, encryption: encryption, warnings: &fontWarnings)
+    warnings += fontWarnings
+
+    let images = opf.manifest.filter {
+      $0.mediaType.hasPrefix("image/") && encryption.refused[$0.path] == nil
+    }
+    .compactMap { item in
+      files.size(of: item.path).map {
+        ImageResource(href: item.path, mediaType: item.mediaType, size: $0)
+      }
+    }
+
+    return Document(
+      format: .epub, metadata: opf.metadata, chapters: chapters, toc: toc, fonts: fonts,
+      images: images,
+      resources: resources, warnings: warnings)
+  }
+
+  /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins).
+  /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins),
+  /// through the resource store, which serves obfuscated fonts already decoded.
+  static func loadFonts(
+    _ rules: [FontFaceRule], store: any ResourceStore, encryption: EncryptionMap,
+    warnings: inout [IngestWarning]
+  ) -> [EmbeddedFont] {
+    var seen: Set<FontFaceRule> = []
+    var fonts: [EmbeddedFont] = []
+    for rule in rules where seen.insert(rule).inserted {
+      let path = rule.src.split(separator: "#", maxSplits: 1).first.map(String.init) ?? rule.src
+      if encryption.refused[path] != nil { continue }
+      guard let data = store.data(forHref: path) else {
+        warnings.append(
+          IngestWarning(file: path, message: "font for '\(rule.family)' is missing or unreadable"))
+        continue
+      }
+      fonts.append(
+        EmbeddedFont(
+          family: rule.family, weight: rule.weight, italic: rule.italic, href: path, data: data,
+          wasObfuscated: encryption.obfuscated[path] != nil))
+    }
+    return fonts
+  }
+}
+
+/// Fixed slots written from concurrent work, read once all work is done.
+final class ResultSlots<Value>: @unchecked Sendable {
+  // @unchecked: `storage` is only touched under `lock`.
+  private let lock = NSLock()
+  private var storage: [Value?]
+  init(count: Int) { storage = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ value: Value) {
+    lock.lock()
+    storage[i] = value
+    lock.unlock()
+  }
+  var values: [Value?] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
+
+// MARK: - TEMPORARY SHIM (delete when Sources/QuireIngest/PlainText/PlainTextBook.swift lands)
+// The plain-text reader belongs to the content engineer. Until their file is on main this
+// stand-in keeps the package compiling: UTF-8 (lossy, with a warning), blank line = paragraph.
+// When merging main, delete from here to the end of the file.
+enum PlainTextBook {
+  static func document(from data: Data, path: String, options: IngestOptions) throws(IngestError)
+    -> Document
+  {
+    var warnings: [IngestWarning] = []
+    let text: String
+    if let s = String(validating: data, as: UTF8.self) {
+      text = s
+    } else {
+      text = String(decoding: data, as: UTF8.self)
+      warnings.append(
+        IngestWarning(file: path, message: "not valid UTF-8; invalid bytes replaced with U+FFFD"))
+    }
+    var blocks: [Block] = []
+    var offset = 0
+    let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").components(
+      separatedBy: "\n\n")
+    for p in paragraphs {
+      let collapsed = p.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+      if collapsed.isEmpty { continue }
+      let location = Location(spine: 0, offset: offset)
+      blocks.append(
+        Block(
+          kind: .paragraph, style: ComputedStyle(),
+          inlines: [.text(TextRun(text: collapsed, style: ComputedStyle(), location: location))],
+          location: location, element: "p"))
+      offset += collapsed.unicodeScalars.count
+    }
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    return Document(
+      format: .text,
+      metadata: BookMetadata(
+        title: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent),
+      chapters: [
+        Chapter(
+          spineIndex: 0, href: name, mediaType: "text/plain", linear: true, size: data.count,
+          language: nil,
+          direction: nil, blocks: blocks, anchors: [:], length: offset)
+      ], toc: [], fonts: [], images: [], resources: EmptyResourceStore(), warnings: warnings)
   }
 }

@@ -1,9 +1,49 @@
 // Ingest: a book file (EPUB 2/3, a single XHTML/HTML file, an unpacked EPUB folder, or plain
 // text) becomes a `Document`.
 //
-// (Design essay: to be completed by the Ingest owner — archive reader choice, limits,
-// libxml2 options, why the C tree is converted once and freed.)
+// The package side (Archive/, Package/, Book.swift) finds and reads the files; the content
+// side (Markup/, Style/, PlainText/) turns one document into styled blocks. They meet at
+// `ChapterConverter` (Markup/ChapterConverter.swift): the package side hands over a
+// `ChapterSource` (resolved href + bytes), gets a `Chapter` and its @font-face rules back.
+//
+// Flow of `Book.open`:
+//   bytes ─► sniff (PK\3\4 or an EOCD → EPUB; a folder with META-INF/container.xml →
+//   unpacked EPUB; .xhtml/.html or `<html` → one document; else plain text)
+//   EPUB: ZipArchive/FolderFiles ─► container.xml ─► OPF (metadata, manifest, spine) ─►
+//   encryption.xml ─► chapters converted in parallel ─► nav/NCX TOC → Locations ─►
+//   fonts (de-obfuscated) ─► Document (+ a lazy ResourceStore for images).
+//
+// Units and coordinates. Paths inside a book are *normalized archive paths*: "/"-separated,
+// relative to the container root, percent-decoded, no "." / ".." / drive / leading "/"
+// (`EntryName`). Every href from the OPF, nav, NCX or encryption.xml is resolved to one of
+// these against the file it was written in, and fragments are kept apart. A TOC target
+// becomes a `Location` (spine index, offset in Unicode scalars), the offset taken from the
+// converted chapter's `anchors` — so TOC locations are exactly as good as the converter's.
+//
+// Why a hand-written ZIP reader on zlib rather than libzip: limits must be enforced *while*
+// inflating (per entry, in total, by compression ratio, and never past the size the header
+// declared), header sizes must never size a buffer, and the archive is in memory already.
+// That is a few hundred bounds-checked lines around zlib's raw inflate; libzip would add a
+// dependency, a file-descriptor API and still leave the limits to us.
+//
+// Why the libxml2 tree is converted once (XMLTree) and freed: no C pointer escapes the
+// parse call, every later step is plain Swift values (Sendable, testable), and the parser
+// options that keep hostile XML harmless (NONET, never NOENT/DTDLOAD/HUGE, NOERROR so
+// nothing prints) live in one place.
+//
+// Damage vs. hostility. Damaged *content* degrades with an `IngestWarning` (a missing
+// manifest item, a bad CRC, a wrong mimetype, a fallback cycle: the item is skipped or left
+// empty, deterministically). Hitting an `IngestLimits` bound, or content we refuse (encrypted
+// ZIP entries, DRM on every spine item), stops the book with an `IngestError` that names
+// the entry and the limit. The alternative rejected: "best effort" past a limit — a zip
+// bomb that is merely truncated still costs the memory it was designed to cost.
+//
+// Determinism: chapters are converted concurrently (DispatchQueue.concurrentPerform) into
+// fixed slots; warnings, fonts and TOC are assembled afterwards in spine order, so the
+// Document does not depend on scheduling.
 
+import CLibXML2
+import CZlib
 import Foundation
 
 /// Bounds that every hostile input runs into before it can hurt.
@@ -42,5 +82,3 @@ public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
     }
   }
 }
-import CLibXML2
-import CZlib

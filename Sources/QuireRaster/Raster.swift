@@ -1,8 +1,70 @@
 // Raster: display lists → pixels; PNG and JPEG in and out.
-// (Design essay to be written by the Raster owner.)
+//
+// Units and coordinates. Everything here is in page pixels, origin top-left, y down, the
+// same space the typesetter writes `Page` items in. Glyph pen positions are fractional; the
+// rasterizer snaps the baseline to whole pixels (FreeType's light hinting snaps heights to
+// the pixel grid, so a fractional baseline would blur every stem again) and quantizes x to
+// quarter pixels: four cached bitmaps per glyph, rendered with the outline shifted by
+// 0, 16, 32, 48 in 26.6 units, so word spacing from justification is kept to within 1/8 px
+// without a bitmap per distinct position.
+//
+// Hinting. FT_LOAD_TARGET_LIGHT: vertical-only hinting. Stems and x-height land on whole
+// pixels (crisp 16 px gray text, which is the e-ink use case), while horizontal metrics are
+// left exactly as HarfBuzz measured them from the unhinted outlines, so the typesetter's pen
+// positions and the pixels agree. Full (NORMAL) hinting would distort widths and fight the
+// sub-pixel x positions; no hinting looks visibly blurry at 16 px on a gray page.
+//
+// Threads. A `PageRenderer` is called from several threads at once. FreeType wants one
+// `FT_Library` per thread, so the renderer keeps a small pool of `GlyphRasterizer`s (each
+// its own FT_Library, faces and glyph cache). `render` checks one out for the whole page and
+// returns it; with N threads at most N exist. The alternative, a lock-striped shared glyph
+// cache over one FT_Library, needs a lock around every glyph lookup (≈3000 per page) and
+// still serializes the FreeType calls on a miss; the pool takes one lock per page and the
+// glyph caches warm up after the first page or two, so the duplicated cache costs a few
+// hundred kilobytes, not time. Decoded images are rare and large, so that cache is shared.
+//
+// Why some things are hand-written: the PNG encoder writes its own chunks because libpng's
+// simplified writer uses zlib (2–3× slower than libdeflate for the same size on text pages;
+// see Benchmarks/png-encoding.md) and cannot choose the row filter; the resampler and the
+// coverage blitter are small loops no installed library offers with premultiplied-alpha
+// compositing into our own buffers.
+
 import Foundation
-import CPNG
-import CJPEG
-import CDeflate
-import CZlib
-import CFreeType
+
+/// What went wrong in the raster stage, naming the input and the failing C function.
+public enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A C library call failed: `function` is its name, `detail` its message.
+  case library(function: String, detail: String, source: String)
+  /// The data is not a format we decode (GIF, SVG, WebP…).
+  case unsupportedFormat(source: String)
+  /// The image header claims dimensions beyond the limits.
+  case imageTooLarge(source: String, width: Int, height: Int)
+  /// A font in the FontTable could not be opened.
+  case font(function: String, code: Int32, source: String)
+
+  public var description: String {
+    switch self {
+    case .library(let function, let detail, let source):
+      return "\(source): \(function) failed: \(detail)"
+    case .unsupportedFormat(let source):
+      return "\(source): unsupported image format"
+    case .imageTooLarge(let source, let width, let height):
+      return "\(source): image \(width)x\(height) exceeds the limits"
+    case .font(let function, let code, let source):
+      return "\(source): \(function) failed with FreeType error \(code)"
+    }
+  }
+}
+
+/// Limits on decoded images: no side above 16384 px and at most 100 megapixels.
+public enum ImageLimits {
+  public static let maxSide = 16_384
+  public static let maxPixels = 100_000_000
+  static func check(width: Int, height: Int, source: String) throws(RasterError) {
+    if width <= 0 || height <= 0 || width > maxSide || height > maxSide
+      || width * height > maxPixels
+    {
+      throw .imageTooLarge(source: source, width: width, height: height)
+    }
+  }
+}

@@ -1,9 +1,276 @@
-// Typeset: Document → pages of positioned glyph runs (no pixels).
-// (Design essay to be written by the Typeset owner.)
+// Typeset: Document → pages of positioned glyph runs, images and fills (no pixels).
+//
+// Units and coordinates. Everything here is in page pixels, origin top-left, y down. The
+// Document speaks root ems; `LayoutOptions.fontSize` turns them into pixels. Shaping happens
+// in font units (units per em) and is scaled per run, so one shaped word serves all sizes.
+//
+// The pipeline inside: fonts (`FontSet`: vendored faces, the book's embedded ones, the
+// reader's `--font`; per-character fallback) → paragraphs (`ChapterFlow.paragraph`: scalars,
+// libunibreak opportunities, HarfBuzz-shaped pieces, Knuth–Plass boxes/glue/penalties, a
+// `ParagraphBreaker`) → blocks (`ChapterFlow`: margins collapse, indents, lists, tables,
+// images) → a vertical list of `FlowEntry` (one per line, image, rule or table row, each with
+// split flags) → `Paginator` (MuPDF's model: an entry that would cross the page bottom moves
+// to the next page) → `Page`s.
+//
+// Chapter independence. The layout of a chapter depends only on the chapter, the options and
+// the fonts, never on the chapters before it: each spine item starts a page, and block
+// numbers come from a prefix count done up front. So `layoutChapter` runs in parallel and
+// `layoutBook` only renumbers pages. The alternative — one continuous flow through the book
+// with chapters as forced breaks — would make relayout after a font-size change cost the
+// whole book and forbid parallelism; it buys nothing because spine items start pages anyway.
+//
+// Rejected: laying out straight into pages while walking blocks (as MuPDF does). A separate
+// flow list costs one pass over line entries but gives the page splitter (widows, orphans,
+// keep-with-next) a clean place to look back without re-running line breaking.
+
+import CHarfBuzz
+import Dispatch
 import Foundation
 import QuireIngest
-import CFreeType
-import CHarfBuzz
-import CUnibreak
-import CFriBidi
-import CHyphen
+import Synchronization
+
+/// Why a typesetter could not be made.
+public enum TypesetError: Error, Sendable, CustomStringConvertible, Equatable {
+  case fonts(FontError)
+  /// Options that leave no room for text (e.g. margins wider than the page).
+  case badOptions(String)
+
+  public var description: String {
+    switch self {
+    case .fonts(let e): return e.description
+    case .badOptions(let m): return "layout options: \(m)"
+    }
+  }
+}
+
+/// Identifies a layout: equal keys give equal pages. Hex digest of the engine version, the
+/// options, the fonts' origins and sizes, and the document's identity.
+public struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var digest: String
+  public init(digest: String) { self.digest = digest }
+  public var description: String { digest }
+  /// Bumped whenever a change in this module can move a line or a page break.
+  public static let engineVersion = "quire-typeset/1"
+
+  /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
+  /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
+  static func digest(of parts: [String]) -> LayoutKey {
+    var a: UInt64 = 0xcbf2_9ce4_8422_2325
+    var b: UInt64 = 0x6c62_272e_07bb_0142
+    for part in parts {
+      for byte in part.utf8 {
+        a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        b = b.rotatedLeft()
+      }
+      a = (a ^ 0xff) &* 0x0000_0100_0000_01b3
+      b = (b ^ 0xfe) &* 0x0000_0100_0000_01b3
+    }
+    return LayoutKey(digest: String(format: "%016llx%016llx", a, b))
+  }
+}
+
+extension UInt64 {
+  fileprivate func rotatedLeft() -> UInt64 { (self << 7) | (self >> 57) }
+}
+
+public struct ChapterLayout: Sendable {
+  public var spineIndex: Int
+  /// Numbered from 1 within the chapter. Glyph runs' `FontID`s index `Typesetter.fonts`.
+  public var pages: [Page]
+  /// Characters no font has, and other degradations, for this chapter.
+  public var warnings: [String] = []
+  public init(spineIndex: Int, pages: [Page], warnings: [String] = []) {
+    self.spineIndex = spineIndex
+    self.pages = pages
+    self.warnings = warnings
+  }
+}
+
+public struct BookLayout: Sendable {
+  /// Numbered across the book.
+  public var pages: [Page]
+  /// Only the faces the pages use; `FontID`s are renumbered to index this table.
+  public var fonts: FontTable
+  public var key: LayoutKey
+  public var warnings: [String]
+}
+
+public final class Typesetter: Sendable {
+  public let fonts: FontTable
+  public let key: LayoutKey
+  public let warnings: [String]
+  let document: Document
+  let options: LayoutOptions
+  let fontSet: FontSet
+  let shapes = ShapeCache()
+  /// Book-global number of the first text block of each chapter.
+  let firstBlock: [Int]
+
+  public init(document: Document, options: LayoutOptions) throws(TypesetError) {
+    let o = options
+    guard (16...20_000).contains(o.width), (16...20_000).contains(o.height) else {
+      throw .badOptions("page size \(o.width)x\(o.height) outside 16…20000 px")
+    }
+    guard o.fontSize.isFinite, (2...500).contains(o.fontSize) else {
+      throw .badOptions("font size \(o.fontSize) outside 2…500 px")
+    }
+    guard o.lineHeight.isFinite, (0.5...5).contains(o.lineHeight) else {
+      throw .badOptions("line height \(o.lineHeight) outside 0.5…5")
+    }
+    let m = o.margins
+    guard [m.top, m.right, m.bottom, m.left].allSatisfy({ $0.isFinite && $0 >= 0 }),
+      Double(o.width) - m.left - m.right >= 8, Double(o.height) - m.top - m.bottom >= o.fontSize * 2
+    else {
+      throw .badOptions("margins \(m.top),\(m.right),\(m.bottom),\(m.left) leave no room for text")
+    }
+    let set: FontSet
+    do {
+      set = try FontSet(embedded: o.publisherStyles ? document.fonts : [], userFont: o.font)
+    } catch {
+      throw .fonts(error)
+    }
+    self.document = document
+    self.options = options
+    self.fontSet = set
+    self.fonts = FontTable(faces: set.faces.map(\.record))
+    self.warnings = set.warnings
+    var first: [Int] = []
+    var total = 0
+    for c in document.chapters {
+      first.append(total)
+      total += Typesetter.textBlockCount(c.blocks)
+    }
+    self.firstBlock = first
+    var parts = [LayoutKey.engineVersion]
+    let enc = JSONEncoder()
+    enc.outputFormatting = .sortedKeys
+    parts.append(String(decoding: (try? enc.encode(options)) ?? Data(), as: UTF8.self))
+    for f in set.faces {
+      parts.append("\(f.record.origin):\(f.record.faceIndex):\(f.record.data.count)")
+    }
+    parts.append(document.metadata.identifier ?? document.metadata.title)
+    for c in document.chapters { parts.append("\(c.href):\(c.size):\(c.length):\(c.linear)") }
+    self.key = LayoutKey.digest(of: parts)
+  }
+
+  static func textBlockCount(_ blocks: [Block]) -> Int {
+    var n = 0
+    for b in blocks {
+      if !b.inlines.isEmpty { n += 1 }
+      n += textBlockCount(b.children)
+    }
+    return n
+  }
+
+  var breaker: any ParagraphBreaker { InterimFill() }
+
+  public func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
+    guard document.chapters.indices.contains(spineIndex) else {
+      return ChapterLayout(
+        spineIndex: spineIndex, pages: [], warnings: ["spine \(spineIndex): no such chapter"])
+    }
+    let chapter = document.chapters[spineIndex]
+    var flow = ChapterFlow(
+      options: options, fonts: fontSet, shaper: Shaper(fonts: fontSet, shared: shapes),
+      spine: spineIndex,
+      language: chapter.language ?? document.metadata.language ?? options.language,
+      direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
+      breaker: breaker, firstBlock: firstBlock[spineIndex])
+    flow.layout(
+      blocks: chapter.blocks, left: options.margins.left,
+      right: Double(options.width) - options.margins.right)
+    let pages = Paginator(options: options).pages(
+      flow.entries, spine: spineIndex, href: chapter.href,
+      fallback: Location(spine: spineIndex, offset: 0))
+    var warnings = flow.warnings
+    for v in flow.missing.sorted().prefix(200) {
+      let ch = Unicode.Scalar(v).map { " (\(Character($0)))" } ?? ""
+      warnings.append("\(chapter.href): no font has U+\(String(format: "%04X", v))\(ch)")
+    }
+    return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
+  }
+
+  public func layoutBook(threads: Int) -> BookLayout {
+    let count = document.chapters.count
+    let results = Mutex<[ChapterLayout?]>(Array(repeating: nil, count: count))
+    // Biggest chapters first, so no thread is left with a long one at the end.
+    let order = document.chapters.indices.sorted {
+      document.chapters[$0].size > document.chapters[$1].size
+    }
+    let next = Atomic<Int>(0)
+    let workers = max(1, min(threads, count, 64))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        if k >= order.count { break }
+        let layout = layoutChapter(order[k])
+        results.withLock { $0[order[k]] = layout }
+      }
+    }
+    let chapters = results.withLock { $0 }
+    var pages: [Page] = []
+    var warnings = self.warnings
+    for c in chapters {
+      guard let c else { continue }
+      for var p in c.pages {
+        p.number = pages.count + 1
+        pages.append(p)
+      }
+      warnings += c.warnings
+    }
+    if options.folio { addFolios(&pages) }
+    // Keep only the faces in use, renumbered in first-use order.
+    var map: [Int: Int] = [:]
+    var used: [FontFace] = []
+    for i in pages.indices {
+      for j in pages[i].items.indices {
+        guard case .glyphs(var run) = pages[i].items[j] else { continue }
+        if let m = map[run.font] {
+          run.font = m
+        } else {
+          map[run.font] = used.count
+          used.append(fonts.faces[run.font])
+          run.font = used.count - 1
+        }
+        pages[i].items[j] = .glyphs(run)
+      }
+    }
+    return BookLayout(pages: pages, fonts: FontTable(faces: used), key: key, warnings: warnings)
+  }
+
+  /// The page number centred in the bottom margin.
+  func addFolios(_ pages: inout [Page]) {
+    var shaper = Shaper(fonts: fontSet, shared: shapes)
+    let choice = fontSet.match(family: fontSet.bodyFamily, weight: 400, italic: false)
+    let face = fontSet.faces[choice.face]
+    let size = options.fontSize * 0.8
+    let scale = size / face.upem
+    let baseline = Double(options.height) - options.margins.bottom / 2 + size / 3
+    for i in pages.indices {
+      let label = String(pages[i].number)
+      let shaped = shaper.shape(
+        ShapeKey(
+          text: label.unicodeScalars.map(\.value), face: choice.face, smallCaps: false, rtl: false,
+          script: HB_SCRIPT_LATIN.rawValue, language: ""))
+      let w = shaped.advance * scale
+      var pen = (Double(options.width) - w) / 2
+      var xs: [Float] = []
+      for g in shaped.glyphs {
+        xs.append(Float(pen + Double(g.dx) * scale))
+        pen += Double(g.advance) * scale
+      }
+      pages[i].items.append(
+        .glyphs(
+          GlyphRun(
+            font: choice.face, size: size, color: .black, glyphs: shaped.glyphs.map(\.glyph), x: xs,
+            y: Array(repeating: Float(baseline), count: xs.count))))
+      pages[i].lines.append(
+        LineBox(
+          text: label,
+          rect: Rect(
+            x: (Double(options.width) - w) / 2, y: baseline - size, width: w, height: size * 1.3),
+          block: -1, role: .folio, start: pages[i].end, end: pages[i].end))
+    }
+  }
+}

@@ -1,8 +1,19 @@
-import Foundation
+// Markup → Document: one spine document becomes one `Chapter` of styled blocks.
+//
+// Pipeline per chapter: libxml2 parses the bytes (MarkupTree.swift: XML, else forgiving
+// HTML), the C tree is converted once into Swift values and freed; the style sheets the
+// document links are loaded through `loadResource` and cascaded over the user-agent sheet
+// (Style/); then one iterative walk (ChapterBuilder.swift) builds blocks, collapses white
+// space per CSS, and numbers every character with a Location.
+//
+// Units and coordinates: lengths in root ems (Document.swift). Offsets count Unicode scalars
+// of the text after white-space processing; a `<br>` and an inline image count one each.
+//
+// Rejected alternative: a DOM kept alive as libxml2 nodes and styled lazily. The C tree is
+// not Sendable, would tie chapter lifetime to C memory, and every consumer would need to
+// know about entity nodes and namespaces. Converting once costs one extra copy of the text.
 
-// The seam between the package reader (Archive/, Package/, Book.swift) and the content
-// converter (Markup/, Style/, PlainText/). The package side finds the spine documents and
-// hands each one over as a `ChapterSource`; the content side returns a `Chapter`.
+import Foundation
 
 /// One spine document, as read from the archive.
 public struct ChapterSource: Sendable {
@@ -63,12 +74,53 @@ public struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   public func convert(_ source: ChapterSource) -> ConvertedChapter {
-    // Placeholder until the Markup owner lands the libxml2 converter.
-    ConvertedChapter(
-      chapter: Chapter(
-        spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
-        linear: source.linear, size: source.data.count, language: bookLanguage, direction: nil,
-        blocks: [], anchors: [:], length: 0),
-      fontFaces: [], warnings: [])
+    let tree = MarkupParser.parse(source.data, limits: options.limits)
+    var warnings = tree.warnings.map { IngestWarning(file: source.href, message: $0) }
+
+    // Style sheets, in document order.
+    var rules = RuleSet()
+    rules.add(UserAgentSheet.sheet, origin: 0)
+    var fontFaces: [FontFaceRule] = []
+    if options.publisherStyles {
+      var author = StyleSheet()
+      var loader = StyleSheetLoader(loadResource: loadResource)
+      var stack = [tree.root]
+      var visitedNodes = 0
+      while let n = stack.popLast(), visitedNodes < 1_000_000 {
+        visitedNodes += 1
+        let node = tree.nodes[n]
+        guard node.kind == .element else { continue }
+        if node.name == "link", let rel = node.attribute("rel")?.lowercased(),
+          rel.split(separator: " ").contains("stylesheet"), !rel.split(separator: " ").contains("alternate"),
+          let href = node.attribute("href"), Self.mediaApplies(node.attribute("media"))
+        {
+          loader.load(href: PathResolver.resolve(href, against: source.href), depth: 0, into: &author)
+        } else if node.name == "style", Self.mediaApplies(node.attribute("media")),
+          (node.attribute("type") ?? "text/css").lowercased().contains("css")
+        {
+          loader.parse(tree.textContent(of: n), baseHref: source.href, into: &author)
+        }
+        stack.append(contentsOf: node.children.reversed())
+      }
+      rules.add(author, origin: 1)
+      fontFaces = author.fontFaces
+      warnings += author.warnings.map { IngestWarning(file: source.href, message: $0) }
+    }
+
+    var builder = ChapterBuilder(
+      tree: tree, resolver: StyleResolver(tree: tree, rules: rules), spineIndex: source.spineIndex,
+      href: source.href, publisherStyles: options.publisherStyles, bookLanguage: bookLanguage)
+    builder.build()
+    let chapter = Chapter(
+      spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
+      linear: source.linear, size: source.data.count, language: builder.documentLanguage ?? bookLanguage,
+      direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
+      length: builder.offset)
+    return ConvertedChapter(chapter: chapter, fontFaces: fontFaces, warnings: warnings)
+  }
+
+  static func mediaApplies(_ media: String?) -> Bool {
+    guard let media, !media.trimmingCharacters(in: .whitespaces).isEmpty else { return true }
+    return CSSRuleParser.mediaApplies(CSSTokenizer.tokenize(media))
   }
 }

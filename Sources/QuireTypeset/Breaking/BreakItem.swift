@@ -31,3 +31,138 @@ public struct LineBreak: Sendable, Hashable {
 public protocol ParagraphBreaker: Sendable {
   func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak]
 }
+
+// MARK: - Conventions and helpers (added by the typography stage)
+//
+// Penalty costs follow the sign convention documented on `BreakItem.penalty`: a cost
+// ≥ `forcedBreak` forces a break, ≤ −`forcedBreak` forbids one; between those, a positive
+// cost discourages a break and a negative one encourages it (as in TeX, the cost enters
+// the demerits squared). Use the named constructors below rather than raw numbers.
+//
+// Legal break points: a glue immediately preceded by a box; a penalty whose cost is above
+// −forcedBreak; and the last item of the paragraph. After a break, the glue and penalties
+// that follow are discarded up to the next box or forced penalty (they start no line).
+// Glue whose stretch is infinite (or ≥ `BreakItem.fil`) is "fil" glue: it absorbs any
+// shortfall (the paragraph's final fill), so a line containing it has ratio 0 when short.
+
+extension BreakItem {
+  /// Stretch at or above this counts as infinite ("fil") glue.
+  public static let fil: Double = 1e9
+
+  /// A forced line break (`<br>`, end of paragraph).
+  public static let forcedLineBreak = BreakItem.penalty(width: 0, cost: forcedBreak, flagged: false)
+  /// A point where no break may occur even though glue follows (a no-break space is better
+  /// modelled as a box; this is for glue that must not break).
+  public static let prohibitedBreak = BreakItem.penalty(
+    width: 0, cost: -forcedBreak, flagged: false)
+  /// The usual paragraph ending: fil glue then a forced break.
+  public static let paragraphEnd: [BreakItem] = [
+    .glue(width: 0, stretch: .infinity, shrink: 0), forcedLineBreak,
+  ]
+
+  /// A discretionary hyphen point: `width` is the hyphen's width, shown only if the line
+  /// breaks here. The breaker's own hyphen penalty is added to `cost` (keep it 0).
+  public static func hyphen(width: Double, cost: Double = 0) -> BreakItem {
+    .penalty(width: width, cost: cost, flagged: true)
+  }
+
+  /// Natural width contributed when the item sits inside a line (penalties: 0).
+  @inlinable public var naturalWidth: Double {
+    switch self {
+    case .box(let w): return w
+    case .glue(let w, _, _): return w
+    case .penalty: return 0
+    }
+  }
+
+  @inlinable public var isBox: Bool {
+    if case .box = self { return true }
+    return false
+  }
+
+  /// A penalty that forces a break.
+  @inlinable public var isForcedBreak: Bool {
+    if case .penalty(_, let cost, _) = self { return cost >= BreakItem.forcedBreak }
+    return false
+  }
+}
+
+extension LineBreak {
+  /// The items visible on each line, in order: line k starts after the previous break
+  /// (skipping discarded glue/penalties) and ends before the break glue, or includes the
+  /// break penalty (its width — e.g. a hyphen — is shown) or the final item. Lines that
+  /// contain only discarded material come out empty.
+  public static func lineRanges(_ breaks: [LineBreak], in items: [BreakItem]) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(breaks.count)
+    var start = 0
+    for b in breaks {
+      let end: Int
+      switch items[b.index] {
+      case .glue: end = b.index
+      default: end = b.index + 1
+      }
+      ranges.append(min(start, end)..<end)
+      start = ParagraphMeasure.lineStart(afterBreak: b.index, in: items)
+    }
+    return ranges
+  }
+}
+
+/// Width arithmetic shared by the breakers and by callers that set lines (pure functions).
+public enum ParagraphMeasure {
+  /// The first item of the line that follows a break at `index`: the next box or forced
+  /// penalty (discardable glue and penalties in between are dropped), or `items.count`.
+  public static func lineStart(afterBreak index: Int, in items: [BreakItem]) -> Int {
+    var j = index + 1
+    while j < items.count {
+      switch items[j] {
+      case .box: return j
+      case .penalty(_, let cost, _) where cost >= BreakItem.forcedBreak: return j
+      default: j += 1
+      }
+    }
+    return items.count
+  }
+
+  /// Whether a line may end at item `index` (see the conventions above).
+  public static func isLegalBreak(_ index: Int, in items: [BreakItem]) -> Bool {
+    if index == items.count - 1 { return true }
+    switch items[index] {
+    case .box: return false
+    case .glue: return index > 0 && items[index - 1].isBox
+    case .penalty(_, let cost, _): return cost > -BreakItem.forcedBreak
+    }
+  }
+
+  /// Natural width, finite stretch, shrink and number of fil glues of the line made of
+  /// `range` (as returned by `LineBreak.lineRanges`); the penalty that ends the range
+  /// contributes its width, penalties inside contribute nothing.
+  public static func measure(_ range: Range<Int>, in items: [BreakItem]) -> (
+    width: Double, stretch: Double, shrink: Double, fils: Int
+  ) {
+    var w = 0.0
+    var y = 0.0
+    var z = 0.0
+    var f = 0
+    for i in range {
+      switch items[i] {
+      case .box(let bw): w += bw
+      case .glue(let gw, let gy, let gz):
+        w += gw
+        z += gz
+        if gy >= BreakItem.fil { f += 1 } else { y += gy }
+      case .penalty(let pw, _, _): if i == range.upperBound - 1 { w += pw }
+      }
+    }
+    return (w, y, z, f)
+  }
+
+  /// The width a line occupies when its glue is set with `ratio`: each glue gets
+  /// `width + ratio·stretch` (ratio > 0) or `width + ratio·shrink` (ratio < 0); fil glue
+  /// takes up whatever remains and is not counted here.
+  public static func setWidth(_ range: Range<Int>, in items: [BreakItem], ratio: Double) -> Double {
+    let m = measure(range, in: items)
+    return m.width + (ratio >= 0 ? ratio * m.stretch : ratio * m.shrink)
+  }
+}

@@ -1,0 +1,481 @@
+// The walk from styled markup to blocks: an explicit stack of enter/exit events (no
+// recursion), a stack of open block frames, and per-block inline content that is
+// white-space processed and numbered when the block (or an anonymous paragraph) closes.
+
+import Foundation
+
+/// Inline content waiting for its block to close, before white-space processing.
+private enum PendingInline {
+  case text(String, ComputedStyle, link: String?, lang: String?)
+  case lineBreak(ComputedStyle)
+  case image(ImageRef, ComputedStyle)
+  case anchor(String)
+}
+
+private struct Frame {
+  var kind: BlockKind
+  var element: String
+  var style: ComputedStyle
+  var lang: String?
+  var location: Location
+  var children: [Block] = []
+  var pending: [PendingInline] = []
+  /// Next list number, for list frames.
+  var counter = 1
+}
+
+private struct StyleContext {
+  var style: ElementStyle
+  var lang: String?
+  var link: String?
+  /// Whether the element opened a frame (popped on exit).
+  var openedFrame: Bool
+}
+
+struct ChapterBuilder {
+  let tree: MarkupTree
+  let resolver: StyleResolver
+  let spineIndex: Int
+  let href: String
+  let publisherStyles: Bool
+  let bookLanguage: String?
+
+  private(set) var blocks: [Block] = []
+  private(set) var anchors: [String: Int] = [:]
+  private(set) var offset = 0
+  private(set) var documentLanguage: String?
+  private(set) var documentDirection: TextDirection?
+
+  private var frames: [Frame] = []
+
+  init(tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool, bookLanguage: String?) {
+    self.tree = tree
+    self.resolver = resolver
+    self.spineIndex = spineIndex
+    self.href = href
+    self.publisherStyles = publisherStyles
+    self.bookLanguage = bookLanguage
+  }
+
+  private var location: Location { Location(spine: spineIndex, offset: offset) }
+
+  mutating func build() {
+    var rootStyle = ElementStyle()
+    rootStyle.display = .block
+    frames = [Frame(kind: .container, element: "#document", style: rootStyle.computed, lang: bookLanguage, location: location)]
+    var contexts = [StyleContext(style: rootStyle, lang: bookLanguage, link: nil, openedFrame: false)]
+
+    enum Event { case enter(Int), exit(Int) }
+    var events: [Event] = tree.nodes[tree.root].children.reversed().map { .enter($0) }
+    while let event = events.popLast() {
+      switch event {
+      case .exit(let n):
+        let ctx = contexts.removeLast()
+        if ctx.openedFrame { closeFrame() }
+        _ = n
+      case .enter(let n):
+        let node = tree.nodes[n]
+        let parent = contexts[contexts.count - 1]
+        if node.kind == .text {
+          appendText(node.text, parent)
+          continue
+        }
+        if ["head", "script", "style", "title", "template"].contains(node.name) { continue }
+        var inline: [CSSDeclaration] = []
+        if publisherStyles, let s = node.attribute("style") { inline = CSSRuleParser.styleAttribute(s) }
+        var base = ElementStyle.inheriting(from: parent.style)
+        if let dir = node.attribute("dir")?.lowercased() {
+          if dir == "rtl" { base.computed.direction = .rtl } else if dir == "ltr" { base.computed.direction = .ltr }
+        }
+        var style = StyleComputer.compute(resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+        if style.display == .none { continue }
+        // vertical-align reaches the text of inline descendants (their runs are raised too).
+        if style.display == .inline, style.computed.verticalAlign == .baseline, parent.style.display == .inline {
+          style.computed.verticalAlign = parent.style.computed.verticalAlign
+        }
+        let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
+        var link = parent.link
+        if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {
+          link = h.hasPrefix("#") ? href + h : PathResolver.resolve(h, against: href)
+        }
+        if node.name == "html" || node.name == "body" {
+          if let l = node.attribute("xml:lang") ?? node.attribute("lang"), !l.isEmpty { documentLanguage = l }
+          if let d = style.computed.direction { documentDirection = d }
+        }
+        if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
+          frames[frames.count - 1].pending.append(.anchor(id))
+        }
+
+        // Replaced and empty elements.
+        switch node.name {
+        case "br":
+          frames[frames.count - 1].pending.append(.lineBreak(Self.inlineStyle(style.computed)))
+          continue
+        case "img", "image":
+          if let ref = imageRef(node) {
+            if style.display == .inline {
+              frames[frames.count - 1].pending.append(.image(ref, style.computed))
+            } else {
+              flushPending()
+              appendBlock(Block(kind: .image(ref), style: style.computed, location: location, element: node.name, lang: lang, dir: style.computed.direction))
+            }
+          }
+          continue
+        case "svg":
+          // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
+          if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
+            flushPending()
+            appendBlock(Block(kind: .image(ref), style: style.computed, location: location, element: "svg", lang: lang, dir: style.computed.direction))
+          }
+          continue
+        case "hr":
+          flushPending()
+          appendBlock(Block(kind: .rule, style: style.computed, location: location, element: "hr", lang: lang, dir: style.computed.direction))
+          continue
+        default: break
+        }
+
+        var opened = false
+        if style.display != .inline && style.display != .tableRowGroup && node.name != "html" {
+          flushPending()
+          let kind = blockKind(node, style)
+          var frame = Frame(kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
+          if case .list = kind, let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            frame.counter = max(-1_000_000, min(1_000_000, s))
+          }
+          if case .list(let ordered, _) = kind {
+            frame.kind = .list(ordered: ordered, start: frame.counter)
+          }
+          frames.append(frame)
+          opened = true
+        }
+        contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
+        events.append(.exit(n))
+        for c in node.children.reversed() { events.append(.enter(c)) }
+      }
+    }
+    // Close the document frame.
+    let root = finish(frames.removeLast())
+    blocks = root.children
+  }
+
+  private func firstDescendant(of n: Int, named name: String) -> Int? {
+    var stack = tree.nodes[n].children
+    while let m = stack.popLast() {
+      if tree.nodes[m].kind == .element && tree.nodes[m].name == name { return m }
+      stack.append(contentsOf: tree.nodes[m].children)
+    }
+    return nil
+  }
+
+  private func imageRef(_ node: MarkupNode) -> ImageRef? {
+    guard let src = node.attribute("src") ?? node.attribute("xlink:href") ?? node.attribute("href"), !src.isEmpty else { return nil }
+    func number(_ s: String?) -> Double? {
+      guard let s else { return nil }
+      let digits = s.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber || $0 == "." }
+      guard let v = Double(digits), v.isFinite, v > 0, !s.contains("%") else { return nil }
+      return min(v, 100_000)
+    }
+    return ImageRef(
+      href: PathResolver.resolve(src, against: href), alt: node.attribute("alt") ?? "",
+      width: number(node.attribute("width")), height: number(node.attribute("height")))
+  }
+
+  private mutating func appendText(_ text: String, _ ctx: StyleContext) {
+    frames[frames.count - 1].pending.append(.text(text, Self.inlineStyle(ctx.style.computed), link: ctx.link, lang: ctx.lang))
+  }
+
+  /// An inline's style without the box properties that only blocks act on, so runs that
+  /// differ only there merge and dumps stay readable.
+  static func inlineStyle(_ s: ComputedStyle) -> ComputedStyle {
+    var s = s
+    s.margin = .zero
+    s.padding = .zero
+    s.breakBefore = .auto
+    s.breakAfter = .auto
+    s.breakInside = .auto
+    return s
+  }
+
+  private mutating func appendBlock(_ block: Block) {
+    frames[frames.count - 1].children.append(block)
+  }
+
+  private mutating func blockKind(_ node: MarkupNode, _ style: ElementStyle) -> BlockKind {
+    switch style.display {
+    case .listItem:
+      let marker = listMarker(node, style)
+      return .listItem(marker: marker)
+    case .table: return .table
+    case .tableRow: return .tableRow
+    case .tableCell: return .tableCell(header: node.name == "th")
+    case .tableCaption: return .caption
+    default: break
+    }
+    switch node.name {
+    case "p": return .paragraph
+    case "h1", "h2", "h3", "h4", "h5", "h6": return .heading(level: Int(String(node.name.last!))!)
+    case "ul", "menu", "dir": return .list(ordered: false, start: 1)
+    case "ol": return .list(ordered: true, start: 1)
+    case "blockquote": return .blockquote
+    case "pre", "listing", "xmp", "plaintext": return .preformatted
+    case "figure": return .figure
+    case "figcaption", "caption": return .caption
+    default: return .container
+    }
+  }
+
+  /// The marker of a list item; advances the enclosing list's counter.
+  private mutating func listMarker(_ node: MarkupNode, _ style: ElementStyle) -> String {
+    var number = 1
+    if let listIndex = frames.lastIndex(where: { if case .list = $0.kind { return true } else { return false } }) {
+      if let v = node.attribute("value").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        frames[listIndex].counter = max(-1_000_000, min(1_000_000, v))
+      }
+      number = frames[listIndex].counter
+      frames[listIndex].counter += 1
+    }
+    return ListMarker.text(number, style.listStyle)
+  }
+
+  // MARK: - Frames
+
+  private mutating func closeFrame() {
+    let frame = frames.removeLast()
+    let block = finish(frame)
+    frames[frames.count - 1].children.append(block)
+  }
+
+  /// Turns a frame into its block; remaining inline content goes into the block itself
+  /// (kinds that hold inlines) or an anonymous paragraph.
+  private mutating func finish(_ frame: Frame) -> Block {
+    var frame = frame
+    var block = Block(
+      kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
+      lang: frame.lang, dir: frame.style.direction)
+    let holdsInlines: Bool
+    switch frame.kind {
+    case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true
+    default: holdsInlines = false
+    }
+    if frame.children.isEmpty && holdsInlines {
+      let pending = frame.pending
+      frame.pending = []
+      let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+      if let image {
+        block.children = [image]
+      } else {
+        block.inlines = inlines
+      }
+    } else {
+      if let anon = anonymousParagraph(&frame) { frame.children.append(anon) }
+      block.children = frame.children
+    }
+    return block
+  }
+
+  /// Flushes the open frame's inline content into an anonymous paragraph before a block child.
+  private mutating func flushPending() {
+    var frame = frames[frames.count - 1]
+    guard !frame.pending.isEmpty else { return }
+    frames[frames.count - 1].pending = []
+    if let anon = anonymousParagraph(&frame) { frames[frames.count - 1].children.append(anon) }
+  }
+
+  private mutating func anonymousParagraph(_ frame: inout Frame) -> Block? {
+    let pending = frame.pending
+    frame.pending = []
+    guard !pending.isEmpty else { return nil }
+    let start = location
+    let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+    if let image { return image }
+    guard !inlines.isEmpty else { return nil }
+    // An anonymous box inherits the inherited properties only.
+    var style = ElementStyle()
+    style.computed = frame.style
+    let anonStyle = ElementStyle.inheriting(from: style).computed
+    return Block(kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "", lang: frame.lang, dir: frame.style.direction)
+  }
+
+  // MARK: - White space and offsets
+
+  private enum Piece {
+    case text(String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool)
+    case lineBreak(ComputedStyle, fromNewline: Bool)
+    case image(ImageRef, ComputedStyle)
+    case anchor(String)
+  }
+
+  /// CSS white-space processing over one block's inline content, then offsets. Returns a
+  /// block image instead when the content is one image and nothing else.
+  private mutating func process(_ pending: [PendingInline], isPre: Bool) -> ([Inline], Block?) {
+    var pieces: [Piece] = []
+    var lastWasSpace = true  // leading collapsible space at a block start is dropped
+    var atStart = true
+    func trimTrailingSpace() {
+      // Drop a collapsible space before a forced break or the block end.
+      for i in stride(from: pieces.count - 1, through: 0, by: -1) {
+        switch pieces[i] {
+        case .anchor: continue
+        case .text(var s, let st, let link, let lang, let tail):
+          if tail, s.unicodeScalars.last == " " {
+            s.unicodeScalars.removeLast()
+            pieces[i] = .text(s, st, link: link, lang: lang, collapsibleTail: tail)
+          }
+          return
+        default: return
+        }
+      }
+    }
+    for item in pending {
+      switch item {
+      case .anchor(let id): pieces.append(.anchor(id))
+      case .image(let ref, let st):
+        pieces.append(.image(ref, st))
+        lastWasSpace = false
+        atStart = false
+      case .lineBreak(let st):
+        trimTrailingSpace()
+        pieces.append(.lineBreak(st, fromNewline: false))
+        lastWasSpace = true
+        atStart = false
+      case .text(let raw, let st, let link, let lang):
+        switch st.whiteSpace {
+        case .pre, .preWrap:
+          var s = raw.replacingOccurrences(of: "\r\n", with: "\n")
+          if isPre && atStart && s.hasPrefix("\n") { s.removeFirst() }
+          var buf = String.UnicodeScalarView()
+          for c in s.unicodeScalars {
+            if c == "\n" || c == "\r" {
+              if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false)) }
+              buf = String.UnicodeScalarView()
+              pieces.append(.lineBreak(st, fromNewline: true))
+            } else {
+              buf.append(c)
+            }
+          }
+          if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false)) }
+          if !s.isEmpty {
+            lastWasSpace = false
+            atStart = false
+          }
+        case .normal, .nowrap, .preLine:
+          var buf = String.UnicodeScalarView()
+          for c in raw.unicodeScalars {
+            switch c {
+            case " ", "\t", "\n", "\r", "\u{0C}":
+              if st.whiteSpace == .preLine && c == "\n" {
+                if buf.last == " " { buf.removeLast() }
+                if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true)) }
+                buf = String.UnicodeScalarView()
+                trimTrailingSpace()
+                pieces.append(.lineBreak(st, fromNewline: true))
+                lastWasSpace = true
+              } else if !lastWasSpace {
+                buf.append(" ")
+                lastWasSpace = true
+              }
+            default:
+              buf.append(c)
+              lastWasSpace = false
+              atStart = false
+            }
+          }
+          if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true)) }
+        }
+      }
+    }
+    trimTrailingSpace()
+    if isPre {
+      // A newline right before </pre> ends the last line; it does not start a new one.
+      while let i = pieces.lastIndex(where: { if case .anchor = $0 { return false } else { return true } }),
+        case .lineBreak(_, true) = pieces[i]
+      {
+        pieces.remove(at: i)
+      }
+    }
+
+    // One image alone (anchors aside) becomes a block-level image.
+    let visible = pieces.filter {
+      switch $0 {
+      case .anchor: return false
+      case .text(let s, _, _, _, _): return !s.isEmpty
+      default: return true
+      }
+    }
+    if visible.count == 1, case .image(let ref, let st) = visible[0] {
+      for case .anchor(let id) in pieces where anchors[id] == nil { anchors[id] = offset }
+      return ([], Block(kind: .image(ref), style: st, location: location, element: "img", lang: nil, dir: st.direction))
+    }
+
+    var out: [Inline] = []
+    for p in pieces {
+      switch p {
+      case .anchor(let id):
+        if anchors[id] == nil { anchors[id] = offset }
+      case .lineBreak:
+        out.append(.lineBreak(location))
+        offset += 1
+      case .image(let ref, let st):
+        out.append(.image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
+        offset += 1
+      case .text(let s, let st, let link, let lang, _):
+        guard !s.isEmpty else { continue }
+        // Merge with the previous run when nothing but the text differs.
+        if case .text(var prev)? = out.last, prev.style == st, prev.link == link, prev.lang == lang {
+          prev.text += s
+          out[out.count - 1] = .text(prev)
+        } else {
+          out.append(.text(TextRun(text: s, style: st, location: location, link: link, lang: lang)))
+        }
+        offset += s.unicodeScalars.count
+      }
+    }
+    return (out, nil)
+  }
+}
+
+enum ListMarker {
+  static func text(_ n: Int, _ style: ListStyle) -> String {
+    switch style {
+    case .disc: return "•"
+    case .circle: return "◦"
+    case .square: return "▪"
+    case .none: return ""
+    case .decimal: return "\(n)."
+    case .lowerAlpha: return alpha(n).lowercased() + "."
+    case .upperAlpha: return alpha(n) + "."
+    case .lowerRoman: return roman(n).lowercased() + "."
+    case .upperRoman: return roman(n) + "."
+    }
+  }
+
+  static func alpha(_ n: Int) -> String {
+    guard n > 0 else { return "\(n)" }
+    var n = n
+    var s = ""
+    while n > 0 {
+      n -= 1
+      s = String(UnicodeScalar(UInt8(65 + n % 26))) + s
+      n /= 26
+    }
+    return s
+  }
+
+  static func roman(_ n: Int) -> String {
+    guard n > 0, n < 4000 else { return "\(n)" }
+    let table: [(Int, String)] = [
+      (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+      (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+    ]
+    var n = n
+    var s = ""
+    for (v, r) in table {
+      while n >= v {
+        s += r
+        n -= v
+      }
+    }
+    return s
+  }
+}

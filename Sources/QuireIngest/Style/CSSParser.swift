@@ -1,0 +1,539 @@
+// CSS rules, declarations and selectors from tokens. Error recovery follows CSS Syntax:
+// a bad declaration is skipped to the next `;`, a rule with no valid selector is dropped,
+// unknown at-rules are skipped with their block. Nothing here is ever fatal.
+//
+// Bounds: `maxSheetBytes` per sheet (larger sheets are cut, with a warning), `maxRules`
+// per sheet, `maxCompounds` per selector, `maxSelectorsPerRule`, `maxNesting` for nested
+// at-rule blocks, `maxImportDepth` for @import chains (cycles are cut by a visited set).
+
+import Foundation
+
+enum CSSLimits {
+  static let maxSheetBytes = 2 << 20
+  static let maxRules = 50_000
+  static let maxCompounds = 32
+  static let maxSelectorsPerRule = 256
+  static let maxNesting = 16
+  static let maxImportDepth = 8
+  static let maxSheets = 64
+}
+
+struct CSSDeclaration: Sendable, Hashable {
+  var name: String
+  var value: [CSSToken]
+  var important: Bool
+}
+
+enum AttributeMatch: Sendable, Hashable {
+  case exists
+  case equals(String)
+  case includes(String)  // ~=
+  case dashMatch(String)  // |=
+  case prefix(String), suffix(String), substring(String)
+}
+
+struct CompoundSelector: Sendable, Hashable {
+  var tag: String? = nil
+  var ids: [String] = []
+  var classes: [String] = []
+  var attributes: [(name: String, match: AttributeMatch)] = []
+  var firstChild = false
+  var lastChild = false
+  /// Pseudo-elements and pseudo-classes we do not evaluate: the selector never matches.
+  var neverMatches = false
+
+  static func == (a: CompoundSelector, b: CompoundSelector) -> Bool {
+    a.tag == b.tag && a.ids == b.ids && a.classes == b.classes && a.firstChild == b.firstChild
+      && a.lastChild == b.lastChild && a.neverMatches == b.neverMatches
+      && a.attributes.map(\.name) == b.attributes.map(\.name) && a.attributes.map(\.match) == b.attributes.map(\.match)
+  }
+  func hash(into h: inout Hasher) {
+    h.combine(tag)
+    h.combine(ids)
+    h.combine(classes)
+  }
+}
+
+enum Combinator: Sendable, Hashable { case descendant, child, adjacent, sibling }
+
+struct Selector: Sendable, Hashable {
+  /// Left to right; `combinators[i]` joins `compounds[i]` and `compounds[i + 1]`.
+  var compounds: [CompoundSelector]
+  var combinators: [Combinator]
+  var specificity: Int {
+    var a = 0
+    var b = 0
+    var c = 0
+    for s in compounds {
+      a += s.ids.count
+      b += s.classes.count + s.attributes.count + (s.firstChild ? 1 : 0) + (s.lastChild ? 1 : 0)
+      c += s.tag == nil ? 0 : 1
+    }
+    return a * 10_000 + b * 100 + c
+  }
+}
+
+struct StyleRule: Sendable {
+  var selectors: [Selector]
+  var declarations: [CSSDeclaration]
+}
+
+struct StyleSheet: Sendable {
+  var rules: [StyleRule] = []
+  var fontFaces: [FontFaceRule] = []
+  var warnings: [String] = []
+}
+
+/// Loads and parses style sheets, following @import inside the archive.
+struct StyleSheetLoader {
+  var loadResource: @Sendable (String) -> Data?
+  var visited: Set<String> = []
+  var sheetsLoaded = 0
+
+  /// Parses a sheet whose relative URLs resolve against `baseHref` (the sheet's own href,
+  /// or the chapter's for <style>).
+  mutating func parse(_ text: String, baseHref: String, depth: Int = 0, into sheet: inout StyleSheet) {
+    var text = text
+    if text.utf8.count > CSSLimits.maxSheetBytes {
+      sheet.warnings.append("\(baseHref): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut")
+      text = String(decoding: text.utf8.prefix(CSSLimits.maxSheetBytes), as: UTF8.self)
+    }
+    let tokens = CSSTokenizer.tokenize(text)
+    var parser = CSSRuleParser(tokens: tokens)
+    parser.parseRules(0, tokens.count, nesting: 0) { event in
+      switch event {
+      case .rule(let rule):
+        if sheet.rules.count < CSSLimits.maxRules { sheet.rules.append(rule) }
+      case .fontFace(let decls):
+        if let face = Self.fontFace(decls, baseHref: baseHref) { sheet.fontFaces.append(face) }
+      case .importURL(let url):
+        load(href: PathResolver.resolve(url, against: baseHref), depth: depth + 1, into: &sheet)
+      }
+    }
+  }
+
+  mutating func load(href: String, depth: Int, into sheet: inout StyleSheet) {
+    guard depth <= CSSLimits.maxImportDepth else {
+      sheet.warnings.append("\(href): @import nested deeper than \(CSSLimits.maxImportDepth) ignored")
+      return
+    }
+    guard !visited.contains(href) else { return }  // cycle, or already applied
+    guard sheetsLoaded < CSSLimits.maxSheets else { return }
+    visited.insert(href)
+    sheetsLoaded += 1
+    guard let data = loadResource(href) else {
+      sheet.warnings.append("\(href): style sheet not found")
+      return
+    }
+    parse(decodeCSS(data), baseHref: href, depth: depth, into: &sheet)
+  }
+
+  func decodeCSS(_ data: Data) -> String {
+    var bytes = data
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  static func fontFace(_ decls: [CSSDeclaration], baseHref: String) -> FontFaceRule? {
+    var family: String?
+    var weight = 400
+    var italic = false
+    var src: String?
+    for d in decls {
+      let value = d.value.filter { !$0.isWhitespace }
+      switch d.name {
+      case "font-family":
+        family = value.first.map { $0.kind == .string ? $0.text : d.value.map(\.text).joined().trimmingCharacters(in: .whitespaces) }
+      case "font-weight":
+        if let t = value.first {
+          if t.kind == .number { weight = min(900, max(100, Int(t.number))) }
+          if t.kind == .ident && t.text.lowercased() == "bold" { weight = 700 }
+        }
+      case "font-style":
+        if let t = value.first, t.kind == .ident { italic = ["italic", "oblique"].contains(t.text.lowercased()) }
+      case "src":
+        // The first url() that is not a data URL; local() faces are not ours.
+        var i = 0
+        while i < d.value.count, src == nil {
+          let t = d.value[i]
+          if t.kind == .url, !t.text.lowercased().hasPrefix("data:") {
+            src = t.text
+          } else if t.kind == .function, t.text == "url" {
+            if let s = d.value[(i + 1)...].first(where: { $0.kind == .string }), !s.text.lowercased().hasPrefix("data:") {
+              src = s.text
+            }
+          }
+          i += 1
+        }
+      default: break
+      }
+    }
+    guard let family, !family.isEmpty, let src else { return nil }
+    return FontFaceRule(family: family, weight: weight, italic: italic, src: PathResolver.resolve(src, against: baseHref))
+  }
+}
+
+enum CSSRuleEvent {
+  case rule(StyleRule)
+  case fontFace([CSSDeclaration])
+  case importURL(String)
+}
+
+struct CSSRuleParser {
+  let tokens: [CSSToken]
+
+  /// Index just past the block that opens at `open` (an open bracket), or `end`.
+  func blockEnd(_ open: Int, _ end: Int) -> Int {
+    var depth = 0
+    var i = open
+    while i < end {
+      switch tokens[i].kind {
+      case .openCurly, .openSquare, .openParen, .function: depth += 1
+      case .closeCurly, .closeSquare, .closeParen:
+        depth -= 1
+        if depth == 0 { return i + 1 }
+      default: break
+      }
+      i += 1
+    }
+    return end
+  }
+
+  mutating func parseRules(_ start: Int, _ end: Int, nesting: Int, emit: (CSSRuleEvent) -> Void) {
+    var i = start
+    while i < end {
+      let t = tokens[i]
+      switch t.kind {
+      case .whitespace, .cdo, .cdc, .semicolon:
+        i += 1
+      case .atKeyword:
+        // Prelude up to ';' or a {block}.
+        var j = i + 1
+        while j < end, tokens[j].kind != .semicolon, tokens[j].kind != .openCurly {
+          if [.function, .openParen, .openSquare].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+        }
+        let prelude = Array(tokens[(i + 1)..<min(j, end)])
+        if j < end, tokens[j].kind == .openCurly {
+          let close = blockEnd(j, end)
+          let inner = (j + 1, max(j + 1, close - 1))
+          switch t.text {
+          case "media":
+            if nesting < CSSLimits.maxNesting, Self.mediaApplies(prelude) {
+              parseRules(inner.0, inner.1, nesting: nesting + 1, emit: emit)
+            }
+          case "supports":
+            // Feature queries: assume supported (publishers use them for progressive
+            // enhancement whose fallback we would equally get wrong).
+            if nesting < CSSLimits.maxNesting { parseRules(inner.0, inner.1, nesting: nesting + 1, emit: emit) }
+          case "font-face":
+            emit(.fontFace(parseDeclarations(inner.0, inner.1)))
+          default: break  // @page, @keyframes, @namespace blocks…
+          }
+          i = close
+        } else {
+          if t.text == "import" {
+            let meaningful = prelude.filter { !$0.isWhitespace }
+            var url: String?
+            var rest: [CSSToken] = []
+            if let first = meaningful.first {
+              if first.kind == .url || first.kind == .string {
+                url = first.text
+                rest = Array(meaningful.dropFirst())
+              } else if first.kind == .function, first.text == "url", meaningful.count > 1, meaningful[1].kind == .string {
+                url = meaningful[1].text
+                rest = Array(meaningful.dropFirst(3))
+              }
+            }
+            if let url, rest.isEmpty || Self.mediaApplies(rest) { emit(.importURL(url)) }
+          }
+          i = j + 1
+        }
+      default:
+        // Qualified rule: prelude up to '{'.
+        var j = i
+        while j < end, tokens[j].kind != .openCurly {
+          if [.function, .openParen, .openSquare].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+        }
+        guard j < end else { return }
+        let close = blockEnd(j, end)
+        let selectors = SelectorParser.parseList(Array(tokens[i..<j]))
+        if !selectors.isEmpty {
+          let decls = parseDeclarations(j + 1, max(j + 1, close - 1))
+          if !decls.isEmpty { emit(.rule(StyleRule(selectors: selectors, declarations: decls))) }
+        }
+        i = close
+      }
+    }
+  }
+
+  /// `screen`, `all`, bare feature queries and empty lists apply; `print`, `speech`,
+  /// `not …` and vendor media types do not.
+  static func mediaApplies(_ prelude: [CSSToken]) -> Bool {
+    let parts = prelude.split(whereSeparator: { $0.kind == .comma })
+    if parts.isEmpty { return true }
+    for part in parts {
+      let words = part.filter { !$0.isWhitespace }
+      guard let first = words.first else { return true }
+      var idx = 0
+      if first.kind == .ident, first.text.lowercased() == "only" { idx = 1 }
+      guard idx < words.count else { continue }
+      let w = words[idx]
+      if w.kind == .openParen { return true }
+      if w.kind == .ident {
+        let name = w.text.lowercased()
+        if name == "screen" || name == "all" { return true }
+      }
+    }
+    return false
+  }
+
+  func parseDeclarations(_ start: Int, _ end: Int) -> [CSSDeclaration] {
+    var out: [CSSDeclaration] = []
+    var i = start
+    while i < end {
+      // One declaration: up to the next top-level ';'.
+      var j = i
+      while j < end, tokens[j].kind != .semicolon {
+        if [.function, .openParen, .openSquare, .openCurly].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+      }
+      var parts = Array(tokens[i..<min(j, end)])
+      i = j + 1
+      while let f = parts.first, f.isWhitespace { parts.removeFirst() }
+      guard parts.count >= 2, parts[0].kind == .ident else { continue }
+      var k = 1
+      while k < parts.count, parts[k].isWhitespace { k += 1 }
+      guard k < parts.count, parts[k].kind == .colon else { continue }
+      var value = Array(parts[(k + 1)...])
+      while let l = value.last, l.isWhitespace { value.removeLast() }
+      var important = false
+      if let l = value.last, l.kind == .ident, l.text.lowercased() == "important" {
+        var m = value.count - 2
+        while m >= 0, value[m].isWhitespace { m -= 1 }
+        if m >= 0, value[m].kind == .delim, value[m].text == "!" {
+          important = true
+          value.removeSubrange(m...)
+          while let l = value.last, l.isWhitespace { value.removeLast() }
+        }
+      }
+      while let f = value.first, f.isWhitespace { value.removeFirst() }
+      guard !value.isEmpty else { continue }
+      out.append(CSSDeclaration(name: parts[0].text.lowercased(), value: value, important: important))
+      if out.count > 1_000 { break }
+    }
+    return out
+  }
+
+  /// A `style` attribute's declarations.
+  static func styleAttribute(_ text: String) -> [CSSDeclaration] {
+    let tokens = CSSTokenizer.tokenize(String(text.prefix(64 * 1024)))
+    return CSSRuleParser(tokens: tokens).parseDeclarations(0, tokens.count)
+  }
+}
+
+enum SelectorParser {
+  /// Parses a selector list; invalid selectors are dropped (a lenient reading of the rule
+  /// that an invalid list drops the whole rule, which keeps more of a sloppy sheet).
+  static func parseList(_ tokens: [CSSToken]) -> [Selector] {
+    var out: [Selector] = []
+    for part in tokens.split(whereSeparator: { $0.kind == .comma }) {
+      if out.count >= CSSLimits.maxSelectorsPerRule { break }
+      if let s = parse(Array(part)) { out.append(s) }
+    }
+    return out
+  }
+
+  static func parse(_ tokens: [CSSToken]) -> Selector? {
+    var compounds: [CompoundSelector] = []
+    var combinators: [Combinator] = []
+    var current = CompoundSelector()
+    var hasCurrent = false
+    var pending: Combinator? = nil
+    var i = 0
+    let n = tokens.count
+
+    func startCompound() -> Bool {
+      if !hasCurrent {
+        if !compounds.isEmpty {
+          combinators.append(pending ?? .descendant)
+        } else if pending != nil && pending != .descendant {
+          return false  // leading '>'
+        }
+        pending = nil
+        hasCurrent = true
+      }
+      return true
+    }
+    func finishCompound() {
+      if hasCurrent {
+        compounds.append(current)
+        current = CompoundSelector()
+        hasCurrent = false
+      }
+    }
+
+    while i < n {
+      let t = tokens[i]
+      switch t.kind {
+      case .whitespace:
+        finishCompound()
+        if pending == nil, !compounds.isEmpty { pending = .descendant }
+        i += 1
+      case .delim where [">", "+", "~"].contains(t.text):
+        finishCompound()
+        guard !compounds.isEmpty, pending == nil || pending == .descendant else { return nil }
+        pending = t.text == ">" ? .child : t.text == "+" ? .adjacent : .sibling
+        i += 1
+      case .ident:
+        guard !hasCurrent || current.tag == nil, current.classes.isEmpty, current.ids.isEmpty else { return nil }
+        guard startCompound() else { return nil }
+        // Namespaced type selectors (`svg|text`) keep only the local name.
+        if i + 2 < n, tokens[i + 1].kind == .delim, tokens[i + 1].text == "|", tokens[i + 2].kind == .ident {
+          current.tag = tokens[i + 2].text.lowercased()
+          i += 3
+        } else {
+          current.tag = t.text.lowercased()
+          i += 1
+        }
+      case .delim where t.text == "*":
+        guard startCompound() else { return nil }
+        i += 1
+        if i + 1 < n, tokens[i].kind == .delim, tokens[i].text == "|" { i += 1 }
+      case .hash:
+        guard startCompound() else { return nil }
+        current.ids.append(t.text)
+        i += 1
+      case .delim where t.text == ".":
+        guard i + 1 < n, tokens[i + 1].kind == .ident, startCompound() else { return nil }
+        current.classes.append(tokens[i + 1].text)
+        i += 2
+      case .openSquare:
+        guard startCompound() else { return nil }
+        var j = i + 1
+        var inner: [CSSToken] = []
+        while j < n, tokens[j].kind != .closeSquare {
+          if !tokens[j].isWhitespace { inner.append(tokens[j]) }
+          j += 1
+        }
+        guard j < n, let test = attributeTest(inner) else { return nil }
+        current.attributes.append(test)
+        i = j + 1
+      case .colon:
+        guard startCompound() else { return nil }
+        if i + 1 < n, tokens[i + 1].kind == .colon {
+          current.neverMatches = true  // ::before, ::first-letter…
+          i += 2
+          if i < n, tokens[i].kind == .ident { i += 1 }
+        } else if i + 1 < n, tokens[i + 1].kind == .ident {
+          switch tokens[i + 1].text.lowercased() {
+          case "first-child": current.firstChild = true
+          case "last-child": current.lastChild = true
+          case "link", "any-link": current.attributes.append(("href", .exists))
+          case "root", "visited", "hover", "active", "focus": if tokens[i + 1].text.lowercased() != "root" { current.neverMatches = true }
+          default: current.neverMatches = true  // :first-letter, :before, :first-line…
+          }
+          i += 2
+        } else if i + 1 < n, tokens[i + 1].kind == .function {
+          current.neverMatches = true  // :not(), :nth-child()…
+          var depth = 0
+          var j = i + 1
+          while j < n {
+            switch tokens[j].kind {
+            case .function, .openParen: depth += 1
+            case .closeParen: depth -= 1
+            default: break
+            }
+            j += 1
+            if depth == 0 { break }
+          }
+          i = j
+        } else {
+          return nil
+        }
+      default:
+        return nil
+      }
+      if compounds.count + (hasCurrent ? 1 : 0) > CSSLimits.maxCompounds { return nil }
+    }
+    finishCompound()
+    guard !compounds.isEmpty, combinators.count == compounds.count - 1 else { return nil }
+    if let p = pending, p != .descendant { return nil }  // trailing combinator
+    return Selector(compounds: compounds, combinators: combinators)
+  }
+
+  static func attributeTest(_ t: [CSSToken]) -> (name: String, match: AttributeMatch)? {
+    guard let first = t.first else { return nil }
+    var i = 0
+    var name: String
+    if first.kind == .delim, first.text == "|" || first.text == "*", t.count > 2, t[1].kind == .delim, t[1].text == "|" {
+      return nil
+    }
+    guard first.kind == .ident else { return nil }
+    name = first.text.lowercased()
+    i = 1
+    if i + 1 < t.count, t[i].kind == .delim, t[i].text == "|", t[i + 1].kind == .ident {
+      // [epub|type]: our attribute names carry the document's prefix, which is "epub" in
+      // every real book; match the conventional prefix.
+      name = name + ":" + t[i + 1].text.lowercased()
+      i += 2
+    }
+    if i == t.count { return (name, .exists) }
+    var op = ""
+    if t[i].kind == .delim, t[i].text == "=" {
+      op = "="
+      i += 1
+    } else if i + 1 < t.count, t[i].kind == .delim, t[i + 1].kind == .delim, t[i + 1].text == "=" {
+      op = t[i].text + "="
+      i += 2
+    } else {
+      return nil
+    }
+    guard i < t.count, t[i].kind == .ident || t[i].kind == .string else { return nil }
+    let v = t[i].text
+    switch op {
+    case "=": return (name, .equals(v))
+    case "~=": return (name, .includes(v))
+    case "|=": return (name, .dashMatch(v))
+    case "^=": return (name, .prefix(v))
+    case "$=": return (name, .suffix(v))
+    case "*=": return (name, .substring(v))
+    default: return nil
+    }
+  }
+}
+
+/// Resolves hrefs inside the archive: relative to a base file, percent-decoded, `.` and `..`
+/// removed, never escaping the archive root. Absolute URLs (with a scheme) are returned as is.
+enum PathResolver {
+  static func resolve(_ href: String, against base: String) -> String {
+    var ref = href.trimmingCharacters(in: .whitespacesAndNewlines)
+    var fragment = ""
+    if let hashIdx = ref.firstIndex(of: "#") {
+      fragment = String(ref[hashIdx...])
+      ref = String(ref[..<hashIdx])
+    }
+    if let colon = ref.firstIndex(of: ":"), ref[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+      ref[..<colon].count > 1
+    {
+      return href  // http:, mailto:, data: …
+    }
+    if let q = ref.firstIndex(of: "?") { ref = String(ref[..<q]) }
+    let decoded = ref.removingPercentEncoding ?? ref
+    if decoded.isEmpty { return base + fragment }
+    var parts: [Substring]
+    if decoded.hasPrefix("/") {
+      parts = []
+    } else {
+      parts = base.split(separator: "/", omittingEmptySubsequences: false)
+      parts.removeLast()  // the base file's own name
+    }
+    for seg in decoded.split(separator: "/", omittingEmptySubsequences: true) {
+      if seg == "." { continue }
+      if seg == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+        continue
+      }
+      parts.append(seg)
+    }
+    return parts.filter { !$0.isEmpty }.joined(separator: "/") + fragment
+  }
+}

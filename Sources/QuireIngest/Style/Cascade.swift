@@ -1,0 +1,622 @@
+// The cascade: which declarations win for an element, and the computed values that follow.
+//
+// Units: every computed length is in root ems (`Length.rem`) or a percentage of the
+// containing block's width (Document.swift's essay). `font-size` in em/% is relative to the
+// parent's computed font size; other em lengths are relative to the element's own font
+// size, so `font-size` is applied before every other declaration. px are converted with the
+// CSS reference root of 16 px (1pt = 4/3 px, so 12pt = 1rem).
+//
+// Order: user-agent normal < author normal < style attribute < author !important (UA
+// !important is never used). Within an origin: specificity, then source order.
+//
+// Matching is right to left with a per-element memo of failed (compound, element) pairs,
+// so a selector of n compounds costs O(n · depth) at worst instead of exponential.
+// Rules are bucketed by the rightmost compound's id, first class, or tag.
+
+import Foundation
+
+enum Display: Sendable, Hashable {
+  case block, inline, none, listItem, table, tableRow, tableCell, tableRowGroup, tableCaption
+}
+
+enum ListStyle: Sendable, Hashable {
+  case disc, circle, square, decimal, lowerAlpha, upperAlpha, lowerRoman, upperRoman, none
+}
+
+/// The computed style of one element, with the few values Document does not carry.
+struct ElementStyle: Sendable {
+  var computed = ComputedStyle()
+  var display: Display = .inline
+  var listStyle: ListStyle = .disc
+
+  /// The inherited part of `parent`: what a child starts from before its own declarations.
+  static func inheriting(from parent: ElementStyle) -> ElementStyle {
+    var s = ElementStyle()
+    let p = parent.computed
+    s.computed.fontFamilies = p.fontFamilies
+    s.computed.fontSize = p.fontSize
+    s.computed.italic = p.italic
+    s.computed.fontWeight = p.fontWeight
+    s.computed.smallCaps = p.smallCaps
+    s.computed.textAlign = p.textAlign
+    s.computed.textIndent = p.textIndent
+    s.computed.textTransform = p.textTransform
+    s.computed.lineHeight = p.lineHeight
+    s.computed.whiteSpace = p.whiteSpace
+    s.computed.hyphens = p.hyphens
+    s.computed.widows = p.widows
+    s.computed.orphans = p.orphans
+    s.computed.direction = p.direction
+    s.computed.color = p.color
+    s.computed.underline = p.underline
+    s.computed.lineThrough = p.lineThrough
+    s.listStyle = parent.listStyle
+    return s
+  }
+}
+
+/// The attributes selectors look at, per element, precomputed once per document.
+struct SelectorSubject {
+  var name: String
+  var id: String?
+  var classes: [String]
+  var parent: Int?
+  var previousSibling: Int?
+  var isLast: Bool
+}
+
+struct MatchedRule: Sendable {
+  var selector: Selector
+  var declarations: [CSSDeclaration]
+  var origin: Int  // 0 user agent, 1 author
+  var order: Int
+}
+
+/// All rules that apply to one document, bucketed for matching.
+struct RuleSet: Sendable {
+  var rules: [MatchedRule] = []
+  var byID: [String: [Int]] = [:]
+  var byClass: [String: [Int]] = [:]
+  var byTag: [String: [Int]] = [:]
+  var universal: [Int] = []
+
+  mutating func add(_ sheet: StyleSheet, origin: Int) {
+    for rule in sheet.rules {
+      for sel in rule.selectors {
+        let idx = rules.count
+        rules.append(MatchedRule(selector: sel, declarations: rule.declarations, origin: origin, order: idx))
+        guard let last = sel.compounds.last, !last.neverMatches else { continue }
+        if let id = last.ids.first {
+          byID[id, default: []].append(idx)
+        } else if let c = last.classes.first {
+          byClass[c, default: []].append(idx)
+        } else if let t = last.tag {
+          byTag[t, default: []].append(idx)
+        } else {
+          universal.append(idx)
+        }
+      }
+    }
+  }
+}
+
+struct StyleResolver {
+  let tree: MarkupTree
+  let rules: RuleSet
+  var subjects: [SelectorSubject?]
+
+  init(tree: MarkupTree, rules: RuleSet) {
+    self.tree = tree
+    self.rules = rules
+    var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
+    for (i, node) in tree.nodes.enumerated() where node.kind == .element && i != tree.root {
+      var prev: Int? = nil
+      let parent = node.parent
+      let siblings = tree.nodes[parent].children
+      // Siblings are few per element on average; find our position once.
+      if let pos = siblings.firstIndex(of: i) {
+        var k = pos - 1
+        while k >= 0 {
+          if tree.nodes[siblings[k]].kind == .element {
+            prev = siblings[k]
+            break
+          }
+          k -= 1
+        }
+        var isLast = true
+        var m = pos + 1
+        while m < siblings.count {
+          if tree.nodes[siblings[m]].kind == .element {
+            isLast = false
+            break
+          }
+          m += 1
+        }
+        subjects[i] = SelectorSubject(
+          name: node.name, id: node.attribute("id"),
+          classes: (node.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init),
+          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: isLast)
+      }
+    }
+    self.subjects = subjects
+  }
+
+  func compoundMatches(_ c: CompoundSelector, _ e: Int) -> Bool {
+    guard let s = subjects[e] else { return false }
+    if c.neverMatches { return false }
+    if let t = c.tag, t != s.name { return false }
+    for id in c.ids where s.id != id { return false }
+    for cl in c.classes where !s.classes.contains(cl) { return false }
+    if c.firstChild && s.previousSibling != nil { return false }
+    if c.lastChild && !s.isLast { return false }
+    for (name, match) in c.attributes {
+      guard let v = tree.nodes[e].attribute(name) else { return false }
+      switch match {
+      case .exists: break
+      case .equals(let x): if v != x { return false }
+      case .includes(let x): if !v.split(whereSeparator: { $0.isWhitespace }).contains(Substring(x)) { return false }
+      case .dashMatch(let x): if !(v == x || v.hasPrefix(x + "-")) { return false }
+      case .prefix(let x): if x.isEmpty || !v.hasPrefix(x) { return false }
+      case .suffix(let x): if x.isEmpty || !v.hasSuffix(x) { return false }
+      case .substring(let x): if x.isEmpty || !v.contains(x) { return false }
+      }
+    }
+    return true
+  }
+
+  func matches(_ sel: Selector, _ e: Int) -> Bool {
+    var failed = Set<Int>()
+    return match(sel, sel.compounds.count - 1, e, &failed)
+  }
+
+  private func match(_ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>) -> Bool {
+    let key = k &* tree.nodes.count &+ e
+    if failed.contains(key) { return false }
+    var ok = false
+    if compoundMatches(sel.compounds[k], e) {
+      if k == 0 {
+        ok = true
+      } else {
+        switch sel.combinators[k - 1] {
+        case .child:
+          if let p = subjects[e]?.parent { ok = match(sel, k - 1, p, &failed) }
+        case .descendant:
+          var a = subjects[e]?.parent
+          while let p = a, !ok {
+            ok = match(sel, k - 1, p, &failed)
+            a = subjects[p]?.parent
+          }
+        case .adjacent:
+          if let p = subjects[e]?.previousSibling { ok = match(sel, k - 1, p, &failed) }
+        case .sibling:
+          var a = subjects[e]?.previousSibling
+          while let p = a, !ok {
+            ok = match(sel, k - 1, p, &failed)
+            a = subjects[p]?.previousSibling
+          }
+        }
+      }
+    }
+    if !ok { failed.insert(key) }
+    return ok
+  }
+
+  /// The element's declarations in cascade order (later wins).
+  func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
+    guard let s = subjects[e] else { return inlineStyle }
+    var candidates: [Int] = rules.universal
+    if let id = s.id, let b = rules.byID[id] { candidates += b }
+    for c in s.classes { if let b = rules.byClass[c] { candidates += b } }
+    if let b = rules.byTag[s.name] { candidates += b }
+    var weighted: [(key: (Int, Int, Int, Int), decl: CSSDeclaration)] = []
+    var seen = Set<Int>()
+    for idx in candidates where seen.insert(idx).inserted {
+      let r = rules.rules[idx]
+      guard matches(r.selector, e) else { continue }
+      let spec = r.selector.specificity
+      for d in r.declarations {
+        let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
+        weighted.append(((band, spec, r.order, 0), d))
+      }
+    }
+    for (i, d) in inlineStyle.enumerated() {
+      weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
+    }
+    weighted.sort { $0.key < $1.key }
+    return weighted.map(\.decl)
+  }
+}
+
+/// Applies declarations to a style, resolving values against the parent.
+enum StyleComputer {
+  static let inheritedNames: Set<String> = []
+
+  static func compute(_ decls: [CSSDeclaration], parent: ElementStyle, base: ElementStyle) -> ElementStyle {
+    var s = base
+    // font-size first: em lengths of every other property depend on it.
+    for d in decls where d.name == "font-size" || d.name == "font" {
+      applyFont(d, &s, parent: parent, sizeOnly: true)
+    }
+    for d in decls where d.name != "font-size" {
+      apply(d, &s, parent: parent)
+    }
+    return s
+  }
+
+  static func keyword(_ v: [CSSToken]) -> String? {
+    guard v.count == 1, v[0].kind == .ident else { return nil }
+    return v[0].text.lowercased()
+  }
+
+  /// A length in rem (or percent), for properties other than font-size.
+  static func length(_ t: CSSToken, fontSize: Double) -> Length? {
+    switch t.kind {
+    case .number: return t.number == 0 ? .zero : nil
+    case .percentage: return .percent(t.number)
+    case .dimension:
+      switch t.unit {
+      case "px": return .rem(t.number / 16)
+      case "pt": return .rem(t.number / 12)
+      case "pc": return .rem(t.number / 1)
+      case "in": return .rem(t.number * 6)
+      case "cm": return .rem(t.number * 6 / 2.54)
+      case "mm": return .rem(t.number * 6 / 25.4)
+      case "q": return .rem(t.number * 6 / 101.6)
+      case "em": return .rem(t.number * fontSize)
+      case "rem": return .rem(t.number)
+      case "ex", "ch": return .rem(t.number * fontSize * 0.5)
+      case "vw", "vh", "vmin", "vmax": return .percent(t.number)
+      default: return nil
+      }
+    case .ident where t.text.lowercased() == "auto": return .zero
+    default: return nil
+    }
+  }
+
+  /// A font size in rem relative to the parent's, or nil.
+  static func fontSize(_ t: CSSToken, parent: Double) -> Double? {
+    switch t.kind {
+    case .percentage: return parent * t.number / 100
+    case .dimension:
+      switch t.unit {
+      case "em": return parent * t.number
+      case "ex", "ch": return parent * t.number * 0.5
+      default:
+        if case .rem(let r) = length(t, fontSize: parent) { return r }
+        return nil
+      }
+    case .number: return t.number == 0 ? 0 : nil
+    case .ident:
+      switch t.text.lowercased() {
+      case "xx-small": return 9.0 / 16
+      case "x-small": return 10.0 / 16
+      case "small": return 13.0 / 16
+      case "medium": return 1
+      case "large": return 18.0 / 16
+      case "x-large": return 24.0 / 16
+      case "xx-large": return 2
+      case "xxx-large": return 3
+      case "smaller": return parent / 1.2
+      case "larger": return parent * 1.2
+      default: return nil
+      }
+    default: return nil
+    }
+  }
+
+  static func fontWeight(_ t: CSSToken, parent: Int) -> Int? {
+    switch t.kind {
+    case .number:
+      let w = Int(t.number)
+      return (1...1000).contains(w) ? min(900, max(100, (w + 50) / 100 * 100)) : nil
+    case .ident:
+      switch t.text.lowercased() {
+      case "normal": return 400
+      case "bold": return 700
+      case "bolder": return parent < 350 ? 400 : parent < 550 ? 700 : 900
+      case "lighter": return parent < 550 ? 100 : parent < 750 ? 400 : 700
+      default: return nil
+      }
+    default: return nil
+    }
+  }
+
+  static func lineHeight(_ v: [CSSToken], fontSize: Double) -> LineHeight? {
+    guard let t = v.first else { return nil }
+    switch t.kind {
+    case .ident where t.text.lowercased() == "normal": return .normal
+    case .number: return t.number >= 0 ? .factor(t.number) : nil
+    case .percentage: return .factor(t.number / 100)
+    default:
+      if let l = length(t, fontSize: fontSize) { return .length(l) }
+      return nil
+    }
+  }
+
+  static func families(_ v: [CSSToken]) -> [String] {
+    var out: [String] = []
+    var current: [String] = []
+    for t in v + [CSSToken(kind: .comma, text: ",")] {
+      switch t.kind {
+      case .string: current.append(t.text)
+      case .ident: current.append(t.text)
+      case .comma:
+        let name = current.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        if !name.isEmpty { out.append(name) }
+        current = []
+      default: break
+      }
+    }
+    return Array(out.prefix(16))
+  }
+
+  static func applyFont(_ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle, sizeOnly: Bool) {
+    let v = d.value.filter { !$0.isWhitespace }
+    if d.name == "font-size" {
+      if keyword(v) == "inherit" {
+        s.computed.fontSize = parent.computed.fontSize
+      } else if keyword(v) == "initial" {
+        s.computed.fontSize = 1
+      } else if v.count == 1, let f = fontSize(v[0], parent: parent.computed.fontSize) {
+        s.computed.fontSize = min(100, max(0, f))
+      }
+      return
+    }
+    // `font` shorthand: [style || variant || weight] size[/line-height] family.
+    var i = 0
+    var italic = false
+    var smallCaps = false
+    var weight = 400
+    while i < v.count {
+      let t = v[i]
+      if t.kind == .ident {
+        let k = t.text.lowercased()
+        if k == "italic" || k == "oblique" {
+          italic = true
+        } else if k == "small-caps" {
+          smallCaps = true
+        } else if k == "normal" {
+        } else if let w = fontWeight(t, parent: parent.computed.fontWeight), k != "smaller", k != "larger" {
+          weight = w
+        } else {
+          break
+        }
+        i += 1
+      } else if t.kind == .number, let w = fontWeight(t, parent: parent.computed.fontWeight) {
+        weight = w
+        i += 1
+      } else {
+        break
+      }
+    }
+    guard i < v.count, let size = fontSize(v[i], parent: parent.computed.fontSize) else { return }
+    i += 1
+    var lh: LineHeight = .normal
+    if i + 1 < v.count, v[i].kind == .delim, v[i].text == "/" {
+      lh = lineHeight([v[i + 1]], fontSize: size) ?? .normal
+      i += 2
+    }
+    let fams = families(Array(v[i...]))
+    guard !fams.isEmpty else { return }
+    s.computed.fontSize = min(100, max(0, size))
+    if sizeOnly { return }
+    s.computed.italic = italic
+    s.computed.smallCaps = smallCaps
+    s.computed.fontWeight = weight
+    s.computed.lineHeight = lh
+    s.computed.fontFamilies = fams
+  }
+
+  static func edges(_ v: [CSSToken], fontSize: Double) -> [Length]? {
+    let parts = v.filter { !$0.isWhitespace }.map { length($0, fontSize: fontSize) }
+    guard (1...4).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+    let p = parts.map { $0! }
+    switch p.count {
+    case 1: return [p[0], p[0], p[0], p[0]]
+    case 2: return [p[0], p[1], p[0], p[1]]
+    case 3: return [p[0], p[1], p[2], p[1]]
+    default: return p
+    }
+  }
+
+  static func breakRule(_ k: String) -> BreakRule? {
+    switch k {
+    case "always", "page", "left", "right", "recto", "verso": return .page
+    case "avoid", "avoid-page": return .avoid
+    case "auto", "column", "avoid-column": return .auto
+    default: return nil
+    }
+  }
+
+  static func color(_ v: [CSSToken]) -> RGBA? {
+    guard let t = v.first else { return nil }
+    if t.kind == .hash {
+      let hex = t.text.lowercased()
+      let digits = hex.compactMap { $0.hexDigitValue }
+      guard digits.count == hex.count else { return nil }
+      switch digits.count {
+      case 3, 4:
+        let c = digits.map { UInt8($0 * 17) }
+        return RGBA(r: c[0], g: c[1], b: c[2], a: digits.count == 4 ? c[3] : 255)
+      case 6, 8:
+        let c = stride(from: 0, to: digits.count, by: 2).map { UInt8(digits[$0] * 16 + digits[$0 + 1]) }
+        return RGBA(r: c[0], g: c[1], b: c[2], a: c.count == 4 ? c[3] : 255)
+      default: return nil
+      }
+    }
+    if t.kind == .function, t.text == "rgb" || t.text == "rgba" {
+      let args = v.dropFirst().filter { [.number, .percentage].contains($0.kind) }
+      guard args.count >= 3 else { return nil }
+      func channel(_ a: CSSToken) -> UInt8 {
+        let x = a.kind == .percentage ? a.number * 2.55 : a.number
+        return UInt8(max(0, min(255, x.rounded())))
+      }
+      var alpha: UInt8 = 255
+      if args.count >= 4 {
+        let a = args[args.startIndex + 3]
+        alpha = UInt8(max(0, min(255, ((a.kind == .percentage ? a.number / 100 : a.number) * 255).rounded())))
+      }
+      let a = Array(args)
+      return RGBA(r: channel(a[0]), g: channel(a[1]), b: channel(a[2]), a: alpha)
+    }
+    if t.kind == .ident {
+      switch t.text.lowercased() {
+      case "black": return RGBA(r: 0, g: 0, b: 0)
+      case "white": return RGBA(r: 255, g: 255, b: 255)
+      case "red": return RGBA(r: 255, g: 0, b: 0)
+      case "green": return RGBA(r: 0, g: 128, b: 0)
+      case "blue": return RGBA(r: 0, g: 0, b: 255)
+      case "gray", "grey": return RGBA(r: 128, g: 128, b: 128)
+      case "silver": return RGBA(r: 192, g: 192, b: 192)
+      case "maroon": return RGBA(r: 128, g: 0, b: 0)
+      case "purple": return RGBA(r: 128, g: 0, b: 128)
+      case "fuchsia", "magenta": return RGBA(r: 255, g: 0, b: 255)
+      case "lime": return RGBA(r: 0, g: 255, b: 0)
+      case "olive": return RGBA(r: 128, g: 128, b: 0)
+      case "yellow": return RGBA(r: 255, g: 255, b: 0)
+      case "navy": return RGBA(r: 0, g: 0, b: 128)
+      case "teal": return RGBA(r: 0, g: 128, b: 128)
+      case "aqua", "cyan": return RGBA(r: 0, g: 255, b: 255)
+      case "orange": return RGBA(r: 255, g: 165, b: 0)
+      case "brown": return RGBA(r: 165, g: 42, b: 42)
+      case "darkgray", "darkgrey": return RGBA(r: 169, g: 169, b: 169)
+      case "lightgray", "lightgrey": return RGBA(r: 211, g: 211, b: 211)
+      case "dimgray", "dimgrey": return RGBA(r: 105, g: 105, b: 105)
+      case "transparent": return RGBA(r: 0, g: 0, b: 0, a: 0)
+      default: return nil
+      }
+    }
+    return nil
+  }
+
+  static func listStyle(_ v: [CSSToken]) -> ListStyle? {
+    for t in v where t.kind == .ident {
+      switch t.text.lowercased() {
+      case "disc": return .disc
+      case "circle": return .circle
+      case "square": return .square
+      case "decimal", "decimal-leading-zero": return .decimal
+      case "lower-alpha", "lower-latin": return .lowerAlpha
+      case "upper-alpha", "upper-latin": return .upperAlpha
+      case "lower-roman": return .lowerRoman
+      case "upper-roman": return .upperRoman
+      case "none": return ListStyle.none
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  static func apply(_ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle) {
+    let v = d.value.filter { !$0.isWhitespace }
+    let k = keyword(v)
+    let fs = s.computed.fontSize
+    let p = parent.computed
+    if k == "inherit" {
+      inherit(d.name, &s, parent: parent)
+      return
+    }
+    switch d.name {
+    case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
+    case "font-family": if k != "initial" { let f = families(v); if !f.isEmpty { s.computed.fontFamilies = f } }
+    case "font-style": if let k { s.computed.italic = k == "italic" || k == "oblique" }
+    case "font-weight": if v.count == 1, let w = fontWeight(v[0], parent: p.fontWeight) { s.computed.fontWeight = w }
+    case "font-variant", "font-variant-caps":
+      if let k { s.computed.smallCaps = k == "small-caps" || k == "all-small-caps" }
+    case "text-align":
+      switch k {
+      case "left": s.computed.textAlign = .left
+      case "right": s.computed.textAlign = .right
+      case "center", "-webkit-center", "-moz-center": s.computed.textAlign = .center
+      case "justify": s.computed.textAlign = .justify
+      case "start": s.computed.textAlign = .start
+      case "end": s.computed.textAlign = .end
+      default: break
+      }
+    case "text-indent": if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
+    case "text-transform":
+      if let k, let t = TextTransform(rawValue: k) { s.computed.textTransform = t }
+    case "margin": if let e = edges(v, fontSize: fs) { s.computed.margin = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3]) }
+    case "padding": if let e = edges(v, fontSize: fs) { s.computed.padding = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3]) }
+    case "margin-top": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.top = l }
+    case "margin-right": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.right = l }
+    case "margin-bottom": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.bottom = l }
+    case "margin-left": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.left = l }
+    case "padding-top": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.top = l }
+    case "padding-right": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.right = l }
+    case "padding-bottom": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.bottom = l }
+    case "padding-left": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.left = l }
+    case "line-height": if let l = lineHeight(v, fontSize: fs) { s.computed.lineHeight = l }
+    case "page-break-before", "break-before": if let k, let b = breakRule(k) { s.computed.breakBefore = b }
+    case "page-break-after", "break-after": if let k, let b = breakRule(k) { s.computed.breakAfter = b }
+    case "page-break-inside", "break-inside": if let k, let b = breakRule(k) { s.computed.breakInside = b }
+    case "display":
+      switch k {
+      case "block", "flex", "grid", "flow-root": s.display = .block
+      case "inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents": s.display = .inline
+      case "none": s.display = .none
+      case "list-item": s.display = .listItem
+      case "table": s.display = .table
+      case "table-row": s.display = .tableRow
+      case "table-cell": s.display = .tableCell
+      case "table-row-group", "table-header-group", "table-footer-group": s.display = .tableRowGroup
+      case "table-caption": s.display = .tableCaption
+      case "table-column", "table-column-group": s.display = .none
+      default: break
+      }
+    case "white-space":
+      switch k {
+      case "normal": s.computed.whiteSpace = .normal
+      case "pre": s.computed.whiteSpace = .pre
+      case "pre-wrap", "break-spaces": s.computed.whiteSpace = .preWrap
+      case "pre-line": s.computed.whiteSpace = .preLine
+      case "nowrap": s.computed.whiteSpace = .nowrap
+      default: break
+      }
+    case "vertical-align":
+      switch k {
+      case "sub": s.computed.verticalAlign = .sub
+      case "super": s.computed.verticalAlign = .super
+      case "baseline", "top", "middle", "bottom", "text-top", "text-bottom": s.computed.verticalAlign = .baseline
+      default: break
+      }
+    case "hyphens", "-webkit-hyphens", "-epub-hyphens", "-moz-hyphens", "-ms-hyphens":
+      if let k, let h = Hyphens(rawValue: k) { s.computed.hyphens = h }
+    case "adobe-hyphenate":
+      if k == "none" { s.computed.hyphens = .manual } else if k == "auto" { s.computed.hyphens = .auto }
+    case "widows": if let t = v.first, t.kind == .number, v.count == 1 { s.computed.widows = max(1, min(100, Int(t.number))) }
+    case "orphans": if let t = v.first, t.kind == .number, v.count == 1 { s.computed.orphans = max(1, min(100, Int(t.number))) }
+    case "direction":
+      if k == "rtl" { s.computed.direction = .rtl } else if k == "ltr" { s.computed.direction = .ltr }
+    case "color": if let c = color(v) { s.computed.color = c }
+    case "text-decoration", "text-decoration-line":
+      let words = Set(v.filter { $0.kind == .ident }.map { $0.text.lowercased() })
+      if words.contains("none") {
+        s.computed.underline = false
+        s.computed.lineThrough = false
+      }
+      if words.contains("underline") { s.computed.underline = true }
+      if words.contains("line-through") { s.computed.lineThrough = true }
+    case "list-style-type", "list-style": if let l = listStyle(v) { s.listStyle = l }
+    default: break  // unknown or unsupported: skipped, never fatal
+    }
+  }
+
+  static func inherit(_ name: String, _ s: inout ElementStyle, parent: ElementStyle) {
+    let p = parent.computed
+    switch name {
+    case "margin": s.computed.margin = p.margin
+    case "padding": s.computed.padding = p.padding
+    case "margin-top": s.computed.margin.top = p.margin.top
+    case "margin-bottom": s.computed.margin.bottom = p.margin.bottom
+    case "margin-left": s.computed.margin.left = p.margin.left
+    case "margin-right": s.computed.margin.right = p.margin.right
+    case "display": s.display = parent.display
+    case "vertical-align": s.computed.verticalAlign = p.verticalAlign
+    case "page-break-before", "break-before": s.computed.breakBefore = p.breakBefore
+    case "page-break-after", "break-after": s.computed.breakAfter = p.breakAfter
+    case "page-break-inside", "break-inside": s.computed.breakInside = p.breakInside
+    default: break  // inherited properties already hold the parent's value
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import QuireRaster
+
+/// A premultiplied RGBA working surface: Float channels on the 0…255 scale, so that an
+/// opaque 8-bit pixel copied in and rounded out is bit-identical.
+struct Canvas {
+  let width: Int
+  let height: Int
+  var px: [Float]
+  /// The union of the areas drawn into (x0, y0, x1, y1), exclusive upper bounds.
+  var dirty = (x0: Int.max, y0: Int.max, x1: Int.min, y1: Int.min)
+
+  init(width: Int, height: Int, fill: RGBA = .clear) {
+    self.width = width
+    self.height = height
+    let a = Float(fill.a * 255)
+    let pm: [Float] = [Float(fill.r) * a, Float(fill.g) * a, Float(fill.b) * a, a]
+    if a == 0 {
+      px = [Float](repeating: 0, count: width * height * 4)
+    } else {
+      px = [Float](unsafeUninitializedCapacity: width * height * 4) { buf, n in
+        for i in 0..<(width * height) {
+          buf[i * 4] = pm[0]
+          buf[i * 4 + 1] = pm[1]
+          buf[i * 4 + 2] = pm[2]
+          buf[i * 4 + 3] = pm[3]
+        }
+        n = width * height * 4
+      }
+    }
+  }
+
+  mutating func markDirty(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+    dirty = (min(dirty.x0, x0), min(dirty.y0, y0), max(dirty.x1, x1), max(dirty.y1, y1))
+  }
+
+  /// Straight-alpha RGBA8 with rounding to nearest.
+  func pixelBuffer() -> PixelBuffer {
+    let n = width * height
+    var out = [UInt8](repeating: 0, count: n * 4)
+    px.withUnsafeBufferPointer { src in
+      out.withUnsafeMutableBufferPointer { dst in
+        for i in 0..<n {
+          let a = src[i * 4 + 3]
+          if a <= 0.5 {
+            continue
+          }
+          if a >= 254.5 {
+            dst[i * 4] = UInt8(min(max(src[i * 4] + 0.5, 0), 255))
+            dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] + 0.5, 0), 255))
+            dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] + 0.5, 0), 255))
+            dst[i * 4 + 3] = 255
+          } else {
+            let k = 255 / a
+            dst[i * 4] = UInt8(min(max(src[i * 4] * k + 0.5, 0), 255))
+            dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] * k + 0.5, 0), 255))
+            dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] * k + 0.5, 0), 255))
+            dst[i * 4 + 3] = UInt8(min(a + 0.5, 255))
+          }
+        }
+      }
+    }
+    return PixelBuffer(width: width, height: height, format: .rgba8, pixels: out)
+  }
+
+  /// Source-over of `other` (same size) scaled by `opacity`, within other's dirty area.
+  mutating func composite(_ other: Canvas, opacity: Float) {
+    let x0 = max(other.dirty.x0, 0)
+    let y0 = max(other.dirty.y0, 0)
+    let x1 = min(other.dirty.x1, width)
+    let y1 = min(other.dirty.y1, height)
+    guard x0 < x1, y0 < y1 else { return }
+    markDirty(x0, y0, x1, y1)
+    let w = width
+    other.px.withUnsafeBufferPointer { s in
+      px.withUnsafeMutableBufferPointer { d in
+        for y in y0..<y1 {
+          for x in x0..<x1 {
+            let i = (y * w + x) * 4
+            let sa = s[i + 3] * opacity
+            if sa <= 0 { continue }
+            let k = 1 - sa / 255
+            d[i] = s[i] * opacity + d[i] * k
+            d[i + 1] = s[i + 1] * opacity + d[i + 1] * k
+            d[i + 2] = s[i + 2] * opacity + d[i + 2] * k
+            d[i + 3] = sa + d[i + 3] * k
+          }
+        }
+      }
+    }
+  }
+}
+
+/// Box-blurs one channel-plane region three times per axis, approximating a Gaussian of
+/// standard deviation `sigma` (the "boxes for Gauss" widths). Values outside are zero.
+/// Deterministic: sequential running sums.
+func gaussianApproximation(_ plane: inout [Float], width: Int, height: Int, sigma: Double) {
+  guard sigma > 0.2, width > 0, height > 0 else { return }
+  let n = 3.0
+  let wIdeal = (12 * sigma * sigma / n + 1).squareRoot()
+  var wl = Int(wIdeal.rounded(.down))
+  if wl % 2 == 0 { wl -= 1 }
+  wl = max(wl, 1)
+  let wu = wl + 2
+  let mIdeal =
+    (12 * sigma * sigma - n * Double(wl * wl) - 4 * n * Double(wl) - 3 * n)
+    / (-4 * Double(wl) - 4)
+  let m = Int(mIdeal.rounded())
+  let sizes = (0..<3).map { $0 < m ? wl : wu }
+  var tmp = [Float](repeating: 0, count: max(width, height))
+  for size in sizes {
+    let r = (size - 1) / 2
+    guard r > 0 else { continue }
+    let inv = 1 / Float(size)
+    // Horizontal.
+    for y in 0..<height {
+      let row = y * width
+      var acc: Float = 0
+      for x in 0..<min(r, width) { acc += plane[row + x] }
+      for x in 0..<width {
+        if x + r < width { acc += plane[row + x + r] }
+        tmp[x] = acc * inv
+        if x - r >= 0 { acc -= plane[row + x - r] }
+      }
+      for x in 0..<width { plane[row + x] = tmp[x] }
+    }
+    // Vertical.
+    for x in 0..<width {
+      var acc: Float = 0
+      for y in 0..<min(r, height) { acc += plane[y * width + x] }
+      for y in 0..<height {
+        if y + r < height { acc += plane[(y + r) * width + x] }
+        tmp[y] = acc * inv
+        if y - r >= 0 { acc -= plane[(y - r) * width + x] }
+      }
+      for y in 0..<height { plane[y * width + x] = tmp[y] }
+    }
+  }
+}

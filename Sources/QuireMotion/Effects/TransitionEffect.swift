@@ -1,0 +1,51 @@
+import Foundation
+import QuireRaster
+
+/// Core Animation transitions as page turns: "slide" (moveIn), "fade" and "push", driven
+/// through the engine itself — a layer showing `current` gets a `Transition` and then its
+/// contents are set to `next`; the frame is the presentation at time t of a 1 s, linear
+/// transition (t is already eased by the caller). A forward turn brings the new page in
+/// from the right (fromRight); a backward turn from the left; right-to-left books swap the
+/// sides.
+public struct TransitionEffect: PageTurnEffect {
+  public let type: TransitionType
+
+  public init(type: TransitionType) { self.type = type }
+
+  /// "slide" → moveIn, "fade", "push", "reveal"; nil for other names.
+  public init?(name: String) {
+    switch name {
+    case "slide", "moveIn": type = .moveIn
+    case "fade": type = .fade
+    case "push": type = .push
+    case "reveal": type = .reveal
+    default: return nil
+    }
+  }
+
+  public var name: String {
+    switch type {
+    case .moveIn: return "slide"
+    case .fade: return "fade"
+    case .push: return "push"
+    case .reveal: return "reveal"
+    }
+  }
+
+  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+    if t <= 0 { return pages.current }
+    if t >= 1 { return pages.next }
+    let w = pages.current.width
+    let h = pages.current.height
+    guard w > 0, h > 0 else { return pages.next }
+    let forward = options.direction == .next
+    let subtype: TransitionSubtype = (forward != options.rightToLeft) ? .fromRight : .fromLeft
+    let layer = Layer(frame: LayerRect(x: 0, y: 0, width: Double(w), height: Double(h)))
+    layer.contents = pages.current
+    let tr = Transition(type: type, subtype: subtype, duration: 1)
+    tr.timingFunction = .linear
+    layer.add(tr, forKey: "transition")
+    layer.contents = pages.next
+    return Compositor(width: w, height: h, background: .white).render(layer, at: t)
+  }
+}

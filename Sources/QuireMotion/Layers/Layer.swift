@@ -1,0 +1,368 @@
+import Foundation
+import QuireRaster
+
+/// How `contents` is placed inside the layer's bounds (CALayer's contentsGravity).
+/// The image's natural size is its pixel size (content scale 1).
+public enum ContentsGravity: String, Sendable, Hashable, Codable {
+  case resize, resizeAspect, resizeAspectFill
+  case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+}
+
+/// What an action lookup found: an animation to add, or an explicit "no action"
+/// (Core Animation's NSNull), which stops the search and suppresses the default.
+public enum LayerAction {
+  case animation(Animation)
+  case none
+}
+
+/// Supplies per-layer actions first in the lookup (CALayerDelegate.action(for:forKey:)).
+/// Return nil to continue the search with the layer's `actions` dictionary and defaults.
+public protocol LayerDelegate: AnyObject {
+  func action(for layer: Layer, forKey key: String) -> LayerAction?
+}
+
+/// The model values of a layer, kept in one value so a presentation copy is one assignment.
+struct LayerState {
+  var bounds = LayerRect.zero
+  var position = LayerPoint.zero
+  var anchorPoint = LayerPoint(x: 0.5, y: 0.5)
+  var zPosition = 0.0
+  var transform = Transform3D.identity
+  var sublayerTransform = Transform3D.identity
+  var opacity = 1.0
+  var backgroundColor = RGBA.clear
+  var contents: PixelBuffer?
+  var contentsGravity = ContentsGravity.resize
+  var masksToBounds = false
+  var cornerRadius = 0.0
+  var borderWidth = 0.0
+  var borderColor = RGBA.black
+  var shadowColor = RGBA.black
+  var shadowOpacity = 0.0
+  var shadowOffset = LayerSize(width: 0, height: -3)
+  var shadowRadius = 3.0
+  var isHidden = false
+  var isDoubleSided = true
+}
+
+/// A rectangle of content in a tree, positioned in its superlayer's coordinates — an offline
+/// CALayer. Reference semantics, like CALayer: a layer is one node, shared by its superlayer
+/// and whoever holds it. A layer tree is NOT thread-safe and not Sendable: build, mutate and
+/// render it on one task (effects build a fresh tree per frame, which keeps them Sendable).
+///
+/// Geometry: `position` is where the `anchorPoint` (unit coordinates of `bounds`) sits in
+/// the superlayer; `transform` applies about the anchor point; the superlayer's
+/// `sublayerTransform` applies to all sublayers about the superlayer's anchor point.
+///
+/// Setting an animatable property while the layer belongs to a `Scene` runs the action
+/// lookup of the scene's current transaction (see Scene). Not `final`: `GradientLayer`
+/// specialises it, like CAGradientLayer.
+public class Layer: CustomStringConvertible {
+  var state = LayerState()
+  public private(set) var sublayers: [Layer] = []
+  public private(set) weak var superlayer: Layer?
+  /// Set on a scene's root layer; other layers find their scene through the superlayer chain.
+  weak var hostScene: Scene?
+  /// Animations by key, in the order they were added (later ones override earlier ones).
+  var animations: [(key: String, animation: Animation)] = []
+  public var name: String?
+  public var actions: [String: LayerAction] = [:]
+  public weak var delegate: LayerDelegate?
+  /// Presentation-only: the outgoing state of an active transition, drawn below or above.
+  var transitionBelow: Layer?
+  var transitionAbove: Layer?
+
+  public init() {}
+
+  public convenience init(frame: LayerRect) {
+    self.init()
+    state.bounds = LayerRect(origin: .zero, size: frame.size)
+    state.position = LayerPoint(x: frame.midX, y: frame.midY)
+  }
+
+  public var description: String {
+    "Layer(\(name ?? "-") bounds: \(bounds), position: \(position), opacity: \(opacity))"
+  }
+
+  // MARK: Tree
+
+  public func addSublayer(_ layer: Layer) {
+    layer.removeFromSuperlayer()
+    sublayers.append(layer)
+    layer.superlayer = self
+  }
+
+  public func insertSublayer(_ layer: Layer, at index: Int) {
+    layer.removeFromSuperlayer()
+    sublayers.insert(layer, at: max(0, min(index, sublayers.count)))
+    layer.superlayer = self
+  }
+
+  public func removeFromSuperlayer() {
+    guard let parent = superlayer else { return }
+    parent.sublayers.removeAll { $0 === self }
+    superlayer = nil
+  }
+
+  /// The scene this layer is attached to, if any.
+  public var scene: Scene? {
+    var node: Layer? = self
+    var depth = 0
+    while let n = node, depth < 10_000 {
+      if let s = n.hostScene { return s }
+      node = n.superlayer
+      depth += 1
+    }
+    return nil
+  }
+
+  // MARK: Frame
+
+  /// The untransformed rectangle in superlayer coordinates (position − anchor offset).
+  public var frame: LayerRect {
+    get {
+      LayerRect(
+        x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
+        width: bounds.width, height: bounds.height)
+    }
+    set {
+      bounds = LayerRect(origin: bounds.origin, size: newValue.size)
+      position = LayerPoint(
+        x: newValue.minX + anchorPoint.x * newValue.width,
+        y: newValue.minY + anchorPoint.y * newValue.height)
+    }
+  }
+
+  // MARK: Animatable properties
+
+  public var bounds: LayerRect {
+    get { state.bounds }
+    set { change("bounds") { $0.bounds = newValue } }
+  }
+  public var position: LayerPoint {
+    get { state.position }
+    set { change("position") { $0.position = newValue } }
+  }
+  public var anchorPoint: LayerPoint {
+    get { state.anchorPoint }
+    set { change("anchorPoint") { $0.anchorPoint = newValue } }
+  }
+  public var zPosition: Double {
+    get { state.zPosition }
+    set { change("zPosition") { $0.zPosition = newValue } }
+  }
+  public var transform: Transform3D {
+    get { state.transform }
+    set { change("transform") { $0.transform = newValue } }
+  }
+  public var sublayerTransform: Transform3D {
+    get { state.sublayerTransform }
+    set { change("sublayerTransform") { $0.sublayerTransform = newValue } }
+  }
+  public var opacity: Double {
+    get { state.opacity }
+    set { change("opacity") { $0.opacity = newValue } }
+  }
+  public var backgroundColor: RGBA {
+    get { state.backgroundColor }
+    set { change("backgroundColor") { $0.backgroundColor = newValue } }
+  }
+  /// The image drawn in the bounds. Changing it runs the "contents" action, by default a
+  /// fade transition.
+  public var contents: PixelBuffer? {
+    get { state.contents }
+    set { change("contents") { $0.contents = newValue } }
+  }
+  public var contentsGravity: ContentsGravity {
+    get { state.contentsGravity }
+    set { state.contentsGravity = newValue }
+  }
+  public var masksToBounds: Bool {
+    get { state.masksToBounds }
+    set { state.masksToBounds = newValue }
+  }
+  public var cornerRadius: Double {
+    get { state.cornerRadius }
+    set { change("cornerRadius") { $0.cornerRadius = newValue } }
+  }
+  public var borderWidth: Double {
+    get { state.borderWidth }
+    set { change("borderWidth") { $0.borderWidth = newValue } }
+  }
+  public var borderColor: RGBA {
+    get { state.borderColor }
+    set { change("borderColor") { $0.borderColor = newValue } }
+  }
+  public var shadowColor: RGBA {
+    get { state.shadowColor }
+    set { change("shadowColor") { $0.shadowColor = newValue } }
+  }
+  public var shadowOpacity: Double {
+    get { state.shadowOpacity }
+    set { change("shadowOpacity") { $0.shadowOpacity = newValue } }
+  }
+  /// In canvas pixels; like CALayer the default is (0, −3).
+  public var shadowOffset: LayerSize {
+    get { state.shadowOffset }
+    set { change("shadowOffset") { $0.shadowOffset = newValue } }
+  }
+  /// Blur radius; the Gaussian's standard deviation is half of it.
+  public var shadowRadius: Double {
+    get { state.shadowRadius }
+    set { change("shadowRadius") { $0.shadowRadius = newValue } }
+  }
+  public var isHidden: Bool {
+    get { state.isHidden }
+    set { state.isHidden = newValue }
+  }
+  /// When false the layer is not drawn while its back faces the viewer.
+  public var isDoubleSided: Bool {
+    get { state.isDoubleSided }
+    set { state.isDoubleSided = newValue }
+  }
+
+  // MARK: Animations
+
+  /// Adds (a copy of) `animation` under `key`, replacing one with the same key. A zero
+  /// `beginTime` means "now" on the scene's clock. A `Transition` captures the layer's
+  /// current presentation as the outgoing state.
+  public func add(_ animation: Animation, forKey key: String? = nil) {
+    let anim = animation.copy()
+    let scene = self.scene
+    if anim.beginTime == 0, let scene { anim.beginTime = scene.time }
+    if let tr = anim as? Transition, tr.snapshot == nil {
+      tr.snapshot = presentation(at: scene?.time ?? anim.beginTime)
+    }
+    let k = key ?? "anim-\(animations.count)-\(ObjectIdentifier(anim).hashValue)"
+    animations.removeAll { $0.key == k }
+    animations.append((k, anim))
+    scene?.openTransaction?.record(anim)
+  }
+
+  public func animation(forKey key: String) -> Animation? {
+    animations.first { $0.key == key }?.animation
+  }
+  public var animationKeys: [String] { animations.map(\.key) }
+  public func removeAnimation(forKey key: String) { animations.removeAll { $0.key == key } }
+  public func removeAllAnimations() { animations.removeAll() }
+
+  // MARK: Change tracking
+
+  func change(_ key: String, _ body: (inout LayerState) -> Void) {
+    guard let scene = self.scene, let tx = scene.transactionForChange() else {
+      body(&state)
+      return
+    }
+    let action = lookUpAction(forKey: key, transaction: tx)
+    var oldValue: AnimatableValue?
+    var snapshot: Layer?
+    if let action {
+      if action is Transition {
+        snapshot = presentation(at: scene.time)
+      } else {
+        oldValue = presentation(at: scene.time).value(forKeyPath: key)
+      }
+    }
+    body(&state)
+    if let action {
+      let anim = action.copy()
+      if anim.duration == 0 { anim.duration = tx.duration }
+      if anim.timingFunction == nil { anim.timingFunction = tx.timingFunction }
+      if let basic = anim as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil,
+        basic.byValue == nil
+      {
+        basic.fromValue = oldValue
+      }
+      if let tr = anim as? Transition { tr.snapshot = snapshot }
+      add(anim, forKey: key)
+    }
+    scene.finishChange()
+  }
+
+  /// Delegate, then `actions`, then the default; `.none` anywhere disables the action.
+  private func lookUpAction(forKey key: String, transaction tx: Transaction) -> Animation? {
+    if tx.disableActions { return nil }
+    if let found = delegate?.action(for: self, forKey: key) {
+      if case .animation(let a) = found { return a }
+      return nil
+    }
+    if let found = actions[key] {
+      if case .animation(let a) = found { return a }
+      return nil
+    }
+    return Layer.defaultAction(forKey: key)
+  }
+
+  /// The default implicit animation: a fade for `contents`, a BasicAnimation from the
+  /// presentation value to the new model value for other animatable keys.
+  public static func defaultAction(forKey key: String) -> Animation? {
+    if key == "contents" { return Transition(type: .fade) }
+    return BasicAnimation(keyPath: key)
+  }
+
+  // MARK: Presentation
+
+  func makeShell() -> Layer { Layer() }
+
+  /// The layer tree as it appears at `time`: model values with every active animation
+  /// applied, recursively. The result is a detached copy (CALayer.presentation()).
+  public func presentation(at time: Double) -> Layer {
+    presentation(at: time, depth: 0)
+  }
+
+  func presentation(at time: Double, depth: Int) -> Layer {
+    let copy = makeShell()
+    copy.copyModel(from: self)
+    copy.name = name
+    if depth < 256 {
+      for s in sublayers {
+        let ps = s.presentation(at: time, depth: depth + 1)
+        copy.sublayers.append(ps)
+        ps.superlayer = copy
+      }
+    }
+    for (_, anim) in animations { anim.apply(to: copy, at: time) }
+    return copy
+  }
+
+  func copyModel(from other: Layer) { state = other.state }
+}
+
+/// A layer that fills its bounds with an axial gradient (CAGradientLayer, axial type).
+/// `startPoint`/`endPoint` are unit coordinates of the bounds; `locations` (0…1, ascending)
+/// default to evenly spaced stops. Colours are interpolated in premultiplied space.
+public final class GradientLayer: Layer {
+  public var colors: [RGBA] = []
+  public var locations: [Double]?
+  public var startPoint = LayerPoint(x: 0.5, y: 0)
+  public var endPoint = LayerPoint(x: 0.5, y: 1)
+
+  public override init() { super.init() }
+
+  override func makeShell() -> Layer { GradientLayer() }
+  override func copyModel(from other: Layer) {
+    super.copyModel(from: other)
+    if let g = other as? GradientLayer {
+      colors = g.colors
+      locations = g.locations
+      startPoint = g.startPoint
+      endPoint = g.endPoint
+    }
+  }
+
+  /// The premultiplied-space colour at parameter t along the axis.
+  func color(at t: Double) -> RGBA {
+    guard let first = colors.first else { return .clear }
+    if colors.count == 1 { return first }
+    let stops: [Double] =
+      (locations?.count == colors.count)
+      ? locations! : (0..<colors.count).map { Double($0) / Double(colors.count - 1) }
+    if t <= stops[0] { return colors[0] }
+    for i in 1..<colors.count where t <= stops[i] {
+      let span = stops[i] - stops[i - 1]
+      let f = span > 0 ? (t - stops[i - 1]) / span : 1
+      return RGBA.mix(colors[i - 1], colors[i], f)
+    }
+    return colors[colors.count - 1]
+  }
+}

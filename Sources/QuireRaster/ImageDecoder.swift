@@ -1,0 +1,249 @@
+import CJPEG
+import CPNG
+import Foundation
+
+/// Decodes a PNG or JPEG into straight-alpha RGBA8; nil for other formats or broken data.
+/// The motion engine reuses this for cover images.
+public func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
+  try? ImageDecoder.decode(data, href: href)
+}
+
+enum ImageDecoder {
+  static func isPNG(_ d: Data) -> Bool {
+    d.count >= 8 && d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+  }
+  static func isJPEG(_ d: Data) -> Bool { d.count >= 3 && d.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+  /// PNG or JPEG → RGBA8, dimensions checked against `ImageLimits` before any pixel buffer
+  /// is allocated.
+  static func decode(_ data: Data, href: String) throws(RasterError) -> PixelBuffer {
+    if isPNG(data) {
+      return try PNGCodec.decode(data, source: href).converted(to: .rgba8)
+    }
+    if isJPEG(data) { return try decodeJPEG(data, href: href) }
+    throw .unsupportedFormat(source: href)
+  }
+
+  static func decodeJPEG(_ data: Data, href: String) throws(RasterError) -> PixelBuffer {
+    guard let tj = tjInitDecompress() else {
+      throw .library(function: "tjInitDecompress", detail: "no handle", source: href)
+    }
+    defer { tjDestroy(tj) }
+    func failure(_ function: String) -> RasterError {
+      let message = tjGetErrorStr2(tj).map { String(cString: $0) } ?? "unknown error"
+      return .library(function: function, detail: message, source: href)
+    }
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var subsamp: Int32 = 0
+    var colorspace: Int32 = 0
+    let header = data.withUnsafeBytes { raw in
+      tjDecompressHeader3(
+        tj, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), &width, &height,
+        &subsamp, &colorspace)
+    }
+    guard header == 0 else { throw failure("tjDecompressHeader3") }
+    try ImageLimits.check(width: Int(width), height: Int(height), source: href)
+    var pixels = [UInt8](repeating: 255, count: Int(width) * Int(height) * 4)
+    let rc = data.withUnsafeBytes { raw in
+      pixels.withUnsafeMutableBufferPointer { out in
+        tjDecompress2(
+          tj, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), out.baseAddress,
+          width, 0, height, TJPF_RGBA.rawValue, TJFLAG_STOPONWARNING)
+      }
+    }
+    // A warning (e.g. "premature end of data") is a failure too: a half-grey picture is worse
+    // than a placeholder that says something is wrong.
+    guard rc == 0 else { throw failure("tjDecompress2") }
+    return PixelBuffer(width: Int(width), height: Int(height), format: .rgba8, pixels: pixels)
+  }
+}
+
+/// An image scaled to its placement, premultiplied RGBA8, ready to composite.
+struct ScaledImage: Sendable {
+  var width: Int
+  var height: Int
+  var premultiplied: [UInt8]
+}
+
+enum Resampler {
+  /// Source taps and weights for each output sample along one axis: area average when
+  /// shrinking (every source pixel contributes by its overlap), bilinear when enlarging.
+  struct Taps {
+    var start: [Int32] = []
+    var count: [Int32] = []
+    var weights: [Float] = []  // `maxTaps` per output sample
+    var maxTaps = 0
+  }
+
+  static func taps(source: Int, target: Int) -> Taps {
+    var t = Taps()
+    let scale = Double(source) / Double(target)
+    if scale > 1 {
+      t.maxTaps = Int(scale.rounded(.up)) + 1
+      t.weights = [Float](repeating: 0, count: t.maxTaps * target)
+      for i in 0..<target {
+        let a = Double(i) * scale
+        let b = Swift.min(Double(source), Double(i + 1) * scale)
+        let j0 = Int(a.rounded(.down))
+        let j1 = Swift.min(source - 1, Int(b.rounded(.up)) - 1)
+        t.start.append(Int32(j0))
+        var n = 0
+        for j in j0...Swift.max(j0, j1) where n < t.maxTaps {
+          let overlap = Swift.min(b, Double(j + 1)) - Swift.max(a, Double(j))
+          t.weights[i * t.maxTaps + n] = Float(Swift.max(0, overlap) / scale)
+          n += 1
+        }
+        t.count.append(Int32(n))
+      }
+    } else {
+      t.maxTaps = 2
+      t.weights = [Float](repeating: 0, count: 2 * target)
+      for i in 0..<target {
+        let c = (Double(i) + 0.5) * scale - 0.5
+        let j0 = Int(c.rounded(.down))
+        let f = Float(c - Double(j0))
+        let a = Swift.min(Swift.max(j0, 0), source - 1)
+        let b = Swift.min(Swift.max(j0 + 1, 0), source - 1)
+        t.start.append(Int32(a))
+        if b == a {
+          t.count.append(1)
+          t.weights[2 * i] = 1
+        } else {
+          t.count.append(2)
+          t.weights[2 * i] = 1 - f
+          t.weights[2 * i + 1] = f
+        }
+      }
+    }
+    return t
+  }
+
+  /// Straight RGBA8 → premultiplied RGBA8 of the given size, separable filter.
+  static func scale(_ src: PixelBuffer, width: Int, height: Int) -> ScaledImage {
+    let s = src.converted(to: .rgba8)
+    let sw = s.width
+    let sh = s.height
+    // Premultiply once, in float.
+    var pre = [Float](repeating: 0, count: sw * sh * 4)
+    for i in 0..<(sw * sh) {
+      let a = Float(s.pixels[4 * i + 3]) / 255
+      pre[4 * i] = Float(s.pixels[4 * i]) * a
+      pre[4 * i + 1] = Float(s.pixels[4 * i + 1]) * a
+      pre[4 * i + 2] = Float(s.pixels[4 * i + 2]) * a
+      pre[4 * i + 3] = a * 255
+    }
+    let tx = taps(source: sw, target: width)
+    let ty = taps(source: sh, target: height)
+    var mid = [Float](repeating: 0, count: width * sh * 4)
+    for y in 0..<sh {
+      for x in 0..<width {
+        let st = Int(tx.start[x])
+        var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+        for k in 0..<Int(tx.count[x]) {
+          let w = tx.weights[x * tx.maxTaps + k]
+          let p = 4 * (y * sw + st + k)
+          acc.0 += pre[p] * w
+          acc.1 += pre[p + 1] * w
+          acc.2 += pre[p + 2] * w
+          acc.3 += pre[p + 3] * w
+        }
+        let o = 4 * (y * width + x)
+        mid[o] = acc.0
+        mid[o + 1] = acc.1
+        mid[o + 2] = acc.2
+        mid[o + 3] = acc.3
+      }
+    }
+    var out = [UInt8](repeating: 0, count: width * height * 4)
+    for y in 0..<height {
+      let st = Int(ty.start[y])
+      for x in 0..<width {
+        var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+        for k in 0..<Int(ty.count[y]) {
+          let w = ty.weights[y * ty.maxTaps + k]
+          let p = 4 * ((st + k) * width + x)
+          acc.0 += mid[p] * w
+          acc.1 += mid[p + 1] * w
+          acc.2 += mid[p + 2] * w
+          acc.3 += mid[p + 3] * w
+        }
+        let o = 4 * (y * width + x)
+        let a = Swift.min(255, Swift.max(0, acc.3 + 0.5))
+        out[o] = UInt8(Swift.min(a, Swift.max(0, acc.0 + 0.5)))
+        out[o + 1] = UInt8(Swift.min(a, Swift.max(0, acc.1 + 0.5)))
+        out[o + 2] = UInt8(Swift.min(a, Swift.max(0, acc.2 + 0.5)))
+        out[o + 3] = UInt8(a)
+      }
+    }
+    return ScaledImage(width: width, height: height, premultiplied: out)
+  }
+}
+
+/// Decoded and scaled images by (href, size), shared by all threads, bounded in bytes
+/// (oldest entry out first). Failures are cached too, so a broken image is decoded once.
+final class ImageStore: @unchecked Sendable {
+  enum Entry {
+    case image(ScaledImage)
+    case failed(RasterError)
+  }
+  struct Key: Hashable {
+    var href: String
+    var width: Int
+    var height: Int
+  }
+
+  private let images: @Sendable (String) -> Data?
+  private let budget: Int
+  // Guarded by `lock`.
+  private var entries: [Key: Entry] = [:]
+  private var order: [Key] = []
+  private var bytes = 0
+  private let lock = NSLock()
+
+  init(images: @escaping @Sendable (String) -> Data?, budget: Int) {
+    self.images = images
+    self.budget = budget
+  }
+
+  func image(href: String, width: Int, height: Int) -> Entry {
+    let key = Key(href: href, width: width, height: height)
+    lock.lock()
+    if let e = entries[key] {
+      lock.unlock()
+      return e
+    }
+    lock.unlock()
+    // Decode outside the lock: another thread may do the same work once, which is cheaper
+    // than making every page wait behind a large JPEG.
+    let entry: Entry
+    if let data = images(href) {
+      do {
+        let decoded = try ImageDecoder.decode(data, href: href)
+        entry = .image(Resampler.scale(decoded, width: width, height: height))
+      } catch {
+        entry = .failed(error)
+      }
+    } else {
+      entry = .failed(.library(function: "resource lookup", detail: "not found", source: href))
+    }
+    let size: Int
+    if case .image(let s) = entry { size = s.premultiplied.count } else { size = 64 }
+    lock.lock()
+    defer { lock.unlock() }
+    if entries[key] == nil, size <= budget {
+      entries[key] = entry
+      order.append(key)
+      bytes += size
+      while bytes > budget, !order.isEmpty {
+        let old = order.removeFirst()
+        if case .image(let s) = entries.removeValue(forKey: old) {
+          bytes -= s.premultiplied.count
+        } else {
+          bytes -= 64
+        }
+      }
+    }
+    return entry
+  }
+}

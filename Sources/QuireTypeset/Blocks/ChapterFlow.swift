@@ -1,0 +1,267 @@
+// Block layout of one chapter: walks the block tree, collapses vertical margins, indents,
+// lays paragraphs into lines, and appends `FlowEntry`s. Coordinates: x in page pixels (the
+// text area starts at the left margin), y relative to each entry's top.
+
+import Foundation
+import QuireIngest
+
+struct ChapterFlow {
+  let options: LayoutOptions
+  let fonts: FontSet
+  var shaper: Shaper
+  let spine: Int
+  let language: String?
+  let direction: TextDirection
+  let resources: any ResourceStore
+  let breaker: any ParagraphBreaker
+  /// Width and height of the text area, px.
+  let textWidth: Double
+  let pageHeight: Double
+
+  var styles: [ResolvedStyle] = []
+  var styleIndex: [ComputedStyle: Int] = [:]
+  var entries: [FlowEntry] = []
+  var missing: Set<UInt32> = []
+  var warnings: [String] = []
+  /// Book-global index of the next block with text.
+  var nextBlock: Int
+  /// Space (flushed margins, padding) waiting to go before the next entry.
+  var pendingSpace = 0.0
+  var marginPos = 0.0
+  var marginNeg = 0.0
+  var pendingBreak = false
+  var pendingMarker: String? = nil
+  var lastLocation: Location
+
+  init(
+    options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
+    direction: TextDirection, resources: any ResourceStore, breaker: any ParagraphBreaker,
+    firstBlock: Int
+  ) {
+    self.options = options
+    self.fonts = fonts
+    self.shaper = shaper
+    self.spine = spine
+    self.language = language
+    self.direction = direction
+    self.resources = resources
+    self.breaker = breaker
+    self.textWidth = max(1, Double(options.width) - options.margins.left - options.margins.right)
+    self.pageHeight = max(1, Double(options.height) - options.margins.top - options.margins.bottom)
+    self.nextBlock = firstBlock
+    self.lastLocation = Location(spine: spine, offset: 0)
+  }
+
+  // MARK: vertical spacing
+
+  mutating func collapse(_ margin: Double) {
+    if margin >= 0 {
+      marginPos = max(marginPos, margin)
+    } else {
+      marginNeg = min(marginNeg, margin)
+    }
+  }
+
+  mutating func flushMargins() {
+    pendingSpace += marginPos + marginNeg
+    marginPos = 0
+    marginNeg = 0
+  }
+
+  mutating func append(_ e: FlowEntry) {
+    var e = e
+    flushMargins()
+    e.spaceBefore = max(0, pendingSpace)
+    e.forcedBreakBefore = e.forcedBreakBefore || pendingBreak
+    pendingSpace = 0
+    pendingBreak = false
+    lastLocation = e.end
+    entries.append(e)
+  }
+
+  // MARK: blocks
+
+  mutating func layout(blocks: [Block], left: Double, right: Double, depth: Int = 0) {
+    for b in blocks { layout(b, left: left, right: right, depth: depth) }
+  }
+
+  mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
+    let st = block.style
+    let width = max(1, right - left)
+    if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
+    collapse(px(st.margin.top, of: width))
+    let padTop = max(0, px(st.padding.top, of: width))
+    if padTop > 0 {
+      flushMargins()
+      pendingSpace += padTop
+    }
+    var l = left + px(st.margin.left, of: width) + max(0, px(st.padding.left, of: width))
+    var r = right - px(st.margin.right, of: width) - max(0, px(st.padding.right, of: width))
+    let em = options.fontSize * st.fontSize
+    switch block.kind {
+    case .list where l - left < 0.5:
+      l += 2 * em
+    case .blockquote where l - left < 0.5:
+      l += 1.5 * em
+      r -= 1.5 * em
+    default: break
+    }
+    if r - l < em * 2 {  // hostile margins: keep at least a sliver
+      l = left
+      r = right
+    }
+    switch block.kind {
+    case .image(let ref):
+      blockImage(ref, left: l, right: r, location: block.location)
+    case .rule:
+      let h = max(1, options.fontSize / 16)
+      var e = FlowEntry(
+        spaceBefore: 0, height: max(h, em * 0.5), start: block.location, end: block.location)
+      e.items = [.fill(Rect(x: l, y: (e.height - h) / 2, width: r - l, height: h), st.color)]
+      append(e)
+    case .table:
+      table(block, left: l, right: r, depth: depth)
+    default:
+      if case .listItem(let marker) = block.kind { pendingMarker = marker.isEmpty ? nil : marker }
+      if !block.inlines.isEmpty {
+        paragraph(block, left: l, right: r)
+      }
+      if depth < 400 { layout(blocks: block.children, left: l, right: r, depth: depth + 1) }
+      if case .listItem = block.kind { pendingMarker = nil }
+    }
+    let padBottom = max(0, px(st.padding.bottom, of: width))
+    if padBottom > 0 {
+      flushMargins()
+      pendingSpace += padBottom
+    }
+    collapse(px(st.margin.bottom, of: width))
+    if st.breakAfter == .page { pendingBreak = true }
+    if case .heading = block.kind, !entries.isEmpty {
+      entries[entries.count - 1].avoidBreakAfter = true
+    }
+  }
+
+  // MARK: images
+
+  func intrinsicSize(_ ref: ImageRef) -> (width: Double, height: Double)? {
+    if let w = ref.width, let h = ref.height, w > 0, h > 0, w.isFinite, h.isFinite { return (w, h) }
+    if let data = resources.data(forHref: ref.href), let s = ImageSize.of(data) {
+      if let w = ref.width, w > 0, w.isFinite { return (w, s.height * w / s.width) }
+      return s
+    }
+    return nil
+  }
+
+  mutating func blockImage(_ ref: ImageRef, left: Double, right: Double, location: Location) {
+    let avail = max(1, right - left)
+    let size = intrinsicSize(ref) ?? (avail / 2, avail / 2)
+    var scale = min(avail / size.width, 2)
+    if size.height * scale > pageHeight { scale = pageHeight / size.height }
+    let w = size.width * scale
+    let h = size.height * scale
+    let rect = Rect(x: left + (avail - w) / 2, y: 0, width: w, height: h)
+    let place = ImagePlacement(href: ref.href, rect: rect)
+    var e = FlowEntry(
+      spaceBefore: 0, height: h, start: location,
+      end: Location(spine: spine, offset: location.offset + 1))
+    e.items = [.image(place)]
+    e.images = [place]
+    append(e)
+  }
+
+  // MARK: tables
+
+  static func rows(of block: Block, depth: Int = 0) -> [Block] {
+    var rows: [Block] = []
+    for c in block.children {
+      if case .tableRow = c.kind {
+        rows.append(c)
+      } else if depth < 8 {
+        rows += ChapterFlow.rows(of: c, depth: depth + 1)
+      }
+    }
+    return rows
+  }
+
+  /// Cells side by side in equal columns when every line fits its column and the row fits a
+  /// page; otherwise the row's cells are stacked like paragraphs.
+  mutating func table(_ block: Block, left: Double, right: Double, depth: Int) {
+    for child in block.children {
+      if case .tableRow = child.kind {
+        tableRow(child, left: left, right: right, depth: depth)
+      } else if depth < 64, !ChapterFlow.rows(of: child).isEmpty {
+        table(child, left: left, right: right, depth: depth + 1)
+      } else {
+        layout(child, left: left, right: right, depth: depth + 1)
+      }
+    }
+  }
+
+  mutating func tableRow(_ row: Block, left: Double, right: Double, depth: Int) {
+    do {
+      let cells = row.children
+      let n = max(1, cells.count)
+      let colW = (right - left) / Double(n)
+      var trial = self
+      trial.entries = []
+      trial.pendingSpace = 0
+      trial.marginPos = 0
+      trial.marginNeg = 0
+      trial.pendingBreak = false
+      var columns: [[FlowEntry]] = []
+      var fits = n > 1 && colW > options.fontSize * 3
+      for (j, cell) in cells.enumerated() where fits {
+        trial.entries = []
+        trial.pendingSpace = 0
+        trial.marginPos = 0
+        trial.marginNeg = 0
+        let cl = left + Double(j) * colW
+        trial.layout(cell, left: cl + 2, right: cl + colW - 2, depth: depth + 1)
+        if trial.entries.contains(where: { $0.lines.contains { $0.rect.maxX > cl + colW + 0.5 } }) {
+          fits = false
+        }
+        columns.append(trial.entries)
+      }
+      var rowEntry = FlowEntry(spaceBefore: 0, height: 0, start: row.location, end: row.location)
+      if fits {
+        var first = true
+        for col in columns {
+          var y = 0.0
+          for (k, e) in col.enumerated() {
+            if k > 0 { y += e.spaceBefore }
+            rowEntry.items += e.items.map { $0.offset(dy: y) }
+            rowEntry.lines += e.lines.map {
+              var l = $0
+              l.rect.y += y
+              return l
+            }
+            rowEntry.images += e.images.map {
+              var p = $0
+              p.rect.y += y
+              return p
+            }
+            if first {
+              rowEntry.start = e.start
+              first = false
+            }
+            rowEntry.end = max(rowEntry.end, e.end)
+            y += e.height
+          }
+          rowEntry.height = max(rowEntry.height, y)
+        }
+        if rowEntry.height > pageHeight { fits = false }
+      }
+      if fits {
+        // Keep the trial's shaping work and block numbering, then place the row.
+        shaper = trial.shaper
+        styles = trial.styles
+        styleIndex = trial.styleIndex
+        missing = trial.missing
+        nextBlock = trial.nextBlock
+        append(rowEntry)
+      } else {
+        layout(blocks: cells, left: left, right: right, depth: depth + 1)
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// The vertical list a chapter becomes before pagination: one entry per line box, image, rule
+// or table row, each with the space above it and its split flags. Positions inside an entry
+// are relative to the entry's top; the paginator only moves entries down.
+
+import QuireIngest
+
+struct FlowEntry: Sendable {
+  /// Collapsed margins and padding between the previous entry and this one.
+  var spaceBefore: Double
+  var height: Double
+  var items: [DisplayItem] = []
+  var lines: [LineBox] = []
+  var images: [ImagePlacement] = []
+  /// `break-before: page` (or a break-after of what came before).
+  var forcedBreakBefore = false
+  /// Split flags for the page splitter (widows/orphans, keep-with-next).
+  var avoidBreakBefore = false
+  var avoidBreakAfter = false
+  var start: Location
+  var end: Location
+}
+
+extension DisplayItem {
+  func offset(dy: Double) -> DisplayItem {
+    switch self {
+    case .glyphs(var run):
+      let d = Float(dy)
+      for i in run.y.indices { run.y[i] += d }
+      return .glyphs(run)
+    case .image(var p):
+      p.rect.y += dy
+      return .image(p)
+    case .fill(var r, let c):
+      r.y += dy
+      return .fill(r, c)
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Prefix sums over a paragraph's items so that any candidate line's natural width, stretch,
+// shrink and fil count come out in O(1). Both breakers use this; it is internal.
+
+struct ParagraphSums {
+  let items: [BreakItem]
+  private var width: [Double]
+  private var stretch: [Double]
+  private var shrink: [Double]
+  private var fils: [Int]
+
+  init(_ items: [BreakItem]) {
+    self.items = items
+    let n = items.count
+    width = [Double](repeating: 0, count: n + 1)
+    stretch = [Double](repeating: 0, count: n + 1)
+    shrink = [Double](repeating: 0, count: n + 1)
+    fils = [Int](repeating: 0, count: n + 1)
+    for i in 0..<n {
+      var w = 0.0
+      var y = 0.0
+      var z = 0.0
+      var f = 0
+      switch items[i] {
+      case .box(let bw): w = bw
+      case .glue(let gw, let gy, let gz):
+        w = gw
+        z = gz
+        if gy >= BreakItem.fil { f = 1 } else { y = gy }
+      case .penalty: break
+      }
+      width[i + 1] = width[i] + w
+      stretch[i + 1] = stretch[i] + y
+      shrink[i + 1] = shrink[i] + z
+      fils[i + 1] = fils[i] + f
+    }
+  }
+
+  var count: Int { items.count }
+
+  /// The line that starts at item `start` and ends with a break at `end`.
+  @inline(__always)
+  func line(from start: Int, to end: Int) -> LineMeasure {
+    var upper = end
+    var extra = 0.0
+    switch items[end] {
+    case .glue: break
+    case .box: upper = end + 1
+    case .penalty(let pw, _, _): extra = pw
+    }
+    let s = min(start, upper)
+    return LineMeasure(
+      width: width[upper] - width[s] + extra, stretch: stretch[upper] - stretch[s],
+      shrink: shrink[upper] - shrink[s], fils: fils[upper] - fils[s])
+  }
+
+  @inline(__always) func isLegalBreak(_ i: Int) -> Bool {
+    ParagraphMeasure.isLegalBreak(i, in: items)
+  }
+
+  @inline(__always) func isFlagged(_ i: Int) -> Bool {
+    if case .penalty(_, _, true) = items[i] { return true }
+    return false
+  }
+
+  @inline(__always) func cost(_ i: Int) -> Double {
+    if case .penalty(_, let c, _) = items[i] { return c }
+    return 0
+  }
+
+  /// Breaks here end the line unconditionally (forced penalty or the paragraph's end).
+  @inline(__always) func endsParagraphOrForced(_ i: Int) -> Bool {
+    i == items.count - 1 || items[i].isForcedBreak
+  }
+}
+
+struct LineMeasure {
+  var width: Double
+  var stretch: Double
+  var shrink: Double
+  var fils: Int
+
+  /// The raw adjustment ratio against `target`: (L − w)/stretch when short, (L − w)/shrink
+  /// when long; +∞ short with nothing to stretch, −∞ long with nothing to shrink; 0 when
+  /// fil glue absorbs the shortfall.
+  @inline(__always)
+  func rawRatio(_ target: Double) -> Double {
+    let d = target - width
+    if abs(d) <= 1e-9 { return 0 }
+    if d > 0 {
+      if fils > 0 { return 0 }
+      return stretch > 0 ? d / stretch : .infinity
+    }
+    return shrink > 0 ? d / shrink : -.infinity
+  }
+
+  /// The ratio reported in `LineBreak.ratio`: never below −1 (an overfull line is set at
+  /// full shrink), 0 when there is nothing to adjust, and for the last line of a paragraph
+  /// or a line ending at a forced break never positive (such lines are set at natural
+  /// width, only shrinking if they must).
+  @inline(__always)
+  func reportedRatio(_ target: Double, natural: Bool) -> Double {
+    let r = rawRatio(target)
+    if r.isInfinite { return r < 0 ? (shrink > 0 ? -1 : 0) : 0 }
+    if natural && r > 0 { return 0 }
+    return max(r, -1)
+  }
+}

@@ -1,0 +1,119 @@
+// CJK line-breaking rules (kinsoku shori), after JLREQ (W3C "Requirements for Japanese
+// Text Layout") and clreq ("Requirements for Chinese Text Layout"). UAX #14 (libunibreak)
+// already finds break opportunities between ideographs; these tables are the tailoring it
+// lacks: which characters may not start or end a line, which fullwidth punctuation can be
+// set at half width when a line must shrink, which may hang past the line end, and where
+// a quarter-em space separates CJK from Latin letters and digits. Written by hand because
+// the rules are short character lists that no installed library exposes; they follow the
+// JLREQ character classes (cl-02 closing brackets, cl-04 hyphens, cl-05 dividing
+// punctuation, cl-06 middle dots, cl-07 full stops, cl-08 commas, cl-09 iteration marks,
+// cl-10 prolonged sound mark, cl-11 small kana; cl-01 opening brackets).
+// The "strict" JLREQ set is used: small kana and the prolonged sound mark do not start
+// lines (the loose set allows them; strict is the book-typesetting default).
+
+/// Japanese/Chinese line-breaking rules over Unicode scalars.
+public enum Kinsoku {
+  /// Closing brackets and quotation marks (JLREQ cl-02), fullwidth and ASCII.
+  static let closingBrackets: Set<Unicode.Scalar> = scalars(
+    "」』）〕】〉》〙〗〛｝］｠｣’”〞〟)]}»›")
+  /// Opening brackets and quotation marks (JLREQ cl-01).
+  static let openingBrackets: Set<Unicode.Scalar> = scalars(
+    "「『（〔【〈《〘〖〚｛［｟｢‘“〝([{«‹")
+  /// Full stops and commas (cl-07, cl-08), incl. halfwidth/ASCII forms.
+  static let stopsAndCommas: Set<Unicode.Scalar> = scalars("。．、，｡､,.")
+  /// Dividing punctuation (cl-05), middle dots (cl-06), colons, semicolons.
+  static let dividing: Set<Unicode.Scalar> = scalars("？！‼⁇⁈⁉・：；﹔﹕﹖﹗?!:;･")
+  /// Iteration marks (cl-09), prolonged sound mark (cl-10), hyphens (cl-04).
+  static let iterationAndProlonged: Set<Unicode.Scalar> = scalars("ヽヾゝゞ々〻ー‐゠–〜～")
+  /// Small kana (cl-11).
+  static let smallKana: Set<Unicode.Scalar> = scalars(
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯｰ")
+  /// Characters that may not be separated by a line break (cl-03 dashes and leaders).
+  static let inseparable: Set<Unicode.Scalar> = scalars("—―…‥〳〴〵")
+
+  static let notStarting: Set<Unicode.Scalar> = closingBrackets.union(stopsAndCommas).union(
+    dividing
+  ).union(iterationAndProlonged).union(smallKana)
+
+  /// Fullwidth punctuation whose glyph occupies half its em box, so it may be set at half
+  /// width (JLREQ 3.1.4 "half-width forms" / clreq punctuation compression).
+  static let compressible: Set<Unicode.Scalar> = closingBrackets.union(openingBrackets)
+    .union(scalars("。．、，・：；")).subtracting(scalars(")]}»›([{«‹’”‘“"))
+
+  /// Punctuation that may hang into the margin past the line end (burasage).
+  static let hanging: Set<Unicode.Scalar> = scalars("。．、，")
+
+  private static func scalars(_ s: String) -> Set<Unicode.Scalar> { Set(s.unicodeScalars) }
+
+  /// Whether `c` may be the first character of a line. False for closing brackets and
+  /// quotes, full stops and commas, dividing punctuation (？！：；・), iteration marks,
+  /// the prolonged sound mark, hyphens and small kana.
+  public static func mayStartLine(_ c: Unicode.Scalar) -> Bool { !notStarting.contains(c) }
+
+  /// Whether `c` may be the last character of a line. False for opening brackets and
+  /// quotation marks.
+  public static func mayEndLine(_ c: Unicode.Scalar) -> Bool { !openingBrackets.contains(c) }
+
+  /// Whether a line break between `before` and `after` violates the rules: `after` may not
+  /// start a line, `before` may not end one, or both are the same inseparable character
+  /// (—— or ……).
+  public static func forbidBreak(before: Unicode.Scalar, after: Unicode.Scalar) -> Bool {
+    if !mayStartLine(after) || !mayEndLine(before) { return true }
+    return before == after && inseparable.contains(before)
+  }
+
+  /// Fullwidth punctuation that may be set at half width (its ink fills half the em box)
+  /// when a line must shrink: brackets, quotes, 。．、，・：；.
+  public static func isCompressible(_ c: Unicode.Scalar) -> Bool { compressible.contains(c) }
+
+  /// Punctuation that may hang past the end of a line instead of being pushed to the
+  /// next one: 。．、，.
+  public static func mayHang(_ c: Unicode.Scalar) -> Bool { hanging.contains(c) }
+
+  /// Han ideographs, kana, Hangul, bopomofo, CJK punctuation and fullwidth forms — the
+  /// characters between which UAX #14 allows breaks and kinsoku applies.
+  public static func isCJK(_ c: Unicode.Scalar) -> Bool {
+    switch c.value {
+    case 0x1100...0x11FF,  // Hangul Jamo
+      0x2E80...0x2FDF,  // CJK radicals, Kangxi
+      0x2FF0...0x303F,  // ideographic description, CJK symbols and punctuation
+      0x3040...0x30FF,  // Hiragana, Katakana
+      0x3100...0x312F, 0x3130...0x318F, 0x3190...0x31FF,  // Bopomofo, Hangul compat, kanbun…
+      0x3200...0x33FF,  // enclosed CJK, compatibility
+      0x3400...0x4DBF,  // Ext A
+      0x4E00...0x9FFF,  // Unified ideographs
+      0xA960...0xA97F, 0xAC00...0xD7FF,  // Hangul
+      0xF900...0xFAFF,  // compatibility ideographs
+      0xFE30...0xFE4F,  // CJK compatibility forms
+      0xFF00...0xFF60, 0xFFE0...0xFFE6,  // fullwidth forms
+      0xFF61...0xFF9F,  // halfwidth katakana and punctuation
+      0x20000...0x3FFFF:  // Ext B and later planes
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Whether a quarter-em space goes between `a` and `b` (in text order): between a CJK
+  /// ideograph or kana/hangul and a Latin letter or digit, either way round (JLREQ 3.6.1;
+  /// clreq "spacing between Chinese and Western text"). Punctuation on either side (CJK
+  /// or Western) takes no extra space; neither do fullwidth letters and digits.
+  public static func needsQuarterEm(between a: Unicode.Scalar, and b: Unicode.Scalar) -> Bool {
+    (isCJKLetter(a) && isWesternAlphanumeric(b)) || (isWesternAlphanumeric(a) && isCJKLetter(b))
+  }
+
+  static func isCJKLetter(_ c: Unicode.Scalar) -> Bool {
+    guard isCJK(c) else { return false }
+    let p = c.properties
+    // Exclude punctuation and symbols (brackets, 。、, fullwidth ASCII punctuation).
+    if (0xFF01...0xFF5E).contains(c.value) { return false }
+    return p.isAlphabetic || p.isIdeographic || c == "々" || c == "〆"
+  }
+
+  static func isWesternAlphanumeric(_ c: Unicode.Scalar) -> Bool {
+    if isCJK(c) { return false }
+    let p = c.properties
+    if p.numericType == .decimal { return true }
+    return p.isAlphabetic && !p.isIdeographic
+  }
+}

@@ -1,0 +1,121 @@
+// One opened font face: the bytes, and the HarfBuzz blob/face/font made from them.
+//
+// Metrics (units per em, ascender, descender, glyph coverage) come from HarfBuzz's OpenType
+// tables rather than FreeType: HarfBuzz objects are thread-safe once made immutable, so one
+// `Face` serves every chapter laid out in parallel without a lock, whereas an `FT_Face` would
+// need one per thread. The rasterizer opens the same bytes (`FontFace.data`) with FreeType.
+
+import CHarfBuzz
+import Foundation
+
+/// Why a font could not be used.
+public enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
+  /// The fonts/ folder was not found (QUIRE_FONTS, next to the executable, or the source tree).
+  case fontsFolderMissing(searched: [String])
+  /// A font file could not be read.
+  case unreadable(path: String, reason: String)
+  /// HarfBuzz found no glyphs in the file (`hb_face_create` gave an empty face).
+  case notAFont(path: String)
+
+  public var description: String {
+    switch self {
+    case .fontsFolderMissing(let s):
+      return "fonts folder not found (set QUIRE_FONTS); looked in: \(s.joined(separator: ", "))"
+    case .unreadable(let p, let r): return "\(p): cannot read font: \(r)"
+    case .notAFont(let p): return "\(p): hb_face_create: not a usable font"
+    }
+  }
+}
+
+/// Owns the HarfBuzz objects of one face. Immutable after `init`, hence safe to share.
+final class Face: @unchecked Sendable {
+  let record: FontFace
+  let family: String
+  let weight: Int
+  let italic: Bool
+  let upem: Double
+  /// Ascender and descender (positive, below the baseline) in em.
+  let ascent: Double
+  let descent: Double
+  let hasSmallCaps: Bool
+  let hbFont: OpaquePointer
+  private let hbFace: OpaquePointer
+  private let hbBlob: OpaquePointer
+  private let bytes: UnsafeMutableRawBufferPointer
+  /// Advance of U+0020 in font units (0 when the face has no space).
+  let spaceAdvance: Double
+
+  init(data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0)
+    throws(FontError)
+  {
+    guard data.count > 12, data.count < (1 << 30) else { throw .notAFont(path: origin) }
+    bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+    data.copyBytes(to: bytes)
+    hbBlob = hb_blob_create(
+      bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
+      HB_MEMORY_MODE_READONLY, nil, nil)
+    hbFace = hb_face_create(hbBlob, UInt32(faceIndex))
+    hb_face_make_immutable(hbFace)
+    hbFont = hb_font_create(hbFace)
+    let units = hb_face_get_upem(hbFace)
+    hb_font_set_scale(hbFont, Int32(units), Int32(units))
+    hb_font_make_immutable(hbFont)
+    upem = Double(max(units, 1))
+    var ext = hb_font_extents_t()
+    hb_font_get_h_extents(hbFont, &ext)
+    let glyphCount = hb_face_get_glyph_count(hbFace)
+    if glyphCount == 0 || ext.ascender == 0 {
+      hb_font_destroy(hbFont)
+      hb_face_destroy(hbFace)
+      hb_blob_destroy(hbBlob)
+      bytes.deallocate()
+      throw .notAFont(path: origin)
+    }
+    ascent = Double(ext.ascender) / upem
+    descent = Double(-ext.descender) / upem
+    var tags = [hb_tag_t](repeating: 0, count: 512)
+    var count = UInt32(tags.count)
+    let gsub = Face.tag("GSUB")
+    hb_ot_layout_table_get_feature_tags(hbFace, gsub, 0, &count, &tags)
+    let smcp = Face.tag("smcp")
+    hasSmallCaps = tags.prefix(Int(count)).contains(smcp)
+    var space: hb_codepoint_t = 0
+    if hb_font_get_nominal_glyph(hbFont, 0x20, &space) != 0 {
+      spaceAdvance = Double(hb_font_get_glyph_h_advance(hbFont, space))
+    } else {
+      spaceAdvance = upem / 4
+    }
+    record = FontFace(name: family, origin: origin, data: data, faceIndex: faceIndex)
+    self.family = family
+    self.weight = weight
+    self.italic = italic
+  }
+
+  deinit {
+    hb_font_destroy(hbFont)
+    hb_face_destroy(hbFace)
+    hb_blob_destroy(hbBlob)
+    bytes.deallocate()
+  }
+
+  func hasGlyph(_ scalar: UInt32) -> Bool {
+    var g: hb_codepoint_t = 0
+    return hb_font_get_nominal_glyph(hbFont, scalar, &g) != 0
+  }
+
+  /// The family name the font declares (name ID 1), if any.
+  var declaredFamily: String? {
+    var len: UInt32 = 128
+    var buf = [CChar](repeating: 0, count: 129)
+    let got = hb_ot_name_get_utf8(
+      hbFace, hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY), hb_language_get_default(), &len, &buf)
+    if got == 0 { return nil }
+    return String(decoding: buf.prefix(Int(len)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  static func tag(_ s: String) -> hb_tag_t {
+    var t: UInt32 = 0
+    for b in s.utf8.prefix(4) { t = (t << 8) | UInt32(b) }
+    return t
+  }
+}

@@ -1,0 +1,340 @@
+// Hyphenation: Liang patterns through libhyphen, over the system's `hyphen-*` dictionaries
+// (the files LibreOffice uses; Debian installs them in /usr/share/hyphen). libhyphen does
+// the pattern matching; this file only decides which words to give it, converts them to
+// the dictionary's encoding (UTF-8, ISO8859-1 or KOI8-R in Debian's set — read from the
+// first line, exposed as `cset`), applies per-language left/right minimums and maps the
+// answer back to Unicode-scalar indices of the caller's word. Rejected alternative:
+// reimplementing Liang's algorithm over TeX pattern files — libhyphen is installed, fast
+// and already reads the dictionaries we want.
+//
+// Thread safety: a loaded HyphenDict is read-only (hnj_hyphen_hyphenate2 only walks its
+// state table; the per-call buffers are ours), so one Hyphenator is shared by every thread;
+// `BreakHyphenatorTests.concurrentUseAgrees` checks that. The Hyphenator owns the dict and
+// frees it in deinit; instances live in a process-wide cache, one per dictionary file.
+
+import CHyphen
+import Foundation
+
+/// Finds the points where a word may be hyphenated, for one language.
+public final class Hyphenator: Sendable {
+  /// The dictionary file this hyphenator was loaded from.
+  public let dictionaryPath: String
+  /// Minimum letters before the first and after the last hyphen.
+  public let leftMin: Int
+  public let rightMin: Int
+  /// Words (letter runs) shorter than this are never hyphenated.
+  public let minWordLength: Int
+
+  nonisolated(unsafe) private let dict: UnsafeMutablePointer<HyphenDict>
+  private let encoding: DictionaryEncoding
+
+  /// Longest letter run handed to libhyphen (its own buffers assume short words).
+  static let maxWordLength = 64
+
+  private init(
+    path: String, dict: UnsafeMutablePointer<HyphenDict>, rules: LanguageRules
+  ) {
+    dictionaryPath = path
+    self.dict = dict
+    let cset = withUnsafeBytes(of: dict.pointee.cset) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    encoding = DictionaryEncoding(cset: cset, utf8Flag: dict.pointee.utf8 != 0)
+    leftMin = max(rules.left, Int(dict.pointee.lhmin))
+    rightMin = max(rules.right, Int(dict.pointee.rhmin))
+    minWordLength = max(rules.minWord, leftMin + rightMin)
+  }
+
+  deinit { hnj_hyphen_free(dict) }
+
+  // MARK: Lookup
+
+  /// The hyphenator for a BCP 47 language tag ("en", "en-GB", "de-CH", "pt-BR", "ru"), or
+  /// nil when no dictionary is installed (a diagnostic is recorded, see `diagnostics`).
+  /// Tries the exact region (hyph_en_GB.dic), then the language's default dictionary
+  /// (en → en_US, de → de_DE, pt → pt_PT, es → es_ES, it → it_IT, nl → nl_NL, ru → ru_RU,
+  /// fr → fr), then hyph_<lang>.dic. Results, including misses, are cached per tag.
+  public static func forLanguage(_ bcp47: String) -> Hyphenator? {
+    let tag = bcp47.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
+      .lowercased()
+    guard !tag.isEmpty, tag.count <= 35 else { return nil }
+    return registry.lookup(tag)
+  }
+
+  /// Messages about dictionaries that were missing or failed to load (for the CLI to show;
+  /// the library never prints).
+  public static func diagnostics() -> [String] { registry.messages() }
+
+  /// Directories searched for hyph_*.dic, in order: $QUIRE_HYPHEN_DIR, then the system's.
+  public static var searchDirectories: [String] {
+    var dirs: [String] = []
+    if let env = ProcessInfo.processInfo.environment["QUIRE_HYPHEN_DIR"], !env.isEmpty {
+      dirs.append(env)
+    }
+    dirs += ["/usr/share/hyphen", "/usr/local/share/hyphen", "/usr/share/myspell/dicts"]
+    return dirs
+  }
+
+  static func load(tag: String) -> Result<Hyphenator, LoadFailure> {
+    let parts = tag.split(separator: "-").map(String.init)
+    let language = parts[0]
+    var names: [String] = []
+    // Region subtag (2 letters or 3 digits), skipping a script subtag.
+    if let region = parts.dropFirst().first(where: {
+      $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber))
+    }) {
+      names.append("\(language)_\(region.uppercased())")
+    }
+    if let fallback = LanguageRules.defaultDictionary[language] { names.append(fallback) }
+    names.append(language)
+    let rules = LanguageRules.forLanguage(language)
+    var tried: [String] = []
+    for dir in searchDirectories {
+      for name in names {
+        let path = "\(dir)/hyph_\(name).dic"
+        tried.append(path)
+        guard FileManager.default.isReadableFile(atPath: path) else { continue }
+        guard let dict = hnj_hyphen_load(path) else {
+          return .failure(LoadFailure(message: "\(path): hnj_hyphen_load failed"))
+        }
+        return .success(Hyphenator(path: path, dict: dict, rules: rules))
+      }
+    }
+    return .failure(
+      LoadFailure(
+        message:
+          "no hyphenation dictionary for '\(tag)' (looked for \(names.map { "hyph_\($0).dic" }.joined(separator: ", ")) in \(searchDirectories.joined(separator: ", "))); hyphenation off"
+      ))
+  }
+
+  struct LoadFailure: Error { var message: String }
+
+  // MARK: Hyphenation
+
+  /// Indices, in Unicode scalars of `word`, where the word may be hyphenated: index k means
+  /// the line may end after scalar k−1 (followed by a hyphen) and continue at scalar k.
+  /// Sorted, unique, each in 1..<word.unicodeScalars.count.
+  ///
+  /// The word is split into runs of letters (apostrophes, hyphens and other punctuation
+  /// separate runs, so "l'homme" and "well-known" hyphenate their parts); each run at least
+  /// `minWordLength` long is lowercased and looked up, honouring `leftMin`/`rightMin`
+  /// within the run. Words containing a digit, all-uppercase words of two or more letters
+  /// (acronyms) and runs the dictionary's encoding cannot represent are not hyphenated.
+  /// If the word contains soft hyphens (U+00AD) only those are used: each soft hyphen at
+  /// scalar index j yields the point j (the soft hyphen itself is invisible).
+  public func hyphenationPoints(in word: String) -> [Int] {
+    let scalars = Array(word.unicodeScalars)
+    guard scalars.count >= minWordLength, scalars.count <= 4 * Hyphenator.maxWordLength else {
+      return softHyphenPoints(scalars)
+    }
+    if scalars.contains("\u{AD}") { return softHyphenPoints(scalars) }
+    var hasLower = false
+    var upperCount = 0
+    for s in scalars {
+      if s.properties.numericType != nil { return [] }
+      if s.properties.isLowercase { hasLower = true }
+      if s.properties.isUppercase { upperCount += 1 }
+    }
+    if !hasLower && upperCount >= 2 { return [] }
+
+    var points: [Int] = []
+    var i = 0
+    while i < scalars.count {
+      guard Hyphenator.isWordScalar(scalars[i]) else {
+        i += 1
+        continue
+      }
+      var j = i
+      while j < scalars.count, Hyphenator.isWordScalar(scalars[j]) { j += 1 }
+      if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
+        for p in runPoints(scalars[i..<j]) { points.append(i + p) }
+      }
+      i = j
+    }
+    return points
+  }
+
+  private func softHyphenPoints(_ scalars: [Unicode.Scalar]) -> [Int] {
+    var points: [Int] = []
+    for (k, s) in scalars.enumerated() where s == "\u{AD}" && k > 0 && k < scalars.count - 1 {
+      points.append(k)
+    }
+    return points
+  }
+
+  /// Letters and the combining marks that belong to them.
+  static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+    let p = s.properties
+    return p.isAlphabetic
+      || p.generalCategory == .nonspacingMark || p.generalCategory == .spacingMark
+  }
+
+  /// Points inside one letter run (indices relative to the run's start).
+  private func runPoints(_ run: ArraySlice<Unicode.Scalar>) -> [Int] {
+    let lower: [Unicode.Scalar] = run.map { s in
+      let m = s.properties.lowercaseMapping.unicodeScalars
+      return m.count == 1 ? m.first! : s
+    }
+    guard var bytes = encoding.encode(lower) else { return [] }
+    let charCount = lower.count
+    let size = Int32(bytes.count)
+    var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
+    var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+    var pos: UnsafeMutablePointer<Int32>? = nil
+    var cut: UnsafeMutablePointer<Int32>? = nil
+    bytes.append(0)
+    let rc = hnj_hyphen_hyphenate2(dict, bytes, size, &hyphens, nil, &rep, &pos, &cut)
+    defer {
+      if let rep {
+        for k in 0..<Int(size) { free(rep[k]) }
+        free(rep)
+      }
+      free(pos)
+      free(cut)
+    }
+    guard rc == 0 else { return [] }
+    // For UTF-8 dictionaries libhyphen renumbers `hyphens` per character; for 8-bit ones a
+    // character is a byte. Either way hyphens[k] odd = a point after character k.
+    var points: [Int] = []
+    let lo = leftMin
+    let hi = charCount - rightMin
+    guard lo <= hi else { return [] }
+    for k in (lo - 1)..<hi where hyphens[k] & 1 == 1 {
+      if let rep, rep[k] != nil { continue }  // non-standard (e.g. "ck" → "k-k"): skipped
+      points.append(k + 1)
+    }
+    return points
+  }
+}
+
+// MARK: - Per-language rules and encodings
+
+struct LanguageRules {
+  var left: Int
+  var right: Int
+  var minWord: Int
+
+  static let table: [String: LanguageRules] = [
+    "en": .init(left: 2, right: 3, minWord: 5),
+    "de": .init(left: 2, right: 2, minWord: 5),
+    "fr": .init(left: 2, right: 3, minWord: 5),
+    "es": .init(left: 2, right: 2, minWord: 5),
+    "it": .init(left: 2, right: 2, minWord: 5),
+    "pt": .init(left: 2, right: 3, minWord: 5),
+    "nl": .init(left: 2, right: 2, minWord: 5),
+    "ru": .init(left: 2, right: 2, minWord: 5),
+  ]
+
+  static func forLanguage(_ language: String) -> LanguageRules {
+    table[language] ?? .init(left: 2, right: 3, minWord: 5)
+  }
+
+  static let defaultDictionary: [String: String] = [
+    "en": "en_US", "de": "de_DE", "pt": "pt_PT", "es": "es_ES", "it": "it_IT", "nl": "nl_NL",
+    "ru": "ru_RU", "fr": "fr", "uk": "uk_UA", "pl": "pl_PL", "cs": "cs_CZ", "hu": "hu_HU",
+    "sv": "sv_SE", "da": "da_DK", "nb": "nb_NO", "nn": "nn_NO", "ca": "ca", "ro": "ro_RO",
+  ]
+}
+
+/// How a dictionary wants its words: UTF-8, or a single-byte charset.
+enum DictionaryEncoding: Sendable {
+  case utf8
+  case latin1
+  case koi8r
+  case unsupported
+
+  init(cset: String, utf8Flag: Bool) {
+    let c = cset.uppercased().replacingOccurrences(of: "-", with: "")
+      .replacingOccurrences(of: "_", with: "")
+    if utf8Flag || c == "UTF8" {
+      self = .utf8
+    } else if c == "ISO88591" || c == "LATIN1" || c == "ISO885915" {
+      self = .latin1
+    } else if c == "KOI8R" {
+      self = .koi8r
+    } else {
+      self = .unsupported
+    }
+  }
+
+  /// KOI8-R bytes 0xC0…0xDF are the lowercase Cyrillic letters in this order; ё is 0xA3.
+  private static let koi8Lower: [Unicode.Scalar: UInt8] = {
+    var map: [Unicode.Scalar: UInt8] = [:]
+    for (k, s) in "юабцдефгхийклмнопярстужвьызшэщчъ".unicodeScalars.enumerated() {
+      map[s] = UInt8(0xC0 + k)
+    }
+    map["ё"] = 0xA3
+    return map
+  }()
+
+  /// The encoded bytes, or nil when a scalar has no encoding.
+  func encode(_ scalars: [Unicode.Scalar]) -> [CChar]? {
+    switch self {
+    case .utf8:
+      var out: [CChar] = []
+      for s in scalars {
+        for b in String(s).utf8 { out.append(CChar(bitPattern: b)) }
+      }
+      return out
+    case .latin1:
+      var out: [CChar] = []
+      for s in scalars {
+        guard s.value < 256 else { return nil }
+        out.append(CChar(bitPattern: UInt8(s.value)))
+      }
+      return out
+    case .koi8r:
+      var out: [CChar] = []
+      for s in scalars {
+        if s.value < 128 {
+          out.append(CChar(bitPattern: UInt8(s.value)))
+        } else if let b = DictionaryEncoding.koi8Lower[s] {
+          out.append(CChar(bitPattern: b))
+        } else {
+          return nil
+        }
+      }
+      return out
+    case .unsupported:
+      return nil
+    }
+  }
+}
+
+/// The process-wide cache: one Hyphenator per dictionary file, one entry per tag.
+final class HyphenatorRegistry: @unchecked Sendable {
+  // @unchecked: all state is guarded by `lock`.
+  private let lock = NSLock()
+  private var byTag: [String: Hyphenator?] = [:]
+  private var byPath: [String: Hyphenator] = [:]
+  private var notes: [String] = []
+
+  func lookup(_ tag: String) -> Hyphenator? {
+    lock.lock()
+    defer { lock.unlock() }
+    if let hit = byTag[tag] { return hit }
+    guard byTag.count < 256 else { return nil }
+    switch Hyphenator.load(tag: tag) {
+    case .success(let h):
+      // Share one instance per file (en, en-US and en-GB may all land on en_US).
+      let shared = byPath[h.dictionaryPath] ?? h
+      byPath[h.dictionaryPath] = shared
+      byTag[tag] = shared
+      return shared
+    case .failure(let f):
+      notes.append(f.message)
+      byTag[tag] = .some(nil)
+      return nil
+    }
+  }
+
+  func messages() -> [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return notes
+  }
+}
+
+extension Hyphenator {
+  static let registry = HyphenatorRegistry()
+}

@@ -1,0 +1,538 @@
+// Inline layout of one block: text runs → scalars → break opportunities (libunibreak) →
+// shaped pieces and BreakItems → lines (a ParagraphBreaker) → positioned glyph runs.
+//
+// A *piece* is a maximal stretch of non-space text between two break opportunities that
+// shares one style, face and script; it is shaped as a unit (so kerning and ligatures work
+// inside words, and Arabic joins), and becomes one box. Spaces become glue (TeX-like: stretch
+// 1/2, shrink 1/3 of the space), allowed breaks without a space become penalties (or small
+// glue between CJK characters, for inter-character justification), soft hyphens flagged
+// penalties, `<br>` and the paragraph end the finishing glue plus a forced break.
+
+import CHarfBuzz
+import CUnibreak
+import Foundation
+import QuireIngest
+
+private let unibreakReady: Bool = {
+  init_linebreak()
+  return true
+}()
+
+struct Piece {
+  var start: Int
+  var end: Int
+  var style: Int
+  var face: Int
+  var size: Double
+  var shaped: ShapedText
+  var width: Double
+  var image: ImagePlacement?
+  var imageAbove: Double = 0
+}
+
+enum ItemSource {
+  case piece(Int)
+  case space(Int, style: Int)
+  case soft(Int, style: Int)
+  case plain(Int)
+  case end
+}
+
+extension ChapterFlow {
+  mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    _ = unibreakReady
+    let st = block.style
+    let width = max(1, right - left)
+    let blockStyle = resolve(st)
+    let lang = block.lang ?? language ?? options.language ?? ""
+    let rtl = (block.dir ?? st.direction ?? direction) == .rtl
+    let ws = st.whiteSpace
+    let preserve = ws == .pre || ws == .preWrap
+    let keepNewlines = preserve || ws == .preLine
+    let noWrap = ws == .pre || ws == .nowrap
+    let blockNumber = nextBlock
+    nextBlock += 1
+
+    // 1. Flatten the inlines into scalars with source offsets and styles.
+    var text: [UInt32] = []
+    var src: [Int] = []
+    var sty: [Int] = []
+    var small: [Bool] = []
+    var inlineImages: [Int: InlineImage] = [:]
+    text.reserveCapacity(256)
+    func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
+      text.append(s)
+      src.append(o)
+      sty.append(si)
+      small.append(sm)
+    }
+    var lastLoc = block.location.offset
+    for inline in block.inlines {
+      guard text.count < 1_000_000 else { break }
+      switch inline {
+      case .text(let run):
+        let si = resolve(run.style)
+        let rs = styles[si]
+        var offset = run.location.offset
+        var atWordStart = text.last.map { $0 == 0x20 } ?? true
+        for sc in run.text.unicodeScalars {
+          defer { offset += 1 }
+          var v = sc.value
+          if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
+            if keepNewlines && v == 0x0A {
+              push(0x2028, offset, si)
+              atWordStart = true
+              continue
+            }
+            if preserve && v == 0x09 {
+              for _ in 0..<4 { push(0x20, offset, si) }
+              continue
+            }
+            v = 0x20
+          }
+          if v == 0x20 && !preserve {
+            if text.isEmpty || text.last == 0x20 || text.last == 0x2028 { continue }
+            push(0x20, offset, si)
+            atWordStart = true
+            continue
+          }
+          var out = String(Unicode.Scalar(v)!)
+          switch run.style.textTransform {
+          case .none: break
+          case .uppercase: out = out.uppercased()
+          case .lowercase: out = out.lowercased()
+          case .capitalize: if atWordStart { out = out.uppercased() }
+          }
+          atWordStart = v == 0x20
+          for u in out.unicodeScalars {
+            if rs.fakeSmallCaps, u.properties.isLowercase {
+              for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
+            } else {
+              push(u.value, offset, si)
+            }
+          }
+        }
+        lastLoc = offset
+      case .lineBreak(let loc):
+        push(0x2028, loc.offset, blockStyle)
+        lastLoc = loc.offset + 1
+      case .image(let img):
+        inlineImages[text.count] = img
+        push(0xFFFC, img.location.offset, resolve(img.style))
+        lastLoc = img.location.offset + 1
+      }
+    }
+    while text.last == 0x20, !preserve {
+      text.removeLast()
+      src.removeLast()
+      sty.removeLast()
+      small.removeLast()
+    }
+    if text.isEmpty {
+      // An empty paragraph still takes its line (e.g. <p>&nbsp;</p> collapsed), unless it is
+      // nothing at all.
+      return
+    }
+    let n = text.count
+
+    // 2. Break opportunities.
+    var brks = [CChar](repeating: 0, count: n)
+    text.withUnsafeBufferPointer { t in
+      lang.withCString { l in set_linebreaks_utf32(t.baseAddress, n, l, &brks) }
+    }
+
+    // 3. Pieces and break items.
+    var pieces: [Piece] = []
+    var items: [BreakItem] = []
+    var sources: [ItemSource] = []
+    items.reserveCapacity(n / 3)
+    var pieceStart = -1
+    var pieceFace = -1
+    var pieceScript = HB_SCRIPT_COMMON
+    var runScript = HB_SCRIPT_LATIN
+    func flush(_ end: Int) {
+      guard pieceStart >= 0, end > pieceStart else {
+        pieceStart = -1
+        return
+      }
+      let si = sty[pieceStart]
+      let rs = styles[si]
+      let fake = small[pieceStart]
+      let size = fake ? rs.size * 0.8 : rs.size
+      let face = fonts.faces[pieceFace]
+      let script =
+        pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
+        ? runScript : pieceScript
+      let key = ShapeKey(
+        text: Array(text[pieceStart..<end]), face: pieceFace,
+        smallCaps: rs.style.smallCaps && !rs.fakeSmallCaps,
+        rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
+        script: script.rawValue,
+        language: lang)
+      let shaped = shaper.shape(key)
+      let w = shaped.advance / face.upem * size
+      pieces.append(
+        Piece(
+          start: pieceStart, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
+          width: w))
+      items.append(.box(width: w))
+      sources.append(.piece(pieces.count - 1))
+      pieceStart = -1
+    }
+    func finishing(_ at: Int) {
+      items.append(.glue(width: 0, stretch: 100_000, shrink: 0))
+      sources.append(.plain(at))
+      items.append(.penalty(width: 0, cost: -BreakItem.forcedBreak, flagged: false))
+      sources.append(.plain(at))
+    }
+    var i = 0
+    while i < n {
+      let v = text[i]
+      let si = sty[i]
+      if v == 0x2028 {
+        flush(i)
+        finishing(i)
+        i += 1
+        continue
+      }
+      if v == 0x20 && !preserve {
+        flush(i)
+        let rs = styles[si]
+        if case .glue = items.last {
+        } else {
+          let sw = rs.spaceWidth
+          items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
+          sources.append(.space(i, style: si))
+        }
+        i += 1
+        continue
+      }
+      if v == 0xAD {
+        flush(i)
+        if !noWrap {
+          let rs = styles[si]
+          let hf = fonts.faces[rs.choice.face]
+          let hw =
+            Double(
+              Shaper.run(
+                ShapeKey(
+                  text: [0x2D], face: rs.choice.face, smallCaps: false, rtl: false,
+                  script: HB_SCRIPT_LATIN.rawValue, language: ""), face: hf
+              ).advance) / hf.upem * rs.size
+          items.append(.penalty(width: hw, cost: 50, flagged: true))
+          sources.append(.soft(i, style: si))
+        }
+        i += 1
+        continue
+      }
+      if v == 0xFFFC, let img = inlineImages[i] {
+        flush(i)
+        let rs = styles[si]
+        var size = intrinsicSize(img.image) ?? (rs.size, rs.size)
+        let scale = min(1, width / size.width, pageHeight / size.height)
+        size = (size.width * scale, size.height * scale)
+        let place = ImagePlacement(
+          href: img.image.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        pieces.append(
+          Piece(
+            start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+            shaped: ShapedText(glyphs: [], advance: 0), width: size.width, image: place,
+            imageAbove: size.height))
+        items.append(.box(width: size.width))
+        sources.append(.piece(pieces.count - 1))
+      } else {
+        // Choose the face for this character (combining marks stay with their base).
+        let script = Scripts.script(v)
+        let isMark = script == HB_SCRIPT_INHERITED
+        var face = pieceFace
+        if !(isMark && pieceStart >= 0) {
+          if let f = fonts.face(for: v, choice: styles[si].choice, script: script) {
+            face = f
+          } else {
+            if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) { missing.insert(v) }
+            face = styles[si].choice.face
+          }
+        }
+        let realScript =
+          script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
+        if pieceStart >= 0,
+          face != pieceFace || si != sty[pieceStart] || small[i] != small[pieceStart]
+            || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
+              && realScript != HB_SCRIPT_COMMON)
+        {
+          flush(i)
+        }
+        if pieceStart < 0 {
+          pieceStart = i
+          pieceFace = face
+          pieceScript = HB_SCRIPT_COMMON
+        }
+        if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
+          pieceScript = realScript
+          runScript = realScript
+        }
+      }
+      // A break opportunity after this character.
+      let b = Int32(brks[i])
+      if i + 1 < n, b == LINEBREAK_ALLOWBREAK || (noWrap && preserve), text[i + 1] != 0x20,
+        text[i + 1] != 0xAD,
+        text[i + 1] != 0x2028, v != 0x20
+      {
+        flush(i + 1)
+        if noWrap {
+          if preserve {
+            items.append(.penalty(width: 0, cost: 0, flagged: false))
+            sources.append(.plain(i + 1))
+          }
+        } else if Scripts.isWide(v) || Scripts.isWide(text[i + 1]) {
+          items.append(.glue(width: 0, stretch: styles[si].size * 0.1, shrink: 0))
+          sources.append(.plain(i + 1))
+        } else {
+          items.append(.penalty(width: 0, cost: 50, flagged: false))
+          sources.append(.plain(i + 1))
+        }
+      } else if preserve && v == 0x20 {
+        // Preserved spaces are boxes: flush them one by one so lines can end after them.
+        flush(i + 1)
+      }
+      i += 1
+    }
+    flush(n)
+    finishing(n)
+
+    // 4. Lines.
+    let indent = px(st.textIndent, of: width)
+    let firstWidth = max(1, width - max(0, indent))
+    let chosen: any ParagraphBreaker = noWrap ? InterimFill() : breaker
+    let breaks = chosen.breakLines(items) { k in k == 0 ? firstWidth : width }
+
+    // 5. Place.
+    var align = st.textAlign
+    if align == .justify && options.align == .start { align = .start }
+    if align == .start && options.align == .justify && !noWrap, case .paragraph = block.kind {
+      align = .justify
+    }
+    var start = 0
+    var lineIndex = 0
+    let lineCount = breaks.count
+    for lb in breaks {
+      defer {
+        start = lb.index + 1
+        lineIndex += 1
+      }
+      var s = start
+      while s <= lb.index {
+        if case .box = items[s] { break }
+        s += 1
+      }
+      if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
+      let lineWidth = lineIndex == 0 ? firstWidth : width
+      let lineLeft = left + (lineIndex == 0 ? max(0, indent) : 0)
+      let justify = align == .justify && lineIndex < lineCount - 1
+      let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
+      var natural = 0.0
+      var order: [Int] = []
+      for k in s...lb.index {
+        switch items[k] {
+        case .box(let w):
+          natural += w
+          order.append(k)
+        case .glue(let w, let st, let sh):
+          if k < lb.index {
+            natural += w + (ratio >= 0 ? ratio * st : ratio * sh)
+            order.append(k)
+          }
+        case .penalty(let w, _, let flagged):
+          if k == lb.index && flagged {
+            natural += w
+            order.append(k)
+          }
+        }
+      }
+      var shown = ""
+      for k in order {
+        switch sources[k] {
+        case .piece(let p):
+          for t in pieces[p].start..<pieces[p].end {
+            shown.unicodeScalars.append(Unicode.Scalar(text[t]) ?? " ")
+          }
+        case .space: if case .glue = items[k] { shown += " " }
+        default: break
+        }
+      }
+      if rtl { order.reverse() }
+      let free = lineWidth - natural
+      var x: Double
+      switch align {
+      case .start, .justify: x = rtl ? lineLeft + free : lineLeft
+      case .left: x = lineLeft
+      case .end: x = rtl ? lineLeft : lineLeft + free
+      case .right: x = lineLeft + free
+      case .center: x = lineLeft + free / 2
+      }
+      if free < 0 && !rtl { x = lineLeft }
+      // Vertical metrics: the block's strut plus every piece's style.
+      var above = styles[blockStyle].above
+      var below = styles[blockStyle].below
+      for k in order {
+        if case .piece(let p) = sources[k] {
+          let rs = styles[pieces[p].style]
+          above = max(above, rs.above, pieces[p].imageAbove)
+          below = max(below, rs.below)
+        }
+      }
+      let height = above + below
+      let baseline = above
+      var runs: [GlyphRun] = []
+      var fills: [DisplayItem] = []
+      var images: [ImagePlacement] = []
+      var firstSrc = Int.max
+      var lastSrc = -1
+      let startX = x
+      for k in order {
+        switch (items[k], sources[k]) {
+        case (.box, .piece(let p)):
+          let piece = pieces[p]
+          let rs = styles[piece.style]
+          if var img = piece.image {
+            img.rect.x = x
+            img.rect.y = baseline - img.rect.height
+            images.append(img)
+          } else {
+            let face = fonts.faces[piece.face]
+            let scale = piece.size / face.upem
+            var gx: [Float] = []
+            var gy: [Float] = []
+            var gids: [UInt32] = []
+            gx.reserveCapacity(piece.shaped.glyphs.count)
+            var pen = x
+            for g in piece.shaped.glyphs {
+              gids.append(g.glyph)
+              gx.append(Float(pen + Double(g.dx) * scale))
+              gy.append(Float(baseline - rs.shift - Double(g.dy) * scale))
+              pen += Double(g.advance) * scale
+            }
+            let choice =
+              piece.face == rs.choice.face
+              ? rs.choice
+              : FaceChoice(
+                face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
+                syntheticItalic: rs.style.italic && !face.italic)
+            if var last = runs.last, last.font == piece.face, last.size == piece.size,
+              last.color == rs.style.color,
+              last.syntheticBold == choice.syntheticBold,
+              last.syntheticItalic == choice.syntheticItalic
+            {
+              last.glyphs += gids
+              last.x += gx
+              last.y += gy
+              runs[runs.count - 1] = last
+            } else {
+              runs.append(
+                GlyphRun(
+                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: gids, x: gx,
+                  y: gy,
+                  syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
+            }
+            let thick = max(1, piece.size / 16)
+            if rs.style.underline {
+              fills.append(
+                .fill(
+                  Rect(
+                    x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width,
+                    height: thick), rs.style.color))
+            }
+            if rs.style.lineThrough {
+              fills.append(
+                .fill(
+                  Rect(
+                    x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width,
+                    height: thick), rs.style.color))
+            }
+          }
+          firstSrc = min(firstSrc, src[piece.start])
+          lastSrc = max(lastSrc, src[piece.end - 1])
+          x += piece.width
+        case (.glue(let w, let st, let sh), let source):
+          x += w + (ratio >= 0 ? ratio * st : ratio * sh)
+          _ = source
+        case (.penalty(let w, _, _), .soft(_, let si)):
+          // The inserted hyphen: drawn, not part of the line's text.
+          let rs = styles[si]
+          let face = fonts.faces[rs.choice.face]
+          let hy = shaper.shape(
+            ShapeKey(
+              text: [0x2D], face: rs.choice.face, smallCaps: false, rtl: false,
+              script: HB_SCRIPT_LATIN.rawValue, language: ""))
+          if let g = hy.glyphs.first {
+            runs.append(
+              GlyphRun(
+                font: rs.choice.face, size: rs.size, color: rs.style.color, glyphs: [g.glyph],
+                x: [Float(x)],
+                y: [Float(baseline - rs.shift)], syntheticBold: rs.choice.syntheticBold,
+                syntheticItalic: rs.choice.syntheticItalic))
+          }
+          _ = face
+          x += w
+        default: break
+        }
+      }
+      var entry = FlowEntry(
+        spaceBefore: 0, height: height,
+        start: Location(spine: spine, offset: firstSrc == Int.max ? lastLoc : firstSrc),
+        end: Location(spine: spine, offset: lastSrc + 1))
+      if lineIndex == 0, let marker = pendingMarker {
+        pendingMarker = nil
+        entry.items += markerItems(
+          marker, style: blockStyle, right: left - styles[blockStyle].size * 0.4, baseline: baseline
+        )
+      }
+      entry.items += runs.map { .glyphs($0) } + fills + images.map { .image($0) }
+      entry.images = images
+      let lineText = shown
+      entry.lines = [
+        LineBox(
+          text: lineText,
+          rect: Rect(x: min(startX, x), y: 0, width: abs(x - startX), height: height),
+          block: blockNumber,
+          hyphenated: lb.hyphenated, ratio: ratio, start: entry.start, end: entry.end)
+      ]
+      // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
+      entry.avoidBreakBefore =
+        lineIndex > 0 && (lineIndex < st.orphans || lineCount - lineIndex < st.widows)
+      append(entry)
+    }
+  }
+
+  /// A list marker hanging in the margin, its right edge at `right`.
+  mutating func markerItems(_ marker: String, style si: Int, right: Double, baseline: Double)
+    -> [DisplayItem]
+  {
+    let rs = styles[si]
+    let scalars = marker.unicodeScalars.prefix(64).map(\.value)
+    guard let first = scalars.first else { return [] }
+    let fi =
+      fonts.face(for: first, choice: rs.choice, script: Scripts.script(first)) ?? rs.choice.face
+    let face = fonts.faces[fi]
+    let shaped = shaper.shape(
+      ShapeKey(
+        text: scalars, face: fi, smallCaps: false, rtl: false,
+        script: Scripts.script(first).rawValue, language: ""))
+    let scale = rs.size / face.upem
+    var pen = right - shaped.advance * scale
+    var xs: [Float] = []
+    var ys: [Float] = []
+    for g in shaped.glyphs {
+      xs.append(Float(pen + Double(g.dx) * scale))
+      ys.append(Float(baseline - Double(g.dy) * scale))
+      pen += Double(g.advance) * scale
+    }
+    return [
+      .glyphs(
+        GlyphRun(
+          font: fi, size: rs.size, color: rs.style.color, glyphs: shaped.glyphs.map(\.glyph), x: xs,
+          y: ys, syntheticBold: rs.choice.syntheticBold, syntheticItalic: rs.choice.syntheticItalic)
+      )
+    ]
+  }
+}

@@ -1,0 +1,127 @@
+// Shaping: a run of text in one face, script and direction → glyphs with advances.
+//
+// Runs are shaped at the face's own units per em and scaled to pixels afterwards, so a shaped
+// word is reusable at every size: the cache key is (text, face, features, direction, script,
+// language), not the size. Novels repeat their words endlessly; the cache turns most shaping
+// calls into a dictionary hit. Each chapter keeps a private cache in front of a shared one
+// behind a mutex, so parallel chapters rarely touch the lock.
+
+import CHarfBuzz
+import Foundation
+import Synchronization
+
+struct ShapedGlyph: Sendable, Hashable {
+  var glyph: UInt32
+  /// Index of the first scalar of the glyph's cluster within the shaped text.
+  var cluster: UInt32
+  /// Advance and offsets in font units.
+  var advance: Float
+  var dx: Float
+  var dy: Float
+}
+
+struct ShapeKey: Hashable, Sendable {
+  var text: [UInt32]
+  var face: Int
+  var smallCaps: Bool
+  var rtl: Bool
+  var script: UInt32
+  var language: String
+}
+
+struct ShapedText: Sendable {
+  var glyphs: [ShapedGlyph]
+  /// Total advance in font units.
+  var advance: Double
+}
+
+final class ShapeCache: Sendable {
+  private let store = Mutex<[ShapeKey: ShapedText]>([:])
+  static let limit = 300_000
+
+  func get(_ key: ShapeKey) -> ShapedText? { store.withLock { $0[key] } }
+  func put(_ key: ShapeKey, _ value: ShapedText) {
+    store.withLock {
+      if $0.count >= ShapeCache.limit { $0.removeAll(keepingCapacity: true) }
+      $0[key] = value
+    }
+  }
+}
+
+/// Shapes for one chapter: a private cache in front of the shared one.
+struct Shaper {
+  let fonts: FontSet
+  let shared: ShapeCache
+  private var local: [ShapeKey: ShapedText] = [:]
+
+  init(fonts: FontSet, shared: ShapeCache) {
+    self.fonts = fonts
+    self.shared = shared
+  }
+
+  mutating func shape(_ key: ShapeKey) -> ShapedText {
+    if let hit = local[key] { return hit }
+    if let hit = shared.get(key) {
+      local[key] = hit
+      return hit
+    }
+    let result = Shaper.run(key, face: fonts.faces[key.face])
+    local[key] = result
+    shared.put(key, result)
+    return result
+  }
+
+  static func run(_ key: ShapeKey, face: Face) -> ShapedText {
+    guard let buf = hb_buffer_create() else { return ShapedText(glyphs: [], advance: 0) }
+    defer { hb_buffer_destroy(buf) }
+    key.text.withUnsafeBufferPointer { p in
+      hb_buffer_add_utf32(buf, p.baseAddress, Int32(p.count), 0, Int32(p.count))
+    }
+    hb_buffer_set_direction(buf, key.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+    hb_buffer_set_script(buf, hb_script_t(rawValue: key.script))
+    if !key.language.isEmpty {
+      hb_buffer_set_language(buf, hb_language_from_string(key.language, -1))
+    }
+    hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
+    var features = [
+      hb_feature_t(tag: Face.tag("kern"), value: 1, start: 0, end: UInt32.max),
+      hb_feature_t(tag: Face.tag("liga"), value: 1, start: 0, end: UInt32.max),
+    ]
+    if key.smallCaps {
+      features.append(hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max))
+    }
+    hb_shape(face.hbFont, buf, &features, UInt32(features.count))
+    var n: UInt32 = 0
+    guard let infos = hb_buffer_get_glyph_infos(buf, &n),
+      let pos = hb_buffer_get_glyph_positions(buf, &n)
+    else {
+      return ShapedText(glyphs: [], advance: 0)
+    }
+    var glyphs: [ShapedGlyph] = []
+    glyphs.reserveCapacity(Int(n))
+    var total = 0.0
+    for i in 0..<Int(n) {
+      glyphs.append(
+        ShapedGlyph(
+          glyph: infos[i].codepoint, cluster: infos[i].cluster, advance: Float(pos[i].x_advance),
+          dx: Float(pos[i].x_offset), dy: Float(pos[i].y_offset)))
+      total += Double(pos[i].x_advance)
+    }
+    return ShapedText(glyphs: glyphs, advance: total)
+  }
+}
+
+enum Scripts {
+  static let funcs = UncheckedFuncs(hb_unicode_funcs_get_default())
+  struct UncheckedFuncs: @unchecked Sendable {
+    let p: OpaquePointer?
+    init(_ p: OpaquePointer?) { self.p = p }
+  }
+  static func script(_ scalar: UInt32) -> hb_script_t { hb_unicode_script(funcs.p, scalar) }
+  static func isWide(_ s: UInt32) -> Bool {
+    (0x1100...0x115F).contains(s) || (0x2E80...0xA4CF).contains(s) || (0xAC00...0xD7A3).contains(s)
+      || (0xF900...0xFAFF).contains(s) || (0xFE30...0xFE4F).contains(s)
+      || (0xFF00...0xFF60).contains(s)
+      || (0xFFE0...0xFFE6).contains(s) || (0x20000...0x3FFFD).contains(s)
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import QuireIngest
+
+/// The real books in /work/shared/corpus (present on CI, which runs on the same machine).
+enum Corpus {
+  static let root = URL(fileURLWithPath: "/work/shared/corpus")
+  static var available: Bool {
+    FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path)
+  }
+  static func url(_ name: String) -> URL { root.appendingPathComponent(name) }
+}
+
+struct KnownBook: Sendable, CustomTestStringConvertible {
+  var file: String
+  var title: String
+  var spine: Int
+  var language: String
+  var direction: TextDirection
+  var hasTOC: Bool
+  var testDescription: String { file }
+}
+
+@Suite(.enabled(if: Corpus.available, "corpus at /work/shared/corpus missing"))
+struct BookCorpusTests {
+  static let books: [KnownBook] = [
+    KnownBook(
+      file: "moby-dick.epub", title: "Moby-Dick", spine: 144, language: "en-US", direction: .ltr,
+      hasTOC: true),
+    KnownBook(
+      file: "childrens-literature.epub", title: "Children's Literature", spine: 3, language: "en",
+      direction: .ltr,
+      hasTOC: true),
+    KnownBook(
+      file: "accessible_epub_3.epub", title: "Accessible EPUB 3", spine: 22, language: "en",
+      direction: .ltr,
+      hasTOC: true),
+    KnownBook(
+      file: "wasteland-otf-obf.epub", title: "The Waste Land", spine: 1, language: "en-US",
+      direction: .ltr,
+      hasTOC: true),
+    KnownBook(
+      file: "regime-anticancer-arabic.epub", title: "Le Vrai Régime anti-cancer", spine: 3,
+      language: "ar",
+      direction: .rtl, hasTOC: true),
+    KnownBook(
+      file: "jlreq-in-japanese.epub", title: "日本語組版処理の要件（日本語版）", spine: 159, language: "ja",
+      direction: .ltr, hasTOC: true),
+    KnownBook(
+      file: "pg84-frankenstein.epub", title: "Frankenstein; Or, The Modern Prometheus", spine: 32,
+      language: "en",
+      direction: .ltr, hasTOC: true),
+  ]
+
+  @Test(arguments: books)
+  func opensWithKnownMetadata(_ book: KnownBook) throws {
+    let doc = try Book.open(Corpus.url(book.file))
+    #expect(doc.format == .epub)
+    #expect(doc.metadata.title == book.title)
+    #expect(doc.chapters.count == book.spine)
+    #expect(doc.metadata.language == book.language)
+    #expect(doc.metadata.direction == book.direction)
+    #expect(doc.toc.isEmpty == !book.hasTOC)
+    #expect(doc.chapters.enumerated().allSatisfy { $0.offset == $0.element.spineIndex })
+    // A well-formed corpus book opens without package warnings.
+    #expect(doc.warnings.isEmpty, "\(doc.warnings)")
+    // Every TOC target that names a chapter resolves to a Location inside the spine.
+    func check(_ entries: [TOCEntry]) {
+      for e in entries {
+        if let l = e.location { #expect(l.spine >= 0 && l.spine < doc.chapters.count) }
+        check(e.children)
+      }
+    }
+    check(doc.toc)
+  }
+
+  @Test func mobyDickDetails() throws {
+    let doc = try Book.open(Corpus.url("moby-dick.epub"))
+    #expect(doc.metadata.creators == ["Herman Melville"])
+    #expect(doc.metadata.coverHref == "OPS/images/9780316000000.jpg")
+    #expect(doc.images.count == 2)
+    #expect(doc.chapters.first?.href.hasPrefix("OPS/") == true)
+    let cover = try #require(doc.resources.data(forHref: "OPS/images/9780316000000.jpg"))
+    #expect(cover.starts(with: [0xFF, 0xD8]))
+  }
+
+  @Test func frankensteinNCX() throws {
+    let doc = try Book.open(Corpus.url("pg84-frankenstein.epub"))
+    // EPUB 2: no nav document, the TOC comes from the NCX.
+    #expect(doc.toc.count == 32)
+    #expect(
+      doc.toc.prefix(6).map(\.title) == [
+        "Frankenstein;", "or, the Modern Prometheus", "CONTENTS", "Letter 1", "Letter 2",
+        "Letter 3",
+      ])
+    #expect(doc.toc.allSatisfy { $0.location != nil })
+    #expect(doc.toc.allSatisfy { $0.href.hasPrefix("OEBPS/") })
+    // Spine order: a later TOC entry never points to an earlier chapter.
+    let spines = doc.toc.compactMap { $0.location?.spine }
+    #expect(spines == spines.sorted())
+    #expect(doc.metadata.creators == ["Mary Wollstonecraft Shelley"])
+  }
+
+  @Test func wastelandFontsDeobfuscated() throws {
+    let doc = try Book.open(Corpus.url("wasteland-otf-obf.epub"))
+    for name in ["OldStandard-Regular", "OldStandard-Bold", "OldStandard-Italic"] {
+      let data = try #require(doc.resources.data(forHref: "EPUB/\(name).obf.otf"))
+      #expect(Array(data.prefix(4)) == Array("OTTO".utf8), "\(name)")
+    }
+    // Every @font-face the converter reports is served de-obfuscated.
+    for font in doc.fonts {
+      #expect(Array(font.data.prefix(4)) == Array("OTTO".utf8), "\(font.href)")
+    }
+  }
+
+  @Test func fontFaceRulesLoadDecodedFonts() throws {
+    let doc = try Book.open(Corpus.url("wasteland-otf-obf.epub"))
+    var encryption = EncryptionMap()
+    encryption.obfuscated["EPUB/OldStandard-Regular.obf.otf"] = .idpf
+    let regular = FontFaceRule(
+      family: "Old Standard", weight: 400, italic: false, src: "EPUB/OldStandard-Regular.obf.otf")
+    let missing = FontFaceRule(family: "Ghost", weight: 400, italic: false, src: "EPUB/ghost.otf")
+    var warnings: [IngestWarning] = []
+    let fonts = EPUBReader.loadFonts(
+      [regular, missing, regular], store: doc.resources, encryption: encryption, warnings: &warnings
+    )
+    #expect(fonts.map(\.family) == ["Old Standard"])
+    #expect(fonts.first?.wasObfuscated == true)
+    #expect(fonts.first.map { Array($0.data.prefix(4)) } == Array("OTTO".utf8))
+    #expect(warnings.map(\.file) == ["EPUB/ghost.otf"])
+  }
+
+  @Test func unpackedFolderMatchesArchive() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "quire-unpacked-\(getpid())")
+    try? FileManager.default.removeItem(at: folder)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let archive = try ZipArchive(
+      data: try Data(contentsOf: Corpus.url("childrens-literature.epub")), file: "c.epub",
+      limits: IngestLimits())
+    for entry in archive.entries {
+      let url = folder.appendingPathComponent(entry.name)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try archive.read(entry.name).write(to: url)
+    }
+    let zipped = try Book.open(Corpus.url("childrens-literature.epub"))
+    let unpacked = try Book.open(folder)
+    #expect(unpacked.metadata == zipped.metadata)
+    #expect(unpacked.chapters.map(\.href) == zipped.chapters.map(\.href))
+    #expect(unpacked.toc == zipped.toc)
+    #expect(unpacked.images == zipped.images)
+  }
+
+  @Test func openingIsDeterministic() throws {
+    let a = try Book.open(Corpus.url("accessible_epub_3.epub"))
+    let b = try Book.open(Corpus.url("accessible_epub_3.epub"))
+    #expect(a.toc == b.toc)
+    #expect(a.chapters.map(\.href) == b.chapters.map(\.href))
+    #expect(a.chapters.map(\.length) == b.chapters.map(\.length))
+    #expect(a.warnings == b.warnings)
+  }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import QuireIngest
+
+struct PackageTests {
+  static func parse(_ xml: String, path: String = "OEBPS/content.opf") throws -> PackageDocument {
+    try PackageDocument(data: Data(xml.utf8), path: path, book: "test.epub", limits: IngestLimits())
+  }
+
+  @Test func sha1KnownVectors() {
+    func hex(_ s: String) -> String {
+      SHA1.digest(Array(s.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+    #expect(hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    #expect(hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+    #expect(
+      hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+  }
+
+  @Test func idpfKeyIgnoresWhitespace() {
+    let a = EncryptionMap.key(.idpf, identifier: " urn:uuid:1234\n abcd ")
+    let b = EncryptionMap.key(.idpf, identifier: "urn:uuid:1234abcd")
+    #expect(a == b)
+    #expect(a?.count == 20)
+  }
+
+  @Test func adobeKeyFromUUID() {
+    let key = EncryptionMap.key(.adobe, identifier: "urn:uuid:0123ABCD-4567-89ab-cdef-0123456789AB")
+    #expect(
+      key == [
+        0x01, 0x23, 0xAB, 0xCD, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89,
+        0xAB,
+      ])
+    #expect(EncryptionMap.key(.adobe, identifier: "isbn:123") == nil)
+    // XOR is its own inverse over the first 1024 bytes only.
+    let font = Data((0..<2000).map { UInt8($0 % 251) })
+    let once = EncryptionMap.deobfuscate(font, method: .adobe, key: key!)
+    #expect(once[1024...] == font[1024...])
+    #expect(once.prefix(1024) != font.prefix(1024))
+    #expect(EncryptionMap.deobfuscate(once, method: .adobe, key: key!) == font)
+  }
+
+  @Test func epub2MetadataCoverAndGuide() throws {
+    let opf = try Self.parse(
+      """
+      <?xml version="1.0"?>
+      <package xmlns="http://www.idpf.org/2007/opf" xmlns:opf="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id2">
+        <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+          <dc:title>  A   Title </dc:title>
+          <dc:creator opf:role="aut">First Author</dc:creator>
+          <dc:creator opf:role="aut">Second Author</dc:creator>
+          <dc:identifier id="id1">isbn:000</dc:identifier>
+          <dc:identifier id="id2" opf:scheme="uuid">urn:uuid:abc</dc:identifier>
+          <dc:language>he</dc:language>
+          <dc:date>1818</dc:date><dc:publisher>Pub</dc:publisher><dc:description>Desc</dc:description>
+          <meta name="cover" content="cov"/>
+        </metadata>
+        <manifest>
+          <item id="cov" href="images/My%20Cover.jpg" media-type="image/jpeg"/>
+          <item id="c1" href="text/c1.html" media-type="application/xhtml+xml"/>
+          <item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
+        </manifest>
+        <spine toc="ncx"><itemref idref="c1" linear="no"/></spine>
+        <guide><reference type="text" title="Start" href="text/c1.html#s"/></guide>
+      </package>
+      """)
+    #expect(opf.version == "2.0")
+    #expect(opf.metadata.title == "A Title")
+    #expect(opf.metadata.creators == ["First Author", "Second Author"])
+    #expect(opf.uniqueIdentifier == "urn:uuid:abc")
+    #expect(opf.metadata.identifier == "urn:uuid:abc")
+    #expect(opf.metadata.date == "1818")
+    #expect(opf.metadata.publisher == "Pub")
+    #expect(opf.metadata.description == "Desc")
+    #expect(opf.metadata.coverHref == "OEBPS/images/My Cover.jpg")
+    #expect(opf.metadata.direction == .rtl)  // Hebrew, no page-progression-direction
+    #expect(opf.spine == [SpineItem(idref: "c1", linear: false)])
+    #expect(opf.ncxID == "ncx")
+    #expect(opf.guide == [Landmark(type: "text", title: "Start", href: "OEBPS/text/c1.html#s")])
+  }
+
+  @Test func epub3CoverImageAndProgression() throws {
+    let opf = try Self.parse(
+      """
+      <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="u">
+        <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="u">x</dc:identifier>
+          <dc:title>T</dc:title><dc:language>ar</dc:language></metadata>
+        <manifest>
+          <item id="img" href="c.png" media-type="image/png" properties="cover-image"/>
+          <item id="c1" href="c1.xhtml" media-type="application/xhtml+xml" properties="svg scripted"/>
+        </manifest>
+        <spine page-progression-direction="ltr"><itemref idref="c1"/></spine>
+      </package>
+      """, path: "content.opf")
+    #expect(opf.metadata.coverHref == "c.png")
+    #expect(opf.byID["c1"]?.properties == ["svg", "scripted"])
+    // The spine's explicit direction wins over the Arabic language.
+    #expect(opf.metadata.direction == .ltr)
+  }
+
+  @Test(arguments: [
+    ("ar", TextDirection.rtl), ("he-IL", .rtl), ("fa", .rtl), ("ur", .rtl), ("en", .ltr),
+    ("ja", .ltr),
+    ("arn", .ltr),
+  ])
+  func directionFromLanguage(_ lang: String, _ dir: TextDirection) {
+    #expect(PackageDocument.direction(nil, language: lang) == dir)
+  }
+
+  @Test func fallbackChainsFindContentAndStopOnCycles() throws {
+    let opf = try Self.parse(
+      """
+      <package xmlns="http://www.idpf.org/2007/opf" version="3.0">
+        <metadata/>
+        <manifest>
+          <item id="svg" href="a.svg" media-type="image/svg+xml" fallback="pdf"/>
+          <item id="pdf" href="a.pdf" media-type="application/pdf" fallback="html"/>
+          <item id="html" href="a.xhtml" media-type="application/xhtml+xml"/>
+          <item id="x" href="x.bin" media-type="x/x" fallback="y"/>
+          <item id="y" href="y.bin" media-type="x/y" fallback="x"/>
+          <item id="z" href="z.bin" media-type="x/z" fallback="nowhere"/>
+        </manifest>
+        <spine/>
+      </package>
+      """)
+    var warnings: [IngestWarning] = []
+    #expect(opf.contentItem(for: opf.byID["svg"]!, warnings: &warnings)?.id == "html")
+    #expect(warnings.isEmpty)
+    #expect(opf.contentItem(for: opf.byID["x"]!, warnings: &warnings) == nil)
+    #expect(opf.contentItem(for: opf.byID["z"]!, warnings: &warnings) == nil)
+    #expect(warnings.count == 2)
+  }
+
+  @Test func navTOCNestedAndSpans() throws {
+    let tree = try XMLTree.parse(
+      Data(
+        """
+        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
+        <nav epub:type="landmarks"><ol><li><a href="cover.xhtml">Cover</a></li></ol></nav>
+        <nav epub:type="toc"><ol>
+          <li><a href="text/one.xhtml">One</a>
+            <ol><li><a href="text/one.xhtml#s1"> Section <em>1</em></a></li></ol></li>
+          <li><span>Part Two</span><ol><li><a href="text/two.xhtml">Two</a></li></ol></li>
+        </ol></nav></body></html>
+        """.utf8), file: "nav", limits: IngestLimits())
+    let toc = TableOfContents.fromNav(tree, base: "EPUB/nav.xhtml", limit: 10)
+    #expect(toc.map(\.title) == ["One", "Part Two"])
+    #expect(toc[0].path == "EPUB/text/one.xhtml")
+    #expect(toc[0].children.map(\.title) == ["Section 1"])
+    #expect(toc[0].children[0].fragment == "s1")
+    #expect(toc[1].path == nil)
+    #expect(toc[1].children[0].path == "EPUB/text/two.xhtml")
+  }
+
+  @Test func xmlTreeNeverExpandsExternalEntities() throws {
+    let xml = """
+      <?xml version="1.0"?>
+      <!DOCTYPE r [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> <!ENTITY ok "fine"> ]>
+      <r>a&xxe;b&ok;c</r>
+      """
+    let tree = try XMLTree.parse(Data(xml.utf8), file: "x", limits: IngestLimits())
+    #expect(!tree.text.contains("root:"))
+    #expect(tree.text.hasPrefix("ab"))
+  }
+
+  @Test func xmlTreeDepthIsBounded() throws {
+    var limits = IngestLimits()
+    limits.maxDepth = 20
+    let xml = String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)
+    let tree = try XMLTree.parse(Data(xml.utf8), file: "x", limits: limits)
+    var depth = 0
+    var e: XMLElement? = tree
+    while let cur = e {
+      depth += 1
+      e = cur.elements.first
+    }
+    #expect(depth == 20)
+  }
+}

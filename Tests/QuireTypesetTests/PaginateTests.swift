@@ -1,0 +1,146 @@
+import Foundation
+import QuireIngest
+import Testing
+
+@testable import QuireTypeset
+
+/// Whitespace-normalized text of a document's chapters, soft hyphens removed.
+func sourceText(_ doc: Document, chapter: Int? = nil) -> String {
+  var s = ""
+  func walk(_ blocks: [Block]) {
+    for b in blocks {
+      for i in b.inlines {
+        if case .text(let r) = i { s += " " + r.text }
+      }
+      s += " "
+      walk(b.children)
+    }
+  }
+  for c in doc.chapters where chapter == nil || c.spineIndex == chapter { walk(c.blocks) }
+  return normalize(s)
+}
+
+func normalize(_ s: String) -> String {
+  s.replacingOccurrences(of: "\u{AD}", with: "").split(whereSeparator: \.isWhitespace).joined()
+}
+
+func shownText(_ pages: [Page]) -> String {
+  normalize(
+    pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined(separator: " "))
+}
+
+@Suite struct PaginateTests {
+  static func novel() -> Document? {
+    guard let path = Corpus.path("pride-and-prejudice.txt") else { return nil }
+    return DocumentBuilder.plainText(path, chapters: 6)
+  }
+
+  @Test func noLineCrossesThePageBottom() throws {
+    guard let doc = PaginateTests.novel() else { return }
+    for opts in [LayoutOptions(), LayoutOptions.small] {
+      let book = try Typesetter(document: doc, options: opts).layoutBook(threads: 2)
+      let bottom = Double(opts.height) - opts.margins.bottom + 0.001
+      for p in book.pages {
+        for l in p.lines where l.role == .text {
+          #expect(l.rect.maxY <= bottom, "page \(p.number): \(l.text)")
+          #expect(l.rect.y >= opts.margins.top - 0.001)
+        }
+      }
+    }
+  }
+
+  @Test func everyCharacterAppearsInPageOrder() throws {
+    guard let doc = PaginateTests.novel() else { return }
+    let book = try Typesetter(document: doc, options: LayoutOptions()).layoutBook(threads: 2)
+    #expect(shownText(book.pages) == sourceText(doc))
+    // Locations only move forward.
+    var last = Location(spine: 0, offset: 0)
+    for p in book.pages {
+      for l in p.lines {
+        #expect(l.start >= last)
+        #expect(l.end >= l.start)
+        last = l.start
+      }
+      #expect(p.start <= p.end)
+    }
+  }
+
+  @Test func aChapterAloneEqualsItsSliceOfTheBook() throws {
+    guard let doc = PaginateTests.novel() else { return }
+    let t = try Typesetter(document: doc, options: LayoutOptions())
+    let book = t.layoutBook(threads: 2)
+    var pageIndex = 0
+    for c in doc.chapters.indices {
+      let alone = t.layoutChapter(c)
+      let slice = Array(book.pages[pageIndex..<(pageIndex + alone.pages.count)])
+      #expect(slice.map(\.lines) == alone.pages.map(\.lines))
+      #expect(slice.allSatisfy { $0.spine == c })
+      pageIndex += alone.pages.count
+    }
+    #expect(pageIndex == book.pages.count)
+    // Block numbers are unique per block and increase through the book.
+    let blocks = book.pages.flatMap(\.lines).map(\.block)
+    #expect(blocks == blocks.sorted())
+  }
+
+  @Test func layoutIsDeterministic() throws {
+    guard let doc = PaginateTests.novel() else { return }
+    let a = try Typesetter(document: doc, options: LayoutOptions()).layoutBook(threads: 1)
+    let b = try Typesetter(document: doc, options: LayoutOptions()).layoutBook(threads: 2)
+    #expect(dump(a.pages) == dump(b.pages))
+    #expect(a.pages.map(\.items) == b.pages.map(\.items))
+    #expect(a.key == b.key)
+    var bigger = LayoutOptions()
+    bigger.fontSize = 20
+    let c = try Typesetter(document: doc, options: bigger)
+    #expect(c.key != a.key)
+    #expect(c.layoutBook(threads: 2).pages.count > a.pages.count)
+  }
+
+  @Test func forcedBreaksAndChaptersStartPages() throws {
+    var b = DocumentBuilder()
+    b.paragraph("One.")
+    var st = ComputedStyle()
+    st.breakBefore = .page
+    b.paragraph("Two, on its own page.", st)
+    b.paragraph("Three follows two.")
+    b.endChapter()
+    b.paragraph("Four, in chapter two.")
+    b.endChapter()
+    let book = try Typesetter(document: b.document(), options: LayoutOptions()).layoutBook(
+      threads: 2)
+    #expect(
+      book.pages.map { $0.lines.map(\.text) } == [
+        ["One."], ["Two, on its own page.", "Three follows two."], ["Four, in chapter two."],
+      ])
+    #expect(book.pages.map(\.number) == [1, 2, 3])
+    #expect(book.pages.map(\.spine) == [0, 0, 1])
+  }
+
+  @Test func headingsKeepWithTheirParagraph() throws {
+    var b = DocumentBuilder()
+    var o = LayoutOptions.small
+    o.align = .start
+    // Fill the page to just above the bottom, then a heading: it must move with its text.
+    let lines = Int(
+      (Double(o.height) - o.margins.top - o.margins.bottom) / (o.fontSize * o.lineHeight))
+    for i in 0..<(lines - 3) { b.paragraph("Line \(i).", b.style()) }
+    b.heading("A Heading")
+    b.paragraph("The paragraph after the heading.", b.style())
+    b.endChapter()
+    let book = try Typesetter(document: b.document(), options: o).layoutBook(threads: 1)
+    let headingPage = book.pages.first { $0.lines.contains { $0.text == "A Heading" } }
+    #expect(headingPage?.lines.contains { $0.text.hasPrefix("The paragraph") } == true)
+  }
+}
+
+extension LayoutOptions {
+  static var small: LayoutOptions {
+    var o = LayoutOptions()
+    o.width = 300
+    o.height = 400
+    o.margins = .proportional(width: 300, height: 400)
+    o.fontSize = 14
+    return o
+  }
+}
