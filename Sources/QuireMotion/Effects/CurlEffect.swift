@@ -112,20 +112,20 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
       let k = 1 - distance / sw
       return shadowMax * k * k
     }
-    @inline(__always) func lit(_ c: RGBA, _ shade: Float) -> RGBA {
-      RGBA(c.x * shade, c.y * shade, c.z * shade, c.w)
+    @inline(__always) func lit(_ c: Texel, _ shade: Float) -> Texel {
+      Texel(c.x * shade, c.y * shade, c.z * shade, c.w)
     }
 
     return withLeafCanvas(faces) { out, front, back, beneath, left in
-      @inline(__always) func backColor(_ px: Float, _ py: Float) -> RGBA {
+      @inline(__always) func backColor(_ px: Float, _ py: Float) -> Texel {
         var b = back?.sample(px, py) ?? paperWhite
         if veil > 0 { b = mix(b, paperWhite, veil) }
         return b
       }
-      @inline(__always) func flat(_ x: Int, _ y: Int) -> RGBA {
+      @inline(__always) func flat(_ x: Int, _ y: Int) -> Texel {
         x < 0 ? left!.pixel(x + w, y) : front.pixel(x, y)
       }
-      @inline(__always) func under(_ x: Int, _ y: Int) -> RGBA {
+      @inline(__always) func under(_ x: Int, _ y: Int) -> Texel {
         x < 0 ? left!.pixel(x + w, y) : beneath.pixel(x, y)
       }
       for y in 0..<h {
@@ -162,7 +162,7 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
           let qx = Float(px) + 0.5
           let dq = nx * qx + base
           let o = rowOut + cx * 4
-          var color: RGBA
+          var color: Texel
           if dq <= 0 {
             // Flat page, perhaps under the flipped-over flap.
             color = flat(px, y)

@@ -88,7 +88,7 @@ public struct FoldEffect: PageTurnEffect, LeafEffect {
           let o = rowOut + cx * 4
           // The flat page at q (the page beneath if q is lifted, else the front / left page).
           let lifted = clamp01(d + 0.5)  // fraction of the pixel on the lifted side
-          var color: RGBA
+          var color: Texel
           if px < 0 {
             color = left!.pixel(px + w, y)
           } else if lifted >= 1 {

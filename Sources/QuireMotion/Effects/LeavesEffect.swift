@@ -71,7 +71,7 @@ public struct LeavesEffect: PageTurnEffect, LeafEffect {
             let o = rowOut + cx * 4
             let px = plan.pageX
             // Bottom layer: the page beneath (or the spread's left page left of the spine).
-            var color: RGBA
+            var color: Texel
             if px < 0 {
               color = left!.pixel(px + w, y)
             } else if plan.topCoverage >= 1 && plan.backCoverage <= 0 && plan.topShadow == 0 {

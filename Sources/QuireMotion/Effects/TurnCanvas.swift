@@ -154,7 +154,7 @@ extension PixelBuffer {
 
 // MARK: - Per-pixel helpers (inlined into the effects' inner loops)
 
-typealias RGBA = SIMD4<Float>
+typealias Texel = SIMD4<Float>
 
 /// Read-only view of an RGBA8 page for sampling.
 struct PageView {
@@ -162,13 +162,13 @@ struct PageView {
   let width: Int
   let height: Int
 
-  @inline(__always) func pixel(_ x: Int, _ y: Int) -> RGBA {
+  @inline(__always) func pixel(_ x: Int, _ y: Int) -> Texel {
     let o = (y * width + x) * 4
-    return RGBA(Float(base[o]), Float(base[o + 1]), Float(base[o + 2]), Float(base[o + 3]))
+    return Texel(Float(base[o]), Float(base[o + 1]), Float(base[o + 2]), Float(base[o + 3]))
   }
 
   /// Bilinear sample at page point (px, py) (pixel centres at i + 0.5), clamped to the edge.
-  @inline(__always) func sample(_ px: Float, _ py: Float) -> RGBA {
+  @inline(__always) func sample(_ px: Float, _ py: Float) -> Texel {
     let u = px - 0.5
     let v = py - 0.5
     let fu = u.rounded(.down)
@@ -190,8 +190,8 @@ struct PageView {
   }
 }
 
-@inline(__always) func store(_ c: RGBA, _ out: UnsafeMutablePointer<UInt8>, _ o: Int) {
-  let v = (c + 0.5).clamped(lowerBound: RGBA(repeating: 0), upperBound: RGBA(repeating: 255))
+@inline(__always) func store(_ c: Texel, _ out: UnsafeMutablePointer<UInt8>, _ o: Int) {
+  let v = (c + 0.5).clamped(lowerBound: Texel(repeating: 0), upperBound: Texel(repeating: 255))
   out[o] = UInt8(v.x)
   out[o + 1] = UInt8(v.y)
   out[o + 2] = UInt8(v.z)
@@ -208,16 +208,16 @@ struct PageView {
 }
 
 /// Darkens colour channels (not alpha) toward black by `alpha`.
-@inline(__always) func shadowed(_ c: RGBA, _ alpha: Float) -> RGBA {
+@inline(__always) func shadowed(_ c: Texel, _ alpha: Float) -> Texel {
   let k = 1 - alpha
-  return RGBA(c.x * k, c.y * k, c.z * k, c.w)
+  return Texel(c.x * k, c.y * k, c.z * k, c.w)
 }
 
-@inline(__always) func mix(_ a: RGBA, _ b: RGBA, _ t: Float) -> RGBA { a + (b - a) * t }
+@inline(__always) func mix(_ a: Texel, _ b: Texel, _ t: Float) -> Texel { a + (b - a) * t }
 
 @inline(__always) func clamp01(_ v: Float) -> Float { Swift.min(1, Swift.max(0, v)) }
 
-let paperWhite = RGBA(255, 255, 255, 255)
+let paperWhite = Texel(255, 255, 255, 255)
 
 /// Runs `body` with raw views of the faces and a fresh output canvas.
 func withLeafCanvas(
