@@ -126,22 +126,22 @@ enum ExternalDecoder {
       #expect(abs((record["progress"] as! Double) - info.progress) < 1e-12)
       #expect(record["index"] as? Int == info.index + 1)
     }
-    let first = PNGChunk.decodeRGBA(
+    let first = try? PNGCodec.decode(
       try Data(contentsOf: URL(fileURLWithPath: dir + "/frame-0001.png")))
-    let last = PNGChunk.decodeRGBA(
+    let last = try? PNGCodec.decode(
       try Data(
         contentsOf: URL(
           fileURLWithPath: dir + "/frame-\(String(format: "%04d", Self.frameCount)).png")))
     #expect(first == Self.pages.current)
     #expect(last == Self.pages.next)
-    let mid = PNGChunk.decodeRGBA(
+    let mid = try? PNGCodec.decode(
       try Data(contentsOf: URL(fileURLWithPath: dir + "/frame-0003.png")))
     #expect(mid == Self.renderer.frame(at: Self.timeline.info(2).progress, pages: Self.pages))
   }
 
   @Test func pngRoundTripsAndFailedWritesLeaveNothing() throws {
     let page = TurnFixtures.current
-    #expect(PNGChunk.decodeRGBA(try PNGChunk.encode(page)) == page)
+    #expect(try PNGCodec.decode(try PNGChunk.encode(page)) == page)
     var sink = try FrameFolderSink(
       directory: try TurnFixtures.scratchDirectory("bad-size"), fps: 10, style: "curl", width: 5,
       height: 5)
@@ -159,7 +159,7 @@ enum ExternalDecoder {
     let path = try Self.write("flip.png")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     // Our own reader sees the default image (frame 0).
-    #expect(PNGChunk.decodeRGBA(bytes) == Self.pages.current)
+    #expect(try PNGCodec.decode(bytes) == Self.pages.current)
     let leftovers = try FileManager.default.contentsOfDirectory(
       atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     #expect(leftovers == ["flip.png"])

@@ -113,6 +113,20 @@ import Testing
     }
   }
 
+  /// Styles that are not leaf renderers (the compositor's hard page and transitions) turn
+  /// both halves of a spread at once; the endpoints still hold.
+  @Test func compositorStylesKeepSpreadEndpoints() throws {
+    let spread = TurnFixtures.spread
+    for style in ["hard", "slide", "fade", "push"] {
+      var o = TurnOptions()
+      o.spread = true
+      let r = PageTurnRenderer(effect: makeEffect(style: style)!, options: o)
+      #expect(r.frame(at: 0, spread: spread) == spread.currentSpread, "\(style)")
+      #expect(r.frame(at: 1, spread: spread) == spread.nextSpread, "\(style)")
+      #expect(r.frame(at: 0.5, spread: spread).width == 2 * TurnFixtures.width)
+    }
+  }
+
   @Test func registryKnowsTheStyles() {
     for style in pageTurnStyles { #expect(makeEffect(style: style)?.name == style) }
     #expect(makeEffect(style: "wobble") == nil)

@@ -94,7 +94,7 @@ enum Golden {
       Issue.record("missing golden \(name): run with QUIRE_BLESS=1")
       return
     }
-    guard let expected = PNGChunk.decodeRGBA(data) else {
+    guard let expected = try? PNGCodec.decode(data) else {
       Issue.record("golden \(name) is not an RGBA PNG")
       return
     }
