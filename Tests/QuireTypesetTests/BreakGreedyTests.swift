@@ -109,3 +109,15 @@ import Testing
     #expect(lineTexts(text, items, breaks) == ["aaaa", "bbbb cc-", "dd"])
   }
 }
+
+@Suite struct BreakerChoiceTests {
+  @Test func optionsChooseBreakers() {
+    var o = LayoutOptions()
+    #expect(o.paragraphBreaker is KnuthPlassBreaker)
+    #expect((o.paragraphBreaker as? KnuthPlassBreaker)?.emergencyStretch == 24)
+    o.align = .start
+    #expect((o.paragraphBreaker as? KnuthPlassBreaker)?.mode == .ragged(raggedness: 0.2))
+    o.lineBreaking = .greedy
+    #expect(o.paragraphBreaker is GreedyBreaker)
+  }
+}
