@@ -7,16 +7,21 @@ extension LayoutOptions {
   /// - `.optimal` + `.start`: Knuth–Plass ragged (lines at natural width, ratio ≤ 0);
   /// - `.greedy`: first-fit with the 5 % hyphenation threshold (for `.start` the caller
   ///   sets lines at natural width and ignores positive ratios).
-  /// Hyphenation is decided by the items (flagged penalties only when `hyphenate == .auto`
-  /// and a dictionary exists); the breakers use whatever hyphen points they are given.
+  /// With `hyphenate == .off` the breakers ignore flagged penalties (hyphen points, and
+  /// soft hyphens if the items mark them flagged).
   public var paragraphBreaker: any ParagraphBreaker {
+    let hyphens = hyphenate == .auto
     switch (lineBreaking, align) {
     case (.optimal, .justify):
-      return KnuthPlassBreaker(emergencyStretch: 1.5 * fontSize)
+      var kp = KnuthPlassBreaker(emergencyStretch: 1.5 * fontSize)
+      kp.hyphenate = hyphens
+      return kp
     case (.optimal, .start):
-      return KnuthPlassBreaker.ragged()
+      var kp = KnuthPlassBreaker.ragged()
+      kp.hyphenate = hyphens
+      return kp
     case (.greedy, _):
-      return GreedyBreaker()
+      return GreedyBreaker(hyphenate: hyphens)
     }
   }
 }

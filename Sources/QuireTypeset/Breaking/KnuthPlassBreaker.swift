@@ -58,13 +58,15 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// Most hyphenated lines in a row (hard unless no other breaking exists).
   public var maxConsecutiveHyphens: Int
   public var mode: Mode
+  /// Whether flagged penalties (hyphen points) may be used at all.
+  public var hyphenate: Bool
 
   public init(
     tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
     hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
     finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
     emergencyStretch: Double = 0, looseness: Int = 0, maxConsecutiveHyphens: Int = 2,
-    mode: Mode = .justified
+    mode: Mode = .justified, hyphenate: Bool = true
   ) {
     self.tolerance = tolerance
     self.pretolerance = pretolerance
@@ -77,6 +79,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     self.looseness = looseness
     self.maxConsecutiveHyphens = maxConsecutiveHyphens
     self.mode = mode
+    self.hyphenate = hyphenate
   }
 
   /// Ragged-right (start-aligned) breaking: no glue is stretched; reported ratios are 0
@@ -117,7 +120,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     for attempt in attempts {
       guard
         let found = pass(
-          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens,
+          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens && hyphenate,
           extra: attempt.extra, rescue: attempt.rescue)
       else { continue }
       if positions == nil || found.achieved == looseness { positions = found.positions }
