@@ -115,7 +115,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
     if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
     attempts.append((tolerance, true, false, false))
-    attempts.append((tolerance, true, true, false))
+    if mode == .justified { attempts.append((tolerance, true, true, false)) }
     attempts.append((.infinity, true, true, true))
     for attempt in attempts {
       guard
@@ -127,7 +127,8 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
       if found.achieved == looseness { break }
     }
     guard let positions else {
-      return GreedyBreaker.run(sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: true)
+      return GreedyBreaker.run(
+        sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: hyphenate)
     }
     var breaks: [LineBreak] = []
     breaks.reserveCapacity(positions.count)
