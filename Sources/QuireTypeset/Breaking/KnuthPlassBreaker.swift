@@ -347,7 +347,7 @@ struct LineWidths {
     let probe = 64
     var first: [Double] = []
     first.reserveCapacity(probe + 1)
-    for k in 0...probe { first.append(width(k)) }
+    for k in 0...probe { first.append(ParagraphSums.size(width(k))) }
     var lastChange = -1
     for k in 0..<probe where first[k] != first[k + 1] { lastChange = k }
     easyLine = distinctLines || lastChange >= probe - 4 ? Int.max : lastChange + 1
@@ -357,8 +357,10 @@ struct LineWidths {
 
   subscript(line: Int) -> Double {
     mutating get {
-      while cache.count <= line && cache.count < 1 << 20 { cache.append(width(cache.count)) }
-      return line < cache.count ? cache[line] : width(line)
+      while cache.count <= line && cache.count < 1 << 20 {
+        cache.append(ParagraphSums.size(width(cache.count)))
+      }
+      return line < cache.count ? cache[line] : ParagraphSums.size(width(line))
     }
   }
 
