@@ -202,7 +202,7 @@ extension ChapterFlow {
         return
       }
       // Hyphenation points split the word into boxes joined by flagged penalties.
-      if let hyphenator, end - pieceStart >= 5, !small[pieceStart],
+      if let hyphenator, end - pieceStart >= ChapterFlow.minHyphenatedLength, !small[pieceStart],
         pieceScript == HB_SCRIPT_LATIN || pieceScript == HB_SCRIPT_CYRILLIC
           || pieceScript == HB_SCRIPT_GREEK
       {
@@ -557,12 +557,22 @@ extension ChapterFlow {
   }
 
   /// Hyphenation points of a word (scalar indices), cached for the chapter.
+  /// Shorter pieces (words with their punctuation) are not worth a dictionary lookup: they
+  /// rarely help a line, and lookups are a third of layout time when done for every word.
+  static let minHyphenatedLength = 7
+
   mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = hyphenPoints[word] { return hit }
+    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h))
+    if let hit = sharedHyphens.get(key) {
+      hyphenPoints[word] = hit
+      return hit
+    }
     var s = ""
     s.unicodeScalars.append(contentsOf: word.compactMap(Unicode.Scalar.init))
     let points = s.unicodeScalars.count == word.count ? h.hyphenationPoints(in: s) : []
     hyphenPoints[word] = points
+    sharedHyphens.put(key, points)
     return points
   }
 

@@ -45,17 +45,26 @@ struct ShapedText: Sendable {
   var advance: Double
 }
 
-final class ShapeCache: Sendable {
-  private let store = Mutex<[ShapeKey: ShapedText]>([:])
-  static let limit = 300_000
+/// A bounded dictionary shared by the chapters laid out in parallel.
+final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private let store = Mutex<[Key: Value]>([:])
+  let limit: Int
+  init(limit: Int = 300_000) { self.limit = limit }
 
-  func get(_ key: ShapeKey) -> ShapedText? { store.withLock { $0[key] } }
-  func put(_ key: ShapeKey, _ value: ShapedText) {
+  func get(_ key: Key) -> Value? { store.withLock { $0[key] } }
+  func put(_ key: Key, _ value: Value) {
     store.withLock {
-      if $0.count >= ShapeCache.limit { $0.removeAll(keepingCapacity: true) }
+      if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
       $0[key] = value
     }
   }
+}
+
+typealias ShapeCache = SharedCache<ShapeKey, ShapedText>
+
+struct HyphenKey: Hashable, Sendable {
+  var word: [UInt32]
+  var dictionary: ObjectIdentifier
 }
 
 /// Shapes for one chapter: a private cache in front of the shared one.
@@ -69,8 +78,17 @@ struct Shaper {
     self.shared = shared
   }
 
+  /// Hands over this shaper (with its cache) and leaves an empty cache behind, so the cache
+  /// moves between owners without a copy-on-write of the whole dictionary.
+  mutating func take() -> Shaper {
+    let taken = self
+    local = [:]
+    return taken
+  }
+
   mutating func shape(_ key: ShapeKey) -> ShapedText {
     if let hit = local[key] { return hit }
+    if local.count >= 200_000 { local.removeAll(keepingCapacity: true) }
     if let hit = shared.get(key) {
       local[key] = hit
       return hit
