@@ -39,6 +39,19 @@ struct ShapeLanguage: Hashable, Sendable, ExpressibleByStringLiteral {
   var hb: hb_language_t? { bits == 0 ? nil : hb_language_t(bitPattern: bits) }
 }
 
+/// A word as the paragraph builder uses it: shaped whole, or split at hyphenation points.
+struct WordKey: Hashable, Sendable {
+  var shape: ShapeKey
+  var hyphenated: Bool
+}
+
+struct WordPart: Sendable {
+  /// Scalar range within the word.
+  var start: Int
+  var end: Int
+  var shaped: ShapedText
+}
+
 struct ShapedText: Sendable {
   var glyphs: [ShapedGlyph]
   /// Total advance in font units.
@@ -72,6 +85,13 @@ struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
   private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
+  private var words: [WordKey: [WordPart]] = Dictionary(minimumCapacity: 4096)
+
+  func word(_ key: WordKey) -> [WordPart]? { words[key] }
+  mutating func storeWord(_ key: WordKey, _ parts: [WordPart]) {
+    if words.count >= 200_000 { words.removeAll(keepingCapacity: true) }
+    words[key] = parts
+  }
 
   init(fonts: FontSet, shared: ShapeCache) {
     self.fonts = fonts
@@ -83,6 +103,7 @@ struct Shaper {
   mutating func take() -> Shaper {
     let taken = self
     local = [:]
+    words = [:]
     return taken
   }
 
