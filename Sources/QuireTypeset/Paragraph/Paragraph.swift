@@ -582,9 +582,17 @@ extension ChapterFlow {
       hyphenPoints[word] = hit
       return hit
     }
-    var s = ""
-    s.unicodeScalars.append(contentsOf: word.compactMap(Unicode.Scalar.init))
-    let points = s.unicodeScalars.count == word.count ? h.hyphenationPoints(in: s) : []
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(word.count * 2)
+    var valid = true
+    for v in word {
+      guard let u = Unicode.Scalar(v) else {
+        valid = false
+        break
+      }
+      utf8.append(contentsOf: UTF8.encode(u)!)
+    }
+    let points = valid ? h.hyphenationPoints(in: String(decoding: utf8, as: UTF8.self)) : []
     hyphenPoints[word] = points
     sharedHyphens.put(key, points)
     return points
