@@ -174,11 +174,14 @@ struct TextureShader: Shader, @unchecked Sendable {
       let i10 = (y0 * width + x1) &* 4
       let i01 = (y1 * width + x0) &* 4
       let i11 = (y1 * width + x1) &* 4
-      let r = Float(base[i00]) * w00 + Float(base[i10]) * w10 + Float(base[i01]) * w01
+      let r =
+        Float(base[i00]) * w00 + Float(base[i10]) * w10 + Float(base[i01]) * w01
         + Float(base[i11]) * w11
-      let g = Float(base[i00 + 1]) * w00 + Float(base[i10 + 1]) * w10
+      let g =
+        Float(base[i00 + 1]) * w00 + Float(base[i10 + 1]) * w10
         + Float(base[i01 + 1]) * w01 + Float(base[i11 + 1]) * w11
-      let b = Float(base[i00 + 2]) * w00 + Float(base[i10 + 2]) * w10
+      let b =
+        Float(base[i00 + 2]) * w00 + Float(base[i10 + 2]) * w10
         + Float(base[i01 + 2]) * w01 + Float(base[i11 + 2]) * w11
       return SIMD4<Float>(r, g, b, 255) * opacity
     }
@@ -198,15 +201,19 @@ struct TextureShader: Shader, @unchecked Sendable {
       let q10 = a10 * w10 * k
       let q01 = a01 * w01 * k
       let q11 = a11 * w11 * k
-      let r = Float(base[i00]) * q00 + Float(base[i10]) * q10 + Float(base[i01]) * q01
+      let r =
+        Float(base[i00]) * q00 + Float(base[i10]) * q10 + Float(base[i01]) * q01
         + Float(base[i11]) * q11
-      let g = Float(base[i00 + 1]) * q00 + Float(base[i10 + 1]) * q10
+      let g =
+        Float(base[i00 + 1]) * q00 + Float(base[i10 + 1]) * q10
         + Float(base[i01 + 1]) * q01 + Float(base[i11 + 1]) * q11
-      let b = Float(base[i00 + 2]) * q00 + Float(base[i10 + 2]) * q10
+      let b =
+        Float(base[i00 + 2]) * q00 + Float(base[i10 + 2]) * q10
         + Float(base[i01 + 2]) * q01 + Float(base[i11 + 2]) * q11
       return SIMD4<Float>(r, g, b, sa) * opacity
     }
-    let v = Float(base[y0 * width + x0]) * w00 + Float(base[y0 * width + x1]) * w10
+    let v =
+      Float(base[y0 * width + x0]) * w00 + Float(base[y0 * width + x1]) * w10
       + Float(base[y1 * width + x0]) * w01 + Float(base[y1 * width + x1]) * w11
     return SIMD4<Float>(v, v, v, 255) * opacity
   }
@@ -273,8 +280,7 @@ extension Canvas {
   /// Scan-converts the quad: per row, the span where coverage can be non-zero and the inner
   /// span where every edge is ≥ ½ px away (coverage 1, no per-pixel edge test); per pixel, the
   /// inverse homography gives (u, v) for the shader and the local rounded-rect coverage.
-  private mutating func rasterize<S: Shader>(_ q: ProjectedQuad, _ shape: LocalShape, _ shader: S)
-  {
+  private mutating func rasterize<S: Shader>(_ q: ProjectedQuad, _ shape: LocalShape, _ shader: S) {
     markDirty(q.x0, q.y0, q.x1, q.y1)
     let w = width
     let h0 = q.inv[0]
