@@ -139,17 +139,7 @@ extension PixelBuffer {
   }
 
   /// RGBA8 (gray pages are expanded; effects work in RGBA).
-  func asRGBA() -> PixelBuffer {
-    if format == .rgba8 { return self }
-    var out = [UInt8](repeating: 255, count: width * height * 4)
-    for i in 0..<(width * height) {
-      let v = pixels[i]
-      out[4 * i] = v
-      out[4 * i + 1] = v
-      out[4 * i + 2] = v
-    }
-    return PixelBuffer(width: width, height: height, format: .rgba8, pixels: out)
-  }
+  func asRGBA() -> PixelBuffer { format == .rgba8 ? self : converted(to: .rgba8) }
 }
 
 // MARK: - Per-pixel helpers (inlined into the effects' inner loops)

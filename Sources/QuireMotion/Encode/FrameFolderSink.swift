@@ -31,7 +31,7 @@ public struct FrameFolderSink: FrameSink {
 
   /// `level`: libdeflate level (1 fastest … 12 smallest).
   public init(
-    directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 2
+    directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 1
   ) throws {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -56,7 +56,8 @@ public struct FrameFolderSink: FrameSink {
         throw FrameSinkError.frameSize(
           path: directory, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
       }
-      return try PNGChunk.encode(frame, level: level)
+      // The raster stage's encoder; filter none: the fastest, and page frames are flat paper.
+      return Data(PNGCodec.encode(frame, filter: .none, level: level))
     }
   }
 

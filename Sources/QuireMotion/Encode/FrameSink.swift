@@ -46,6 +46,11 @@ public struct FlipTimeline: Sendable {
     self.easing = easing
   }
 
+  /// Eased by a cubic-bezier timing function.
+  public init(frameCount: Int, fps: Double = 30, timing: TimingFunction) {
+    self.init(frameCount: frameCount, fps: fps, easing: { timing($0) })
+  }
+
   /// Frames for a duration in seconds: one per 1/fps, both ends included.
   public init(
     duration: Double, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
