@@ -433,9 +433,13 @@ extension Canvas {
     let c = image.format.channels
     let iox = Int(ox)
     let ioy = Int(oy)
-    image.pixels.withUnsafeBufferPointer { tex in
-      px.withUnsafeMutableBufferPointer { dst in
-        for y in y0..<y1 {
+    image.pixels.withUnsafeBufferPointer { t in
+      px.withUnsafeMutableBufferPointer { d in
+        let texture = RowImage(base: t.baseAddress!)
+        let target = RowTarget(base: d.baseAddress!)
+        forEachRow(y0, y1, pixels: (x1 - x0) * (y1 - y0)) { y in
+          let tex = texture.base
+          let dst = target.base
           let srow = (y - ioy) * iw
           for x in x0..<x1 {
             let si = (srow + x - iox) * c
@@ -505,6 +509,11 @@ extension Canvas {
       }
     }
   }
+}
+
+/// Image bytes read by row workers (see `RowTarget`).
+struct RowImage: @unchecked Sendable {
+  let base: UnsafePointer<UInt8>
 }
 
 /// The canvas rows being written. @unchecked Sendable: row workers write disjoint rows of
