@@ -219,6 +219,20 @@ public enum FlipOutput {
   }
 }
 
+extension FlipOutput {
+  /// Writes the turn of `input` played by `renderer` over `timeline` to OUT; the frame size
+  /// is the input's (2W wide for a spread). `style` is recorded in frames.json.
+  public static func write(
+    to path: String, timeline: FlipTimeline, renderer: PageTurnRenderer, input: TurnInput
+  ) throws {
+    let size = input.first
+    try write(
+      to: path, timeline: timeline, style: renderer.effect.name, width: size.width,
+      height: size.height
+    ) { renderer.frame(at: $0, input: input) }
+  }
+}
+
 /// A file written under a temporary name in the target's folder, renamed into place.
 final class AtomicFile {
   let target: String
