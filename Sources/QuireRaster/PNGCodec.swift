@@ -13,8 +13,8 @@ public enum PNGCodec {
   }
 
   /// The defaults chosen from the measurements in Benchmarks/png-encoding.md.
-  public static let defaultFilter: Filter = .up
-  public static let defaultLevel: Int32 = 5
+  public static let defaultFilter: Filter = .none
+  public static let defaultLevel: Int32 = 3
 
   /// Encodes 8-bit gray or RGBA, deterministic bytes: no time or text chunks.
   public static func encode(_ b: PixelBuffer) -> [UInt8] {
@@ -58,9 +58,12 @@ public enum PNGCodec {
   static func filterRows(_ b: PixelBuffer, filter: Filter) -> [UInt8] {
     let bpp = b.format.channels
     let stride = b.bytesPerRow
-    var out = [UInt8](repeating: 0, count: b.height * (stride + 1))
-    b.pixels.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
+    let total = b.height * (stride + 1)
+    // PNG forbids empty images; an empty buffer still gets well-formed (if invalid) output.
+    if stride == 0 || b.height == 0 { return [UInt8](repeating: 0, count: b.height) }
+    // Every byte is written below (a filter byte and a full row per row), so skip zeroing.
+    let out = [UInt8](unsafeUninitializedCapacity: total) { dst, initialized in
+      b.pixels.withUnsafeBufferPointer { src in
         for y in 0..<b.height {
           let row = src.baseAddress! + y * stride
           let prior: UnsafePointer<UInt8>? = y > 0 ? row - stride : nil
@@ -73,6 +76,7 @@ public enum PNGCodec {
           apply(kind, row: row, prior: prior, count: stride, bpp: bpp, out: o + 1)
         }
       }
+      initialized = total
     }
     return out
   }
@@ -242,16 +246,14 @@ final class DeflaterPool: @unchecked Sendable {
       lock.unlock()
     }
     let bound = libdeflate_zlib_compress_bound(deflater.handle, input.count)
-    var out = [UInt8](repeating: 0, count: bound)
-    let n = input.withUnsafeBytes { src in
-      out.withUnsafeMutableBytes { dst in
+    let out = [UInt8](unsafeUninitializedCapacity: bound) { dst, initialized in
+      initialized = input.withUnsafeBytes { src in
         libdeflate_zlib_compress(
           deflater.handle, src.baseAddress, src.count, dst.baseAddress, dst.count)
       }
     }
     // The bound guarantees success; 0 would mean libdeflate broke its contract.
-    precondition(n > 0, "libdeflate_zlib_compress returned 0 within its own bound")
-    out.removeSubrange(n...)
+    precondition(!out.isEmpty, "libdeflate_zlib_compress returned 0 within its own bound")
     return out
   }
 }

@@ -94,6 +94,12 @@ public struct BookLayout: Sendable {
   public var fonts: FontTable
   public var key: LayoutKey
   public var warnings: [String]
+  public init(pages: [Page], fonts: FontTable, key: LayoutKey, warnings: [String]) {
+    self.pages = pages
+    self.fonts = fonts
+    self.key = key
+    self.warnings = warnings
+  }
 }
 
 public final class Typesetter: Sendable {
@@ -163,7 +169,10 @@ public final class Typesetter: Sendable {
     return n
   }
 
-  var breaker: any ParagraphBreaker { InterimFill() }
+  var breaker: any ParagraphBreaker {
+    // TODO(typography): KnuthPlassBreaker for `.optimal` once it is on main.
+    GreedyBreaker(hyphenate: options.hyphenate == .auto)
+  }
 
   public func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
     guard document.chapters.indices.contains(spineIndex) else {
@@ -200,14 +209,24 @@ public final class Typesetter: Sendable {
     }
     let next = Atomic<Int>(0)
     let workers = max(1, min(threads, count, 64))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      while true {
-        let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        if k >= order.count { break }
-        let layout = layoutChapter(order[k])
-        results.withLock { $0[order[k]] = layout }
+    // Own threads rather than Dispatch's: a chapter's block tree recurses, and worker
+    // threads' default stacks are small; these get 16 MiB.
+    let done = DispatchGroup()
+    for _ in 0..<workers {
+      done.enter()
+      let thread = Thread { [self] in
+        while true {
+          let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+          if k >= order.count { break }
+          let layout = layoutChapter(order[k])
+          results.withLock { $0[order[k]] = layout }
+        }
+        done.leave()
       }
+      thread.stackSize = 16 << 20
+      thread.start()
     }
+    done.wait()
     let chapters = results.withLock { $0 }
     var pages: [Page] = []
     var warnings = self.warnings

@@ -1,5 +1,62 @@
+// The `quire` command line: parses words, calls the library, maps errors to sysexits codes.
+// All logic lives in the library; this target only talks to the terminal.
 import Foundation
 import Quire
 
-FileHandle.standardError.write("quire: under construction\n".data(using: .utf8)!)
-exit(70)
+let words = Array(CommandLine.arguments.dropFirst())
+
+func dispatch(_ words: [String]) throws -> Int32 {
+  guard let command = words.first else {
+    Terminal.out(overview)
+    return 64
+  }
+  let rest = Array(words.dropFirst())
+  switch command {
+  case "-h", "--help":
+    Terminal.out(overview)
+    return 0
+  case "help":
+    guard let topic = rest.first else {
+      Terminal.out(overview)
+      return 0
+    }
+    guard let text = commandHelp[topic] else { throw UsageError("help: no command '\(topic)'") }
+    Terminal.out(text)
+    return 0
+  case "--version":
+    Terminal.out("quire \(LayoutKey.engineVersion)")
+    return 0
+  default:
+    if rest.contains("--help") || rest.contains("-h"), let text = commandHelp[command] {
+      Terminal.out(text)
+      return 0
+    }
+  }
+  switch command {
+  case "info": return try InfoCommand.run(rest)
+  case "render": return try RenderCommand.run(rest)
+  case "paginate": return try PaginateCommand.run(rest)
+  case "bench": return try BenchCommand.run(rest)
+  case "flip": return try FlipCommand.run(rest)
+  case "open": return try OpenCommand.run(rest)
+  case "shelf": return try ShelfCommand.run(rest)
+  default: throw UsageError("unknown command '\(command)' (see quire --help)")
+  }
+}
+
+do {
+  let code = try dispatch(words)
+  exit(code)
+} catch let e as UsageError {
+  Terminal.error(e.description)
+  exit(64)
+} catch let e as QuireError {
+  Terminal.error(e.description)
+  exit(e.exitCode)
+} catch let e as IngestError {
+  Terminal.error(e.description)
+  exit(QuireError.ingest(e).exitCode)
+} catch {
+  Terminal.error("\(error)")
+  exit(70)
+}

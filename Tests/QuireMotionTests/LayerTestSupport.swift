@@ -1,11 +1,12 @@
+import CZlib
 import Foundation
 import QuireRaster
 import Testing
 
 @testable import QuireMotion
 
-// Test-only helpers: synthetic pages (no fonts), a minimal PNG writer for goldens (stored
-// deflate blocks — until QuireRaster's PNGCodec lands on main), and image metrics.
+// Test-only helpers: synthetic pages (no fonts), a minimal PNG writer for goldens (until
+// QuireRaster's PNGCodec lands on main), and image metrics.
 
 enum Synthetic {
   /// A page with a coloured header block, a diagonal gradient and stripes, distinct per seed.
@@ -16,9 +17,11 @@ enum Synthetic {
     for y in 0..<height {
       for x in 0..<width {
         let i = (y * width + x) * 4
-        var r: UInt8 = 250
-        var g: UInt8 = 246
-        var b: UInt8 = 236
+        // Paper tinted per seed, so that pages differ over most of their area.
+        let paper: [(UInt8, UInt8, UInt8)] = [
+          (250, 246, 236), (150, 190, 250), (236, 250, 220), (250, 226, 236),
+        ]
+        var (r, g, b) = paper[seed % paper.count]
         if y < height / 6 {
           (r, g, b) = c
         } else if (y / 6) % 3 == 0 && x > width / 10 && x < width * 9 / 10 && y < height * 5 / 6 {
@@ -87,7 +90,7 @@ enum TestPNG {
     return be32(UInt32(data.count)) + t + data + be32(crc(t + data))
   }
 
-  /// RGBA8 → PNG bytes (filter 0, zlib stored blocks). Deterministic.
+  /// RGBA8 → PNG bytes (filter 0, zlib level 9). Deterministic.
   static func encode(_ p: PixelBuffer) -> [UInt8] {
     precondition(p.format == .rgba8)
     var raw = [UInt8]()
@@ -96,23 +99,12 @@ enum TestPNG {
       raw.append(0)
       raw.append(contentsOf: p.pixels[(y * p.width * 4)..<((y + 1) * p.width * 4)])
     }
-    var z: [UInt8] = [0x78, 0x01]
-    var off = 0
-    repeat {
-      let n = min(65_535, raw.count - off)
-      let final: UInt8 = off + n >= raw.count ? 1 : 0
-      z.append(final)
-      z += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-      z.append(contentsOf: raw[off..<(off + n)])
-      off += n
-    } while off < raw.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in raw {
-      a = (a + UInt32(byte)) % 65_521
-      b = (b + a) % 65_521
-    }
-    z += be32((b << 16) | a)
+    // zlib (the system library QuireRaster already links) at level 9: deterministic.
+    var destLen = compressBound(uLong(raw.count))
+    var z = [UInt8](repeating: 0, count: Int(destLen))
+    let rc = compress2(&z, &destLen, raw, uLong(raw.count), 9)
+    precondition(rc == Z_OK, "compress2 failed: \(rc)")
+    z.removeLast(z.count - Int(destLen))
     var ihdr = be32(UInt32(p.width)) + be32(UInt32(p.height))
     ihdr += [8, 6, 0, 0, 0]
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)

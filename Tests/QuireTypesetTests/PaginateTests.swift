@@ -21,7 +21,22 @@ func sourceText(_ doc: Document, chapter: Int? = nil) -> String {
 }
 
 func normalize(_ s: String) -> String {
-  s.replacingOccurrences(of: "\u{AD}", with: "").split(whereSeparator: \.isWhitespace).joined()
+  s.replacingOccurrences(of: "\u{AD}", with: "").lowercased().split(whereSeparator: \.isWhitespace).joined()
+}
+
+/// Nil when equal; else the first difference with some context on both sides.
+func firstDifference(_ a: String, _ b: String) -> String? {
+  if a == b { return nil }
+  let x = Array(a.unicodeScalars)
+  let y = Array(b.unicodeScalars)
+  var i = 0
+  while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+  func around(_ s: [Unicode.Scalar]) -> String {
+    var out = ""
+    out.unicodeScalars.append(contentsOf: s[max(0, i - 60)..<min(s.count, i + 60)])
+    return out
+  }
+  return "at \(i): shown …\(around(x))… source …\(around(y))…"
 }
 
 func shownText(_ pages: [Page]) -> String {
@@ -52,7 +67,7 @@ func shownText(_ pages: [Page]) -> String {
   @Test func everyCharacterAppearsInPageOrder() throws {
     guard let doc = PaginateTests.novel() else { return }
     let book = try Typesetter(document: doc, options: LayoutOptions()).layoutBook(threads: 2)
-    #expect(shownText(book.pages) == sourceText(doc))
+    #expect(firstDifference(shownText(book.pages), sourceText(doc)) == nil)
     // Locations only move forward.
     var last = Location(spine: 0, offset: 0)
     for p in book.pages {
@@ -142,5 +157,62 @@ extension LayoutOptions {
     o.margins = .proportional(width: 300, height: 400)
     o.fontSize = 14
     return o
+  }
+}
+
+@Suite struct HostileLayoutTests {
+  @Test func deepNestingIsLaidOutFlat() throws {
+    var b = DocumentBuilder()
+    var st = ComputedStyle()
+    st.margin = EdgeLengths(left: .rem(1))
+    let leaf = b.block(.paragraph, ComputedStyle(), inlines: [b.run("Deep text.")])
+    var block = leaf
+    for _ in 0..<3000 {
+      block = Block(
+        kind: .container, style: st, children: [block], location: leaf.location, element: "div")
+    }
+    b.add(block)
+    b.paragraph("After.")
+    b.endChapter()
+    let book = try Typesetter(document: b.document(), options: .small).layoutBook(threads: 2)
+    #expect(normalize(book.pages.flatMap(\.lines).map(\.text).joined()) == "Deeptext.After.")
+  }
+
+  @Test func absurdSizesAreBounded() throws {
+    var b = DocumentBuilder()
+    var st = ComputedStyle()
+    st.fontSize = 1e9
+    st.margin = EdgeLengths(
+      top: .rem(1e12), right: .percent(500), bottom: .rem(-1e12), left: .rem(.infinity))
+    st.textIndent = .rem(.nan)
+    st.lineHeight = .factor(1e6)
+    b.paragraph("Still laid out.", st)
+    b.add(
+      Block(
+        kind: .image(ImageRef(href: "x.png", alt: "", width: 1e-9, height: 1e12)), style: st,
+        location: Location(spine: 0, offset: 0), element: "img"))
+    b.endChapter()
+    let o = LayoutOptions.small
+    let book = try Typesetter(document: b.document(), options: o).layoutBook(threads: 1)
+    #expect(normalize(book.pages.flatMap(\.lines).map(\.text).joined()) == "Stilllaidout.")
+    for p in book.pages {
+      for l in p.lines {
+        #expect(
+          l.rect.y.isFinite && l.rect.x.isFinite
+            && l.rect.maxY <= Double(o.height) - o.margins.bottom + 0.001)
+      }
+      for i in p.images {
+        #expect(
+          i.rect.height.isFinite && i.rect.maxY <= Double(o.height) - o.margins.bottom + 0.001)
+      }
+    }
+  }
+
+  @Test func badOptionsAreTypedErrors() {
+    var o = LayoutOptions()
+    o.margins = .init(top: 0, right: 400, bottom: 0, left: 400)
+    #expect(throws: TypesetError.self) {
+      try Typesetter(document: DocumentBuilder().document(), options: o)
+    }
   }
 }

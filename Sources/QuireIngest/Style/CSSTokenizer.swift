@@ -38,7 +38,9 @@ struct CSSTokenizer {
     }
     func isName(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) || c == "-" }
     func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
-    func isWS(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" }
+    func isWS(_ c: Unicode.Scalar) -> Bool {
+      c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}"
+    }
     func validEscape(_ a: Unicode.Scalar?, _ b: Unicode.Scalar?) -> Bool {
       a == "\\" && b != nil && b != "\n"
     }

@@ -22,6 +22,8 @@ struct ChapterFlow {
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
   var missing: Set<UInt32> = []
+  var hyphenators: [String: Hyphenator?] = [:]
+  var hyphenPoints: [[UInt32]: [Int]] = [:]
   var warnings: [String] = []
   /// Book-global index of the next block with text.
   var nextBlock: Int
@@ -81,7 +83,29 @@ struct ChapterFlow {
 
   // MARK: blocks
 
+  /// Nesting deeper than this is laid out flat (no further indents), without recursion, so
+  /// hostile nesting cannot exhaust a worker thread's stack.
+  static let maxNesting = 48
+
   mutating func layout(blocks: [Block], left: Double, right: Double, depth: Int = 0) {
+    if depth >= ChapterFlow.maxNesting {
+      // Depth-first, in document order, with an explicit stack.
+      var stack: [(blocks: [Block], next: Int)] = [(blocks, 0)]
+      while let top = stack.last {
+        if top.next >= top.blocks.count {
+          stack.removeLast()
+          continue
+        }
+        stack[stack.count - 1].next += 1
+        var b = top.blocks[top.next]
+        let children = b.children
+        b.children = []
+        if case .table = b.kind { b.kind = .container }
+        layout(b, left: left, right: right, depth: depth)
+        if !children.isEmpty { stack.append((children, 0)) }
+      }
+      return
+    }
     for b in blocks { layout(b, left: left, right: right, depth: depth) }
   }
 
@@ -126,7 +150,7 @@ struct ChapterFlow {
       if !block.inlines.isEmpty {
         paragraph(block, left: l, right: r)
       }
-      if depth < 400 { layout(blocks: block.children, left: l, right: r, depth: depth + 1) }
+      layout(blocks: block.children, left: l, right: r, depth: depth + 1)
       if case .listItem = block.kind { pendingMarker = nil }
     }
     let padBottom = max(0, px(st.padding.bottom, of: width))
@@ -189,7 +213,7 @@ struct ChapterFlow {
     for child in block.children {
       if case .tableRow = child.kind {
         tableRow(child, left: left, right: right, depth: depth)
-      } else if depth < 64, !ChapterFlow.rows(of: child).isEmpty {
+      } else if depth < ChapterFlow.maxNesting, !ChapterFlow.rows(of: child).isEmpty {
         table(child, left: left, right: right, depth: depth + 1)
       } else {
         layout(child, left: left, right: right, depth: depth + 1)

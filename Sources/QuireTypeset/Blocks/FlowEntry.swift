@@ -21,6 +21,25 @@ struct FlowEntry: Sendable {
 }
 
 extension DisplayItem {
+  /// Moves the item down in place (its arrays stay uniquely owned, so nothing is copied).
+  mutating func shift(dy: Double) {
+    switch self {
+    case .glyphs(var run):
+      self = .fill(Rect(x: 0, y: 0, width: 0, height: 0), .black)
+      let d = Float(dy)
+      run.y.withUnsafeMutableBufferPointer { ys in
+        for i in ys.indices { ys[i] += d }
+      }
+      self = .glyphs(run)
+    case .image(var p):
+      p.rect.y += dy
+      self = .image(p)
+    case .fill(var r, let c):
+      r.y += dy
+      self = .fill(r, c)
+    }
+  }
+
   func offset(dy: Double) -> DisplayItem {
     switch self {
     case .glyphs(var run):

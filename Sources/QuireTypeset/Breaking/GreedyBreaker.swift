@@ -95,7 +95,7 @@ public struct GreedyBreaker: ParagraphBreaker {
           index: chosen,
           ratio: m.reportedRatio(target, natural: sums.endsParagraphOrForced(chosen)),
           hyphenated: sums.isFlagged(chosen)))
-      start = ParagraphMeasure.lineStart(afterBreak: chosen, in: sums.items)
+      start = sums.nextStart[chosen]
     }
     return breaks
   }

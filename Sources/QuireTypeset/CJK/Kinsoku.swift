@@ -70,6 +70,19 @@ public enum Kinsoku {
   /// next one: 。．、，.
   public static func mayHang(_ c: Unicode.Scalar) -> Bool { hanging.contains(c) }
 
+  /// Removes the break opportunities the rules forbid. `breakAfter[i]` says whether a
+  /// line may break between `scalars[i]` and `scalars[i + 1]` (e.g. from UAX #14); the
+  /// result clears it where `forbidBreak(before:after:)` holds, looking through spaces
+  /// is not needed because a space is itself a legal line end. Counts must match.
+  public static func applyRules(to scalars: [Unicode.Scalar], breakAfter: [Bool]) -> [Bool] {
+    var out = breakAfter
+    let n = min(scalars.count, breakAfter.count)
+    for i in 0..<n where out[i] && i + 1 < scalars.count {
+      if forbidBreak(before: scalars[i], after: scalars[i + 1]) { out[i] = false }
+    }
+    return out
+  }
+
   /// Han ideographs, kana, Hangul, bopomofo, CJK punctuation and fullwidth forms — the
   /// characters between which UAX #14 allows breaks and kinsoku applies.
   public static func isCJK(_ c: Unicode.Scalar) -> Bool {

@@ -85,6 +85,11 @@ final class Face: @unchecked Sendable {
     } else {
       spaceAdvance = upem / 4
     }
+    let font = hbFont
+    latin = (0..<0x250).map { c in
+      var g: hb_codepoint_t = 0
+      return hb_font_get_nominal_glyph(font, UInt32(c), &g) != 0
+    }
     record = FontFace(name: family, origin: origin, data: data, faceIndex: faceIndex)
     self.family = family
     self.weight = weight
@@ -98,7 +103,11 @@ final class Face: @unchecked Sendable {
     bytes.deallocate()
   }
 
+  /// Coverage of U+0000…U+024F, precomputed: most text never asks HarfBuzz.
+  private let latin: [Bool]
+
   func hasGlyph(_ scalar: UInt32) -> Bool {
+    if scalar < 0x250 { return latin[Int(scalar)] }
     var g: hb_codepoint_t = 0
     return hb_font_get_nominal_glyph(hbFont, scalar, &g) != 0
   }

@@ -30,7 +30,8 @@ struct Paginator {
         y = 0
         pageHasContent = false
       }
-      let gap = pageHasContent || page == 0 ? e.spaceBefore : 0
+      var gap = pageHasContent || page == 0 ? e.spaceBefore : 0
+      if !pageHasContent { gap = max(0, min(gap, pageHeight - e.height)) }
       if pageHasContent && y + gap + e.height > pageHeight + 0.001 {
         // Move to the next page, pulling along the entries glued to this one by avoid flags.
         var first = k
@@ -61,7 +62,9 @@ struct Paginator {
   }
 
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
-  func pages(_ entries: [FlowEntry], spine: Int, href: String, fallback: Location) -> [Page] {
+  func pages(_ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location)
+    -> [Page]
+  {
     let spots = place(entries)
     guard let lastPage = spots.last?.page else { return [] }
     var pages: [Page] = (0...lastPage).map {
@@ -69,28 +72,30 @@ struct Paginator {
     }
     var seen = [Bool](repeating: false, count: lastPage + 1)
     let top = options.margins.top
-    for (e, spot) in zip(entries, spots) {
+    var entries = entries
+    for k in entries.indices {
+      let spot = spots[k]
       let dy = top + spot.y
-      var p = pages[spot.page]
+      let (start, end) = (entries[k].start, entries[k].end)
       if !seen[spot.page] {
         seen[spot.page] = true
-        p.start = e.start
-        p.end = e.end
+        pages[spot.page].start = start
+        pages[spot.page].end = end
       }
-      p.start = min(p.start, e.start)
-      p.end = max(p.end, e.end)
-      p.items += e.items.map { $0.offset(dy: dy) }
-      p.lines += e.lines.map {
-        var l = $0
+      pages[spot.page].start = min(pages[spot.page].start, start)
+      pages[spot.page].end = max(pages[spot.page].end, end)
+      var items = entries[k].items
+      entries[k].items = []
+      for i in items.indices { items[i].shift(dy: dy) }
+      pages[spot.page].items += items
+      for var l in entries[k].lines {
         l.rect.y += dy
-        return l
+        pages[spot.page].lines.append(l)
       }
-      p.images += e.images.map {
-        var i = $0
+      for var i in entries[k].images {
         i.rect.y += dy
-        return i
+        pages[spot.page].images.append(i)
       }
-      pages[spot.page] = p
     }
     // Pages that only a forced break produced carry the previous page's end.
     for i in pages.indices where !seen[i] && i > 0 {

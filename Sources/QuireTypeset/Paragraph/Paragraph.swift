@@ -18,6 +18,14 @@ private let unibreakReady: Bool = {
   return true
 }()
 
+/// A glue's width after justification (infinite "fil" glue only fills, never moves text).
+@inline(__always) func adjusted(_ w: Double, _ stretch: Double, _ shrink: Double, _ ratio: Double)
+  -> Double
+{
+  if ratio >= 0 { return stretch.isFinite ? w + ratio * stretch : w }
+  return shrink.isFinite ? w + ratio * shrink : w
+}
+
 struct Piece {
   var start: Int
   var end: Int
@@ -45,6 +53,10 @@ extension ChapterFlow {
     let width = max(1, right - left)
     let blockStyle = resolve(st)
     let lang = block.lang ?? language ?? options.language ?? ""
+    let shapeLanguage = ShapeLanguage(lang)
+    let hyphenator: Hyphenator? =
+      options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrapStyle(st)
+      ? hyphenatorFor(lang) : nil
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
@@ -59,7 +71,13 @@ extension ChapterFlow {
     var sty: [Int] = []
     var small: [Bool] = []
     var inlineImages: [Int: InlineImage] = [:]
-    text.reserveCapacity(256)
+    let estimate = block.inlines.reduce(0) {
+      if case .text(let r) = $1 { return $0 + r.text.utf8.count } else { return $0 + 1 }
+    }
+    text.reserveCapacity(estimate)
+    src.reserveCapacity(estimate)
+    sty.reserveCapacity(estimate)
+    small.reserveCapacity(estimate)
     func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
       text.append(s)
       src.append(o)
@@ -72,7 +90,8 @@ extension ChapterFlow {
       switch inline {
       case .text(let run):
         let si = resolve(run.style)
-        let rs = styles[si]
+        let fakeSmall = styles[si].fakeSmallCaps
+        let transform = run.style.textTransform
         var offset = run.location.offset
         var atWordStart = text.last.map { $0 == 0x20 } ?? true
         for sc in run.text.unicodeScalars {
@@ -96,8 +115,12 @@ extension ChapterFlow {
             atWordStart = true
             continue
           }
+          if !fakeSmall && transform == .none {
+            push(v, offset, si)
+            continue
+          }
           var out = String(Unicode.Scalar(v)!)
-          switch run.style.textTransform {
+          switch transform {
           case .none: break
           case .uppercase: out = out.uppercased()
           case .lowercase: out = out.lowercased()
@@ -105,7 +128,7 @@ extension ChapterFlow {
           }
           atWordStart = v == 0x20
           for u in out.unicodeScalars {
-            if rs.fakeSmallCaps, u.properties.isLowercase {
+            if fakeSmall, u.properties.isLowercase {
               for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
             } else {
               push(u.value, offset, si)
@@ -150,39 +173,58 @@ extension ChapterFlow {
     var pieceFace = -1
     var pieceScript = HB_SCRIPT_COMMON
     var runScript = HB_SCRIPT_LATIN
-    func flush(_ end: Int) {
-      guard pieceStart >= 0, end > pieceStart else {
-        pieceStart = -1
-        return
-      }
-      let si = sty[pieceStart]
-      let rs = styles[si]
-      let fake = small[pieceStart]
-      let size = fake ? rs.size * 0.8 : rs.size
+    func emit(_ start: Int, _ end: Int) {
+      let si = sty[start]
+      let fake = small[start]
+      let size = fake ? styles[si].size * 0.8 : styles[si].size
       let face = fonts.faces[pieceFace]
       let script =
         pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
         ? runScript : pieceScript
       let key = ShapeKey(
-        text: Array(text[pieceStart..<end]), face: pieceFace,
-        smallCaps: rs.style.smallCaps && !rs.fakeSmallCaps,
+        text: Array(text[start..<end]), face: pieceFace,
+        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
         rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
         script: script.rawValue,
-        language: lang)
+        language: shapeLanguage)
       let shaped = shaper.shape(key)
       let w = shaped.advance / face.upem * size
       pieces.append(
         Piece(
-          start: pieceStart, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
+          start: start, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
           width: w))
       items.append(.box(width: w))
       sources.append(.piece(pieces.count - 1))
+    }
+    func flush(_ end: Int) {
+      guard pieceStart >= 0, end > pieceStart else {
+        pieceStart = -1
+        return
+      }
+      // Hyphenation points split the word into boxes joined by flagged penalties.
+      if let hyphenator, end - pieceStart >= 5, !small[pieceStart],
+        pieceScript == HB_SCRIPT_LATIN || pieceScript == HB_SCRIPT_CYRILLIC
+          || pieceScript == HB_SCRIPT_GREEK
+      {
+        let points = hyphenationPoints(Array(text[pieceStart..<end]), hyphenator)
+        var from = pieceStart
+        for p in points where pieceStart + p > from && pieceStart + p < end {
+          emit(from, pieceStart + p)
+          items.append(
+            .penalty(width: hyphenWidth(sty[pieceStart + p - 1]), cost: 0, flagged: true))
+          sources.append(.soft(pieceStart + p, style: sty[pieceStart + p - 1]))
+          from = pieceStart + p
+        }
+        emit(from, end)
+      } else {
+        emit(pieceStart, end)
+      }
       pieceStart = -1
     }
     func finishing(_ at: Int) {
-      items.append(.glue(width: 0, stretch: 100_000, shrink: 0))
+      items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
       sources.append(.plain(at))
-      items.append(.penalty(width: 0, cost: -BreakItem.forcedBreak, flagged: false))
+      items.append(.penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false))
       sources.append(.plain(at))
     }
     var i = 0
@@ -210,16 +252,7 @@ extension ChapterFlow {
       if v == 0xAD {
         flush(i)
         if !noWrap {
-          let rs = styles[si]
-          let hf = fonts.faces[rs.choice.face]
-          let hw =
-            Double(
-              Shaper.run(
-                ShapeKey(
-                  text: [0x2D], face: rs.choice.face, smallCaps: false, rtl: false,
-                  script: HB_SCRIPT_LATIN.rawValue, language: ""), face: hf
-              ).advance) / hf.upem * rs.size
-          items.append(.penalty(width: hw, cost: 50, flagged: true))
+          items.append(.penalty(width: hyphenWidth(si), cost: 0, flagged: true))
           sources.append(.soft(i, style: si))
         }
         i += 1
@@ -274,7 +307,9 @@ extension ChapterFlow {
       }
       // A break opportunity after this character.
       let b = Int32(brks[i])
-      if i + 1 < n, b == LINEBREAK_ALLOWBREAK || (noWrap && preserve), text[i + 1] != 0x20,
+      if i + 1 < n,
+        b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
+        text[i + 1] != 0x20,
         text[i + 1] != 0xAD,
         text[i + 1] != 0x2028, v != 0x20
       {
@@ -303,7 +338,7 @@ extension ChapterFlow {
     // 4. Lines.
     let indent = px(st.textIndent, of: width)
     let firstWidth = max(1, width - max(0, indent))
-    let chosen: any ParagraphBreaker = noWrap ? InterimFill() : breaker
+    let chosen: any ParagraphBreaker = noWrap ? GreedyBreaker(hyphenate: false) : breaker
     let breaks = chosen.breakLines(items) { k in k == 0 ? firstWidth : width }
 
     // 5. Place.
@@ -339,7 +374,7 @@ extension ChapterFlow {
           order.append(k)
         case .glue(let w, let st, let sh):
           if k < lb.index {
-            natural += w + (ratio >= 0 ? ratio * st : ratio * sh)
+            natural += adjusted(w, st, sh, ratio)
             order.append(k)
           }
         case .penalty(let w, _, let flagged):
@@ -381,6 +416,9 @@ extension ChapterFlow {
           below = max(below, rs.below)
         }
       }
+      // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
+      if above + below > pageHeight { below = max(0, pageHeight - above) }
+      if above > pageHeight { above = pageHeight }
       let height = above + below
       let baseline = above
       var runs: [GlyphRun] = []
@@ -401,38 +439,33 @@ extension ChapterFlow {
           } else {
             let face = fonts.faces[piece.face]
             let scale = piece.size / face.upem
-            var gx: [Float] = []
-            var gy: [Float] = []
-            var gids: [UInt32] = []
-            gx.reserveCapacity(piece.shaped.glyphs.count)
-            var pen = x
-            for g in piece.shaped.glyphs {
-              gids.append(g.glyph)
-              gx.append(Float(pen + Double(g.dx) * scale))
-              gy.append(Float(baseline - rs.shift - Double(g.dy) * scale))
-              pen += Double(g.advance) * scale
-            }
             let choice =
               piece.face == rs.choice.face
               ? rs.choice
               : FaceChoice(
                 face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
                 syntheticItalic: rs.style.italic && !face.italic)
-            if var last = runs.last, last.font == piece.face, last.size == piece.size,
-              last.color == rs.style.color,
-              last.syntheticBold == choice.syntheticBold,
-              last.syntheticItalic == choice.syntheticItalic
-            {
-              last.glyphs += gids
-              last.x += gx
-              last.y += gy
-              runs[runs.count - 1] = last
-            } else {
+            let joins =
+              runs.last.map {
+                $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
+                  && $0.syntheticBold == choice.syntheticBold
+                  && $0.syntheticItalic == choice.syntheticItalic
+              } ?? false
+            if !joins {
               runs.append(
                 GlyphRun(
-                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: gids, x: gx,
-                  y: gy,
+                  font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [],
+                  y: [],
                   syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
+            }
+            let r = runs.count - 1
+            var pen = x
+            let gy = Float(baseline - rs.shift)
+            for g in piece.shaped.glyphs {
+              runs[r].glyphs.append(g.glyph)
+              runs[r].x.append(Float(pen + Double(g.dx) * scale))
+              runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
+              pen += Double(g.advance) * scale
             }
             let thick = max(1, piece.size / 16)
             if rs.style.underline {
@@ -454,7 +487,7 @@ extension ChapterFlow {
           lastSrc = max(lastSrc, src[piece.end - 1])
           x += piece.width
         case (.glue(let w, let st, let sh), let source):
-          x += w + (ratio >= 0 ? ratio * st : ratio * sh)
+          x += adjusted(w, st, sh, ratio)
           _ = source
         case (.penalty(let w, _, _), .soft(_, let si)):
           // The inserted hyphen: drawn, not part of the line's text.
@@ -502,6 +535,45 @@ extension ChapterFlow {
         lineIndex > 0 && (lineIndex < st.orphans || lineCount - lineIndex < st.widows)
       append(entry)
     }
+  }
+
+  func noWrapStyle(_ st: ComputedStyle) -> Bool {
+    st.whiteSpace == .pre || st.whiteSpace == .nowrap
+  }
+
+  /// Kinsoku (JLREQ/clreq) on top of UAX #14, between CJK characters and their punctuation.
+  @inline(__always) func cjkForbids(_ a: UInt32, _ b: UInt32) -> Bool {
+    guard a >= 0x2000 || b >= 0x2000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
+      return false
+    }
+    return Kinsoku.forbidBreak(before: x, after: y)
+  }
+
+  mutating func hyphenatorFor(_ lang: String) -> Hyphenator? {
+    if let h = hyphenators[lang] { return h }
+    let h = Hyphenator.forLanguage(lang)
+    hyphenators[lang] = .some(h)
+    return h
+  }
+
+  /// Hyphenation points of a word (scalar indices), cached for the chapter.
+  mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
+    if let hit = hyphenPoints[word] { return hit }
+    var s = ""
+    s.unicodeScalars.append(contentsOf: word.compactMap(Unicode.Scalar.init))
+    let points = s.unicodeScalars.count == word.count ? h.hyphenationPoints(in: s) : []
+    hyphenPoints[word] = points
+    return points
+  }
+
+  /// Width of the hyphen shown when a line breaks at a hyphenation point in style `si`.
+  mutating func hyphenWidth(_ si: Int) -> Double {
+    let face = fonts.faces[styles[si].choice.face]
+    let hy = shaper.shape(
+      ShapeKey(
+        text: [0x2D], face: styles[si].choice.face, smallCaps: false, rtl: false,
+        script: HB_SCRIPT_LATIN.rawValue, language: ""))
+    return hy.advance / face.upem * styles[si].size
   }
 
   /// A list marker hanging in the margin, its right edge at `right`.

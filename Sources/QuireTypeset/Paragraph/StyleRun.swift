@@ -36,7 +36,7 @@ extension ChapterFlow {
     if let i = styleIndex[style] { return i }
     let choice = fonts.choose(style, publisherFonts: options.publisherStyles)
     let face = fonts.faces[choice.face]
-    var size = min(max(style.fontSize, 0.2), 8) * options.fontSize
+    var size = min(min(max(style.fontSize, 0.2), 8) * options.fontSize, pageHeight / 2)
     var shift = 0.0
     switch style.verticalAlign {
     case .baseline: break
@@ -53,7 +53,7 @@ extension ChapterFlow {
     case .factor(let f): lh = f * size
     case .length(let l): lh = px(l, of: textWidth)
     }
-    lh = min(max(lh, size * 0.5), size * 8)
+    lh = min(max(lh, size * 0.5), size * 8, pageHeight)
     let a = face.ascent * size
     let d = face.descent * size
     let half = (lh - (a + d)) / 2

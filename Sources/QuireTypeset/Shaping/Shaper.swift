@@ -26,7 +26,17 @@ struct ShapeKey: Hashable, Sendable {
   var smallCaps: Bool
   var rtl: Bool
   var script: UInt32
-  var language: String
+  var language: ShapeLanguage
+}
+
+/// A language as HarfBuzz's interned tag pointer: hashing it costs one integer.
+struct ShapeLanguage: Hashable, Sendable, ExpressibleByStringLiteral {
+  let bits: Int
+  init(_ tag: String) {
+    bits = tag.isEmpty ? 0 : Int(bitPattern: UnsafeRawPointer(hb_language_from_string(tag, -1)))
+  }
+  init(stringLiteral tag: String) { self.init(tag) }
+  var hb: hb_language_t? { bits == 0 ? nil : hb_language_t(bitPattern: bits) }
 }
 
 struct ShapedText: Sendable {
@@ -52,7 +62,7 @@ final class ShapeCache: Sendable {
 struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
-  private var local: [ShapeKey: ShapedText] = [:]
+  private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
 
   init(fonts: FontSet, shared: ShapeCache) {
     self.fonts = fonts
@@ -79,8 +89,8 @@ struct Shaper {
     }
     hb_buffer_set_direction(buf, key.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
     hb_buffer_set_script(buf, hb_script_t(rawValue: key.script))
-    if !key.language.isEmpty {
-      hb_buffer_set_language(buf, hb_language_from_string(key.language, -1))
+    if let l = key.language.hb {
+      hb_buffer_set_language(buf, l)
     }
     hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
     var features = [
@@ -117,7 +127,13 @@ enum Scripts {
     let p: OpaquePointer?
     init(_ p: OpaquePointer?) { self.p = p }
   }
-  static func script(_ scalar: UInt32) -> hb_script_t { hb_unicode_script(funcs.p, scalar) }
+  static func script(_ scalar: UInt32) -> hb_script_t {
+    if scalar < 0x80 {
+      let letter = (0x41...0x5A).contains(scalar) || (0x61...0x7A).contains(scalar)
+      return letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
+    }
+    return hb_unicode_script(funcs.p, scalar)
+  }
   static func isWide(_ s: UInt32) -> Bool {
     (0x1100...0x115F).contains(s) || (0x2E80...0xA4CF).contains(s) || (0xAC00...0xD7A3).contains(s)
       || (0xF900...0xFAFF).contains(s) || (0xFE30...0xFE4F).contains(s)

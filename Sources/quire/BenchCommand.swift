@@ -1,0 +1,30 @@
+import Foundation
+import Quire
+
+/// `quire bench BOOK [--repeat N] [--json] [--reading]`.
+enum BenchCommand {
+  static func run(_ words: [String]) throws -> Int32 {
+    let a = try Arguments(
+      words, valued: layoutValued.union(["--repeat", "--threads", "--turns", "--color"]),
+      switches: layoutSwitches.union(["--json", "--reading"]))
+    let path = try singleBook(a, command: "bench")
+    var request = BenchRequest(book: path)
+    request.ingest = try ingestOptions(a)
+    request.layout = try layoutOptions(a)
+    request.repeats = try a.int("--repeat", in: 1...1000) ?? 1
+    request.threads = try threadCount(a)
+    request.format = try a.choice("--color", ["gray", "rgb"]) == "rgb" ? .rgba8 : .gray8
+    if a.flag("--reading") {
+      request.readingTurns = try a.int("--turns", in: 2...100_000) ?? 60
+    }
+    let result = try Benchmark.run(request)
+    if a.flag("--json") {
+      let enc = JSONEncoder()
+      enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      Terminal.out(String(decoding: try enc.encode(result), as: UTF8.self))
+    } else {
+      Terminal.out(result.text())
+    }
+    return 0
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Quire
+
+/// `--frames/--duration/--fps/--timing`, shared by flip, open and shelf.
+let timingValued: Set<String> = ["--frames", "--duration", "--fps", "--timing"]
+
+func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
+  var t = AnimationTiming()
+  t.frames = try a.int("--frames", in: 2...10_000)
+  t.duration = try a.double("--duration", in: 0.05...600)
+  if t.frames != nil && t.duration != nil { throw UsageError("give --frames or --duration, not both") }
+  if let f = try a.double("--fps", in: 1...240) { t.fps = f }
+  if let name = a.value("--timing") {
+    guard let tf = TimingFunction(parsing: name) else {
+      throw UsageError(
+        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(name)'")
+    }
+    t.timing = tf
+  }
+  return t
+}
+
+func output(_ a: Arguments, _ command: String) throws(UsageError) -> String {
+  guard let o = a.value("-o") ?? a.value("--output") else { throw UsageError("\(command): -o OUT is required") }
+  return o
+}
+
+/// `quire flip BOOK --page N -o OUT …`.
+enum FlipCommand {
+  static func run(_ words: [String]) throws -> Int32 {
+    let a = try Arguments(
+      words,
+      valued: layoutValued.union(timingValued).union([
+        "-o", "--output", "--page", "--style", "--direction", "--corner", "--back",
+      ]),
+      switches: layoutSwitches.union(["--rtl", "--ltr", "--spread"]))
+    let book = try singleBook(a, command: "flip")
+    guard let page = try a.int("--page", in: 1...1_000_000) else { throw UsageError("flip: --page N is required") }
+    var r = FlipRequest(book: book, output: try output(a, "flip"), page: page)
+    r.ingest = try ingestOptions(a)
+    r.layout = try layoutOptions(a)
+    r.style = try a.choice("--style", flipStyles) ?? "curl"
+    if let d = try a.choice("--direction", ["next", "prev"]) { r.turn.direction = TurnDirection(rawValue: d)! }
+    if let c = try a.choice("--corner", ["top", "bottom", "middle"]) { r.turn.corner = TurnCorner(rawValue: c)! }
+    if let b = try a.choice("--back", ["mirrored", "blank", "next"]) { r.turn.back = LeafBack(rawValue: b)! }
+    if a.flag("--rtl") && a.flag("--ltr") { throw UsageError("give --rtl or --ltr, not both") }
+    r.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
+    r.turn.spread = a.flag("--spread")
+    r.timing = try animationTiming(a)
+    try FlipJob.run(r)
+    return 0
+  }
+}
+
+/// `quire open BOOK -o OUT …`.
+enum OpenCommand {
+  static func run(_ words: [String]) throws -> Int32 {
+    let a = try Arguments(
+      words, valued: timingValued.union(["-o", "--output", "--canvas", "--from", "--encoding", "--publisher-styles"]),
+      switches: ["--close", "--strict"])
+    let book = try singleBook(a, command: "open")
+    var r = OpenRequest(book: book, output: try output(a, "open"))
+    r.ingest = try ingestOptions(a)
+    if let (w, h) = try a.size("--canvas") { r.canvas = (w, h) }
+    if let f = try a.numbers("--from", count: 4, in: -100_000...100_000) {
+      guard f[2] >= 1, f[3] >= 1 else { throw UsageError("--from: width and height must be ≥ 1") }
+      r.from = (f[0], f[1], f[2], f[3])
+    }
+    r.closing = a.flag("--close")
+    r.timing = try animationTiming(a)
+    try OpenJob.run(r)
+    return 0
+  }
+}
+
+/// `quire shelf BOOK… -o OUT …`.
+enum ShelfCommand {
+  static func run(_ words: [String]) throws -> Int32 {
+    let a = try Arguments(
+      words,
+      valued: timingValued.union(["-o", "--output", "--layout", "--front", "--progress", "--canvas", "--encoding"]),
+      switches: ["--strict"])
+    guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
+    var r = ShelfRequest(books: a.positionals, output: try output(a, "shelf"))
+    r.ingest = try ingestOptions(a)
+    if let (w, h) = try a.size("--canvas") { r.canvas = (w, h) }
+    if let l = a.value("--layout") {
+      if l == "grid" || l == "scatter" { r.layoutName = l } else { r.layoutFile = l }
+    }
+    r.front = try a.int("--front", in: 1...10_000)
+    if let p = a.value("--progress") {
+      r.progress = try p.split(separator: ",", omittingEmptySubsequences: false).map { (s: Substring) throws(UsageError) -> Double? in
+        let t = s.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")
+        if t.isEmpty || t == "-" { return nil }
+        guard let v = Double(t), (0...100).contains(v) else { throw UsageError("--progress: '\(s)' is not a percentage") }
+        return v / 100
+      }
+    }
+    r.timing = try animationTiming(a)
+    try ShelfJob.run(r)
+    return 0
+  }
+}

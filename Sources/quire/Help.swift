@@ -1,0 +1,109 @@
+// Usage text for `quire --help` and `quire help COMMAND`.
+
+let overview = """
+  quire — books to page images and page-turn animations
+
+  usage: quire COMMAND [options]
+
+  commands:
+    render    BOOK -o DIR      page images (PNG) and manifest.json
+    paginate  BOOK             layout only: page count and page map
+    info      BOOK             metadata, spine, TOC, fonts, images, warnings
+    bench     BOOK             stage timings, pages/s, peak memory; --reading simulates a reader
+    flip      BOOK --page N -o OUT   a page-turn animation (curl, leaves, fold, hard, slide, fade, push)
+    open      BOOK -o OUT      the book opening from a shelf (iBooks style); --close reverses
+    shelf     BOOK… -o OUT     covers in a grid animating to a scattered layout
+    help      COMMAND          details of one command
+
+  BOOK: .epub, an unpacked EPUB folder, .xhtml/.html, or plain text (any common encoding).
+  Exit codes: 0 ok, 64 usage, 65 bad input data, 66 cannot open input, 73 cannot create output,
+  70 internal error. Errors are one line on stderr.
+  """
+
+let layoutHelp = """
+  layout options:
+    --size WxH                 page size in pixels [600x800]
+    --font-size PX             body text size [16]
+    --margins T,R,B,L | PX     page margins in pixels [proportional to the page]
+    --line-height X            line height as a multiple of the font size [1.4]
+    --font FAMILY|PATH         body font: a family of fonts/ or a font file
+    --align justify|start      [justify]
+    --hyphenate auto|off       [auto]
+    --linebreak optimal|greedy [optimal]
+    --publisher-styles on|off  use the book's CSS and fonts [on]
+    --lang TAG                 language when the book names none (hyphenation)
+    --folio                    a running footer with the page number
+  input options:
+    --encoding NAME            plain text encoding (UTF-8, UTF-16LE, UTF-16BE, GB18030…)
+    --strict                   treat warnings as errors (exit 65)
+  """
+
+let commandHelp: [String: String] = [
+  "render": """
+    quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
+                 [--threads N] [--boxes]
+
+    Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/1:
+    book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
+    --boxes also each page's text lines and images). Files are written atomically.
+      --color gray|rgb   [gray]
+      --pages LIST       pages to render, 1-based ranges [all]
+      --threads N        worker threads [all cores]
+      --boxes            add line and image boxes to the manifest
+
+    """ + layoutHelp,
+  "paginate": """
+    quire paginate BOOK [layout options] [--json] [--stats]
+
+    Lays the book out without drawing: page count and page map (start/end Locations per
+    page). --json prints {pageCount, layout, pages}. --stats adds typographic quality
+    numbers (line adjustment ratios, hyphenation, widows/orphans, kinsoku).
+
+    """ + layoutHelp,
+  "info": """
+    quire info BOOK [--json] [--encoding NAME] [--strict]
+
+    Metadata, spine (href, media type, linear, size), TOC tree, fonts (embedded; whether
+    obfuscation was undone), images, language, direction and warnings.
+    """,
+  "bench": """
+    quire bench BOOK [layout options] [--repeat N] [--threads N] [--json] [--reading [--turns N]]
+
+    Times each stage — ingest, layout, raster, encode, total — over all pages without
+    writing files; reports pages/s and peak memory. --reading reads through the book with
+    the page cache (forward, with some backward turns) and reports turns, hits, p50/p99
+    turn times and the cold render time.
+
+    """ + layoutHelp,
+  "flip": """
+    quire flip BOOK --page N -o OUT [--style curl|leaves|fold|hard|slide|fade|push]
+               [--direction next|prev] [--rtl] [--corner top|bottom|middle]
+               [--frames N | --duration S] [--fps F] [--timing NAME|cubic-bezier(a,b,c,d)]
+               [--spread] [--back mirrored|blank|next] [layout options]
+
+    A page turn from page N to N+1 (or N−1 with --direction prev). Frame 0 is page N exactly,
+    the last frame the page turned to. OUT: a folder (frame-0001.png … + frames.json),
+    *.png/*.apng (APNG), *.webp (animated WebP), *.mp4/*.webm (needs ffmpeg).
+      --style      [curl]           --corner   [bottom]     --back  [mirrored]
+      --frames     [30]             --fps      [30]         --timing [easeInEaseOut]
+      --rtl        right-to-left geometry [from the book's page-progression direction]
+
+    """ + layoutHelp,
+  "open": """
+    quire open BOOK -o OUT [--canvas WxH] [--from X,Y,W,H] [--close]
+               [--frames N | --duration S] [--fps F] [--timing NAME]
+
+    iBooks-style opening: the book moves and scales from its shelf rectangle (--from) to the
+    canvas while the cover swings open about its left edge in perspective, revealing the
+    first page. --close plays it backwards into the shelf rectangle.
+    """,
+  "shelf": """
+    quire shelf BOOK… -o OUT [--layout grid|scatter|FILE] [--front K] [--progress P,…]
+                [--canvas WxH] [--frames N | --duration S] [--fps F]
+
+    The covers of the books in a grid (four a row, drop shadows) animate to a scattered
+    layout and back. FILE: JSON [{"x":…,"y":…,"angle":deg}] or the classic bookshelf plist
+    (per book a center "{x, y}" and an angle in degrees). --front K brings book K to the
+    front; --progress draws download-progress badges (percentages).
+    """,
+]

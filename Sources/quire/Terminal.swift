@@ -1,0 +1,46 @@
+import Foundation
+
+/// stderr output of the CLI: one-line errors and, when stderr is a terminal, a progress bar.
+enum Terminal {
+  static let isInteractive = isatty(2) != 0
+
+  static func error(_ message: String) {
+    FileHandle.standardError.write(Data("quire: \(message)\n".utf8))
+  }
+
+  static func warning(_ message: String) {
+    FileHandle.standardError.write(Data("quire: warning: \(message)\n".utf8))
+  }
+
+  static func out(_ text: String) {
+    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+  }
+}
+
+/// A progress bar on stderr, redrawn at most ten times a second; silent when stderr is not
+/// a terminal (logs and pipes stay clean).
+final class ProgressBar: @unchecked Sendable {
+  private let label: String
+  private let lock = NSLock()
+  private var lastDraw = 0.0
+  private let enabled = Terminal.isInteractive
+  private let start = Date()
+
+  init(_ label: String) { self.label = label }
+
+  func update(_ done: Int, _ total: Int) {
+    guard enabled, total > 0 else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let now = Date().timeIntervalSince(start)
+    guard done == total || now - lastDraw >= 0.1 else { return }
+    lastDraw = now
+    let width = 30
+    let filled = done * width / total
+    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+    let rate = now > 0 ? Double(done) / now : 0
+    let line = "\r\(label) [\(bar)] \(done)/\(total)  \(String(format: "%.0f", rate))/s"
+    FileHandle.standardError.write(Data(line.utf8))
+    if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+  }
+}
