@@ -1,16 +1,7 @@
 import Foundation
 
 /// The styles `quire flip --style` accepts, in help order.
-public let flipStyles = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
-
-/// The effect for a style name: the per-pixel leaf renderers and the layer-based ones.
-public func flipEffect(style: String) -> (any PageTurnEffect)? {
-  if let e = makeEffect(style: style) { return e }
-  switch style {
-  case "hard": return HardPageEffect()
-  default: return TransitionEffect(name: style)
-  }
-}
+public let flipStyles = pageTurnStyles
 
 /// How many frames and how fast; shared by flip, open and shelf.
 public struct AnimationTiming: Sendable {
@@ -50,7 +41,7 @@ public enum FlipJob {
   /// Renders the turn from `page` (to the next page, or the previous with `.prev`) and writes
   /// it to `output`. Pages come through a `PageCache`, as a reader app would get them.
   public static func run(_ r: FlipRequest) throws(QuireError) {
-    guard let effect = flipEffect(style: r.style) else {
+    guard let effect = makeEffect(style: r.style) else {
       throw .usage("--style must be one of \(flipStyles.joined(separator: "|")), got '\(r.style)'")
     }
     let book = try LaidOutBook.open(
@@ -150,8 +141,12 @@ public enum OpenJob {
       r.book, ingest: r.ingest, layout: layout, threads: ProcessInfo.processInfo.activeProcessorCount)
     let renderer = book.makeRenderer()
     let pages = book.layout.pages
+    // The page under the cover: the first page of the first linear spine item (a cover
+    // document is usually non-linear, and showing the cover twice would hide the effect).
+    let linear = Set(book.document.chapters.filter(\.linear).map(\.spineIndex))
+    let under = pages.first { linear.contains($0.spine) && !$0.lines.isEmpty } ?? pages.first
     let firstPage =
-      pages.first.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
+      under.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
       ?? PixelBuffer(width: layout.width, height: layout.height, format: .rgba8)
     let cover = Cover.image(of: book, width: layout.width, height: layout.height, renderer: renderer)
     // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
