@@ -27,6 +27,32 @@ private func xhtml(_ body: String, head: String = "") -> String {
     #expect(c.chapter.plainText == "onetwo —\nthree")
   }
 
+  @Test func declaredEncodingsAndUTF16() {
+    var latin1 = Data(
+      "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>caf"
+        .utf8)
+    latin1.append(0xE9)
+    latin1.append(contentsOf: Array("</p></body></html>".utf8))
+    let a = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "a.xhtml", mediaType: "application/xhtml+xml", linear: true,
+          data: latin1))
+    #expect(a.chapter.plainText == "café")
+    #expect(a.warnings.isEmpty)
+    var utf16 = Data([0xFF, 0xFE])
+    for u in "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>中文</p></body></html>".utf16 {
+      utf16.append(UInt8(u & 0xFF))
+      utf16.append(UInt8(u >> 8))
+    }
+    let b = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "b.xhtml", mediaType: "application/xhtml+xml", linear: true,
+          data: utf16))
+    #expect(b.chapter.plainText == "中文")
+  }
+
   @Test func arbitraryBytesNeverCrash() {
     var rng = SystemRandomNumberGenerator()
     var bytes = [UInt8](repeating: 0, count: 4096)
