@@ -123,3 +123,19 @@ private func dictionaryInstalled(_ name: String) -> Bool {
     #expect(results)
   }
 }
+
+@Suite struct HyphenatorHostileTests {
+  @Test func oddWordsAreSafe() throws {
+    guard let h = Hyphenator.forLanguage("en") else { return }
+    let long = String(repeating: "abcdefghij", count: 1000)
+    for w in [
+      "", "a", long, "\u{0}\u{1}hyphenation", "hyphen\u{301}ation", "🙂🙂🙂🙂🙂🙂",
+      "ﬁnancial", "hyphenation\u{AD}", "\u{AD}\u{AD}\u{AD}", "中文字符测试",
+    ] {
+      let n = w.unicodeScalars.count
+      let p = h.hyphenationPoints(in: w)
+      #expect(p.allSatisfy { $0 > 0 && $0 < n })
+    }
+    #expect(h.hyphenationPoints(in: long).isEmpty)
+  }
+}
