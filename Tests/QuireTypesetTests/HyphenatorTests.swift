@@ -99,6 +99,9 @@ private func dictionaryInstalled(_ name: String) -> Bool {
     #expect(Hyphenator.forLanguage("zz-QQ") == nil)
     #expect(Hyphenator.forLanguage("") == nil)
     #expect(Hyphenator.diagnostics().contains { $0.contains("'zz-qq'") })
+    // Languages that are not hyphenated: nil, and no diagnostic.
+    #expect(Hyphenator.forLanguage("ja") == nil && Hyphenator.forLanguage("zh-Hant") == nil)
+    #expect(!Hyphenator.diagnostics().contains { $0.contains("'ja'") || $0.contains("zh") })
   }
 
   @Test(.enabled(if: dictionaryInstalled("en_US")))
