@@ -8,14 +8,16 @@ private let W = 120
 private let H = 160
 
 private func canvasLayer(_ image: PixelBuffer) -> Layer {
-  let l = Layer(frame: LayerRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
+  let l = Layer(
+    frame: LayerRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
   l.contents = image
   return l
 }
 
 @Test func identityLayerIsPixelExact() {
   let page = Synthetic.page(width: W, height: H, seed: 1)
-  let out = Compositor(width: W, height: H, background: .white).render(presentation: canvasLayer(page))
+  let out = Compositor(width: W, height: H, background: .white).render(
+    presentation: canvasLayer(page))
   #expect(out == page)
   // Also through the general (resampling) path: an affine transform that maps texel centres
   // onto pixel centres, here a perspective matrix acting on z = 0 only.
@@ -197,10 +199,15 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
   let clock = ContinuousClock()
   let n = ProcessInfo.processInfo.environment["QUIRE_BENCH"] == "1" ? 30 : 2
   let elapsed = clock.measure {
-    for i in 0..<n { frames.append(effect.frame(at: 0.2 + 0.02 * Double(i), pages: pages, options: TurnOptions())) }
+    for i in 0..<n {
+      frames.append(effect.frame(at: 0.2 + 0.02 * Double(i), pages: pages, options: TurnOptions()))
+    }
   }
   #expect(frames.count == n)
-  let ms = Double(elapsed.components.attoseconds) / 1e15 / Double(n)
+  // Rows are rendered in parallel bands: the bytes must not depend on scheduling.
+  #expect(effect.frame(at: 0.2, pages: pages, options: TurnOptions()) == frames[0])
+  let ms =
+    Double(elapsed.components.attoseconds) / 1e15 / Double(n)
     + Double(elapsed.components.seconds) * 1000 / Double(n)
   if ProcessInfo.processInfo.environment["QUIRE_BENCH"] == "1" {
     print("hard-page frame 600x800: \(ms) ms")

@@ -9,12 +9,15 @@ private let pages = TurnPages(
   next: Synthetic.page(width: 120, height: 160, seed: 1))
 
 /// frame(0) == current, frame(1) == next, and the distance to `next` shrinks with t.
-func checkTurnContract(_ effect: PageTurnEffect, options: TurnOptions = TurnOptions(),
-  sourceLocation: SourceLocation = #_sourceLocation)
-{
-  #expect(effect.frame(at: 0, pages: pages, options: options) == pages.current,
+func checkTurnContract(
+  _ effect: PageTurnEffect, options: TurnOptions = TurnOptions(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(
+    effect.frame(at: 0, pages: pages, options: options) == pages.current,
     sourceLocation: sourceLocation)
-  #expect(effect.frame(at: 1, pages: pages, options: options) == pages.next,
+  #expect(
+    effect.frame(at: 1, pages: pages, options: options) == pages.next,
     sourceLocation: sourceLocation)
   var last = meanAbsoluteDifference(pages.current, pages.next) + 1e-9
   for t in [0.1, 0.3, 0.5, 0.7, 0.9] {

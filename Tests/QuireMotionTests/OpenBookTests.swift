@@ -7,7 +7,9 @@ import Testing
 private func book() -> BookOpenAnimation {
   var coverPx = Synthetic.page(width: 120, height: 160, seed: 3)
   // A darker cover: invert the page.
-  coverPx.pixels = coverPx.pixels.enumerated().map { $0.offset % 4 == 3 ? $0.element : 255 - $0.element }
+  coverPx.pixels = coverPx.pixels.enumerated().map {
+    $0.offset % 4 == 3 ? $0.element : 255 - $0.element
+  }
   return BookOpenAnimation(
     cover: coverPx, firstPage: Synthetic.page(width: 120, height: 160, seed: 1),
     canvas: (width: 120, height: 160), from: (x: 70, y: 100, w: 30, h: 40),

@@ -43,9 +43,10 @@ private func covers(_ n: Int) -> [PixelBuffer] {
 
 @Test func shelfLayoutParsesJSONAndPlist() throws {
   let json = Data(#"[{"x": 10, "y": 20.5, "angle": -12}, {"x": 1, "y": 2, "angle": 0}]"#.utf8)
-  #expect(try ShelfPlacement.parseLayout(json) == [
-    ShelfPlacement(x: 10, y: 20.5, angle: -12), ShelfPlacement(x: 1, y: 2, angle: 0),
-  ])
+  #expect(
+    try ShelfPlacement.parseLayout(json) == [
+      ShelfPlacement(x: 10, y: 20.5, angle: -12), ShelfPlacement(x: 1, y: 2, angle: 0),
+    ])
   let plist = Data(
     """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -57,9 +58,10 @@ private func covers(_ n: Int) -> [PixelBuffer] {
     </array>
     </plist>
     """.utf8)
-  #expect(try ShelfPlacement.parseLayout(plist) == [
-    ShelfPlacement(x: 160, y: 240, angle: -7.5), ShelfPlacement(x: 80, y: 90, angle: 20),
-  ])
+  #expect(
+    try ShelfPlacement.parseLayout(plist) == [
+      ShelfPlacement(x: 160, y: 240, angle: -7.5), ShelfPlacement(x: 80, y: 90, angle: 20),
+    ])
   #expect(throws: ShelfLayoutError.self) { try ShelfPlacement.parseLayout(Data("nonsense".utf8)) }
   #expect(throws: ShelfLayoutError.self) {
     try ShelfPlacement.parseLayout(Data(#"[{"x": 1}]"#.utf8))
@@ -70,7 +72,8 @@ private func covers(_ n: Int) -> [PixelBuffer] {
   var progress: [Double?] = Array(repeating: nil, count: 6)
   progress[1] = 0.4
   progress[4] = 0.85
-  let shelf = ShelfAnimation(covers: covers(6), canvas: (width: 160, height: 200), front: 1,
+  let shelf = ShelfAnimation(
+    covers: covers(6), canvas: (width: 160, height: 200), front: 1,
     progress: progress)
   expectGolden("shelf-grid", shelf.frame(at: 0))
   expectGolden("shelf-mid", shelf.frame(at: 0.5))

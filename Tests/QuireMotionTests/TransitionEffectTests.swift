@@ -46,7 +46,8 @@ private let pages = TurnPages(
 
 @Test func transitionGoldens() {
   for name in ["slide", "fade", "push"] {
-    expectGolden("\(name)-mid",
+    expectGolden(
+      "\(name)-mid",
       TransitionEffect(name: name)!.frame(at: 0.35, pages: pages, options: TurnOptions()))
   }
 }
