@@ -1,16 +1,7 @@
 import Foundation
 
 /// The styles `quire flip --style` accepts, in help order.
-public let flipStyles = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
-
-/// The effect for a style name: the per-pixel leaf renderers and the layer-based ones.
-public func flipEffect(style: String) -> (any PageTurnEffect)? {
-  if let e = makeEffect(style: style) { return e }
-  switch style {
-  case "hard": return HardPageEffect()
-  default: return TransitionEffect(name: style)
-  }
-}
+public let flipStyles = pageTurnStyles
 
 /// How many frames and how fast; shared by flip, open and shelf.
 public struct AnimationTiming: Sendable {
@@ -50,7 +41,7 @@ public enum FlipJob {
   /// Renders the turn from `page` (to the next page, or the previous with `.prev`) and writes
   /// it to `output`. Pages come through a `PageCache`, as a reader app would get them.
   public static func run(_ r: FlipRequest) throws(QuireError) {
-    guard let effect = flipEffect(style: r.style) else {
+    guard let effect = makeEffect(style: r.style) else {
       throw .usage("--style must be one of \(flipStyles.joined(separator: "|")), got '\(r.style)'")
     }
     let book = try LaidOutBook.open(

@@ -43,24 +43,38 @@ public enum Book {
     return try PlainTextBook.document(from: data, path: path, options: options)
   }
 
-  static func readFile(_ url: URL) throws(IngestError) -> Data {
+  /// Reads a whole regular file, never more than `maxFileBytes` (a FIFO, /dev/zero or a file
+  /// growing under us cannot make us read forever).
+  static func readFile(_ url: URL, limit: Int = maxFileBytes) throws(IngestError) -> Data {
     let path = url.path
     let size: Int
     do {
       let attrs = try FileManager.default.attributesOfItem(atPath: path)
+      guard attrs[.type] as? FileAttributeType == .typeRegular else {
+        throw IngestError.cannotOpen(path: path, reason: "not a regular file")
+      }
       size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+    } catch let error as IngestError {
+      throw error
     } catch {
       throw .cannotOpen(path: path, reason: error.localizedDescription)
     }
-    guard size <= maxFileBytes else {
-      throw .badData(file: path, reason: "file is \(size) bytes, over the \(maxFileBytes)-byte cap")
+    guard size <= limit else {
+      throw .badData(file: path, reason: "file is \(size) bytes, over the \(limit)-byte cap")
     }
+    // Read, not mapped: a mapped file truncated under us would be a SIGBUS, not an error.
+    let data: Data
     do {
-      // Read, not mapped: a mapped file truncated under us would be a SIGBUS, not an error.
-      return try Data(contentsOf: url)
+      let handle = try FileHandle(forReadingFrom: url)
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: limit + 1) ?? Data()
     } catch {
       throw .cannotOpen(path: path, reason: error.localizedDescription)
     }
+    guard data.count <= limit else {
+      throw .badData(file: path, reason: "file grew past the \(limit)-byte cap while being read")
+    }
+    return data
   }
 
   /// `<html` or an XHTML doctype near the start (after a BOM, whitespace, an XML declaration).
@@ -311,10 +325,15 @@ struct EPUBReader {
       }
     }
 
-    return Document(
+    var document = Document(
       format: .epub, metadata: opf.metadata, chapters: chapters, toc: toc, fonts: fonts,
       images: images,
       resources: resources, warnings: warnings)
+    document.landmarks = TableOfContents.landmarks(package: opf, files: files, limits: limits).map {
+      let e = locate([$0.entry])[0]
+      return Landmark(type: $0.type, title: e.title, href: e.href, location: e.location)
+    }
+    return document
   }
 
   /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins).

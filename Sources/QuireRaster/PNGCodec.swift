@@ -13,8 +13,8 @@ public enum PNGCodec {
   }
 
   /// The defaults chosen from the measurements in Benchmarks/png-encoding.md.
-  public static let defaultFilter: Filter = .up
-  public static let defaultLevel: Int32 = 5
+  public static let defaultFilter: Filter = .none
+  public static let defaultLevel: Int32 = 3
 
   /// Encodes 8-bit gray or RGBA, deterministic bytes: no time or text chunks.
   public static func encode(_ b: PixelBuffer) -> [UInt8] {
@@ -58,9 +58,12 @@ public enum PNGCodec {
   static func filterRows(_ b: PixelBuffer, filter: Filter) -> [UInt8] {
     let bpp = b.format.channels
     let stride = b.bytesPerRow
-    var out = [UInt8](repeating: 0, count: b.height * (stride + 1))
-    b.pixels.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
+    let total = b.height * (stride + 1)
+    // PNG forbids empty images; an empty buffer still gets well-formed (if invalid) output.
+    if stride == 0 || b.height == 0 { return [UInt8](repeating: 0, count: b.height) }
+    // Every byte is written below (a filter byte and a full row per row), so skip zeroing.
+    let out = [UInt8](unsafeUninitializedCapacity: total) { dst, initialized in
+      b.pixels.withUnsafeBufferPointer { src in
         for y in 0..<b.height {
           let row = src.baseAddress! + y * stride
           let prior: UnsafePointer<UInt8>? = y > 0 ? row - stride : nil
@@ -73,6 +76,7 @@ public enum PNGCodec {
           apply(kind, row: row, prior: prior, count: stride, bpp: bpp, out: o + 1)
         }
       }
+      initialized = total
     }
     return out
   }
@@ -162,12 +166,42 @@ public enum PNGCodec {
     }
     let flagAlpha: UInt32 = 1
     let flagColor: UInt32 = 2
+    let flagLinear: UInt32 = 4
     let format: PixelBuffer.Format =
       (image.format & (flagAlpha | flagColor)) == 0 ? .gray8 : .rgba8
-    image.format = format == .gray8 ? 0 : (flagAlpha | flagColor)
-    var pixels = [UInt8](repeating: 0, count: width * height * format.channels)
-    let finished = pixels.withUnsafeMutableBytes { out in
-      png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+    let channels = format.channels
+    let count = width * height * channels
+    var pixels: [UInt8]
+    let finished: Int32
+    if image.format & flagLinear == 0 {
+      image.format = format == .gray8 ? 0 : (flagAlpha | flagColor)
+      pixels = [UInt8](repeating: 0, count: count)
+      finished = pixels.withUnsafeMutableBytes { out in
+        png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+      }
+    } else {
+      // A 16-bit file. Asked for 8-bit output, libpng's simplified API treats 16-bit samples
+      // as linear light and gamma-encodes them, lightening every midtone; browsers (and
+      // we) read them as sRGB values like 8-bit ones. So take them as 16-bit "linear" (no
+      // conversion, alpha premultiplied) and narrow by hand.
+      image.format = flagLinear | (format == .gray8 ? 0 : (flagAlpha | flagColor))
+      var wide = [UInt16](repeating: 0, count: count)
+      finished = wide.withUnsafeMutableBytes { out in
+        png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+      }
+      pixels = [UInt8](repeating: 0, count: count)
+      for i in stride(from: 0, to: count, by: channels) {
+        if channels == 4 {
+          let a = UInt32(wide[i + 3])
+          for k in 0..<3 {
+            let c = a == 0 ? 0 : Swift.min(65535, (UInt32(wide[i + k]) * 65535 + a / 2) / a)
+            pixels[i + k] = UInt8((c * 255 + 32767) / 65535)
+          }
+          pixels[i + 3] = UInt8((a * 255 + 32767) / 65535)
+        } else {
+          pixels[i] = UInt8((UInt32(wide[i]) * 255 + 32767) / 65535)
+        }
+      }
     }
     guard finished != 0 else {
       let message = imageMessage(&image)
@@ -242,16 +276,14 @@ final class DeflaterPool: @unchecked Sendable {
       lock.unlock()
     }
     let bound = libdeflate_zlib_compress_bound(deflater.handle, input.count)
-    var out = [UInt8](repeating: 0, count: bound)
-    let n = input.withUnsafeBytes { src in
-      out.withUnsafeMutableBytes { dst in
+    let out = [UInt8](unsafeUninitializedCapacity: bound) { dst, initialized in
+      initialized = input.withUnsafeBytes { src in
         libdeflate_zlib_compress(
           deflater.handle, src.baseAddress, src.count, dst.baseAddress, dst.count)
       }
     }
     // The bound guarantees success; 0 would mean libdeflate broke its contract.
-    precondition(n > 0, "libdeflate_zlib_compress returned 0 within its own bound")
-    out.removeSubrange(n...)
+    precondition(!out.isEmpty, "libdeflate_zlib_compress returned 0 within its own bound")
     return out
   }
 }

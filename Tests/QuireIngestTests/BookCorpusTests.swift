@@ -83,6 +83,26 @@ struct BookCorpusTests {
     #expect(doc.chapters.first?.href.hasPrefix("OPS/") == true)
     let cover = try #require(doc.resources.data(forHref: "OPS/images/9780316000000.jpg"))
     #expect(cover.starts(with: [0xFF, 0xD8]))
+    // Four plain (not obfuscated) OpenType fonts from @font-face.
+    #expect(doc.fonts.count == 4)
+    #expect(doc.fonts.allSatisfy { !$0.wasObfuscated && $0.data.starts(with: Array("OTTO".utf8)) })
+  }
+
+  @Test func resourceStoreServesConcurrentReaders() throws {
+    let doc = try Book.open(Corpus.url("jlreq-in-japanese.epub"))
+    let hrefs = doc.images.prefix(40).map(\.href)
+    #expect(hrefs.count == 40)
+    let expected = hrefs.map { doc.resources.data(forHref: $0) }
+    #expect(expected.allSatisfy { $0 != nil })
+    let store = doc.resources
+    let slots = ResultSlots<Data?>(count: hrefs.count * 4)
+    DispatchQueue.concurrentPerform(iterations: hrefs.count * 4) { i in
+      slots.set(i, store.data(forHref: hrefs[i % hrefs.count]))
+    }
+    for (i, got) in slots.values.enumerated() {
+      #expect(got == expected[i % hrefs.count])
+    }
+    #expect(doc.images.count == 335)  // the 335 PNG figures of the manifest
   }
 
   @Test func frankensteinNCX() throws {
@@ -100,6 +120,10 @@ struct BookCorpusTests {
     let spines = doc.toc.compactMap { $0.location?.spine }
     #expect(spines == spines.sorted())
     #expect(doc.metadata.creators == ["Mary Wollstonecraft Shelley"])
+    // EPUB 2 guide → landmarks.
+    #expect(doc.landmarks.map(\.type) == ["toc", "cover"])
+    #expect(doc.landmarks.first?.href == "OEBPS/110231777846946344_84-h-1.htm.html#pgepubid00002")
+    #expect(doc.landmarks.allSatisfy { $0.location != nil })
   }
 
   @Test func wastelandFontsDeobfuscated() throws {
@@ -108,10 +132,29 @@ struct BookCorpusTests {
       let data = try #require(doc.resources.data(forHref: "EPUB/\(name).obf.otf"))
       #expect(Array(data.prefix(4)) == Array("OTTO".utf8), "\(name)")
     }
-    // Every @font-face the converter reports is served de-obfuscated.
+    // The three @font-face rules of fonts.css, served de-obfuscated.
+    #expect(doc.fonts.count == 3)
+    #expect(
+      Set(doc.fonts.map(\.href)) == [
+        "EPUB/OldStandard-Regular.obf.otf", "EPUB/OldStandard-Bold.obf.otf",
+        "EPUB/OldStandard-Italic.obf.otf",
+      ])
     for font in doc.fonts {
+      #expect(font.wasObfuscated)
       #expect(Array(font.data.prefix(4)) == Array("OTTO".utf8), "\(font.href)")
     }
+  }
+
+  @Test func tocFragmentsResolveToChapterOffsets() throws {
+    // The Waste Land is one spine document; its five parts are anchors inside it.
+    let doc = try Book.open(Corpus.url("wasteland-otf-obf.epub"))
+    let parts = doc.toc.prefix(5)
+    #expect(parts.map(\.href) == (1...5).map { "EPUB/wasteland-content.xhtml#ch\($0)" })
+    let offsets = parts.compactMap { $0.location?.offset }
+    #expect(offsets.count == 5)
+    #expect(parts.allSatisfy { $0.location?.spine == 0 })
+    #expect(offsets == offsets.sorted() && Set(offsets).count == 5)
+    #expect(offsets.allSatisfy { $0 > 0 && $0 < doc.chapters[0].length })
   }
 
   @Test func fontFaceRulesLoadDecodedFonts() throws {

@@ -36,6 +36,21 @@ struct BookDispatchTests {
     #expect(try Book.open(text).format == .text)
   }
 
+  @Test func specialFilesAreNotRead() {
+    #expect(throws: IngestError.cannotOpen(path: "/dev/zero", reason: "not a regular file")) {
+      try Book.open(URL(fileURLWithPath: "/dev/zero"))
+    }
+  }
+
+  @Test func fileSizeCapIsEnforced() throws {
+    let file = try Self.temporaryFolder("cap").appendingPathComponent("big.txt")
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+    try Data(count: 100).write(to: file)
+    #expect(try Book.readFile(file, limit: 100).count == 100)
+    let e = #expect(throws: IngestError.self) { try Book.readFile(file, limit: 99) }
+    #expect(e?.reason.contains("99-byte cap") == true)
+  }
+
   @Test func binaryDetection() {
     #expect(!Book.looksBinary(Data("plain".utf8)))
     #expect(!Book.looksBinary(Data([0x68, 0, 0x69, 0])))  // UTF-16LE "hi"

@@ -11,7 +11,9 @@ enum ContentFixtures {
   static let sourceDumps = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/dumps")
 
-  static func converter(_ folder: String, options: IngestOptions = IngestOptions(), language: String? = nil) -> ChapterConverter {
+  static func converter(
+    _ folder: String, options: IngestOptions = IngestOptions(), language: String? = nil
+  ) -> ChapterConverter {
     let base = root.appendingPathComponent("chapters/\(folder)")
     return ChapterConverter(options: options, bookLanguage: language) { href in
       // Only paths inside the fixture folder.
@@ -20,28 +22,43 @@ enum ContentFixtures {
     }
   }
 
-  static func chapter(_ folder: String, _ href: String, spine: Int = 0, options: IngestOptions = IngestOptions(), language: String? = nil)
+  static func chapter(
+    _ folder: String, _ href: String, spine: Int = 0, options: IngestOptions = IngestOptions(),
+    language: String? = nil
+  )
     throws -> ConvertedChapter
   {
     let data = try Data(contentsOf: root.appendingPathComponent("chapters/\(folder)/\(href)"))
     return converter(folder, options: options, language: language).convert(
-      ChapterSource(spineIndex: spine, href: href, mediaType: "application/xhtml+xml", linear: true, data: data))
+      ChapterSource(
+        spineIndex: spine, href: href, mediaType: "application/xhtml+xml", linear: true, data: data)
+    )
   }
 
-  static func convert(_ xhtml: String, options: IngestOptions = IngestOptions(), resources: [String: String] = [:]) -> ConvertedChapter {
-    ChapterConverter(options: options, bookLanguage: "en") { href in resources[href].map { Data($0.utf8) } }
-      .convert(ChapterSource(spineIndex: 0, href: "OPS/c.xhtml", mediaType: "application/xhtml+xml", linear: true, data: Data(xhtml.utf8)))
+  static func convert(
+    _ xhtml: String, options: IngestOptions = IngestOptions(), resources: [String: String] = [:]
+  ) -> ConvertedChapter {
+    ChapterConverter(options: options, bookLanguage: "en") { href in
+      resources[href].map { Data($0.utf8) }
+    }
+    .convert(
+      ChapterSource(
+        spineIndex: 0, href: "OPS/c.xhtml", mediaType: "application/xhtml+xml", linear: true,
+        data: Data(xhtml.utf8)))
   }
 
   /// Compares `text` with the golden `name`; QUIRE_BLESS=1 rewrites it.
-  static func checkGolden(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func checkGolden(
+    _ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let source = sourceDumps.appendingPathComponent(name)
     if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
       try FileManager.default.createDirectory(at: sourceDumps, withIntermediateDirectories: true)
       try Data(text.utf8).write(to: source)
       return
     }
-    let golden = try String(contentsOf: root.appendingPathComponent("dumps/\(name)"), encoding: .utf8)
+    let golden = try String(
+      contentsOf: root.appendingPathComponent("dumps/\(name)"), encoding: .utf8)
     if golden != text {
       let g = golden.split(separator: "\n", omittingEmptySubsequences: false)
       let t = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -55,7 +72,8 @@ enum ContentFixtures {
   /// libxml2's own text content of <body> (entities as libxml2 has them), whitespace removed.
   static func libxmlBodyText(_ data: Data) -> String {
     let doc = data.withUnsafeBytes { raw in
-      xmlReadMemory(raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil,
+      xmlReadMemory(
+        raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil,
         Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
     }
     guard let doc else { return "" }
@@ -67,9 +85,15 @@ enum ContentFixtures {
     var inBody: [xmlNodePtr] = []
     while let n = stack.popLast() {
       let name = n.pointee.name.map { String(cString: $0) } ?? ""
-      if n.pointee.type == XML_ELEMENT_NODE && name == "body" { inBody.append(n); continue }
+      if n.pointee.type == XML_ELEMENT_NODE && name == "body" {
+        inBody.append(n)
+        continue
+      }
       var c = n.pointee.children
-      while let x = c { stack.append(x); c = x.pointee.next }
+      while let x = c {
+        stack.append(x)
+        c = x.pointee.next
+      }
     }
     for b in inBody {
       var st: [xmlNodePtr] = [b]
@@ -79,14 +103,18 @@ enum ContentFixtures {
           out += n.pointee.content.map { String(cString: $0) } ?? ""
           continue
         }
-        if ["script", "style", "rp"].contains(name) { continue }
+        if ["script", "style"].contains(name) { continue }
         var kids: [xmlNodePtr] = []
         var c = n.pointee.children
-        while let x = c { kids.append(x); c = x.pointee.next }
+        while let x = c {
+          kids.append(x)
+          c = x.pointee.next
+        }
         st.append(contentsOf: kids.reversed())
       }
     }
-    return String(String.UnicodeScalarView(out.unicodeScalars.filter { !$0.properties.isWhitespace }))
+    return String(
+      String.UnicodeScalarView(out.unicodeScalars.filter { !$0.properties.isWhitespace }))
   }
 }
 
@@ -95,14 +123,19 @@ enum ContentFixtures {
     ("moby-dick", "OPS/chapter_001.xhtml", "moby-dick-chapter_001.txt", "en-US"),
     ("frankenstein", "OEBPS/110231777846946344_84-h-5.htm.html", "frankenstein-84-h-5.txt", "en"),
     ("arabic", "EPUB/Content/C_content.xhtml", "arabic-C_content.txt", "ar"),
-    ("jlreq", "OEBPS/xhtml/principles_of_arrangement_of_kanji_and_kana_characters.xhtml", "jlreq-principles.txt", "ja"),
+    (
+      "jlreq", "OEBPS/xhtml/principles_of_arrangement_of_kanji_and_kana_characters.xhtml",
+      "jlreq-principles.txt", "ja"
+    ),
   ]
 
   @Test(arguments: 0..<4) func golden(_ i: Int) throws {
     let b = Self.books[i]
     let converted = try ContentFixtures.chapter(b.folder, b.href, spine: i + 3, language: b.lang)
     var dump = converted.chapter.textDump()
-    for f in converted.fontFaces { dump += "font-face \(f.family) weight=\(f.weight) italic=\(f.italic) src=\(f.src)\n" }
+    for f in converted.fontFaces {
+      dump += "font-face \(f.family) weight=\(f.weight) italic=\(f.italic) src=\(f.src)\n"
+    }
     for w in converted.warnings { dump += "warning \(w)\n" }
     try ContentFixtures.checkGolden(b.golden, dump)
     #expect(converted.warnings.isEmpty)
@@ -112,11 +145,47 @@ enum ContentFixtures {
   /// No text is lost: the blocks' text equals libxml2's text content of <body>, modulo white space.
   @Test(arguments: 0..<4) func conservation(_ i: Int) throws {
     let b = Self.books[i]
-    let data = try Data(contentsOf: ContentFixtures.root.appendingPathComponent("chapters/\(b.folder)/\(b.href)"))
+    let data = try Data(
+      contentsOf: ContentFixtures.root.appendingPathComponent("chapters/\(b.folder)/\(b.href)"))
     let converted = try ContentFixtures.chapter(b.folder, b.href, language: b.lang)
-    let ours = String(String.UnicodeScalarView(converted.chapter.plainText.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "\u{FFFC}" }))
+    let ours = String(
+      String.UnicodeScalarView(
+        converted.chapter.plainText.unicodeScalars.filter {
+          !$0.properties.isWhitespace && $0 != "\u{FFFC}"
+        }))
     let theirs = ContentFixtures.libxmlBodyText(data)
     #expect(!theirs.isEmpty)
     #expect(ours == theirs)
+  }
+}
+
+@Suite struct MarkupConcurrencyTests {
+  /// Chapters are converted in parallel by the package reader: one converter (and its style
+  /// cache) shared by many tasks gives the same chapters as sequential conversion.
+  @Test func parallelConversionMatchesSequential() async throws {
+    let href = "OEBPS/xhtml/principles_of_arrangement_of_kanji_and_kana_characters.xhtml"
+    let data = try Data(
+      contentsOf: ContentFixtures.root.appendingPathComponent("chapters/jlreq/\(href)"))
+    let converter = ContentFixtures.converter("jlreq", language: "ja")
+    let expected = converter.convert(
+      ChapterSource(
+        spineIndex: 0, href: href, mediaType: "application/xhtml+xml", linear: true, data: data)
+    ).chapter.textDump()
+    let dumps = await withTaskGroup(of: String.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          converter.convert(
+            ChapterSource(
+              spineIndex: 0, href: href, mediaType: "application/xhtml+xml", linear: true,
+              data: data)
+          ).chapter.textDump()
+        }
+      }
+      var out: [String] = []
+      for await d in group { out.append(d) }
+      return out
+    }
+    #expect(dumps.count == 8)
+    #expect(dumps.allSatisfy { $0 == expected })
   }
 }

@@ -78,7 +78,8 @@ struct PackageTests {
     #expect(opf.metadata.direction == .rtl)  // Hebrew, no page-progression-direction
     #expect(opf.spine == [SpineItem(idref: "c1", linear: false)])
     #expect(opf.ncxID == "ncx")
-    #expect(opf.guide == [Landmark(type: "text", title: "Start", href: "OEBPS/text/c1.html#s")])
+    #expect(
+      opf.guide == [GuideReference(type: "text", title: "Start", href: "OEBPS/text/c1.html#s")])
   }
 
   @Test func epub3CoverImageAndProgression() throws {
@@ -152,6 +153,28 @@ struct PackageTests {
     #expect(toc[0].children[0].fragment == "s1")
     #expect(toc[1].path == nil)
     #expect(toc[1].children[0].path == "EPUB/text/two.xhtml")
+  }
+
+  @Test func ncxNestedPointsInPlayOrder() throws {
+    let tree = try XMLTree.parse(
+      Data(
+        """
+        <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><navMap>
+          <navPoint id="b" playOrder="3"><navLabel><text>Second</text></navLabel><content src="text/b.html"/></navPoint>
+          <navPoint id="a" playOrder="1"><navLabel><text> First </text></navLabel><content src="text/a.html#top"/>
+            <navPoint id="a1" playOrder="2"><navLabel><text>First.1</text></navLabel><content src="text/a.html#s%201"/></navPoint>
+          </navPoint>
+        </navMap></ncx>
+        """.utf8), file: "ncx", limits: IngestLimits())
+    let navMap = try #require(tree.first("navMap"))
+    let toc = TableOfContents.fromNCX(navMap, base: "OEBPS/toc.ncx", depth: 0, limit: 10)
+    #expect(toc.map(\.title) == ["First", "Second"])
+    #expect(toc[0].path == "OEBPS/text/a.html")
+    #expect(toc[0].fragment == "top")
+    #expect(toc[0].children.map(\.fragment) == ["s 1"])
+    #expect(
+      TableOfContents.fromNCX(navMap, base: "OEBPS/toc.ncx", depth: 0, limit: 1)[0].children.isEmpty
+    )
   }
 
   @Test func xmlTreeNeverExpandsExternalEntities() throws {

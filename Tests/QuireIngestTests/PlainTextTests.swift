@@ -8,7 +8,10 @@ private func corpusData(_ name: String) -> Data? {
   FileManager.default.contents(atPath: "\(corpus)/\(name)")
 }
 private func paragraphs(_ doc: Document) -> [String] {
-  doc.chapters.flatMap { c in c.blocks.map { b in b.inlines.map { if case .text(let r) = $0 { r.text } else { "" } }.joined() } }
+  doc.chapters.flatMap { c in
+    c.blocks.map { b in b.inlines.map { if case .text(let r) = $0 { r.text } else { "" } }.joined()
+    }
+  }
 }
 
 @Suite struct PlainTextTests {
@@ -26,8 +29,10 @@ private func paragraphs(_ doc: Document) -> [String] {
     #expect(decoded.text == reference)
     #expect(decoded.text.unicodeScalars.count == reference.unicodeScalars.count)
 
-    let a = try PlainTextBook.document(from: gb, path: "\(corpus)/xiyouji-journey-to-the-west.gb18030.txt", options: IngestOptions())
-    let b = try PlainTextBook.document(from: utf8, path: "\(corpus)/xiyouji-journey-to-the-west.utf8.txt", options: IngestOptions())
+    let a = try PlainTextBook.document(
+      from: gb, path: "\(corpus)/xiyouji-journey-to-the-west.gb18030.txt", options: IngestOptions())
+    let b = try PlainTextBook.document(
+      from: utf8, path: "\(corpus)/xiyouji-journey-to-the-west.utf8.txt", options: IngestOptions())
     #expect(paragraphs(a) == paragraphs(b))
     #expect(a.warnings.isEmpty)
     #expect(a.metadata.title == "xiyouji-journey-to-the-west")
@@ -51,11 +56,14 @@ private func paragraphs(_ doc: Document) -> [String] {
     #expect(paragraphs(doc) == ["你好"])
 
     options.encoding = "no-such-encoding"
-    #expect(throws: IngestError.self) { try PlainTextBook.document(from: gb, path: "a.txt", options: options) }
+    #expect(throws: IngestError.self) {
+      try PlainTextBook.document(from: gb, path: "a.txt", options: options)
+    }
 
     // Forced UTF-8 with a bad byte: U+FFFD and one warning.
     options.encoding = "UTF-8"
-    let bad = try PlainTextBook.document(from: Data([0x61, 0xFF, 0x62]), path: "b.txt", options: options)
+    let bad = try PlainTextBook.document(
+      from: Data([0x61, 0xFF, 0x62]), path: "b.txt", options: options)
     #expect(paragraphs(bad) == ["a\u{FFFD}b"])
     #expect(bad.warnings.count == 1)
   }
@@ -87,14 +95,17 @@ private func paragraphs(_ doc: Document) -> [String] {
       行連接
       　　縮進的行
       """
-    let doc = try PlainTextBook.document(from: Data(text.utf8), path: "/x/book.txt", options: IngestOptions())
+    let doc = try PlainTextBook.document(
+      from: Data(text.utf8), path: "/x/book.txt", options: IngestOptions())
     #expect(doc.chapters.count == 2)
     #expect(doc.toc.map(\.title) == ["CHAPTER I.", "第二回 標題"])
     let ps = paragraphs(doc)
     #expect(
       ps == [
-        "CHAPTER I.", "It is a truth universally acknowledged, that a single man.", "A centred line",
-        "An indented line", "Joined? No: after an indented line a new paragraph starts and this line joins it.",
+        "CHAPTER I.", "It is a truth universally acknowledged, that a single man.",
+        "A centred line",
+        "An indented line",
+        "Joined? No: after an indented line a new paragraph starts and this line joins it.",
         "第二回 標題", "漢字的行連接", "　　縮進的行",
       ])
     let blocks = doc.chapters[0].blocks
@@ -110,12 +121,18 @@ private func paragraphs(_ doc: Document) -> [String] {
       print("skipped: corpus missing")
       return
     }
-    let doc = try PlainTextBook.document(from: data, path: "\(corpus)/pride-and-prejudice.txt", options: IngestOptions())
+    let doc = try PlainTextBook.document(
+      from: data, path: "\(corpus)/pride-and-prejudice.txt", options: IngestOptions())
     let ps = paragraphs(doc)
-    #expect(ps.contains("It is a truth universally acknowledged, that a single man in possession of a good fortune must be in want of a wife."))
+    #expect(
+      ps.contains(
+        "It is a truth universally acknowledged, that a single man in possession of a good fortune must be in want of a wife."
+      ))
     #expect(
       ps.contains {
-        $0.hasPrefix("However little known the feelings or views of such a man may be on his first entering a neighbourhood,")
+        $0.hasPrefix(
+          "However little known the feelings or views of such a man may be on his first entering a neighbourhood,"
+        )
           && $0.hasSuffix("property of some one or other of their daughters.")
       })
     #expect(!ps.contains { $0.contains("\n") })

@@ -119,4 +119,3 @@ private func opacity(_ l: Layer, _ t: Double) -> Double { l.presentation(at: t).
   // Homogeneous: equal up to the m44 normalisation.
   for (x, y) in zip(r.entries, g.entries) { #expect(abs(x * g.m44 - y) < 1e-9) }
 }
-

@@ -4,21 +4,25 @@ import Testing
 
 @testable import QuireMotion
 
-// Test-only helpers: synthetic pages (no fonts), a minimal PNG writer for goldens (stored
-// deflate blocks — until QuireRaster's PNGCodec lands on main), and image metrics.
+// Test-only helpers: synthetic pages (no fonts), PNG goldens (QuireRaster's PNGCodec;
+// compared pixel for pixel, so an encoder change does not invalidate them), image metrics.
 
 enum Synthetic {
   /// A page with a coloured header block, a diagonal gradient and stripes, distinct per seed.
   static func page(width: Int, height: Int, seed: Int) -> PixelBuffer {
     var px = [UInt8](repeating: 255, count: width * height * 4)
-    let hue: [(UInt8, UInt8, UInt8)] = [(200, 40, 40), (40, 120, 200), (40, 160, 80), (180, 120, 20)]
+    let hue: [(UInt8, UInt8, UInt8)] = [
+      (200, 40, 40), (40, 120, 200), (40, 160, 80), (180, 120, 20),
+    ]
     let c = hue[seed % hue.count]
     for y in 0..<height {
       for x in 0..<width {
         let i = (y * width + x) * 4
-        var r: UInt8 = 250
-        var g: UInt8 = 246
-        var b: UInt8 = 236
+        // Paper tinted per seed, so that pages differ over most of their area.
+        let paper: [(UInt8, UInt8, UInt8)] = [
+          (250, 246, 236), (150, 190, 250), (236, 250, 220), (250, 226, 236),
+        ]
+        var (r, g, b) = paper[seed % paper.count]
         if y < height / 6 {
           (r, g, b) = c
         } else if (y / 6) % 3 == 0 && x > width / 10 && x < width * 9 / 10 && y < height * 5 / 6 {
@@ -65,82 +69,37 @@ func pixel(_ p: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
   return Array(p.pixels[i..<(i + 4)])
 }
 
-enum TestPNG {
-  static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
-    var c = UInt32(n)
-    for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    return c
-  }
-
-  static func crc(_ bytes: [UInt8]) -> UInt32 {
-    var c: UInt32 = 0xFFFF_FFFF
-    for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-    return c ^ 0xFFFF_FFFF
-  }
-
-  static func be32(_ v: UInt32) -> [UInt8] {
-    [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
-  }
-
-  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let t = Array(type.utf8)
-    return be32(UInt32(data.count)) + t + data + be32(crc(t + data))
-  }
-
-  /// RGBA8 → PNG bytes (filter 0, zlib stored blocks). Deterministic.
-  static func encode(_ p: PixelBuffer) -> [UInt8] {
-    precondition(p.format == .rgba8)
-    var raw = [UInt8]()
-    raw.reserveCapacity((p.width * 4 + 1) * p.height)
-    for y in 0..<p.height {
-      raw.append(0)
-      raw.append(contentsOf: p.pixels[(y * p.width * 4)..<((y + 1) * p.width * 4)])
-    }
-    var z: [UInt8] = [0x78, 0x01]
-    var off = 0
-    repeat {
-      let n = min(65_535, raw.count - off)
-      let final: UInt8 = off + n >= raw.count ? 1 : 0
-      z.append(final)
-      z += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-      z.append(contentsOf: raw[off..<(off + n)])
-      off += n
-    } while off < raw.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in raw {
-      a = (a + UInt32(byte)) % 65_521
-      b = (b + a) % 65_521
-    }
-    z += be32((b << 16) | a)
-    var ihdr = be32(UInt32(p.width)) + be32(UInt32(p.height))
-    ihdr += [8, 6, 0, 0, 0]
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
-      + chunk("IDAT", z) + chunk("IEND", [])
-  }
-}
-
 /// Compares `image` with Goldens/<name>.png byte for byte; QUIRE_BLESS=1 rewrites it.
-func expectGolden(_ name: String, _ image: PixelBuffer, sourceLocation: SourceLocation = #_sourceLocation)
-{
+func expectGolden(
+  _ name: String, _ image: PixelBuffer, sourceLocation: SourceLocation = #_sourceLocation
+) {
   let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Goldens")
   let url = dir.appendingPathComponent(name + ".png")
-  let bytes = Data(TestPNG.encode(image))
+  let bytes = Data(PNGCodec.encode(image))
   if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     try? bytes.write(to: url)
     return
   }
-  guard let golden = try? Data(contentsOf: url) else {
-    Issue.record("missing golden \(url.path); run with QUIRE_BLESS=1", sourceLocation: sourceLocation)
+  guard let data = try? Data(contentsOf: url) else {
+    Issue.record(
+      "missing golden \(url.path); run with QUIRE_BLESS=1", sourceLocation: sourceLocation)
     return
   }
-  if golden != bytes {
+  let golden: PixelBuffer
+  do {
+    golden = try PNGCodec.decode(data)
+  } catch {
+    Issue.record("golden \(url.path) unreadable: \(error)", sourceLocation: sourceLocation)
+    return
+  }
+  if golden != image {
     let actual = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
       "actual-" + name + ".png")
     try? bytes.write(to: actual)
-    Issue.record("\(name) differs from its golden; actual written to \(actual.path)",
+    Issue.record(
+      "\(name) differs from its golden; actual written to \(actual.path)",
       sourceLocation: sourceLocation)
   }
 }

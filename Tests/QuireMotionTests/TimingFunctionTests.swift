@@ -59,7 +59,8 @@ private func reference(_ f: TimingFunction, _ x: Double) -> Double {
   #expect(TimingFunction(parsing: "ease-in-out") == .easeInEaseOut)
   #expect(TimingFunction(parsing: "easeInEaseOut") == .easeInEaseOut)
   #expect(TimingFunction(parsing: "linear") == .linear)
-  #expect(TimingFunction(parsing: "cubic-bezier(0.1,0.7,1.0,0.1)") == TimingFunction(0.1, 0.7, 1.0, 0.1))
+  #expect(
+    TimingFunction(parsing: "cubic-bezier(0.1,0.7,1.0,0.1)") == TimingFunction(0.1, 0.7, 1.0, 0.1))
   #expect(TimingFunction(parsing: " cubic-bezier( 0.25 , 0.1, 0.25, 1 ) ") == .default)
   #expect(TimingFunction(parsing: "cubic-bezier(1.5,0,0,1)") == nil)
   #expect(TimingFunction(parsing: "cubic-bezier(0,0,1)") == nil)

@@ -122,7 +122,7 @@ func makePage(_ items: [DisplayItem]) -> Page {
 }
 
 /// Compares the PNG encoding of `buffer` with Goldens/`name`; QUIRE_BLESS=1 rewrites it.
-/// On a mismatch the actual PNG is written next to the temp dir and named in the failure.
+/// Pixels must match exactly; on a mismatch the actual PNG is written to the temp dir and named in the failure.
 func expectGolden(
   _ buffer: PixelBuffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -136,18 +136,21 @@ func expectGolden(
     Issue.record("missing golden \(name); run with QUIRE_BLESS=1", sourceLocation: sourceLocation)
     return
   }
-  if expected != actual {
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("actual-\(name)")
-    try? actual.write(to: out)
-    var detail = ""
-    if let e = try? PNGCodec.decode(expected), e.width == buffer.width,
-      e.height == buffer.height, e.format == buffer.format
-    {
-      let diff = zip(e.pixels, buffer.pixels).filter { $0 != $1 }.count
-      detail = "; \(diff) bytes differ"
-    }
-    Issue.record(
-      "golden \(name) differs\(detail); actual written to \(out.path)",
-      sourceLocation: sourceLocation)
+  if expected == actual { return }
+  // Exact pixels are the contract; the bytes may differ after an encoder tuning.
+  let decoded = try? PNGCodec.decode(expected)
+  if decoded == buffer { return }
+  let out = FileManager.default.temporaryDirectory.appendingPathComponent("actual-\(name)")
+  try? actual.write(to: out)
+  var detail = ""
+  if let e = decoded, e.width == buffer.width, e.height == buffer.height, e.format == buffer.format
+  {
+    let diff = zip(e.pixels, buffer.pixels).filter { $0 != $1 }.count
+    detail = "; \(diff) bytes of pixels differ"
+  } else {
+    detail = "; size or format differs"
   }
+  Issue.record(
+    "golden \(name) differs\(detail); actual written to \(out.path)",
+    sourceLocation: sourceLocation)
 }

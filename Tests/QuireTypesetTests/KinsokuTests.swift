@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import QuireTypeset
@@ -56,5 +57,70 @@ import Testing
     #expect(!Kinsoku.needsQuarterEm(between: "字", and: ","))
     #expect(!Kinsoku.needsQuarterEm(between: "字", and: "Ａ"))  // fullwidth A
     #expect(!Kinsoku.needsQuarterEm(between: "「", and: "A"))
+  }
+}
+
+@Suite(
+  .enabled(
+    if: FileManager.default.fileExists(
+      atPath: "/work/shared/corpus/xiyouji-journey-to-the-west.utf8.txt"))
+)
+struct KinsokuCorpusTests {
+  /// 西遊記, set per character at 1 em on a 24 em measure: breaks allowed between any two
+  /// CJK characters, filtered by the kinsoku rules, then broken greedily.
+  @Test func journeyToTheWestHasNoKinsokuViolations() throws {
+    let text = try String(
+      contentsOfFile: "/work/shared/corpus/xiyouji-journey-to-the-west.utf8.txt", encoding: .utf8)
+    var paragraphs: [[Unicode.Scalar]] = []
+    // The file is hard-wrapped at about 36 characters; blank lines separate paragraphs.
+    for block in text.components(separatedBy: "\n\n") {
+      let scalars = Array(
+        block.unicodeScalars.filter { $0 != "\u{3000}" && $0 != " " && $0 != "\n" })
+      if scalars.count > 40 { paragraphs.append(scalars) }
+      if paragraphs.count == 300 { break }
+    }
+    #expect(paragraphs.count == 300)
+    var naive = LineQualityStats()
+    var ruled = LineQualityStats()
+    for p in paragraphs {
+      let all = [Bool](repeating: true, count: p.count)
+      for (filtered, stats) in [(false, 0), (true, 1)] {
+        let allowed = filtered ? Kinsoku.applyRules(to: p, breakAfter: all) : all
+        var items: [BreakItem] = []
+        for (i, _) in p.enumerated() {
+          items.append(.box(width: 16))
+          if i + 1 < p.count {
+            items.append(
+              allowed[i]
+                ? .glue(width: 0, stretch: 1.6, shrink: 0)
+                : .penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false))
+            if !allowed[i] { items.append(.glue(width: 0, stretch: 1.6, shrink: 0)) }
+          }
+        }
+        items += BreakItem.paragraphEnd
+        // Greedy for the unfiltered run; Knuth–Plass (the default breaker) for the filtered.
+        let breaker: any ParagraphBreaker = filtered ? KnuthPlassBreaker() : GreedyBreaker()
+        let breaks = breaker.breakLines(items, lineWidth: { _ in 24 * 16 })
+        expectValidBreaks(breaks, items)
+        // Map lines back to scalars: box k is scalar k.
+        var boxIndex: [Int: Int] = [:]
+        var k = 0
+        for (i, item) in items.enumerated() where item.isBox {
+          boxIndex[i] = k
+          k += 1
+        }
+        for r in LineBreak.lineRanges(breaks, in: items) {
+          let boxes = r.compactMap { boxIndex[$0] }
+          guard let first = boxes.first, let last = boxes.last else { continue }
+          if stats == 0 {
+            naive.addLineEdges(first: p[first], last: p[last])
+          } else {
+            ruled.addLineEdges(first: p[first], last: p[last])
+          }
+        }
+      }
+    }
+    #expect(naive.kinsokuViolations > 50)  // per-character breaking alone violates often
+    #expect(ruled.kinsokuViolations == 0)
   }
 }

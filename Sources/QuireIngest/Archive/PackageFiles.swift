@@ -81,13 +81,10 @@ final class FolderFiles: PackageFiles, @unchecked Sendable {
     }
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      // Regular files only (a FIFO would block forever), never more than the entry cap.
+      data = try Book.readFile(url, limit: limits.maxEntryBytes)
     } catch {
-      throw .badData(file: file, reason: "'\(path)' cannot be read: \(error.localizedDescription)")
-    }
-    guard data.count <= limits.maxEntryBytes else {
-      throw .badData(
-        file: file, reason: "'\(path)' grew past maxEntryBytes=\(limits.maxEntryBytes)")
+      throw .badData(file: file, reason: "'\(path)' cannot be read: \(error)")
     }
     lock.lock()
     defer { lock.unlock() }

@@ -273,7 +273,7 @@ final class ZipArchive: @unchecked Sendable {
       throw .badData(file: file, reason: "entry '\(name)' is not in the archive")
     }
     let entry = entries[i]
-    let where_ = "\(file): entry '\(entry.name)'"
+    let entryLabel = "\(file): entry '\(entry.name)'"
     if entry.isEncrypted {
       throw .unsupported(
         file: file, reason: "entry '\(entry.name)' is encrypted (password-protected ZIP)")
@@ -316,7 +316,7 @@ final class ZipArchive: @unchecked Sendable {
     case 8:
       out = try Inflater.inflateRaw(
         input, declared: entry.uncompressedSize, entryCap: entryCap, ratioCap: ratioCap,
-        ratio: limits.maxCompressionRatio, entry: where_, file: file)
+        ratio: limits.maxCompressionRatio, entry: entryLabel, file: file)
     default:
       throw .unsupported(
         file: file, reason: "entry '\(entry.name)' uses compression method \(entry.method)")

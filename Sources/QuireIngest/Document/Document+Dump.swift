@@ -7,12 +7,14 @@ import Foundation
 extension Document {
   /// The whole book as text: metadata, TOC, then every chapter.
   public func textDump() -> String {
-    var out = "document format=\(format.rawValue) title=\(quoted(metadata.title)) lang=\(metadata.language ?? "-") dir=\(metadata.direction.rawValue) chapters=\(chapters.count)\n"
+    var out =
+      "document format=\(format.rawValue) title=\(quoted(metadata.title)) lang=\(metadata.language ?? "-") dir=\(metadata.direction.rawValue) chapters=\(chapters.count)\n"
     for w in warnings { out += "warning \(w)\n" }
     func dumpTOC(_ entries: [TOCEntry], _ depth: Int) {
       for e in entries {
         let loc = e.location.map { "\($0.spine):\($0.offset)" } ?? "-"
-        out += String(repeating: "  ", count: depth) + "toc \(quoted(e.title)) href=\(e.href) @\(loc)\n"
+        out +=
+          String(repeating: "  ", count: depth) + "toc \(quoted(e.title)) href=\(e.href) @\(loc)\n"
         if depth < 32 { dumpTOC(e.children, depth + 1) }
       }
     }
@@ -24,9 +26,12 @@ extension Document {
 
 extension Chapter {
   public func textDump() -> String {
-    var out = "chapter spine=\(spineIndex) href=\(href) lang=\(language ?? "-") dir=\(direction?.rawValue ?? "-") linear=\(linear) length=\(length)\n"
+    var out =
+      "chapter spine=\(spineIndex) href=\(href) lang=\(language ?? "-") dir=\(direction?.rawValue ?? "-") linear=\(linear) length=\(length)\n"
     if !anchors.isEmpty {
-      let list = anchors.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { "\($0.key)@\($0.value)" }
+      let list = anchors.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map {
+        "\($0.key)@\($0.value)"
+      }
       out += "anchors " + list.joined(separator: " ") + "\n"
     }
     for b in blocks { b.dump(into: &out, depth: 1) }
@@ -73,7 +78,8 @@ extension Block {
       case .lineBreak(let loc):
         out += pad + "  br @\(loc.offset)\n"
       case .image(let img):
-        out += pad + "  img @\(img.location.offset) src=\(img.image.href) alt=\(quoted(img.image.alt))\n"
+        out +=
+          pad + "  img @\(img.location.offset) src=\(img.image.href) alt=\(quoted(img.image.alt))\n"
       }
     }
     for c in children { c.dump(into: &out, depth: depth + 1) }
@@ -134,10 +140,14 @@ extension ComputedStyle {
     if !inline, orphans != base.orphans { p.append("orphans=\(orphans)") }
     if direction != base.direction { p.append("direction=\(direction?.rawValue ?? "-")") }
     if color != base.color {
-      p.append(String(format: "color=#%02x%02x%02x", color.r, color.g, color.b) + (color.a == 255 ? "" : String(format: "%02x", color.a)))
+      p.append(
+        String(format: "color=#%02x%02x%02x", color.r, color.g, color.b)
+          + (color.a == 255 ? "" : String(format: "%02x", color.a)))
     }
     if underline != base.underline { p.append(underline ? "underline" : "no-underline") }
-    if lineThrough != base.lineThrough { p.append(lineThrough ? "line-through" : "no-line-through") }
+    if lineThrough != base.lineThrough {
+      p.append(lineThrough ? "line-through" : "no-line-through")
+    }
     return p.joined(separator: " ")
   }
 }
@@ -173,10 +183,15 @@ private func quoted(_ s: String) -> String {
     case "\\": out += "\\\\"
     case "\n": out += "\\n"
     case "\t": out += "\\t"
-    case "\u{AD}", "\u{A0}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{200E}", "\u{200F}", "\u{FEFF}", "\u{2028}", "\u{2029}":
+    case "\u{AD}", "\u{A0}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{200E}", "\u{200F}", "\u{FEFF}",
+      "\u{2028}", "\u{2029}":
       out += "\\u{\(String(c.value, radix: 16, uppercase: true))}"
     default:
-      if c.value < 0x20 || c.value == 0x7F { out += "\\u{\(String(c.value, radix: 16, uppercase: true))}" } else { out.unicodeScalars.append(c) }
+      if c.value < 0x20 || c.value == 0x7F {
+        out += "\\u{\(String(c.value, radix: 16, uppercase: true))}"
+      } else {
+        out.unicodeScalars.append(c)
+      }
     }
   }
   return out + "\""

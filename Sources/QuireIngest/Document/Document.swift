@@ -43,6 +43,8 @@ public struct Document: Sendable {
   /// Bytes of archive resources (images) by resolved href.
   public var resources: any ResourceStore
   public var warnings: [IngestWarning]
+  /// Landmarks (EPUB 3 nav `landmarks`, else the EPUB 2 guide): cover, toc, start of text…
+  public var landmarks: [Landmark] = []
 
   public init(
     format: BookFormat, metadata: BookMetadata, chapters: [Chapter], toc: [TOCEntry],
@@ -116,6 +118,22 @@ public struct TOCEntry: Sendable, Codable, Hashable {
   }
 }
 
+/// A structural landmark of the book ("cover", "toc", "bodymatter"/"text", …).
+public struct Landmark: Sendable, Codable, Hashable {
+  /// epub:type (EPUB 3) or guide type (EPUB 2), as written.
+  public var type: String
+  public var title: String
+  /// Resolved href inside the archive, fragment kept.
+  public var href: String
+  public var location: Location?
+  public init(type: String, title: String, href: String, location: Location?) {
+    self.type = type
+    self.title = title
+    self.href = href
+    self.location = location
+  }
+}
+
 public struct EmbeddedFont: Sendable {
   public var family: String
   public var weight: Int
@@ -124,7 +142,9 @@ public struct EmbeddedFont: Sendable {
   /// The font file, de-obfuscated when it was obfuscated.
   public var data: Data
   public var wasObfuscated: Bool
-  public init(family: String, weight: Int, italic: Bool, href: String, data: Data, wasObfuscated: Bool) {
+  public init(
+    family: String, weight: Int, italic: Bool, href: String, data: Data, wasObfuscated: Bool
+  ) {
     self.family = family
     self.weight = weight
     self.italic = italic

@@ -48,7 +48,10 @@ struct ChapterBuilder {
 
   private var frames: [Frame] = []
 
-  init(tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool, bookLanguage: String?) {
+  init(
+    tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
+    bookLanguage: String?
+  ) {
     self.tree = tree
     self.resolver = resolver
     self.spineIndex = spineIndex
@@ -62,10 +65,19 @@ struct ChapterBuilder {
   mutating func build() {
     var rootStyle = ElementStyle()
     rootStyle.display = .block
-    frames = [Frame(kind: .container, element: "#document", style: rootStyle.computed, lang: bookLanguage, location: location)]
-    var contexts = [StyleContext(style: rootStyle, lang: bookLanguage, link: nil, openedFrame: false)]
+    frames = [
+      Frame(
+        kind: .container, element: "#document", style: rootStyle.computed, lang: bookLanguage,
+        location: location)
+    ]
+    var contexts = [
+      StyleContext(style: rootStyle, lang: bookLanguage, link: nil, openedFrame: false)
+    ]
 
-    enum Event { case enter(Int), exit(Int) }
+    enum Event {
+      case enter(Int)
+      case exit(Int)
+    }
     var events: [Event] = tree.nodes[tree.root].children.reversed().map { .enter($0) }
     while let event = events.popLast() {
       switch event {
@@ -82,15 +94,24 @@ struct ChapterBuilder {
         }
         if ["head", "script", "style", "title", "template"].contains(node.name) { continue }
         var inline: [CSSDeclaration] = []
-        if publisherStyles, let s = node.attribute("style") { inline = CSSRuleParser.styleAttribute(s) }
+        if publisherStyles, let s = node.attribute("style") {
+          inline = CSSRuleParser.styleAttribute(s)
+        }
         var base = ElementStyle.inheriting(from: parent.style)
         if let dir = node.attribute("dir")?.lowercased() {
-          if dir == "rtl" { base.computed.direction = .rtl } else if dir == "ltr" { base.computed.direction = .ltr }
+          if dir == "rtl" {
+            base.computed.direction = .rtl
+          } else if dir == "ltr" {
+            base.computed.direction = .ltr
+          }
         }
-        var style = StyleComputer.compute(resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+        var style = StyleComputer.compute(
+          resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
         if style.display == .none { continue }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
-        if style.display == .inline, style.computed.verticalAlign == .baseline, parent.style.display == .inline {
+        if style.display == .inline, style.computed.verticalAlign == .baseline,
+          parent.style.display == .inline
+        {
           style.computed.verticalAlign = parent.style.computed.verticalAlign
         }
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
@@ -99,7 +120,9 @@ struct ChapterBuilder {
           link = h.hasPrefix("#") ? href + h : PathResolver.resolve(h, against: href)
         }
         if node.name == "html" || node.name == "body" {
-          if let l = node.attribute("xml:lang") ?? node.attribute("lang"), !l.isEmpty { documentLanguage = l }
+          if let l = node.attribute("xml:lang") ?? node.attribute("lang"), !l.isEmpty {
+            documentLanguage = l
+          }
           if let d = style.computed.direction { documentDirection = d }
         }
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
@@ -117,7 +140,10 @@ struct ChapterBuilder {
               frames[frames.count - 1].pending.append(.image(ref, style.computed))
             } else {
               flushPending()
-              appendBlock(Block(kind: .image(ref), style: style.computed, location: location, element: node.name, lang: lang, dir: style.computed.direction))
+              appendBlock(
+                Block(
+                  kind: .image(ref), style: style.computed, location: location, element: node.name,
+                  lang: lang, dir: style.computed.direction))
             }
           }
           continue
@@ -125,12 +151,18 @@ struct ChapterBuilder {
           // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
           if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
             flushPending()
-            appendBlock(Block(kind: .image(ref), style: style.computed, location: location, element: "svg", lang: lang, dir: style.computed.direction))
+            appendBlock(
+              Block(
+                kind: .image(ref), style: style.computed, location: location, element: "svg",
+                lang: lang, dir: style.computed.direction))
           }
           continue
         case "hr":
           flushPending()
-          appendBlock(Block(kind: .rule, style: style.computed, location: location, element: "hr", lang: lang, dir: style.computed.direction))
+          appendBlock(
+            Block(
+              kind: .rule, style: style.computed, location: location, element: "hr", lang: lang,
+              dir: style.computed.direction))
           continue
         default: break
         }
@@ -139,8 +171,12 @@ struct ChapterBuilder {
         if style.display != .inline && style.display != .tableRowGroup && node.name != "html" {
           flushPending()
           let kind = blockKind(node, style)
-          var frame = Frame(kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
-          if case .list = kind, let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+          var frame = Frame(
+            kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
+          if case .list = kind,
+            let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }
+            )
+          {
             frame.counter = max(-1_000_000, min(1_000_000, s))
           }
           if case .list(let ordered, _) = kind {
@@ -169,7 +205,9 @@ struct ChapterBuilder {
   }
 
   private func imageRef(_ node: MarkupNode) -> ImageRef? {
-    guard let src = node.attribute("src") ?? node.attribute("xlink:href") ?? node.attribute("href"), !src.isEmpty else { return nil }
+    guard let src = node.attribute("src") ?? node.attribute("xlink:href") ?? node.attribute("href"),
+      !src.isEmpty
+    else { return nil }
     func number(_ s: String?) -> Double? {
       guard let s else { return nil }
       let digits = s.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber || $0 == "." }
@@ -182,7 +220,8 @@ struct ChapterBuilder {
   }
 
   private mutating func appendText(_ text: String, _ ctx: StyleContext) {
-    frames[frames.count - 1].pending.append(.text(text, Self.inlineStyle(ctx.style.computed), link: ctx.link, lang: ctx.lang))
+    frames[frames.count - 1].pending.append(
+      .text(text, Self.inlineStyle(ctx.style.computed), link: ctx.link, lang: ctx.lang))
   }
 
   /// An inline's style without the box properties that only blocks act on, so runs that
@@ -228,7 +267,9 @@ struct ChapterBuilder {
   /// The marker of a list item; advances the enclosing list's counter.
   private mutating func listMarker(_ node: MarkupNode, _ style: ElementStyle) -> String {
     var number = 1
-    if let listIndex = frames.lastIndex(where: { if case .list = $0.kind { return true } else { return false } }) {
+    if let listIndex = frames.lastIndex(where: {
+      if case .list = $0.kind { return true } else { return false }
+    }) {
       if let v = node.attribute("value").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
         frames[listIndex].counter = max(-1_000_000, min(1_000_000, v))
       }
@@ -261,7 +302,7 @@ struct ChapterBuilder {
     if frame.children.isEmpty && holdsInlines {
       let pending = frame.pending
       frame.pending = []
-      let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+      let (inlines, image) = process(pending, isPre: frame.kind == .preformatted, lang: frame.lang)
       if let image {
         block.children = [image]
       } else {
@@ -276,25 +317,39 @@ struct ChapterBuilder {
 
   /// Flushes the open frame's inline content into an anonymous paragraph before a block child.
   private mutating func flushPending() {
-    var frame = frames[frames.count - 1]
-    guard !frame.pending.isEmpty else { return }
-    frames[frames.count - 1].pending = []
-    if let anon = anonymousParagraph(&frame) { frames[frames.count - 1].children.append(anon) }
+    let last = frames.count - 1
+    guard !frames[last].pending.isEmpty else { return }
+    // Take the pending content out first: copying the frame would copy its children
+    // (quadratic in a container with many anonymous paragraphs).
+    let pending = frames[last].pending
+    frames[last].pending = []
+    let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
+    if let anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+      frames[last].children.append(anon)
+    }
   }
 
   private mutating func anonymousParagraph(_ frame: inout Frame) -> Block? {
     let pending = frame.pending
     frame.pending = []
+    return anonymousParagraph(pending, kind: frame.kind, style: frame.style, lang: frame.lang)
+  }
+
+  private mutating func anonymousParagraph(
+    _ pending: [PendingInline], kind: BlockKind, style frameStyle: ComputedStyle, lang: String?
+  ) -> Block? {
     guard !pending.isEmpty else { return nil }
     let start = location
-    let (inlines, image) = process(pending, isPre: frame.kind == .preformatted)
+    let (inlines, image) = process(pending, isPre: kind == .preformatted, lang: lang)
     if let image { return image }
     guard !inlines.isEmpty else { return nil }
     // An anonymous box inherits the inherited properties only.
     var style = ElementStyle()
-    style.computed = frame.style
+    style.computed = frameStyle
     let anonStyle = ElementStyle.inheriting(from: style).computed
-    return Block(kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "", lang: frame.lang, dir: frame.style.direction)
+    return Block(
+      kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "",
+      lang: lang, dir: frameStyle.direction)
   }
 
   // MARK: - White space and offsets
@@ -308,7 +363,9 @@ struct ChapterBuilder {
 
   /// CSS white-space processing over one block's inline content, then offsets. Returns a
   /// block image instead when the content is one image and nothing else.
-  private mutating func process(_ pending: [PendingInline], isPre: Bool) -> ([Inline], Block?) {
+  private mutating func process(_ pending: [PendingInline], isPre: Bool, lang: String?) -> (
+    [Inline], Block?
+  ) {
     var pieces: [Piece] = []
     var lastWasSpace = true  // leading collapsible space at a block start is dropped
     var atStart = true
@@ -347,14 +404,19 @@ struct ChapterBuilder {
           var buf = String.UnicodeScalarView()
           for c in s.unicodeScalars {
             if c == "\n" || c == "\r" {
-              if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false)) }
+              if !buf.isEmpty {
+                pieces.append(
+                  .text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+              }
               buf = String.UnicodeScalarView()
               pieces.append(.lineBreak(st, fromNewline: true))
             } else {
               buf.append(c)
             }
           }
-          if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false)) }
+          if !buf.isEmpty {
+            pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+          }
           if !s.isEmpty {
             lastWasSpace = false
             atStart = false
@@ -366,7 +428,10 @@ struct ChapterBuilder {
             case " ", "\t", "\n", "\r", "\u{0C}":
               if st.whiteSpace == .preLine && c == "\n" {
                 if buf.last == " " { buf.removeLast() }
-                if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true)) }
+                if !buf.isEmpty {
+                  pieces.append(
+                    .text(String(buf), st, link: link, lang: lang, collapsibleTail: true))
+                }
                 buf = String.UnicodeScalarView()
                 trimTrailingSpace()
                 pieces.append(.lineBreak(st, fromNewline: true))
@@ -381,14 +446,18 @@ struct ChapterBuilder {
               atStart = false
             }
           }
-          if !buf.isEmpty { pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true)) }
+          if !buf.isEmpty {
+            pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true))
+          }
         }
       }
     }
     trimTrailingSpace()
     if isPre {
       // A newline right before </pre> ends the last line; it does not start a new one.
-      while let i = pieces.lastIndex(where: { if case .anchor = $0 { return false } else { return true } }),
+      while let i = pieces.lastIndex(where: {
+        if case .anchor = $0 { return false } else { return true }
+      }),
         case .lineBreak(_, true) = pieces[i]
       {
         pieces.remove(at: i)
@@ -405,32 +474,47 @@ struct ChapterBuilder {
     }
     if visible.count == 1, case .image(let ref, let st) = visible[0] {
       for case .anchor(let id) in pieces where anchors[id] == nil { anchors[id] = offset }
-      return ([], Block(kind: .image(ref), style: st, location: location, element: "img", lang: nil, dir: st.direction))
+      return (
+        [],
+        Block(
+          kind: .image(ref), style: st, location: location, element: "img", lang: nil,
+          dir: st.direction)
+      )
     }
 
     var out: [Inline] = []
+    // The run being extended: appended to while only its text differs (kept out of `out`
+    // so appending never copies the accumulated string).
+    var open: TextRun? = nil
+    func close() {
+      if let r = open { out.append(.text(r)) }
+      open = nil
+    }
     for p in pieces {
       switch p {
       case .anchor(let id):
         if anchors[id] == nil { anchors[id] = offset }
       case .lineBreak:
+        close()
         out.append(.lineBreak(location))
         offset += 1
       case .image(let ref, let st):
-        out.append(.image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
+        close()
+        out.append(
+          .image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
         offset += 1
       case .text(let s, let st, let link, let lang, _):
         guard !s.isEmpty else { continue }
-        // Merge with the previous run when nothing but the text differs.
-        if case .text(var prev)? = out.last, prev.style == st, prev.link == link, prev.lang == lang {
-          prev.text += s
-          out[out.count - 1] = .text(prev)
+        if open != nil, open!.style == st, open!.link == link, open!.lang == lang {
+          open!.text += s
         } else {
-          out.append(.text(TextRun(text: s, style: st, location: location, link: link, lang: lang)))
+          close()
+          open = TextRun(text: s, style: st, location: location, link: link, lang: lang)
         }
         offset += s.unicodeScalars.count
       }
     }
+    close()
     return (out, nil)
   }
 }

@@ -65,8 +65,13 @@ public struct ChapterConverter: Sendable {
   public var loadResource: @Sendable (String) -> Data?
   /// The book's language (OPF dc:language), used when the document names none.
   public var bookLanguage: String?
+  /// Parsed style sheets shared by the chapters this converter handles.
+  let styleCache = StyleCache()
 
-  public init(options: IngestOptions, bookLanguage: String?, loadResource: @escaping @Sendable (String) -> Data?) {
+  public init(
+    options: IngestOptions, bookLanguage: String?,
+    loadResource: @escaping @Sendable (String) -> Data?
+  ) {
     self.options = options
     self.bookLanguage = bookLanguage
     self.loadResource = loadResource
@@ -74,16 +79,14 @@ public struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   public func convert(_ source: ChapterSource) -> ConvertedChapter {
-    let tree = MarkupParser.parse(source.data, limits: options.limits)
+    let tree = MarkupParser.parse(
+      source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map { IngestWarning(file: source.href, message: $0) }
 
-    // Style sheets, in document order.
-    var rules = RuleSet()
-    rules.add(UserAgentSheet.sheet, origin: 0)
-    var fontFaces: [FontFaceRule] = []
+    // Style sheets, in document order. Chapters of one book link the same sheets, so the
+    // parsed rules are cached per converter, keyed by what the document links.
+    var sources: [(href: String?, text: String?)] = []
     if options.publisherStyles {
-      var author = StyleSheet()
-      var loader = StyleSheetLoader(loadResource: loadResource)
       var stack = [tree.root]
       var visitedNodes = 0
       while let n = stack.popLast(), visitedNodes < 1_000_000 {
@@ -91,21 +94,43 @@ public struct ChapterConverter: Sendable {
         let node = tree.nodes[n]
         guard node.kind == .element else { continue }
         if node.name == "link", let rel = node.attribute("rel")?.lowercased(),
-          rel.split(separator: " ").contains("stylesheet"), !rel.split(separator: " ").contains("alternate"),
+          rel.split(separator: " ").contains("stylesheet"),
+          !rel.split(separator: " ").contains("alternate"),
           let href = node.attribute("href"), Self.mediaApplies(node.attribute("media"))
         {
-          loader.load(href: PathResolver.resolve(href, against: source.href), depth: 0, into: &author)
+          sources.append((PathResolver.resolve(href, against: source.href), nil))
         } else if node.name == "style", Self.mediaApplies(node.attribute("media")),
           (node.attribute("type") ?? "text/css").lowercased().contains("css")
         {
-          loader.parse(tree.textContent(of: n), baseHref: source.href, into: &author)
+          sources.append((nil, tree.textContent(of: n)))
         }
         stack.append(contentsOf: node.children.reversed())
       }
-      rules.add(author, origin: 1)
-      fontFaces = author.fontFaces
-      warnings += author.warnings.map { IngestWarning(file: source.href, message: $0) }
     }
+    let key = sources.map { s in s.href.map { "L:" + $0 } ?? "S:\(source.href):\(s.text!)" }
+      .joined(separator: "\u{0}")
+    let styles: CachedStyles
+    if let hit = styleCache.get(key) {
+      styles = hit
+    } else {
+      var rules = RuleSet()
+      rules.add(UserAgentSheet.sheet, origin: 0)
+      var author = StyleSheet()
+      var loader = StyleSheetLoader(loadResource: loadResource)
+      for s in sources {
+        if let href = s.href {
+          loader.load(href: href, depth: 0, into: &author)
+        } else if let text = s.text {
+          loader.parse(text, baseHref: source.href, into: &author)
+        }
+      }
+      rules.add(author, origin: 1)
+      styles = CachedStyles(rules: rules, fontFaces: author.fontFaces, warnings: author.warnings)
+      styleCache.set(key, styles)
+    }
+    let rules = styles.rules
+    let fontFaces = styles.fontFaces
+    warnings += styles.warnings.map { IngestWarning(file: source.href, message: $0) }
 
     var builder = ChapterBuilder(
       tree: tree, resolver: StyleResolver(tree: tree, rules: rules), spineIndex: source.spineIndex,
@@ -113,7 +138,8 @@ public struct ChapterConverter: Sendable {
     builder.build()
     let chapter = Chapter(
       spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
-      linear: source.linear, size: source.data.count, language: builder.documentLanguage ?? bookLanguage,
+      linear: source.linear, size: source.data.count,
+      language: builder.documentLanguage ?? bookLanguage,
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
     return ConvertedChapter(chapter: chapter, fontFaces: fontFaces, warnings: warnings)
@@ -122,5 +148,33 @@ public struct ChapterConverter: Sendable {
   static func mediaApplies(_ media: String?) -> Bool {
     guard let media, !media.trimmingCharacters(in: .whitespaces).isEmpty else { return true }
     return CSSRuleParser.mediaApplies(CSSTokenizer.tokenize(media))
+  }
+}
+
+struct CachedStyles: Sendable {
+  var rules: RuleSet
+  var fontFaces: [FontFaceRule]
+  var warnings: [String]
+}
+
+/// Parsed style sheets by the list of sheets a document links. Chapters are converted in
+/// parallel, hence the lock.
+final class StyleCache: @unchecked Sendable {
+  // @unchecked: `entries` is only touched under `lock`.
+  private let lock = NSLock()
+  private var entries: [String: CachedStyles] = [:]
+  static let maxEntries = 64
+
+  func get(_ key: String) -> CachedStyles? {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries[key]
+  }
+
+  func set(_ key: String, _ value: CachedStyles) {
+    lock.lock()
+    defer { lock.unlock() }
+    if entries.count >= Self.maxEntries { entries.removeAll() }
+    entries[key] = value
   }
 }

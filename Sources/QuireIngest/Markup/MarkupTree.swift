@@ -14,7 +14,9 @@
 // - On a well-formedness error the bytes are parsed again with libxml2's forgiving HTML
 //   parser and a warning is recorded.
 // - Depth is capped at `IngestLimits.maxDepth`: elements below it are flattened (their text
-//   is kept, their element boxes are not).
+//   and empty elements such as <br/> are kept, their element boxes are not). libxml2 itself
+//   refuses nesting deeper than 256 without `XML_PARSE_HUGE`; for such documents the bytes
+//   are flattened by a small tag scanner (`flattenDeepNesting`) and parsed again.
 
 import CLibXML2
 import Foundation
@@ -87,11 +89,16 @@ enum MarkupParser {
 
   /// Parses `data` as XHTML, falling back to the HTML parser. Never throws: the worst case
   /// is an empty tree with warnings.
-  static func parse(_ data: Data, limits: IngestLimits) -> MarkupTree {
+  /// `isHTML`: the document is declared text/html, so falling back to the HTML parser is
+  /// expected and not worth a warning.
+  static func parse(_ data: Data, limits: IngestLimits, isHTML: Bool = false) -> MarkupTree {
     _ = initialized
     var warnings: [String] = []
     if data.count > limits.maxEntryBytes {
-      return MarkupTree(nodes: [emptyRoot()], warnings: ["document larger than \(limits.maxEntryBytes) bytes ignored"], recoveredAsHTML: false)
+      return MarkupTree(
+        nodes: [emptyRoot()],
+        warnings: ["document larger than \(limits.maxEntryBytes) bytes ignored"],
+        recoveredAsHTML: false)
     }
     if data.isEmpty {
       return MarkupTree(nodes: [emptyRoot()], warnings: ["empty document"], recoveredAsHTML: false)
@@ -99,7 +106,21 @@ enum MarkupParser {
     if let tree = parseXML(data, limits: limits, warnings: &warnings) {
       return MarkupTree(nodes: tree, warnings: warnings, recoveredAsHTML: false)
     }
-    let html = parseHTML(data, limits: limits)
+    if isHTML { warnings.removeAll() }
+    // libxml2 refuses nesting deeper than 256 (without XML_PARSE_HUGE, which we never set);
+    // flatten such documents ourselves and try again, so deep content is kept, not cut.
+    var input = data
+    let cap = min(max(1, limits.maxDepth), 250)
+    if let flat = flattenDeepNesting(data, cap: cap) {
+      input = flat
+      var retryWarnings: [String] = []
+      if let tree = parseXML(flat, limits: limits, warnings: &retryWarnings) {
+        return MarkupTree(
+          nodes: tree, warnings: ["elements nested deeper than \(cap) were flattened"],
+          recoveredAsHTML: false)
+      }
+    }
+    let html = parseHTML(withoutInternalSubset(input), limits: limits)
     if html == nil { warnings.append("htmlCtxtReadMemory: no document could be recovered") }
     return MarkupTree(nodes: html ?? [emptyRoot()], warnings: warnings, recoveredAsHTML: true)
   }
@@ -108,7 +129,9 @@ enum MarkupParser {
     MarkupNode(kind: .element, name: "#root", attributes: [], text: "", parent: -1, children: [])
   }
 
-  private static func parseXML(_ data: Data, limits: IngestLimits, warnings: inout [String]) -> [MarkupNode]? {
+  private static func parseXML(_ data: Data, limits: IngestLimits, warnings: inout [String])
+    -> [MarkupNode]?
+  {
     guard let ctxt = xmlNewParserCtxt() else {
       warnings.append("xmlNewParserCtxt failed")
       return nil
@@ -128,25 +151,175 @@ enum MarkupParser {
         sink.count += 1
         if sink.messages.count < 5, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
           let msg = error.pointee.message.map { String(cString: $0) } ?? "error"
-          sink.messages.append("line \(error.pointee.line): \(msg.trimmingCharacters(in: .whitespacesAndNewlines))")
+          sink.messages.append(
+            "line \(error.pointee.line): \(msg.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
       }
     }
-    let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+    let options = Int32(
+      XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
     let doc: xmlDocPtr? = data.withUnsafeBytes { raw -> xmlDocPtr? in
       guard let base = raw.baseAddress, raw.count <= Int(Int32.max) else { return nil }
-      return xmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+      return xmlCtxtReadMemory(
+        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
     }
     guard let doc else {
-      warnings.append("xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser")
+      warnings.append(
+        "xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser"
+      )
       return nil
     }
     defer { xmlFreeDoc(doc) }
     if ctxt.pointee.wellFormed == 0 {
-      warnings.append("xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser")
+      warnings.append(
+        "xmlCtxtReadMemory: not well-formed (\(sink.messages.first ?? "unknown error")); recovered with the HTML parser"
+      )
       return nil
     }
     return convert(doc, limits: limits)
+  }
+
+  /// Drops start and end tags nested deeper than `cap` (their text stays), or nil when the
+  /// document is not that deep. A byte-level scan that knows comments, CDATA, processing
+  /// instructions, the DOCTYPE and quoted attribute values; it only runs after libxml2 has
+  /// already failed, and its output goes back through libxml2.
+  static func flattenDeepNesting(_ data: Data, cap: Int) -> Data? {
+    let b = [UInt8](data)
+    let n = b.count
+    let lt = UInt8(ascii: "<")
+    let gt = UInt8(ascii: ">")
+    let slash = UInt8(ascii: "/")
+    let bang = UInt8(ascii: "!")
+    let question = UInt8(ascii: "?")
+    func starts(_ i: Int, _ s: String) -> Bool {
+      let u = Array(s.utf8)
+      guard i + u.count <= n else { return false }
+      for k in 0..<u.count where b[i + k] != u[k] { return false }
+      return true
+    }
+    func find(_ i: Int, _ s: String) -> Int {
+      var j = i
+      while j < n, !starts(j, s) { j += 1 }
+      return min(n, j + s.utf8.count)
+    }
+    // First pass: is it deep at all?
+    var depth = 0
+    var maxSeen = 0
+    var out = [UInt8]()
+    var dropped = false
+    for pass in 0..<2 {
+      depth = 0
+      var i = 0
+      while i < n {
+        if b[i] != lt {
+          var j = i
+          while j < n, b[j] != lt { j += 1 }
+          if pass == 1 { out.append(contentsOf: b[i..<j]) }
+          i = j
+          continue
+        }
+        var end: Int
+        var keep = true
+        if starts(i, "<!--") {
+          end = find(i + 4, "-->")
+        } else if starts(i, "<![CDATA[") {
+          end = find(i + 9, "]]>")
+        } else if i + 1 < n, b[i + 1] == question {
+          end = find(i + 2, "?>")
+        } else if i + 1 < n, b[i + 1] == bang {
+          var j = i + 2
+          var bracket = 0
+          var quote: UInt8? = nil
+          while j < n {
+            let c = b[j]
+            if let q = quote {
+              if c == q { quote = nil }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+              quote = c
+            } else if c == UInt8(ascii: "[") {
+              bracket += 1
+            } else if c == UInt8(ascii: "]") {
+              bracket -= 1
+            } else if c == gt && bracket <= 0 {
+              break
+            }
+            j += 1
+          }
+          end = min(n, j + 1)
+        } else {
+          var j = i + 1
+          var quote: UInt8? = nil
+          while j < n {
+            let c = b[j]
+            if let q = quote {
+              if c == q { quote = nil }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+              quote = c
+            } else if c == gt {
+              break
+            }
+            j += 1
+          }
+          end = min(n, j + 1)
+          if i + 1 < n, b[i + 1] == slash {
+            depth -= 1
+            keep = depth < cap
+          } else if j < n, j > i, b[j - 1] == slash {
+            keep = true  // an empty element adds no depth below itself (<br/>, <img/>)
+          } else {
+            keep = depth < cap
+            depth += 1
+            maxSeen = max(maxSeen, depth)
+          }
+        }
+        if pass == 1 {
+          if keep { out.append(contentsOf: b[i..<end]) } else { dropped = true }
+        }
+        i = end
+      }
+      if pass == 0 && maxSeen <= cap { return nil }
+      if pass == 0 { out.reserveCapacity(n) }
+    }
+    return dropped ? Data(out) : nil
+  }
+
+  /// HTML has no internal DTD subset; the HTML parser would show one as text (entity
+  /// declarations of a billion-laughs file, say). Replaces `<!DOCTYPE … [ … ]>` with
+  /// `<!DOCTYPE html>` (ASCII-compatible encodings; quotes inside the subset are respected).
+  static func withoutInternalSubset(_ data: Data) -> Data {
+    let bytes = [UInt8](data.prefix(1 << 20))
+    let pattern: [UInt8] = Array("<!doctype".utf8)
+    func matchesAt(_ i: Int) -> Bool {
+      for k in 0..<pattern.count where bytes[i + k] | 0x20 != pattern[k] | 0x20 { return false }
+      return true
+    }
+    guard bytes.count > pattern.count,
+      let start = (0..<(bytes.count - pattern.count)).first(where: matchesAt)
+    else {
+      return data
+    }
+    var i = start + pattern.count
+    var quote: UInt8? = nil
+    var inSubset = false
+    while i < bytes.count {
+      let c = bytes[i]
+      if let q = quote {
+        if c == q { quote = nil }
+      } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+        quote = c
+      } else if c == UInt8(ascii: "[") {
+        inSubset = true
+      } else if c == UInt8(ascii: "]") {
+        inSubset = false
+      } else if c == UInt8(ascii: ">") && !inSubset {
+        var out = Data(bytes[0..<start])
+        out.append(contentsOf: Array("<!DOCTYPE html>".utf8))
+        out.append(data.dropFirst(i + 1))
+        return out
+      }
+      i += 1
+    }
+    return data
   }
 
   private static func parseHTML(_ data: Data, limits: IngestLimits) -> [MarkupNode]? {
@@ -161,7 +334,8 @@ enum MarkupParser {
     let doc: htmlDocPtr? = data.withUnsafeBytes { raw -> htmlDocPtr? in
       guard let base = raw.baseAddress, raw.count <= Int(Int32.max) else { return nil }
       return htmlCtxtReadMemory(
-        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, utf8 ? "UTF-8" : nil, options)
+        ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, utf8 ? "UTF-8" : nil,
+        options)
     }
     guard let doc else { return nil }
     defer { xmlFreeDoc(doc) }
@@ -187,7 +361,8 @@ enum MarkupParser {
         nodes[last].text += s
         return
       }
-      nodes.append(MarkupNode(kind: .text, name: "", attributes: [], text: s, parent: parent, children: []))
+      nodes.append(
+        MarkupNode(kind: .text, name: "", attributes: [], text: s, parent: parent, children: []))
       nodes[parent].children.append(nodes.count - 1)
     }
 
@@ -197,7 +372,8 @@ enum MarkupParser {
       if nodes.count < maxNodes {
         switch node.pointee.type {
         case XML_ELEMENT_NODE:
-          if depth < maxDepth {
+          // Below the cap only leaves (<br/>, <img/>) keep their element: they add no depth.
+          if depth < maxDepth || node.pointee.children == nil {
             let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
             nodes.append(
               MarkupNode(
@@ -223,7 +399,9 @@ enum MarkupParser {
         case XML_ENTITY_REF_NODE:
           // Never follow the entity's children (billion laughs); see the essay above.
           let name = node.pointee.name.map { String(cString: $0) } ?? ""
-          if let desc = htmlEntityLookup(node.pointee.name), let scalar = Unicode.Scalar(desc.pointee.value) {
+          if let desc = htmlEntityLookup(node.pointee.name),
+            let scalar = Unicode.Scalar(desc.pointee.value)
+          {
             appendText(String(Character(scalar)), to: parentIndex)
           } else {
             appendText("&\(name);", to: parentIndex)
@@ -271,7 +449,8 @@ enum MarkupParser {
       while let c = child {
         if c.pointee.type == XML_TEXT_NODE, let content = c.pointee.content {
           value += String(cString: content)
-        } else if c.pointee.type == XML_ENTITY_REF_NODE, let desc = htmlEntityLookup(c.pointee.name),
+        } else if c.pointee.type == XML_ENTITY_REF_NODE,
+          let desc = htmlEntityLookup(c.pointee.name),
           let scalar = Unicode.Scalar(desc.pointee.value)
         {
           value.unicodeScalars.append(scalar)

@@ -18,7 +18,7 @@ struct SpineItem: Sendable, Hashable {
   var linear: Bool
 }
 
-struct Landmark: Sendable, Hashable {
+struct GuideReference: Sendable, Hashable {
   var type: String
   var title: String
   var href: String
@@ -37,7 +37,7 @@ struct PackageDocument: Sendable {
   var pageProgression: TextDirection?
   /// The spine's `toc` attribute (EPUB 2 NCX id).
   var ncxID: String?
-  var guide: [Landmark]
+  var guide: [GuideReference]
   var warnings: [IngestWarning]
 
   static let contentTypes: Set<String> = [
@@ -152,7 +152,7 @@ struct PackageDocument: Sendable {
       guard let href = r.attribute("href"), let resolved = Self.resolve(href, from: path) else {
         return nil
       }
-      return Landmark(
+      return GuideReference(
         type: r.attribute("type") ?? "", title: r.attribute("title") ?? "",
         href: resolved.path + (resolved.fragment.map { "#\($0)" } ?? ""))
     }

@@ -47,6 +47,41 @@ enum TableOfContents {
     return []
   }
 
+  /// EPUB 3 nav `landmarks` (each `a` carries its epub:type), else the OPF guide.
+  static func landmarks(
+    package opf: PackageDocument, files: any PackageFiles, limits: IngestLimits
+  ) -> [(type: String, entry: RawTOCEntry)] {
+    if let nav = opf.manifest.first(where: { $0.properties.contains("nav") }),
+      files.contains(nav.path),
+      let data = try? files.read(nav.path),
+      let tree = try? XMLTree.parse(data, file: "\(files.file): \(nav.path)", limits: limits),
+      let list = tree.descendants(named: "nav").first(where: { navTypes($0).contains("landmarks") }
+      )?
+      .descendants(named: "ol").first
+    {
+      let found = list.elements(named: "li").compactMap { li -> (String, RawTOCEntry)? in
+        guard let a = li.first("a") else { return nil }
+        let target = a.attribute("href").flatMap { PackageDocument.resolve($0, from: nav.path) }
+        return (
+          navTypes(a).joined(separator: " "),
+          RawTOCEntry(title: a.text, path: target?.path, fragment: target?.fragment, children: [])
+        )
+      }
+      if !found.isEmpty { return found }
+    }
+    return opf.guide.map { g in
+      let target = PackageDocument.resolve(g.href, from: "")
+      return (
+        g.type,
+        RawTOCEntry(title: g.title, path: target?.path, fragment: target?.fragment, children: [])
+      )
+    }
+  }
+
+  static func navTypes(_ e: XMLElement) -> [Substring] {
+    (e.attribute("epub:type") ?? e.attribute("type") ?? "").split(separator: " ")
+  }
+
   static func fromNav(_ tree: XMLElement, base: String, limit: Int) -> [RawTOCEntry] {
     let navs = tree.descendants(named: "nav")
     func types(_ e: XMLElement) -> [Substring] {
@@ -77,7 +112,7 @@ enum TableOfContents {
     return out
   }
 
-  private static func fromNCX(_ parent: XMLElement, base: String, depth: Int, limit: Int)
+  static func fromNCX(_ parent: XMLElement, base: String, depth: Int, limit: Int)
     -> [RawTOCEntry]
   {
     guard depth < limit else { return [] }

@@ -24,17 +24,23 @@ import Foundation
 public enum PlainTextBook {
   static let maxChapterScalars = 200_000
 
-  public static func document(from data: Data, path: String, options: IngestOptions) throws(IngestError) -> Document {
+  public static func document(from data: Data, path: String, options: IngestOptions)
+    throws(IngestError) -> Document
+  {
     let name = (path as NSString).lastPathComponent
     guard data.count <= options.limits.maxEntryBytes else {
-      throw .badData(file: path, reason: "text file larger than \(options.limits.maxEntryBytes) bytes")
+      throw .badData(
+        file: path, reason: "text file larger than \(options.limits.maxEntryBytes) bytes")
     }
     let decoded = try TextDecoding.decode(data, forced: options.encoding, file: path)
     var warnings: [IngestWarning] = []
     if decoded.replacements > 0 {
       warnings.append(
         IngestWarning(
-          file: path, message: "\(decoded.replacements) invalid byte sequence(s) in \(decoded.encoding) replaced with U+FFFD"))
+          file: path,
+          message:
+            "\(decoded.replacements) invalid byte sequence(s) in \(decoded.encoding) replaced with U+FFFD"
+        ))
     }
 
     let paragraphs = TextParagraphs.split(decoded.text)
@@ -66,10 +72,15 @@ public enum PlainTextBook {
       let anchor = "chapter-\(spine)"
       chapters.append(
         Chapter(
-          spineIndex: spine, href: name, mediaType: "text/plain", linear: true, size: current.reduce(0) { $0 + $1.text.utf8.count },
-          language: language, direction: .ltr, blocks: blocks, anchors: [anchor: 0], length: offset))
+          spineIndex: spine, href: name, mediaType: "text/plain", linear: true,
+          size: current.reduce(0) { $0 + $1.text.utf8.count },
+          language: language, direction: .ltr, blocks: blocks, anchors: [anchor: 0], length: offset)
+      )
       if let first = current.first, first.isHeading {
-        toc.append(TOCEntry(title: first.text, href: "\(name)#\(anchor)", location: Location(spine: spine, offset: 0)))
+        toc.append(
+          TOCEntry(
+            title: first.text, href: "\(name)#\(anchor)",
+            location: Location(spine: spine, offset: 0)))
       }
       current = []
       currentSize = 0
@@ -83,7 +94,8 @@ public enum PlainTextBook {
     if chapters.isEmpty {
       chapters.append(
         Chapter(
-          spineIndex: 0, href: name, mediaType: "text/plain", linear: true, size: 0, language: language,
+          spineIndex: 0, href: name, mediaType: "text/plain", linear: true, size: 0,
+          language: language,
           direction: .ltr, blocks: [], anchors: [:], length: 0))
     }
 
@@ -92,14 +104,18 @@ public enum PlainTextBook {
     return Document(
       format: .text,
       metadata: BookMetadata(title: title, language: language, direction: .ltr),
-      chapters: chapters, toc: toc, fonts: [], images: [], resources: EmptyResourceStore(), warnings: warnings)
+      chapters: chapters, toc: toc, fonts: [], images: [], resources: EmptyResourceStore(),
+      warnings: warnings)
   }
 
   /// "xiyouji-journey-to-the-west.gb18030.txt" → "xiyouji-journey-to-the-west".
   static func titleFromFileName(_ name: String) -> String {
     var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     if parts.count > 1, ["txt", "text"].contains(parts.last!.lowercased()) { parts.removeLast() }
-    let encodings: Set<String> = ["utf8", "utf-8", "utf16", "utf-16", "gb18030", "gbk", "gb2312", "big5", "latin1", "ascii", "sjis", "euc-jp"]
+    let encodings: Set<String> = [
+      "utf8", "utf-8", "utf16", "utf-16", "gb18030", "gbk", "gb2312", "big5", "latin1", "ascii",
+      "sjis", "euc-jp",
+    ]
     if parts.count > 1, encodings.contains(parts.last!.lowercased()) { parts.removeLast() }
     return parts.joined(separator: ".")
   }
@@ -129,7 +145,10 @@ struct UAStyles: Sendable {
     var options = IngestOptions()
     options.publisherStyles = false
     let converted = ChapterConverter(options: options, bookLanguage: nil) { _ in nil }
-      .convert(ChapterSource(spineIndex: 0, href: "t.xhtml", mediaType: "application/xhtml+xml", linear: true, data: Data(html.utf8)))
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "t.xhtml", mediaType: "application/xhtml+xml", linear: true,
+          data: Data(html.utf8)))
     let body = converted.chapter.blocks.first
     let h = body?.children.first?.style ?? ComputedStyle()
     let p = body?.children.dropFirst().first?.style ?? ComputedStyle()
@@ -179,14 +198,19 @@ enum TextParagraphs {
     let words = t.split(separator: " ", omittingEmptySubsequences: true)
     if let first = words.first, first == "CHAPTER" || first == "Chapter", words.count >= 2 {
       let n = words[1].trimmingCharacters(in: CharacterSet(charactersIn: ".:]"))
-      if !n.isEmpty, n.allSatisfy({ $0.isNumber || "IVXLCDM".contains($0) }) || words.count <= 6 && first == "CHAPTER" {
+      if !n.isEmpty,
+        n.allSatisfy({ $0.isNumber || "IVXLCDM".contains($0) })
+          || words.count <= 6 && first == "CHAPTER"
+      {
         return true
       }
     }
     // A short line in capitals: at least two letters, no lower-case letter.
     if scalars.count <= 60 {
       let letters = scalars.filter { $0.properties.isAlphabetic && !isCJK($0) }
-      if letters.count >= 2, letters.allSatisfy({ !$0.properties.isLowercase }), letters.contains(where: { $0.properties.isUppercase }) {
+      if letters.count >= 2, letters.allSatisfy({ !$0.properties.isLowercase }),
+        letters.contains(where: { $0.properties.isUppercase })
+      {
         return true
       }
     }
@@ -213,7 +237,10 @@ enum TextParagraphs {
       let group = lines[i..<j]
       i = j
       if group.count == 1, isHeading(String(group.first!)) {
-        out.append(TextParagraph(text: String(group.first!).trimmingCharacters(in: .whitespaces), isHeading: true, centered: false))
+        out.append(
+          TextParagraph(
+            text: String(group.first!).trimmingCharacters(in: .whitespaces), isHeading: true,
+            centered: false))
         continue
       }
       var current: String? = nil

@@ -52,10 +52,13 @@ final class IconvConverter {
       var inLeft = inPtr.count
       var inPos = 0
       while inLeft > 0 {
-        var inP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPtr.baseAddress! + inPos).assumingMemoryBound(to: CChar.self)
+        var inP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPtr.baseAddress! + inPos)
+          .assumingMemoryBound(to: CChar.self)
         var inBytes = inLeft
-        let (rc, produced, err) = outBuf.withUnsafeMutableBufferPointer { outPtr -> (Int, Int, Int32) in
-          var outP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outPtr.baseAddress!).assumingMemoryBound(to: CChar.self)
+        let (rc, produced, err) = outBuf.withUnsafeMutableBufferPointer {
+          outPtr -> (Int, Int, Int32) in
+          var outP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outPtr.baseAddress!)
+            .assumingMemoryBound(to: CChar.self)
           var outLeft = outPtr.count
           let rc = iconv(cd, &inP, &inBytes, &outP, &outLeft)
           let e = errno
@@ -81,7 +84,8 @@ final class IconvConverter {
 }
 
 enum TextDecoding {
-  static func decode(_ data: Data, forced: String?, file: String) throws(IngestError) -> DecodedText {
+  static func decode(_ data: Data, forced: String?, file: String) throws(IngestError) -> DecodedText
+  {
     if let forced {
       guard let conv = IconvConverter(from: forced) else {
         throw .badData(file: file, reason: "unknown encoding \(forced) (iconv_open failed)")
@@ -89,24 +93,34 @@ enum TextDecoding {
       var bytes = data
       // A BOM of the forced Unicode encoding is not text.
       let upper = forced.uppercased()
-      if upper.hasPrefix("UTF-8") || upper == "UTF8", bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+      if upper.hasPrefix("UTF-8") || upper == "UTF8", bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        bytes = bytes.dropFirst(3)
+      }
       let (text, bad) = conv.convert(bytes)
       return DecodedText(text: stripBOM(text), encoding: forced, replacements: bad)
     }
     let b = [UInt8](data.prefix(4))
-    if b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return try iconvDecode(data.dropFirst(4), "UTF-32LE", file) }
-    if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return try iconvDecode(data.dropFirst(4), "UTF-32BE", file) }
+    if b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+      return try iconvDecode(data.dropFirst(4), "UTF-32LE", file)
+    }
+    if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+      return try iconvDecode(data.dropFirst(4), "UTF-32BE", file)
+    }
     if b.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8(data.dropFirst(3)) }
     if b.starts(with: [0xFF, 0xFE]) { return utf16(data.dropFirst(2), littleEndian: true) }
     if b.starts(with: [0xFE, 0xFF]) { return utf16(data.dropFirst(2), littleEndian: false) }
-    if let s = String(validatingUTF8Data: data) { return DecodedText(text: s, encoding: "UTF-8", replacements: 0) }
+    if let s = String(validatingUTF8Data: data) {
+      return DecodedText(text: s, encoding: "UTF-8", replacements: 0)
+    }
     // Not UTF-8: GB18030, unless that is even worse than lossy UTF-8.
     let gb = try iconvDecode(data, "GB18030", file)
     let lossy = utf8(data)
     return lossy.replacements < gb.replacements ? lossy : gb
   }
 
-  private static func iconvDecode(_ data: Data, _ name: String, _ file: String) throws(IngestError) -> DecodedText {
+  private static func iconvDecode(_ data: Data, _ name: String, _ file: String) throws(IngestError)
+    -> DecodedText
+  {
     guard let conv = IconvConverter(from: name) else {
       throw .badData(file: file, reason: "encoding \(name) unavailable (iconv_open failed)")
     }
@@ -156,7 +170,8 @@ enum TextDecoding {
       }
     }
     if data.count % 2 == 1 { text.append("\u{FFFD}") }
-    return DecodedText(text: String(text), encoding: littleEndian ? "UTF-16LE" : "UTF-16BE", replacements: bad)
+    return DecodedText(
+      text: String(text), encoding: littleEndian ? "UTF-16LE" : "UTF-16BE", replacements: bad)
   }
 
   private static func stripBOM(_ s: String) -> String {

@@ -29,7 +29,9 @@ enum AttributeMatch: Sendable, Hashable {
   case equals(String)
   case includes(String)  // ~=
   case dashMatch(String)  // |=
-  case prefix(String), suffix(String), substring(String)
+  case prefix(String)
+  case suffix(String)
+  case substring(String)
 }
 
 struct CompoundSelector: Sendable, Hashable {
@@ -45,7 +47,8 @@ struct CompoundSelector: Sendable, Hashable {
   static func == (a: CompoundSelector, b: CompoundSelector) -> Bool {
     a.tag == b.tag && a.ids == b.ids && a.classes == b.classes && a.firstChild == b.firstChild
       && a.lastChild == b.lastChild && a.neverMatches == b.neverMatches
-      && a.attributes.map(\.name) == b.attributes.map(\.name) && a.attributes.map(\.match) == b.attributes.map(\.match)
+      && a.attributes.map(\.name) == b.attributes.map(\.name)
+      && a.attributes.map(\.match) == b.attributes.map(\.match)
   }
   func hash(into h: inout Hasher) {
     h.combine(tag)
@@ -92,10 +95,13 @@ struct StyleSheetLoader {
 
   /// Parses a sheet whose relative URLs resolve against `baseHref` (the sheet's own href,
   /// or the chapter's for <style>).
-  mutating func parse(_ text: String, baseHref: String, depth: Int = 0, into sheet: inout StyleSheet) {
+  mutating func parse(
+    _ text: String, baseHref: String, depth: Int = 0, into sheet: inout StyleSheet
+  ) {
     var text = text
     if text.utf8.count > CSSLimits.maxSheetBytes {
-      sheet.warnings.append("\(baseHref): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut")
+      sheet.warnings.append(
+        "\(baseHref): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut")
       text = String(decoding: text.utf8.prefix(CSSLimits.maxSheetBytes), as: UTF8.self)
     }
     let tokens = CSSTokenizer.tokenize(text)
@@ -114,7 +120,8 @@ struct StyleSheetLoader {
 
   mutating func load(href: String, depth: Int, into sheet: inout StyleSheet) {
     guard depth <= CSSLimits.maxImportDepth else {
-      sheet.warnings.append("\(href): @import nested deeper than \(CSSLimits.maxImportDepth) ignored")
+      sheet.warnings.append(
+        "\(href): @import nested deeper than \(CSSLimits.maxImportDepth) ignored")
       return
     }
     guard !visited.contains(href) else { return }  // cycle, or already applied
@@ -143,14 +150,19 @@ struct StyleSheetLoader {
       let value = d.value.filter { !$0.isWhitespace }
       switch d.name {
       case "font-family":
-        family = value.first.map { $0.kind == .string ? $0.text : d.value.map(\.text).joined().trimmingCharacters(in: .whitespaces) }
+        family = value.first.map {
+          $0.kind == .string
+            ? $0.text : d.value.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        }
       case "font-weight":
         if let t = value.first {
-          if t.kind == .number { weight = min(900, max(100, Int(t.number))) }
+          if t.kind == .number { weight = Int(min(900, max(100, t.number))) }
           if t.kind == .ident && t.text.lowercased() == "bold" { weight = 700 }
         }
       case "font-style":
-        if let t = value.first, t.kind == .ident { italic = ["italic", "oblique"].contains(t.text.lowercased()) }
+        if let t = value.first, t.kind == .ident {
+          italic = ["italic", "oblique"].contains(t.text.lowercased())
+        }
       case "src":
         // The first url() that is not a data URL; local() faces are not ours.
         var i = 0
@@ -159,7 +171,9 @@ struct StyleSheetLoader {
           if t.kind == .url, !t.text.lowercased().hasPrefix("data:") {
             src = t.text
           } else if t.kind == .function, t.text == "url" {
-            if let s = d.value[(i + 1)...].first(where: { $0.kind == .string }), !s.text.lowercased().hasPrefix("data:") {
+            if let s = d.value[(i + 1)...].first(where: { $0.kind == .string }),
+              !s.text.lowercased().hasPrefix("data:")
+            {
               src = s.text
             }
           }
@@ -169,7 +183,9 @@ struct StyleSheetLoader {
       }
     }
     guard let family, !family.isEmpty, let src else { return nil }
-    return FontFaceRule(family: family, weight: weight, italic: italic, src: PathResolver.resolve(src, against: baseHref))
+    return FontFaceRule(
+      family: family, weight: weight, italic: italic,
+      src: PathResolver.resolve(src, against: baseHref))
   }
 }
 
@@ -210,7 +226,11 @@ struct CSSRuleParser {
         // Prelude up to ';' or a {block}.
         var j = i + 1
         while j < end, tokens[j].kind != .semicolon, tokens[j].kind != .openCurly {
-          if [.function, .openParen, .openSquare].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+          if [.function, .openParen, .openSquare].contains(tokens[j].kind) {
+            j = blockEnd(j, end)
+          } else {
+            j += 1
+          }
         }
         let prelude = Array(tokens[(i + 1)..<min(j, end)])
         if j < end, tokens[j].kind == .openCurly {
@@ -224,7 +244,9 @@ struct CSSRuleParser {
           case "supports":
             // Feature queries: assume supported (publishers use them for progressive
             // enhancement whose fallback we would equally get wrong).
-            if nesting < CSSLimits.maxNesting { parseRules(inner.0, inner.1, nesting: nesting + 1, emit: emit) }
+            if nesting < CSSLimits.maxNesting {
+              parseRules(inner.0, inner.1, nesting: nesting + 1, emit: emit)
+            }
           case "font-face":
             emit(.fontFace(parseDeclarations(inner.0, inner.1)))
           default: break  // @page, @keyframes, @namespace blocks…
@@ -239,7 +261,9 @@ struct CSSRuleParser {
               if first.kind == .url || first.kind == .string {
                 url = first.text
                 rest = Array(meaningful.dropFirst())
-              } else if first.kind == .function, first.text == "url", meaningful.count > 1, meaningful[1].kind == .string {
+              } else if first.kind == .function, first.text == "url", meaningful.count > 1,
+                meaningful[1].kind == .string
+              {
                 url = meaningful[1].text
                 rest = Array(meaningful.dropFirst(3))
               }
@@ -252,7 +276,11 @@ struct CSSRuleParser {
         // Qualified rule: prelude up to '{'.
         var j = i
         while j < end, tokens[j].kind != .openCurly {
-          if [.function, .openParen, .openSquare].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+          if [.function, .openParen, .openSquare].contains(tokens[j].kind) {
+            j = blockEnd(j, end)
+          } else {
+            j += 1
+          }
         }
         guard j < end else { return }
         let close = blockEnd(j, end)
@@ -294,7 +322,11 @@ struct CSSRuleParser {
       // One declaration: up to the next top-level ';'.
       var j = i
       while j < end, tokens[j].kind != .semicolon {
-        if [.function, .openParen, .openSquare, .openCurly].contains(tokens[j].kind) { j = blockEnd(j, end) } else { j += 1 }
+        if [.function, .openParen, .openSquare, .openCurly].contains(tokens[j].kind) {
+          j = blockEnd(j, end)
+        } else {
+          j += 1
+        }
       }
       var parts = Array(tokens[i..<min(j, end)])
       i = j + 1
@@ -317,7 +349,8 @@ struct CSSRuleParser {
       }
       while let f = value.first, f.isWhitespace { value.removeFirst() }
       guard !value.isEmpty else { continue }
-      out.append(CSSDeclaration(name: parts[0].text.lowercased(), value: value, important: important))
+      out.append(
+        CSSDeclaration(name: parts[0].text.lowercased(), value: value, important: important))
       if out.count > 1_000 { break }
     }
     return out
@@ -384,10 +417,14 @@ enum SelectorParser {
         pending = t.text == ">" ? .child : t.text == "+" ? .adjacent : .sibling
         i += 1
       case .ident:
-        guard !hasCurrent || current.tag == nil, current.classes.isEmpty, current.ids.isEmpty else { return nil }
+        guard !hasCurrent || current.tag == nil, current.classes.isEmpty, current.ids.isEmpty else {
+          return nil
+        }
         guard startCompound() else { return nil }
         // Namespaced type selectors (`svg|text`) keep only the local name.
-        if i + 2 < n, tokens[i + 1].kind == .delim, tokens[i + 1].text == "|", tokens[i + 2].kind == .ident {
+        if i + 2 < n, tokens[i + 1].kind == .delim, tokens[i + 1].text == "|",
+          tokens[i + 2].kind == .ident
+        {
           current.tag = tokens[i + 2].text.lowercased()
           i += 3
         } else {
@@ -428,7 +465,8 @@ enum SelectorParser {
           case "first-child": current.firstChild = true
           case "last-child": current.lastChild = true
           case "link", "any-link": current.attributes.append(("href", .exists))
-          case "root", "visited", "hover", "active", "focus": if tokens[i + 1].text.lowercased() != "root" { current.neverMatches = true }
+          case "root", "visited", "hover", "active", "focus":
+            if tokens[i + 1].text.lowercased() != "root" { current.neverMatches = true }
           default: current.neverMatches = true  // :first-letter, :before, :first-line…
           }
           i += 2
@@ -464,7 +502,9 @@ enum SelectorParser {
     guard let first = t.first else { return nil }
     var i = 0
     var name: String
-    if first.kind == .delim, first.text == "|" || first.text == "*", t.count > 2, t[1].kind == .delim, t[1].text == "|" {
+    if first.kind == .delim, first.text == "|" || first.text == "*", t.count > 2,
+      t[1].kind == .delim, t[1].text == "|"
+    {
       return nil
     }
     guard first.kind == .ident else { return nil }
@@ -511,7 +551,8 @@ enum PathResolver {
       fragment = String(ref[hashIdx...])
       ref = String(ref[..<hashIdx])
     }
-    if let colon = ref.firstIndex(of: ":"), ref[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+    if let colon = ref.firstIndex(of: ":"),
+      ref[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
       ref[..<colon].count > 1
     {
       return href  // http:, mailto:, data: …

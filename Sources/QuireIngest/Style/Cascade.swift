@@ -84,7 +84,8 @@ struct RuleSet: Sendable {
     for rule in sheet.rules {
       for sel in rule.selectors {
         let idx = rules.count
-        rules.append(MatchedRule(selector: sel, declarations: rule.declarations, origin: origin, order: idx))
+        rules.append(
+          MatchedRule(selector: sel, declarations: rule.declarations, origin: origin, order: idx))
         guard let last = sel.compounds.last, !last.neverMatches else { continue }
         if let id = last.ids.first {
           byID[id, default: []].append(idx)
@@ -109,34 +110,21 @@ struct StyleResolver {
     self.tree = tree
     self.rules = rules
     var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
-    for (i, node) in tree.nodes.enumerated() where node.kind == .element && i != tree.root {
+    // One pass over every child list: previous element sibling and last-child flags.
+    for (parent, node) in tree.nodes.enumerated() where node.kind == .element {
       var prev: Int? = nil
-      let parent = node.parent
-      let siblings = tree.nodes[parent].children
-      // Siblings are few per element on average; find our position once.
-      if let pos = siblings.firstIndex(of: i) {
-        var k = pos - 1
-        while k >= 0 {
-          if tree.nodes[siblings[k]].kind == .element {
-            prev = siblings[k]
-            break
-          }
-          k -= 1
-        }
-        var isLast = true
-        var m = pos + 1
-        while m < siblings.count {
-          if tree.nodes[siblings[m]].kind == .element {
-            isLast = false
-            break
-          }
-          m += 1
-        }
-        subjects[i] = SelectorSubject(
-          name: node.name, id: node.attribute("id"),
-          classes: (node.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init),
-          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: isLast)
+      var lastElement: Int? = nil
+      for child in node.children where tree.nodes[child].kind == .element {
+        let c = tree.nodes[child]
+        subjects[child] = SelectorSubject(
+          name: c.name, id: c.attribute("id"),
+          classes: (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(
+            String.init),
+          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
+        prev = child
+        lastElement = child
       }
+      if let l = lastElement { subjects[l]?.isLast = true }
     }
     self.subjects = subjects
   }
@@ -154,7 +142,8 @@ struct StyleResolver {
       switch match {
       case .exists: break
       case .equals(let x): if v != x { return false }
-      case .includes(let x): if !v.split(whereSeparator: { $0.isWhitespace }).contains(Substring(x)) { return false }
+      case .includes(let x):
+        if !v.split(whereSeparator: { $0.isWhitespace }).contains(Substring(x)) { return false }
       case .dashMatch(let x): if !(v == x || v.hasPrefix(x + "-")) { return false }
       case .prefix(let x): if x.isEmpty || !v.hasPrefix(x) { return false }
       case .suffix(let x): if x.isEmpty || !v.hasSuffix(x) { return false }
@@ -231,7 +220,9 @@ struct StyleResolver {
 enum StyleComputer {
   static let inheritedNames: Set<String> = []
 
-  static func compute(_ decls: [CSSDeclaration], parent: ElementStyle, base: ElementStyle) -> ElementStyle {
+  static func compute(_ decls: [CSSDeclaration], parent: ElementStyle, base: ElementStyle)
+    -> ElementStyle
+  {
     var s = base
     // font-size first: em lengths of every other property depend on it.
     for d in decls where d.name == "font-size" || d.name == "font" {
@@ -250,6 +241,15 @@ enum StyleComputer {
 
   /// A length in rem (or percent), for properties other than font-size.
   static func length(_ t: CSSToken, fontSize: Double) -> Length? {
+    // Hostile sheets write 1e300px; nothing a page can show needs more than this.
+    switch rawLength(t, fontSize: fontSize) {
+    case .rem(let r)?: return .rem(max(-10_000, min(10_000, r)))
+    case .percent(let p)?: return .percent(max(-10_000, min(10_000, p)))
+    case nil: return nil
+    }
+  }
+
+  static func rawLength(_ t: CSSToken, fontSize: Double) -> Length? {
     switch t.kind {
     case .number: return t.number == 0 ? .zero : nil
     case .percentage: return .percent(t.number)
@@ -307,7 +307,7 @@ enum StyleComputer {
   static func fontWeight(_ t: CSSToken, parent: Int) -> Int? {
     switch t.kind {
     case .number:
-      let w = Int(t.number)
+      let w = Int(max(0, min(10_000, t.number)))
       return (1...1000).contains(w) ? min(900, max(100, (w + 50) / 100 * 100)) : nil
     case .ident:
       switch t.text.lowercased() {
@@ -325,8 +325,8 @@ enum StyleComputer {
     guard let t = v.first else { return nil }
     switch t.kind {
     case .ident where t.text.lowercased() == "normal": return .normal
-    case .number: return t.number >= 0 ? .factor(t.number) : nil
-    case .percentage: return .factor(t.number / 100)
+    case .number: return t.number >= 0 ? .factor(min(100, t.number)) : nil
+    case .percentage: return t.number >= 0 ? .factor(min(100, t.number / 100)) : nil
     default:
       if let l = length(t, fontSize: fontSize) { return .length(l) }
       return nil
@@ -350,7 +350,9 @@ enum StyleComputer {
     return Array(out.prefix(16))
   }
 
-  static func applyFont(_ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle, sizeOnly: Bool) {
+  static func applyFont(
+    _ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle, sizeOnly: Bool
+  ) {
     let v = d.value.filter { !$0.isWhitespace }
     if d.name == "font-size" {
       if keyword(v) == "inherit" {
@@ -376,7 +378,9 @@ enum StyleComputer {
         } else if k == "small-caps" {
           smallCaps = true
         } else if k == "normal" {
-        } else if let w = fontWeight(t, parent: parent.computed.fontWeight), k != "smaller", k != "larger" {
+        } else if let w = fontWeight(t, parent: parent.computed.fontWeight), k != "smaller",
+          k != "larger"
+        {
           weight = w
         } else {
           break
@@ -439,7 +443,9 @@ enum StyleComputer {
         let c = digits.map { UInt8($0 * 17) }
         return RGBA(r: c[0], g: c[1], b: c[2], a: digits.count == 4 ? c[3] : 255)
       case 6, 8:
-        let c = stride(from: 0, to: digits.count, by: 2).map { UInt8(digits[$0] * 16 + digits[$0 + 1]) }
+        let c = stride(from: 0, to: digits.count, by: 2).map {
+          UInt8(digits[$0] * 16 + digits[$0 + 1])
+        }
         return RGBA(r: c[0], g: c[1], b: c[2], a: c.count == 4 ? c[3] : 255)
       default: return nil
       }
@@ -454,7 +460,8 @@ enum StyleComputer {
       var alpha: UInt8 = 255
       if args.count >= 4 {
         let a = args[args.startIndex + 3]
-        alpha = UInt8(max(0, min(255, ((a.kind == .percentage ? a.number / 100 : a.number) * 255).rounded())))
+        alpha = UInt8(
+          max(0, min(255, ((a.kind == .percentage ? a.number / 100 : a.number) * 255).rounded())))
       }
       let a = Array(args)
       return RGBA(r: channel(a[0]), g: channel(a[1]), b: channel(a[2]), a: alpha)
@@ -518,9 +525,14 @@ enum StyleComputer {
     }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
-    case "font-family": if k != "initial" { let f = families(v); if !f.isEmpty { s.computed.fontFamilies = f } }
+    case "font-family":
+      if k != "initial" {
+        let f = families(v)
+        if !f.isEmpty { s.computed.fontFamilies = f }
+      }
     case "font-style": if let k { s.computed.italic = k == "italic" || k == "oblique" }
-    case "font-weight": if v.count == 1, let w = fontWeight(v[0], parent: p.fontWeight) { s.computed.fontWeight = w }
+    case "font-weight":
+      if v.count == 1, let w = fontWeight(v[0], parent: p.fontWeight) { s.computed.fontWeight = w }
     case "font-variant", "font-variant-caps":
       if let k { s.computed.smallCaps = k == "small-caps" || k == "all-small-caps" }
     case "text-align":
@@ -533,27 +545,46 @@ enum StyleComputer {
       case "end": s.computed.textAlign = .end
       default: break
       }
-    case "text-indent": if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
+    case "text-indent":
+      if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
     case "text-transform":
       if let k, let t = TextTransform(rawValue: k) { s.computed.textTransform = t }
-    case "margin": if let e = edges(v, fontSize: fs) { s.computed.margin = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3]) }
-    case "padding": if let e = edges(v, fontSize: fs) { s.computed.padding = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3]) }
-    case "margin-top": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.top = l }
-    case "margin-right": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.right = l }
-    case "margin-bottom": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.bottom = l }
-    case "margin-left": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.left = l }
-    case "padding-top": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.top = l }
-    case "padding-right": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.right = l }
-    case "padding-bottom": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.bottom = l }
-    case "padding-left": if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.left = l }
+    case "margin":
+      if let e = edges(v, fontSize: fs) {
+        s.computed.margin = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3])
+      }
+    case "padding":
+      if let e = edges(v, fontSize: fs) {
+        s.computed.padding = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3])
+      }
+    case "margin-top":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.top = l }
+    case "margin-right":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.right = l }
+    case "margin-bottom":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.bottom = l }
+    case "margin-left":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.margin.left = l }
+    case "padding-top":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.top = l }
+    case "padding-right":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.right = l }
+    case "padding-bottom":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.bottom = l }
+    case "padding-left":
+      if v.count == 1, let l = length(v[0], fontSize: fs) { s.computed.padding.left = l }
     case "line-height": if let l = lineHeight(v, fontSize: fs) { s.computed.lineHeight = l }
-    case "page-break-before", "break-before": if let k, let b = breakRule(k) { s.computed.breakBefore = b }
-    case "page-break-after", "break-after": if let k, let b = breakRule(k) { s.computed.breakAfter = b }
-    case "page-break-inside", "break-inside": if let k, let b = breakRule(k) { s.computed.breakInside = b }
+    case "page-break-before", "break-before":
+      if let k, let b = breakRule(k) { s.computed.breakBefore = b }
+    case "page-break-after", "break-after":
+      if let k, let b = breakRule(k) { s.computed.breakAfter = b }
+    case "page-break-inside", "break-inside":
+      if let k, let b = breakRule(k) { s.computed.breakInside = b }
     case "display":
       switch k {
       case "block", "flex", "grid", "flow-root": s.display = .block
-      case "inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents": s.display = .inline
+      case "inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents":
+        s.display = .inline
       case "none": s.display = .none
       case "list-item": s.display = .listItem
       case "table": s.display = .table
@@ -577,17 +608,32 @@ enum StyleComputer {
       switch k {
       case "sub": s.computed.verticalAlign = .sub
       case "super": s.computed.verticalAlign = .super
-      case "baseline", "top", "middle", "bottom", "text-top", "text-bottom": s.computed.verticalAlign = .baseline
+      case "baseline", "top", "middle", "bottom", "text-top", "text-bottom":
+        s.computed.verticalAlign = .baseline
       default: break
       }
     case "hyphens", "-webkit-hyphens", "-epub-hyphens", "-moz-hyphens", "-ms-hyphens":
       if let k, let h = Hyphens(rawValue: k) { s.computed.hyphens = h }
     case "adobe-hyphenate":
-      if k == "none" { s.computed.hyphens = .manual } else if k == "auto" { s.computed.hyphens = .auto }
-    case "widows": if let t = v.first, t.kind == .number, v.count == 1 { s.computed.widows = max(1, min(100, Int(t.number))) }
-    case "orphans": if let t = v.first, t.kind == .number, v.count == 1 { s.computed.orphans = max(1, min(100, Int(t.number))) }
+      if k == "none" {
+        s.computed.hyphens = .manual
+      } else if k == "auto" {
+        s.computed.hyphens = .auto
+      }
+    case "widows":
+      if let t = v.first, t.kind == .number, v.count == 1 {
+        s.computed.widows = Int(max(1, min(100, t.number)))
+      }
+    case "orphans":
+      if let t = v.first, t.kind == .number, v.count == 1 {
+        s.computed.orphans = Int(max(1, min(100, t.number)))
+      }
     case "direction":
-      if k == "rtl" { s.computed.direction = .rtl } else if k == "ltr" { s.computed.direction = .ltr }
+      if k == "rtl" {
+        s.computed.direction = .rtl
+      } else if k == "ltr" {
+        s.computed.direction = .ltr
+      }
     case "color": if let c = color(v) { s.computed.color = c }
     case "text-decoration", "text-decoration-line":
       let words = Set(v.filter { $0.kind == .ident }.map { $0.text.lowercased() })

@@ -9,7 +9,7 @@ enum UserAgentSheet {
     details, summary, form, fieldset, legend, menu, dir, listing, plaintext, xmp { display: block }
     li { display: list-item }
     head, script, style, title, meta, link, template, noscript, base, datalist, param,
-    col, colgroup, area, map, rp, [hidden] { display: none }
+    col, colgroup, area, map, [hidden] { display: none }
     table { display: table }
     tr { display: table-row }
     td, th { display: table-cell }

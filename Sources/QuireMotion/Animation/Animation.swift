@@ -277,8 +277,7 @@ public final class Transition: Animation {
   /// The outgoing state (a presentation copy), captured when the transition is added.
   var snapshot: Layer?
 
-  public init(type: TransitionType, subtype: TransitionSubtype = .fromLeft, duration: Double = 0)
-  {
+  public init(type: TransitionType, subtype: TransitionSubtype = .fromLeft, duration: Double = 0) {
     self.type = type
     self.subtype = subtype
     super.init()

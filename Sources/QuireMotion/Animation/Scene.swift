@@ -135,7 +135,9 @@ public final class Scene {
 
   private func prune(_ layer: Layer, depth: Int) {
     guard depth < 256 else { return }
-    layer.animations.removeAll { $0.animation.isRemovedOnCompletion && $0.animation.endTime <= time }
+    layer.animations.removeAll {
+      $0.animation.isRemovedOnCompletion && $0.animation.endTime <= time
+    }
     for s in layer.sublayers { prune(s, depth: depth + 1) }
   }
 

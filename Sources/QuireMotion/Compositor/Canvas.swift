@@ -38,24 +38,31 @@ struct Canvas {
   func pixelBuffer() -> PixelBuffer {
     let n = width * height
     var out = [UInt8](repeating: 0, count: n * 4)
-    px.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
-        for i in 0..<n {
-          let a = src[i * 4 + 3]
-          if a <= 0.5 {
-            continue
-          }
-          if a >= 254.5 {
-            dst[i * 4] = UInt8(min(max(src[i * 4] + 0.5, 0), 255))
-            dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] + 0.5, 0), 255))
-            dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] + 0.5, 0), 255))
-            dst[i * 4 + 3] = 255
-          } else {
-            let k = 255 / a
-            dst[i * 4] = UInt8(min(max(src[i * 4] * k + 0.5, 0), 255))
-            dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] * k + 0.5, 0), 255))
-            dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] * k + 0.5, 0), 255))
-            dst[i * 4 + 3] = UInt8(min(a + 0.5, 255))
+    let w = width
+    px.withUnsafeBufferPointer { s in
+      out.withUnsafeMutableBufferPointer { d in
+        let src = RowSource(base: s.baseAddress!)
+        let dst = RowBytes(base: d.baseAddress!)
+        forEachRow(0, height, pixels: n) { y in
+          let src = src.base
+          let dst = dst.base
+          for i in (y * w)..<((y + 1) * w) {
+            let a = src[i * 4 + 3]
+            if a <= 0.5 {
+              continue
+            }
+            if a >= 254.5 {
+              dst[i * 4] = UInt8(min(max(src[i * 4] + 0.5, 0), 255))
+              dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] + 0.5, 0), 255))
+              dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] + 0.5, 0), 255))
+              dst[i * 4 + 3] = 255
+            } else {
+              let k = 255 / a
+              dst[i * 4] = UInt8(min(max(src[i * 4] * k + 0.5, 0), 255))
+              dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] * k + 0.5, 0), 255))
+              dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] * k + 0.5, 0), 255))
+              dst[i * 4 + 3] = UInt8(min(a + 0.5, 255))
+            }
           }
         }
       }
@@ -89,6 +96,16 @@ struct Canvas {
       }
     }
   }
+}
+
+/// Read-only rows shared with row workers (see `RowTarget`).
+struct RowSource: @unchecked Sendable {
+  let base: UnsafePointer<Float>
+}
+
+/// Output bytes written by row workers, one disjoint row each (see `RowTarget`).
+struct RowBytes: @unchecked Sendable {
+  let base: UnsafeMutablePointer<UInt8>
 }
 
 /// Box-blurs one channel-plane region three times per axis, approximating a Gaussian of

@@ -26,7 +26,8 @@ public struct Compositor: Sendable {
   public var background: RGBA
 
   public init(width: Int, height: Int, background: RGBA = .clear) {
-    precondition(width > 0 && height > 0 && width <= 16_384 && height <= 16_384,
+    precondition(
+      width > 0 && height > 0 && width <= 16_384 && height <= 16_384,
       "Compositor: canvas \(width)x\(height) out of range")
     self.width = width
     self.height = height
@@ -47,7 +48,9 @@ public struct Compositor: Sendable {
 
   private func draw(_ l: Layer, parent: Transform3D, into canvas: inout Canvas, depth: Int) {
     guard depth < 64, !l.isHidden else { return }
-    if let below = l.transitionBelow { draw(below, parent: parent, into: &canvas, depth: depth + 1) }
+    if let below = l.transitionBelow {
+      draw(below, parent: parent, into: &canvas, depth: depth + 1)
+    }
     defer {
       if let above = l.transitionAbove {
         draw(above, parent: parent, into: &canvas, depth: depth + 1)
@@ -63,7 +66,8 @@ public struct Compositor: Sendable {
     m = m.concatenating(.translation(x: l.position.x, y: l.position.y, z: l.zPosition))
       .concatenating(parent)
     if !l.isDoubleSided,
-      let q = ProjectedQuad(m, b.width > 0 ? b : LayerRect(x: b.minX, y: b.minY, width: 1, height: 1),
+      let q = ProjectedQuad(
+        m, b.width > 0 ? b : LayerRect(x: b.minX, y: b.minY, width: 1, height: 1),
         canvasWidth: Int.max / 4, canvasHeight: Int.max / 4),
       !q.frontFacing
     {
@@ -107,7 +111,8 @@ public struct Compositor: Sendable {
     let op = Float(opacity)
     let radius = min(max(l.cornerRadius, 0), min(b.width, b.height) / 2)
     if l.backgroundColor.a > 0 {
-      canvas.fill(m, LocalShape(rect: b, radius: radius, hole: nil), solid(l.backgroundColor),
+      canvas.fill(
+        m, LocalShape(rect: b, radius: radius, hole: nil), solid(l.backgroundColor),
         opacity: op)
     }
     if let image = l.contents, image.width > 0, image.height > 0 {
@@ -122,11 +127,13 @@ public struct Compositor: Sendable {
         drawRect = LayerRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
         if drawRect == b { r = radius }
       }
-      canvas.fill(m, LocalShape(rect: drawRect, radius: r, hole: nil),
+      canvas.fill(
+        m, LocalShape(rect: drawRect, radius: r, hole: nil),
         .texture(image: image, rect: cr), opacity: op)
     }
     if let g = l as? GradientLayer, !g.colors.isEmpty {
-      let o = LayerPoint(x: b.minX + g.startPoint.x * b.width, y: b.minY + g.startPoint.y * b.height)
+      let o = LayerPoint(
+        x: b.minX + g.startPoint.x * b.width, y: b.minY + g.startPoint.y * b.height)
       let e = LayerPoint(x: b.minX + g.endPoint.x * b.width, y: b.minY + g.endPoint.y * b.height)
       let dx = e.x - o.x
       let dy = e.y - o.y
@@ -141,7 +148,8 @@ public struct Compositor: Sendable {
         table[i * 4 + 2] = Float(c.b) * a
         table[i * 4 + 3] = a
       }
-      canvas.fill(m, LocalShape(rect: b, radius: radius, hole: nil),
+      canvas.fill(
+        m, LocalShape(rect: b, radius: radius, hole: nil),
         .gradient(origin: o, axis: axis, table: table), opacity: op)
     }
     if l.borderWidth > 0 && l.borderColor.a > 0 {
@@ -154,8 +162,9 @@ public struct Compositor: Sendable {
     }
   }
 
-  private func drawShadow(_ l: Layer, _ m: Transform3D, _ opacity: Double, into canvas: inout Canvas)
-  {
+  private func drawShadow(
+    _ l: Layer, _ m: Transform3D, _ opacity: Double, into canvas: inout Canvas
+  ) {
     let strength = l.shadowOpacity * l.shadowColor.a * opacity
     guard strength > 0 else { return }
     let b = l.bounds
@@ -176,7 +185,8 @@ public struct Compositor: Sendable {
     let shift = m.concatenating(
       .translation(x: ox - Double(rx0), y: oy - Double(ry0)))
     let radius = min(max(l.cornerRadius, 0), min(b.width, b.height) / 2)
-    tmp.fill(shift, LocalShape(rect: b, radius: radius, hole: nil),
+    tmp.fill(
+      shift, LocalShape(rect: b, radius: radius, hole: nil),
       .solid(r: 255, g: 255, b: 255, a: 255), opacity: 1)
     var plane = [Float](repeating: 0, count: rw * rh)
     for i in 0..<(rw * rh) { plane[i] = tmp.px[i * 4 + 3] / 255 }

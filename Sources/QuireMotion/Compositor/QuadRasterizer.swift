@@ -123,6 +123,117 @@ func roundedRectInside(_ u: Double, _ v: Double, _ r: LayerRect, _ radius: Doubl
   return edge
 }
 
+/// A paint specialised for the inner loop (generic, so each shader gets its own loop).
+protocol Shader: Sendable {
+  /// Whether the shader reads (u, v); a solid colour does not, so no homography is inverted.
+  static var needsUV: Bool { get }
+  /// Premultiplied colour on the 0…255 scale at local (u, v).
+  func shade(_ u: Double, _ v: Double) -> SIMD4<Float>
+}
+
+struct SolidShader: Shader {
+  let color: SIMD4<Float>
+  static var needsUV: Bool { false }
+  @inline(__always) func shade(_ u: Double, _ v: Double) -> SIMD4<Float> { color }
+}
+
+/// @unchecked Sendable: a read-only view of an image's bytes that the caller keeps alive
+/// (inside `withUnsafeBufferPointer`) until every row worker has returned.
+struct TextureShader: Shader, @unchecked Sendable {
+  let base: UnsafePointer<UInt8>
+  let width: Int
+  let height: Int
+  let channels: Int
+  let sx: Double
+  let sy: Double
+  let ox: Double
+  let oy: Double
+  let opacity: Float
+  /// Every alpha is 255: no per-texel premultiplication.
+  let opaque: Bool
+  static var needsUV: Bool { true }
+
+  @inline(__always) func shade(_ u: Double, _ v: Double) -> SIMD4<Float> {
+    // Texel centres at i + 0.5; clamp-to-edge; fx, fy ≥ −1 so Int(f + 1) − 1 is floor.
+    let fx = max((u - ox) * sx - 0.5, -1)
+    let fy = max((v - oy) * sy - 0.5, -1)
+    let ix = Int(fx + 1) - 1
+    let iy = Int(fy + 1) - 1
+    let wx = Float(fx - Double(ix))
+    let wy = Float(fy - Double(iy))
+    let x0 = ix < 0 ? 0 : (ix >= width ? width - 1 : ix)
+    let x1 = ix + 1 < 0 ? 0 : (ix + 1 >= width ? width - 1 : ix + 1)
+    let y0 = iy < 0 ? 0 : (iy >= height ? height - 1 : iy)
+    let y1 = iy + 1 < 0 ? 0 : (iy + 1 >= height ? height - 1 : iy + 1)
+    let w00 = (1 - wx) * (1 - wy)
+    let w10 = wx * (1 - wy)
+    let w01 = (1 - wx) * wy
+    let w11 = wx * wy
+    if channels == 4 && opaque {
+      let i00 = (y0 * width + x0) &* 4
+      let i10 = (y0 * width + x1) &* 4
+      let i01 = (y1 * width + x0) &* 4
+      let i11 = (y1 * width + x1) &* 4
+      let r =
+        Float(base[i00]) * w00 + Float(base[i10]) * w10 + Float(base[i01]) * w01
+        + Float(base[i11]) * w11
+      let g =
+        Float(base[i00 + 1]) * w00 + Float(base[i10 + 1]) * w10
+        + Float(base[i01 + 1]) * w01 + Float(base[i11 + 1]) * w11
+      let b =
+        Float(base[i00 + 2]) * w00 + Float(base[i10 + 2]) * w10
+        + Float(base[i01 + 2]) * w01 + Float(base[i11 + 2]) * w11
+      return SIMD4<Float>(r, g, b, 255) * opacity
+    }
+    if channels == 4 {
+      let i00 = (y0 * width + x0) &* 4
+      let i10 = (y0 * width + x1) &* 4
+      let i01 = (y1 * width + x0) &* 4
+      let i11 = (y1 * width + x1) &* 4
+      // Premultiply each texel by its alpha (weights carry alpha/255).
+      let a00 = Float(base[i00 + 3])
+      let a10 = Float(base[i10 + 3])
+      let a01 = Float(base[i01 + 3])
+      let a11 = Float(base[i11 + 3])
+      let sa = a00 * w00 + a10 * w10 + a01 * w01 + a11 * w11
+      let k: Float = 1.0 / 255
+      let q00 = a00 * w00 * k
+      let q10 = a10 * w10 * k
+      let q01 = a01 * w01 * k
+      let q11 = a11 * w11 * k
+      let r =
+        Float(base[i00]) * q00 + Float(base[i10]) * q10 + Float(base[i01]) * q01
+        + Float(base[i11]) * q11
+      let g =
+        Float(base[i00 + 1]) * q00 + Float(base[i10 + 1]) * q10
+        + Float(base[i01 + 1]) * q01 + Float(base[i11 + 1]) * q11
+      let b =
+        Float(base[i00 + 2]) * q00 + Float(base[i10 + 2]) * q10
+        + Float(base[i01 + 2]) * q01 + Float(base[i11 + 2]) * q11
+      return SIMD4<Float>(r, g, b, sa) * opacity
+    }
+    let v =
+      Float(base[y0 * width + x0]) * w00 + Float(base[y0 * width + x1]) * w10
+      + Float(base[y1 * width + x0]) * w01 + Float(base[y1 * width + x1]) * w11
+    return SIMD4<Float>(v, v, v, 255) * opacity
+  }
+}
+
+/// @unchecked Sendable: a read-only view of a table kept alive by the caller (see above).
+struct GradientShader: Shader, @unchecked Sendable {
+  let origin: LayerPoint
+  let axis: LayerPoint
+  let table: UnsafePointer<Float>
+  let last: Double
+  let opacity: Float
+  static var needsUV: Bool { true }
+  @inline(__always) func shade(_ u: Double, _ v: Double) -> SIMD4<Float> {
+    let t = min(max((u - origin.x) * axis.x + (v - origin.y) * axis.y, 0), 1)
+    let i = Int(t * last + 0.5) * 4
+    return SIMD4<Float>(table[i], table[i + 1], table[i + 2], table[i + 3]) * opacity
+  }
+}
+
 extension Canvas {
   /// Fills `shape.rect` (layer-local) transformed by `m` with `paint` at `opacity`,
   /// source-over. Returns false when nothing was drawn (off-canvas, edge-on or culled).
@@ -134,204 +245,160 @@ extension Canvas {
       let q = ProjectedQuad(m, shape.rect, canvasWidth: width, canvasHeight: height)
     else { return false }
     if cullBack && !q.frontFacing { return false }
-    if case .texture(let image, let rect) = paint, shape.radius == 0, shape.hole == nil,
-      blitIfAligned(m, shape.rect, image, rect, opacity)
-    {
-      return true
-    }
-    markDirty(q.x0, q.y0, q.x1, q.y1)
-    let w = width
-    let hi = q.inv
-    let edges = q.edges
-    let scale = q.scale
-    let needsLocalCoverage = shape.radius > 0 || shape.hole != nil
-    // Paint set-up.
-    var solid: (Float, Float, Float, Float) = (0, 0, 0, 0)
-    var texW = 0
-    var texH = 0
-    var texC = 4
-    var texPixels: [UInt8] = []
-    var tsx = 0.0
-    var tsy = 0.0
-    var tox = 0.0
-    var toy = 0.0
-    var gradO = LayerPoint.zero
-    var gradA = LayerPoint.zero
-    var table: [Float] = []
-    var kind = 0
     switch paint {
     case .solid(let r, let g, let b, let a):
-      solid = (r * opacity, g * opacity, b * opacity, a * opacity)
-      kind = 0
+      rasterize(q, shape, SolidShader(color: SIMD4(r, g, b, a) * opacity))
     case .texture(let image, let rect):
-      kind = 1
-      texW = image.width
-      texH = image.height
-      texC = image.format.channels
-      texPixels = image.pixels
-      guard texW > 0, texH > 0 else { return false }
-      tsx = Double(texW) / rect.width
-      tsy = Double(texH) / rect.height
-      tox = rect.minX
-      toy = rect.minY
-    case .gradient(let o, let a, let t):
-      kind = 2
-      gradO = o
-      gradA = a
-      table = t
-    }
-    let tableMax = Double(max(table.count / 4 - 1, 0))
-    texPixels.withUnsafeBufferPointer { tex in
+      guard image.width > 0, image.height > 0 else { return false }
+      if shape.radius == 0, shape.hole == nil,
+        blitIfAligned(m, shape.rect, image, rect, opacity)
+      {
+        return true
+      }
+      image.pixels.withUnsafeBufferPointer { tex in
+        rasterize(
+          q, shape,
+          TextureShader(
+            base: tex.baseAddress!, width: image.width, height: image.height,
+            channels: image.format.channels, sx: Double(image.width) / rect.width,
+            sy: Double(image.height) / rect.height, ox: rect.minX, oy: rect.minY,
+            opacity: opacity, opaque: isOpaque(tex, channels: image.format.channels)))
+      }
+    case .gradient(let o, let a, let table):
+      guard table.count >= 4 else { return false }
       table.withUnsafeBufferPointer { tab in
-        px.withUnsafeMutableBufferPointer { dst in
-          for y in q.y0..<q.y1 {
-            let py = Double(y) + 0.5
-            // The span where every edge function exceeds −½.
-            var xs = Double(q.x0)
-            var xe = Double(q.x1)
-            var inS = xs
-            var inE = xe
-            for e in edges {
-              let base = e.b * py + e.c
-              // a·x + base > −0.5  (x = pixel centre)
-              if abs(e.a) < 1e-12 {
-                if base <= -0.5 {
-                  xs = xe
-                }
-                if base < 0.5 { inS = inE }
-                continue
-              }
-              let lim = (-0.5 - base) / e.a - 0.5
-              let full = (0.5 - base) / e.a - 0.5
-              if e.a > 0 {
-                xs = max(xs, lim.rounded(.down))
-                inS = max(inS, full.rounded(.up))
-              } else {
-                xe = min(xe, lim.rounded(.up) + 1)
-                inE = min(inE, full.rounded(.down) + 1)
-              }
-            }
-            let sx = max(q.x0, Int(max(xs, -1e9)))
-            let ex = min(q.x1, Int(min(xe, 1e9)))
-            if sx >= ex { continue }
-            let fullS = Int(max(inS, -1e9))
-            let fullE = Int(min(inE, 1e9))
-            for x in sx..<ex {
-              let pxc = Double(x) + 0.5
-              var cov: Float = 1
-              if x < fullS || x >= fullE {
-                var md = Double.infinity
-                for e in edges { md = min(md, e.a * pxc + e.b * py + e.c) }
-                let c = md + 0.5
-                if c <= 0 { continue }
-                cov = Float(min(c, 1))
-              }
-              // Inverse homography.
-              let ha = pxc * hi[0] + py * hi[3] + hi[6]
-              let hb = pxc * hi[1] + py * hi[4] + hi[7]
-              let hc = pxc * hi[2] + py * hi[5] + hi[8]
-              if hc == 0 { continue }
-              let u = ha / hc
-              let v = hb / hc
-              if needsLocalCoverage {
-                var lc = 1.0
-                if shape.radius > 0 {
-                  let d = roundedRectInside(u, v, shape.rect, shape.radius)
-                  lc = min(max(0.5 + d * scale, 0), 1)
-                }
-                if let hole = shape.hole {
-                  let d = roundedRectInside(u, v, hole.rect, hole.radius)
-                  lc *= 1 - min(max(0.5 + d * scale, 0), 1)
-                }
-                cov *= Float(lc)
-                if cov <= 0 { continue }
-              }
-              var sr: Float
-              var sg: Float
-              var sb: Float
-              var sa: Float
-              switch kind {
-              case 0:
-                (sr, sg, sb, sa) = solid
-              case 1:
-                let fx = (u - tox) * tsx - 0.5
-                let fy = (v - toy) * tsy - 0.5
-                let ix0 = Int(fx.rounded(.down))
-                let iy0 = Int(fy.rounded(.down))
-                let wx = Float(fx - Double(ix0))
-                let wy = Float(fy - Double(iy0))
-                let xa = min(max(ix0, 0), texW - 1)
-                let xb = min(max(ix0 + 1, 0), texW - 1)
-                let ya = min(max(iy0, 0), texH - 1)
-                let yb = min(max(iy0 + 1, 0), texH - 1)
-                let w00 = (1 - wx) * (1 - wy)
-                let w10 = wx * (1 - wy)
-                let w01 = (1 - wx) * wy
-                let w11 = wx * wy
-                if texC == 4 {
-                  let i00 = (ya * texW + xa) * 4
-                  let i10 = (ya * texW + xb) * 4
-                  let i01 = (yb * texW + xa) * 4
-                  let i11 = (yb * texW + xb) * 4
-                  let a00 = Float(tex[i00 + 3]) * w00
-                  let a10 = Float(tex[i10 + 3]) * w10
-                  let a01 = Float(tex[i01 + 3]) * w01
-                  let a11 = Float(tex[i11 + 3]) * w11
-                  sa = a00 + a10 + a01 + a11
-                  let k: Float = 1 / 255
-                  sr =
-                    (Float(tex[i00]) * a00 + Float(tex[i10]) * a10 + Float(tex[i01]) * a01
-                      + Float(tex[i11]) * a11) * k
-                  sg =
-                    (Float(tex[i00 + 1]) * a00 + Float(tex[i10 + 1]) * a10 + Float(tex[i01 + 1])
-                      * a01 + Float(tex[i11 + 1]) * a11) * k
-                  sb =
-                    (Float(tex[i00 + 2]) * a00 + Float(tex[i10 + 2]) * a10 + Float(tex[i01 + 2])
-                      * a01 + Float(tex[i11 + 2]) * a11) * k
-                } else {
-                  let g =
-                    Float(tex[ya * texW + xa]) * w00 + Float(tex[ya * texW + xb]) * w10
-                    + Float(tex[yb * texW + xa]) * w01 + Float(tex[yb * texW + xb]) * w11
-                  (sr, sg, sb, sa) = (g, g, g, 255)
-                }
-                let o = opacity
-                sr *= o
-                sg *= o
-                sb *= o
-                sa *= o
-              default:
-                var t = ((u - gradO.x) * gradA.x + (v - gradO.y) * gradA.y)
-                t = min(max(t, 0), 1)
-                let i = Int((t * tableMax).rounded()) * 4
-                let o = opacity
-                (sr, sg, sb, sa) = (tab[i] * o, tab[i + 1] * o, tab[i + 2] * o, tab[i + 3] * o)
-              }
-              if cov < 1 {
-                sr *= cov
-                sg *= cov
-                sb *= cov
-                sa *= cov
-              }
-              if sa <= 0 { continue }
-              let di = (y * w + x) * 4
-              if sa >= 255 {
-                dst[di] = sr
-                dst[di + 1] = sg
-                dst[di + 2] = sb
-                dst[di + 3] = sa
-              } else {
-                let k = 1 - sa / 255
-                dst[di] = sr + dst[di] * k
-                dst[di + 1] = sg + dst[di + 1] * k
-                dst[di + 2] = sb + dst[di + 2] * k
-                dst[di + 3] = sa + dst[di + 3] * k
-              }
-            }
-          }
-        }
+        rasterize(
+          q, shape,
+          GradientShader(
+            origin: o, axis: a, table: tab.baseAddress!, last: Double(table.count / 4 - 1),
+            opacity: opacity))
       }
     }
     return true
+  }
+
+  /// Scan-converts the quad: per row, the span where coverage can be non-zero and the inner
+  /// span where every edge is ≥ ½ px away (coverage 1, no per-pixel edge test); per pixel, the
+  /// inverse homography gives (u, v) for the shader and the local rounded-rect coverage.
+  private mutating func rasterize<S: Shader>(_ q: ProjectedQuad, _ shape: LocalShape, _ shader: S) {
+    markDirty(q.x0, q.y0, q.x1, q.y1)
+    let w = width
+    let h0 = q.inv[0]
+    let h1 = q.inv[1]
+    let h2 = q.inv[2]
+    let h3 = q.inv[3]
+    let h4 = q.inv[4]
+    let h5 = q.inv[5]
+    let h6 = q.inv[6]
+    let h7 = q.inv[7]
+    let h8 = q.inv[8]
+    let edges = q.edges
+    let scale = q.scale
+    let needsLocal = shape.radius > 0 || shape.hole != nil
+    let needsUV = S.needsUV || needsLocal
+    let rect = shape.rect
+    let radius = shape.radius
+    let hole = shape.hole
+    // Exactly affine (no perspective terms): the homogeneous c is 1 everywhere.
+    let affine = h2 == 0 && h5 == 0 && h8 == 1
+    px.withUnsafeMutableBufferPointer { buf in
+      let dst = RowTarget(base: buf.baseAddress!)
+      let row = { @Sendable (y: Int) in
+        let dst = dst.base
+        let py = Double(y) + 0.5
+        var xs = Double(q.x0)
+        var xe = Double(q.x1)
+        var inS = xs
+        var inE = xe
+        for e in edges {
+          let base = e.b * py + e.c
+          if abs(e.a) < 1e-12 {
+            if base <= -0.5 { xs = xe }
+            if base < 0.5 { inS = inE }
+            continue
+          }
+          let lim = (-0.5 - base) / e.a - 0.5
+          let full = (0.5 - base) / e.a - 0.5
+          if e.a > 0 {
+            xs = max(xs, lim.rounded(.down))
+            inS = max(inS, full.rounded(.up))
+          } else {
+            xe = min(xe, lim.rounded(.up) + 1)
+            inE = min(inE, full.rounded(.down) + 1)
+          }
+        }
+        let sx = max(q.x0, Int(max(xs, -1e9)))
+        let ex = min(q.x1, Int(min(xe, 1e9)))
+        if sx >= ex { return }
+        let fullS = Int(max(inS, -1e9))
+        let fullE = Int(min(inE, 1e9))
+        // Homogeneous (a, b, c) of the first pixel centre; each step right adds (h0, h1, h2).
+        let x0c = Double(sx) + 0.5
+        var ha = x0c * h0 + py * h3 + h6
+        var hb = x0c * h1 + py * h4 + h7
+        var hc = x0c * h2 + py * h5 + h8
+        var di = (y * w + sx) * 4
+        for x in sx..<ex {
+          defer {
+            di += 4
+            ha += h0
+            hb += h1
+            hc += h2
+          }
+          let pxc = Double(x) + 0.5
+          var cov: Float = 1
+          if x < fullS || x >= fullE {
+            var md = Double.infinity
+            for e in edges { md = min(md, e.a * pxc + e.b * py + e.c) }
+            let c = md + 0.5
+            if c <= 0 { continue }
+            cov = Float(min(c, 1))
+          }
+          var u = 0.0
+          var v = 0.0
+          if needsUV {
+            if affine {
+              u = ha
+              v = hb
+            } else {
+              if hc == 0 { continue }
+              let inv = 1 / hc
+              u = ha * inv
+              v = hb * inv
+            }
+          }
+          if needsLocal {
+            var lc = 1.0
+            if radius > 0 {
+              lc = min(max(0.5 + roundedRectInside(u, v, rect, radius) * scale, 0), 1)
+            }
+            if let hole {
+              let d = roundedRectInside(u, v, hole.rect, hole.radius)
+              lc *= 1 - min(max(0.5 + d * scale, 0), 1)
+            }
+            cov *= Float(lc)
+            if cov <= 0 { continue }
+          }
+          var src = shader.shade(u, v)
+          if cov < 1 { src *= cov }
+          let sa = src.w
+          if sa <= 0 { continue }
+          if sa >= 255 {
+            dst[di] = src.x
+            dst[di + 1] = src.y
+            dst[di + 2] = src.z
+            dst[di + 3] = sa
+          } else {
+            let k = 1 - sa / 255
+            dst[di] = src.x + dst[di] * k
+            dst[di + 1] = src.y + dst[di + 1] * k
+            dst[di + 2] = src.z + dst[di + 2] * k
+            dst[di + 3] = sa + dst[di + 3] * k
+          }
+        }
+      }
+      forEachRow(q.y0, q.y1, pixels: (q.x1 - q.x0) * (q.y1 - q.y0), row)
+    }
   }
 
   /// The exact path: a texture whose pixels land 1:1 on integer canvas pixels (an affine
@@ -366,9 +433,13 @@ extension Canvas {
     let c = image.format.channels
     let iox = Int(ox)
     let ioy = Int(oy)
-    image.pixels.withUnsafeBufferPointer { tex in
-      px.withUnsafeMutableBufferPointer { dst in
-        for y in y0..<y1 {
+    image.pixels.withUnsafeBufferPointer { t in
+      px.withUnsafeMutableBufferPointer { d in
+        let texture = RowImage(base: t.baseAddress!)
+        let target = RowTarget(base: d.baseAddress!)
+        forEachRow(y0, y1, pixels: (x1 - x0) * (y1 - y0)) { y in
+          let tex = texture.base
+          let dst = target.base
           let srow = (y - ioy) * iw
           for x in x0..<x1 {
             let si = (srow + x - iox) * c
@@ -438,4 +509,44 @@ extension Canvas {
       }
     }
   }
+}
+
+/// Image bytes read by row workers (see `RowTarget`).
+struct RowImage: @unchecked Sendable {
+  let base: UnsafePointer<UInt8>
+}
+
+/// The canvas rows being written. @unchecked Sendable: row workers write disjoint rows of
+/// one buffer that outlives them (`forEachRow` returns only when all rows are done).
+struct RowTarget: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Float>
+}
+
+/// Runs `row` for y in y0..<y1: on all cores in contiguous bands when the area is large,
+/// else inline. Each row is computed independently of every other, from the same inputs, so
+/// the bytes are identical however the rows are scheduled.
+func forEachRow(_ y0: Int, _ y1: Int, pixels: Int, _ row: @Sendable (Int) -> Void) {
+  let rows = y1 - y0
+  let cores = ProcessInfo.processInfo.activeProcessorCount
+  guard rows > 8, pixels >= 60_000, cores > 1 else {
+    for y in y0..<y1 { row(y) }
+    return
+  }
+  let bands = min(rows, cores * 4)
+  DispatchQueue.concurrentPerform(iterations: bands) { band in
+    let a = y0 + rows * band / bands
+    let b = y0 + rows * (band + 1) / bands
+    for y in a..<b { row(y) }
+  }
+}
+
+/// True when every pixel's alpha is 255 (gray images are always opaque).
+func isOpaque(_ p: UnsafeBufferPointer<UInt8>, channels: Int) -> Bool {
+  guard channels == 4 else { return true }
+  var i = 3
+  while i < p.count {
+    if p[i] != 255 { return false }
+    i += 4
+  }
+  return true
 }

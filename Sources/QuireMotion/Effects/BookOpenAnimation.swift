@@ -61,7 +61,8 @@ public struct BookOpenAnimation: Sendable {
     coverLayer.position = LayerPoint(x: 0, y: rect.height / 2)
     coverLayer.contents = cover
     coverLayer.isDoubleSided = false
-    coverLayer.transform = Transform3D.perspective(perspective).rotated(by: -Double.pi / 2 * p, y: 1)
+    coverLayer.transform = Transform3D.perspective(perspective).rotated(
+      by: -Double.pi / 2 * p, y: 1)
     book.addSublayer(coverLayer)
     root.addSublayer(book)
     return Compositor(width: canvasWidth, height: canvasHeight, background: background)

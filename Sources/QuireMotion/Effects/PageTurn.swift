@@ -187,16 +187,18 @@ public enum TurnInput: Sendable {
   }
 }
 
-/// The styles a `quire flip --style NAME` can ask for. The motion-engine's styles ("hard",
-/// "slide", "fade", "push") join this registry once their types are on main.
-public let pageTurnStyles: [String] = ["curl", "leaves", "fold"]
+/// The styles a `quire flip --style NAME` can ask for: the per-pixel leaf renderers (curl,
+/// leaves, fold) and the motion-engine's compositor styles (hard, slide, fade, push).
+public let pageTurnStyles: [String] = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
 
-/// The effect for a style name, or nil for an unknown name.
+/// The effect for a style name (case-insensitive), or nil for an unknown name.
 public func makeEffect(style: String) -> (any PageTurnEffect)? {
   switch style.lowercased() {
   case "curl": return CurlEffect()
   case "leaves": return LeavesEffect()
   case "fold": return FoldEffect()
+  case "hard": return HardPageEffect()
+  case "slide", "fade", "push": return TransitionEffect(name: style.lowercased())
   default: return nil
   }
 }

@@ -28,8 +28,7 @@ extension ShelfPlacement {
   /// property list (XML or binary): an array with, per book, a dictionary holding a
   /// "center" string "{x, y}" (or numbers "x" and "y") and an "angle" in degrees.
   /// At most 10 000 entries are read.
-  public static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement]
-  {
+  public static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement] {
     guard data.count <= 16 << 20 else {
       throw ShelfLayoutError.unreadable(file: file, reason: "larger than 16 MiB")
     }
@@ -137,8 +136,10 @@ public struct ShelfAnimation: Sendable {
     let rowH = coverH + cw * 0.28
     let col = i % columns
     let row = i / columns
-    return (LayerPoint(x: cw * (Double(col) + 0.5), y: rowH * (Double(row) + 0.5) + cw * 0.1),
-      LayerSize(width: coverW, height: coverH))
+    return (
+      LayerPoint(x: cw * (Double(col) + 0.5), y: rowH * (Double(row) + 0.5) + cw * 0.1),
+      LayerSize(width: coverW, height: coverH)
+    )
   }
 
   /// The scattered placement of display slot i (given, or a fixed pseudo-random pile).
@@ -152,7 +153,8 @@ public struct ShelfAnimation: Sendable {
     }
     let w = Double(canvasWidth)
     let h = Double(canvasHeight)
-    return ShelfPlacement(x: w * (0.25 + 0.5 * next()), y: h * (0.25 + 0.5 * next()),
+    return ShelfPlacement(
+      x: w * (0.25 + 0.5 * next()), y: h * (0.25 + 0.5 * next()),
       angle: -30 + 60 * next())
   }
 
@@ -175,7 +177,8 @@ public struct ShelfAnimation: Sendable {
         size.width = size.height * aspect
       }
       layer.bounds = LayerRect(origin: .zero, size: size)
-      layer.position = LayerPoint(x: g.center.x + (s.x - g.center.x) * p,
+      layer.position = LayerPoint(
+        x: g.center.x + (s.x - g.center.x) * p,
         y: g.center.y + (s.y - g.center.y) * p)
       layer.transform = .rotation(s.angle * Double.pi / 180 * p, x: 0, y: 0, z: 1)
       layer.contents = image
@@ -190,7 +193,8 @@ public struct ShelfAnimation: Sendable {
         let barH = max(4, size.height * 0.05)
         let inset = size.width * 0.08
         let track = Layer(
-          frame: LayerRect(x: inset, y: size.height - barH * 2.2, width: size.width - 2 * inset,
+          frame: LayerRect(
+            x: inset, y: size.height - barH * 2.2, width: size.width - 2 * inset,
             height: barH))
         track.backgroundColor = RGBA(r: 0, g: 0, b: 0, a: 0.55)
         track.cornerRadius = barH / 2

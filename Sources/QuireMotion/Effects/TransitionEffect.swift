@@ -4,9 +4,9 @@ import QuireRaster
 /// Core Animation transitions as page turns: "slide" (moveIn), "fade" and "push", driven
 /// through the engine itself — a layer showing `current` gets a `Transition` and then its
 /// contents are set to `next`; the frame is the presentation at time t of a 1 s, linear
-/// transition (t is already eased by the caller). A forward turn brings the new page in
-/// from the right (fromRight); a backward turn from the left; right-to-left books swap the
-/// sides.
+/// transition (t is already eased by the caller). The new page comes in from the right
+/// (fromRight); per the contract `PageTurnRenderer` derives backward turns (played in
+/// reverse, so the old page leaves to the right) and right-to-left books (mirrored).
 public struct TransitionEffect: PageTurnEffect {
   public let type: TransitionType
 
@@ -38,11 +38,9 @@ public struct TransitionEffect: PageTurnEffect {
     let w = pages.current.width
     let h = pages.current.height
     guard w > 0, h > 0 else { return pages.next }
-    let forward = options.direction == .next
-    let subtype: TransitionSubtype = (forward != options.rightToLeft) ? .fromRight : .fromLeft
     let layer = Layer(frame: LayerRect(x: 0, y: 0, width: Double(w), height: Double(h)))
     layer.contents = pages.current
-    let tr = Transition(type: type, subtype: subtype, duration: 1)
+    let tr = Transition(type: type, subtype: .fromRight, duration: 1)
     tr.timingFunction = .linear
     layer.add(tr, forKey: "transition")
     layer.contents = pages.next

@@ -139,17 +139,7 @@ extension PixelBuffer {
   }
 
   /// RGBA8 (gray pages are expanded; effects work in RGBA).
-  func asRGBA() -> PixelBuffer {
-    if format == .rgba8 { return self }
-    var out = [UInt8](repeating: 255, count: width * height * 4)
-    for i in 0..<(width * height) {
-      let v = pixels[i]
-      out[4 * i] = v
-      out[4 * i + 1] = v
-      out[4 * i + 2] = v
-    }
-    return PixelBuffer(width: width, height: height, format: .rgba8, pixels: out)
-  }
+  func asRGBA() -> PixelBuffer { format == .rgba8 ? self : converted(to: .rgba8) }
 }
 
 // MARK: - Per-pixel helpers (inlined into the effects' inner loops)
@@ -253,4 +243,25 @@ private func withOptionalBuffer(
 ) {
   guard let buffer else { return body(nil) }
   buffer.pixels.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Copies canvas columns [a, b) of row y unchanged from `page` (page x = canvas x − originX)
+/// or, left of the spine, from the spread's left page (canvas x).
+@inline(__always) func copyRun(
+  _ out: UnsafeMutablePointer<UInt8>, canvasWidth: Int, row y: Int, from a: Int, to b: Int,
+  originX: Int, page: PageView, left: PageView?
+) {
+  let a = Swift.max(0, a)
+  let b = Swift.min(canvasWidth, b)
+  guard a < b else { return }
+  let w = page.width
+  let rowOut = y * canvasWidth * 4
+  let leftEnd = Swift.min(b, originX)
+  if a < leftEnd, let left {
+    (out + rowOut + a * 4).update(from: left.base + (y * w + a) * 4, count: (leftEnd - a) * 4)
+  }
+  let s = Swift.max(a, originX)
+  if s < b {
+    (out + rowOut + s * 4).update(from: page.base + (y * w + s - originX) * 4, count: (b - s) * 4)
+  }
 }

@@ -9,7 +9,7 @@ public struct FrameFolderSink: FrameSink {
   public let style: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
   private var frames: [FrameRecord] = []
 
   struct FrameRecord: Codable {
@@ -31,7 +31,7 @@ public struct FrameFolderSink: FrameSink {
 
   /// `level`: libdeflate level (1 fastest … 12 smallest).
   public init(
-    directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 2
+    directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 1
   ) throws {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -51,12 +51,13 @@ public struct FrameFolderSink: FrameSink {
     self.height = height
     let w = width
     let h = height
-    self.encoder = { frame in
+    self.encoder = { frame, _ in
       guard frame.width == w && frame.height == h else {
         throw FrameSinkError.frameSize(
           path: directory, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
       }
-      return try PNGChunk.encode(frame, level: level)
+      // The raster stage's encoder; filter none: the fastest, and page frames are flat paper.
+      return Data(PNGCodec.encode(frame, filter: .none, level: level))
     }
   }
 

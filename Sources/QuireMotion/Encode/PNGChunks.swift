@@ -3,8 +3,9 @@ import Foundation
 import QuireRaster
 
 // PNG and APNG chunks, written by hand on top of libdeflate: libpng's simplified API writes a
-// still PNG only (no acTL/fcTL/fdAT), and the chunk format is a few lines. The raster stage's
-// PNGCodec can replace `PNGFrame.encode` for still frames once it is on main.
+// still PNG only (no acTL/fcTL/fdAT), and the chunk format is a few lines. Still frames go
+// through the raster stage's PNGCodec; APNG needs the frame's IDAT payload on its own, which
+// `imageData` gives (compressed in parallel, one Deflater per frame).
 
 /// A libdeflate compressor (one owner, freed in deinit; one thread at a time).
 final class Deflater {

@@ -10,7 +10,7 @@ public struct VideoSink: FrameSink {
   public let path: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
   private let process: Process
   private let input: FileHandle
   private let errors: Pipe
@@ -19,8 +19,8 @@ public struct VideoSink: FrameSink {
   private var finished = false
 
   /// The ffmpeg executable on PATH, if any.
-  public static func ffmpegPath() -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  public static func ffmpegPath(searching searchPath: String? = nil) -> String? {
+    let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for dir in path.split(separator: ":") {
       let candidate = String(dir) + "/ffmpeg"
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -28,8 +28,13 @@ public struct VideoSink: FrameSink {
     return nil
   }
 
-  public init(path: String, fps: Double, width: Int, height: Int) throws {
-    guard let ffmpeg = Self.ffmpegPath() else { throw FrameSinkError.ffmpegNotFound(path: path) }
+  /// `searchPath`: directories to look for ffmpeg in (colon-separated; default $PATH).
+  public init(path: String, fps: Double, width: Int, height: Int, searchPath: String? = nil)
+    throws
+  {
+    guard let ffmpeg = Self.ffmpegPath(searching: searchPath) else {
+      throw FrameSinkError.ffmpegNotFound(path: path)
+    }
     guard width > 0, height > 0, width <= 16384, height <= 16384 else {
       throw FrameSinkError.cannotCreate(path: path, reason: "bad frame size \(width)x\(height)")
     }
@@ -77,7 +82,7 @@ public struct VideoSink: FrameSink {
     input = stdin.fileHandleForWriting
     let w = width
     let h = height
-    encoder = { frame in
+    encoder = { frame, _ in
       guard frame.width == w && frame.height == h else {
         throw FrameSinkError.frameSize(
           path: path, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")

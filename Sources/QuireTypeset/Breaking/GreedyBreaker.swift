@@ -48,7 +48,7 @@ public struct GreedyBreaker: ParagraphBreaker {
     var breaks: [LineBreak] = []
     var start = firstStart
     while start < n {
-      let target = lineWidth(firstLine + breaks.count)
+      let target = ParagraphSums.size(lineWidth(firstLine + breaks.count))
       var lastFit: Int? = nil
       var lastFitWidth = 0.0
       var flaggedFit: Int? = nil
@@ -95,7 +95,7 @@ public struct GreedyBreaker: ParagraphBreaker {
           index: chosen,
           ratio: m.reportedRatio(target, natural: sums.endsParagraphOrForced(chosen)),
           hyphenated: sums.isFlagged(chosen)))
-      start = ParagraphMeasure.lineStart(afterBreak: chosen, in: sums.items)
+      start = sums.nextStart[chosen]
     }
     return breaks
   }

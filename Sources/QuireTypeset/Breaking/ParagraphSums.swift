@@ -7,6 +7,14 @@ struct ParagraphSums {
   private var stretch: [Double]
   private var shrink: [Double]
   private var fils: [Int]
+  /// Per item: bit 0 legal break, bit 1 flagged, bit 2 forced or the last item.
+  private var kind: [UInt8]
+  /// Per item: where a line ending here stops summing (exclusive) and the extra width a
+  /// break here adds (a penalty's), and the start of the next line after a break here.
+  private var upper: [Int]
+  private var extra: [Double]
+  private(set) var nextStart: [Int]
+  private(set) var costs: [Double]
 
   init(_ items: [BreakItem]) {
     self.items = items
@@ -15,17 +23,45 @@ struct ParagraphSums {
     stretch = [Double](repeating: 0, count: n + 1)
     shrink = [Double](repeating: 0, count: n + 1)
     fils = [Int](repeating: 0, count: n + 1)
+    kind = [UInt8](repeating: 0, count: n)
+    upper = Array(0..<n)
+    extra = [Double](repeating: 0, count: n)
+    nextStart = [Int](repeating: n, count: n)
+    costs = [Double](repeating: 0, count: n)
+    var following = n
+    for i in stride(from: n - 1, through: 0, by: -1) {
+      nextStart[i] = following
+      switch items[i] {
+      case .box: following = i
+      case .penalty(_, let c, _) where c <= -BreakItem.forcedBreak: following = i
+      default: break
+      }
+    }
+    for i in 0..<n {
+      var k: UInt8 = ParagraphMeasure.isLegalBreak(i, in: items) ? 1 : 0
+      switch items[i] {
+      case .box: upper[i] = i + 1
+      case .glue: break
+      case .penalty(let pw, let c, let flagged):
+        extra[i] = ParagraphSums.size(pw)
+        costs[i] = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
+        if flagged { k |= 2 }
+        if c <= -BreakItem.forcedBreak { k |= 4 }
+      }
+      if i == n - 1 { k |= 4 }
+      kind[i] = k
+    }
     for i in 0..<n {
       var w = 0.0
       var y = 0.0
       var z = 0.0
       var f = 0
       switch items[i] {
-      case .box(let bw): w = bw
+      case .box(let bw): w = ParagraphSums.size(bw)
       case .glue(let gw, let gy, let gz):
-        w = gw
-        z = gz
-        if gy >= BreakItem.fil { f = 1 } else { y = gy }
+        w = ParagraphSums.size(gw)
+        z = max(0, ParagraphSums.size(gz))
+        if gy >= BreakItem.fil { f = 1 } else { y = max(0, ParagraphSums.size(gy)) }
       case .penalty: break
       }
       width[i + 1] = width[i] + w
@@ -37,40 +73,31 @@ struct ParagraphSums {
 
   var count: Int { items.count }
 
+  /// Sizes from untrusted layout: NaN counts as 0, infinities and huge values are clamped
+  /// to ±10⁷ px so sums stay finite (negative widths, e.g. kerns, are kept).
+  @inline(__always)
+  static func size(_ x: Double) -> Double {
+    x.isNaN ? 0 : max(-1e7, min(1e7, x))
+  }
+
   /// The line that starts at item `start` and ends with a break at `end`.
   @inline(__always)
   func line(from start: Int, to end: Int) -> LineMeasure {
-    var upper = end
-    var extra = 0.0
-    switch items[end] {
-    case .glue: break
-    case .box: upper = end + 1
-    case .penalty(let pw, _, _): extra = pw
-    }
-    let s = min(start, upper)
+    let u = upper[end]
+    let s = min(start, u)
     return LineMeasure(
-      width: width[upper] - width[s] + extra, stretch: stretch[upper] - stretch[s],
-      shrink: shrink[upper] - shrink[s], fils: fils[upper] - fils[s])
+      width: width[u] - width[s] + extra[end], stretch: stretch[u] - stretch[s],
+      shrink: shrink[u] - shrink[s], fils: fils[u] - fils[s])
   }
 
-  @inline(__always) func isLegalBreak(_ i: Int) -> Bool {
-    ParagraphMeasure.isLegalBreak(i, in: items)
-  }
+  @inline(__always) func isLegalBreak(_ i: Int) -> Bool { kind[i] & 1 != 0 }
 
-  @inline(__always) func isFlagged(_ i: Int) -> Bool {
-    if case .penalty(_, _, true) = items[i] { return true }
-    return false
-  }
+  @inline(__always) func isFlagged(_ i: Int) -> Bool { kind[i] & 2 != 0 }
 
-  @inline(__always) func cost(_ i: Int) -> Double {
-    if case .penalty(_, let c, _) = items[i] { return c }
-    return 0
-  }
+  @inline(__always) func cost(_ i: Int) -> Double { costs[i] }
 
   /// Breaks here end the line unconditionally (forced penalty or the paragraph's end).
-  @inline(__always) func endsParagraphOrForced(_ i: Int) -> Bool {
-    i == items.count - 1 || items[i].isForcedBreak
-  }
+  @inline(__always) func endsParagraphOrForced(_ i: Int) -> Bool { kind[i] & 4 != 0 }
 }
 
 struct LineMeasure {
@@ -100,6 +127,7 @@ struct LineMeasure {
   @inline(__always)
   func reportedRatio(_ target: Double, natural: Bool) -> Double {
     let r = rawRatio(target)
+    if r.isNaN { return 0 }
     if r.isInfinite { return r < 0 ? (shrink > 0 ? -1 : 0) : 0 }
     if natural && r > 0 { return 0 }
     return max(r, -1)

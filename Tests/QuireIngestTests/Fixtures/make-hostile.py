@@ -7,6 +7,7 @@ The ZIP writer is hand-made on purpose: the point is to write archives that lie.
 
     python3 Tests/QuireIngestTests/Fixtures/make-hostile.py
 """
+import hashlib
 import os
 import struct
 import zlib
@@ -104,7 +105,8 @@ def chapter(body="<p id='start'>It was a hostile night.</p>", head="", doctype="
 
 NAV = """<?xml version="1.0" encoding="UTF-8"?>
 <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Nav</title></head>
-<body><nav epub:type="toc"><ol><li><a href="ch1.xhtml#start">Chapter One</a></li></ol></nav></body></html>"""
+<body><nav epub:type="toc"><ol><li><a href="ch1.xhtml#start">Chapter One</a></li></ol></nav>
+<nav epub:type="landmarks"><ol><li><a epub:type="bodymatter" href="ch1.xhtml">Start</a></li></ol></nav></body></html>"""
 
 
 def book(*extra, mimetype="application/epub+zip", container=CONTAINER, package=None, ch1=None,
@@ -213,6 +215,32 @@ def main():
                                          Entry("OEBPS/content.opf", opf(), flags=8),
                                          Entry("OEBPS/ch1.xhtml", chapter(), flags=8),
                                          Entry("OEBPS/nav.xhtml", NAV, flags=8)]))
+    # encryption.xml: DRM (an algorithm we cannot undo) on chapters, obfuscation on fonts.
+    def encryption(*pairs):
+        body = "".join(f"""<EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#">
+<EncryptionMethod Algorithm="{alg}"/><CipherData><CipherReference URI="{uri}"/></CipherData>
+</EncryptedData>""" for alg, uri in pairs)
+        return f"""<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container">{body}</encryption>"""
+    aes = "http://www.w3.org/2001/04/xmlenc#aes128-cbc"
+    write("drm-all-spine.epub", book(Entry("META-INF/encryption.xml", encryption((aes, "OEBPS/ch1.xhtml")))))
+    two = opf(manifest_extra='<item id="ch2" href="ch2.xhtml" media-type="application/xhtml+xml"/>',
+              spine='<itemref idref="ch1"/><itemref idref="ch2"/>')
+    write("drm-one-chapter.epub", book(Entry("OEBPS/ch2.xhtml", chapter(body="<p>locked</p>")),
+                                       Entry("META-INF/encryption.xml", encryption((aes, "OEBPS/ch2.xhtml"))),
+                                       package=two))
+    font = b"OTTO" + bytes((i * 7 + 3) % 256 for i in range(1500))
+    uid = "urn:uuid:12345678-1234-1234-1234-123456789abc"
+    idpf_key = hashlib.sha1(uid.encode()).digest()
+    adobe_key = bytes.fromhex(uid[len("urn:uuid:"):].replace("-", ""))
+    idpf_font = bytes(b ^ idpf_key[i % 20] if i < 1040 else b for i, b in enumerate(font))
+    adobe_font = bytes(b ^ adobe_key[i % 16] if i < 1024 else b for i, b in enumerate(font))
+    fonts = opf(manifest_extra='<item id="f1" href="fonts/a.otf" media-type="font/otf"/>'
+                               '<item id="f2" href="fonts/b.otf" media-type="font/otf"/>')
+    write("obfuscated-fonts.epub", book(
+        Entry("OEBPS/fonts/a.otf", idpf_font), Entry("OEBPS/fonts/b.otf", adobe_font),
+        Entry("META-INF/encryption.xml", encryption(("http://www.idpf.org/2008/embedding", "OEBPS/fonts/a.otf"),
+                                                    ("http://ns.adobe.com/pdf/enc#RC", "OEBPS/fonts/b.otf"))),
+        package=fonts))
     write("invalid-utf8.txt", b"Caf\xe9 au lait\n\nsecond \xff\xfe paragraph \xc3\x28 here\n")
 
 

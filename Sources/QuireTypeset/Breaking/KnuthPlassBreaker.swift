@@ -1,0 +1,368 @@
+// Total-fit line breaking (Knuth & Plass, "Breaking Paragraphs into Lines", 1981), written
+// from the paper's description: no installed library breaks paragraphs over our item
+// model (libunibreak only finds break opportunities).
+//
+// Walk the legal break points left to right keeping an active list of earlier breaks from
+// which a line could still reach the current point. For each active node a and break b,
+// the line a→b has adjustment ratio r; it is feasible when −1 ≤ r ≤ threshold. Its cost is
+//   demerits = (linePenalty + badness)² ± cost²   (+ cost² for cost ≥ 0, − for cost < 0;
+//                                                  forced breaks add nothing)
+//   badness  = 100·|r|³
+// plus `doubleHyphenDemerits` when a and b both end hyphenated, `finalHyphenDemerits`
+// when the last line follows a hyphenated one, and `fitnessDemerits` when the fitness
+// class (0 tight r < −0.5, 1 decent ≤ 0.5, 2 loose ≤ 1, 3 very loose) jumps by more than
+// one from the previous line. At each b only the cheapest candidate per (fitness class,
+// line class, consecutive-hyphen count) becomes a new active node; a node is dropped when
+// a line from it would shrink below r = −1, or at a forced break. Line classes separate
+// line numbers only while `lineWidth(k)` still varies (first-line indents), as in TeX, so
+// the active list stays small: the cost is O(n·active).
+//
+// Passes: (1) `pretolerance` without hyphenation; (2) `tolerance` with hyphenation, at
+// most `maxConsecutiveHyphens` hyphenated lines in a row (a hard rule); (3) the same with
+// `emergencyStretch` added to every line's stretch when judging feasibility; (4) a rescue
+// pass that accepts any line (very loose or, when nothing else is left, overfull) and
+// turns the hyphen limit into a cost; (5) greedy, so a result always comes back.
+//
+// Ragged mode (`KnuthPlassBreaker.ragged`, for start-aligned text): glue is never
+// stretched or shrunk. The cost of a line uses r = shortfall / (raggedness · L), where the
+// shortfall is L − w at natural width: a line a fifth short (raggedness 0.2) costs like a
+// justified line stretched to r = 1. Lines wider than L are infeasible (except in the
+// rescue pass). The last line (fil glue) costs nothing. The same demerits then favour
+// even right edges, avoid alternating long/short lines (fitness) and limit hyphens.
+
+/// Optimal (total-fit) line breaking. See the file comment for the exact cost function.
+public struct KnuthPlassBreaker: ParagraphBreaker {
+  public enum Mode: Sendable, Hashable {
+    /// Lines are justified: glue stretches/shrinks to fill each line.
+    case justified
+    /// Lines are set at natural width; `raggedness` × line width is the shortfall that
+    /// counts as r = 1.
+    case ragged(raggedness: Double)
+  }
+
+  /// Largest ratio accepted by the passes with hyphenation.
+  public var tolerance: Double
+  /// Largest ratio accepted by the first pass (no hyphenation); negative skips that pass.
+  public var pretolerance: Double
+  public var linePenalty: Double
+  /// Extra cost added to every flagged penalty on top of its own (items conventionally
+  /// carry TeX's 50 already; raise this to discourage hyphenation further).
+  public var hyphenPenalty: Double
+  public var doubleHyphenDemerits: Double
+  public var finalHyphenDemerits: Double
+  public var fitnessDemerits: Double
+  /// Pixels of extra stretch per line in the emergency pass; 0 means 10 % of the line.
+  public var emergencyStretch: Double
+  /// Lines more (+) or fewer (−) than optimal, when the paragraph allows it.
+  public var looseness: Int
+  /// Most hyphenated lines in a row (hard unless no other breaking exists).
+  public var maxConsecutiveHyphens: Int
+  public var mode: Mode
+  /// Whether flagged penalties (hyphen points) may be used at all.
+  public var hyphenate: Bool
+
+  public init(
+    tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
+    hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
+    finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
+    emergencyStretch: Double = 0, looseness: Int = 0, maxConsecutiveHyphens: Int = 2,
+    mode: Mode = .justified, hyphenate: Bool = true
+  ) {
+    self.tolerance = tolerance
+    self.pretolerance = pretolerance
+    self.linePenalty = linePenalty
+    self.hyphenPenalty = hyphenPenalty
+    self.doubleHyphenDemerits = doubleHyphenDemerits
+    self.finalHyphenDemerits = finalHyphenDemerits
+    self.fitnessDemerits = fitnessDemerits
+    self.emergencyStretch = emergencyStretch
+    self.looseness = looseness
+    self.maxConsecutiveHyphens = maxConsecutiveHyphens
+    self.mode = mode
+    self.hyphenate = hyphenate
+  }
+
+  /// Ragged-right (start-aligned) breaking: no glue is stretched; reported ratios are 0
+  /// (or negative only if a line must shrink to fit). See the file comment for the cost.
+  public static func ragged(
+    raggedness: Double = 0.2, tolerance: Double = 2, pretolerance: Double = 1,
+    linePenalty: Double = 10, hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
+    fitnessDemerits: Double = 3000
+  ) -> KnuthPlassBreaker {
+    KnuthPlassBreaker(
+      tolerance: tolerance, pretolerance: pretolerance, linePenalty: linePenalty,
+      hyphenPenalty: hyphenPenalty, doubleHyphenDemerits: doubleHyphenDemerits,
+      fitnessDemerits: fitnessDemerits, mode: .ragged(raggedness: max(raggedness, 0.01)))
+  }
+
+  /// Upper bound on the active list; beyond it the costliest nodes are dropped.
+  static let maxActive = 1024
+
+  public func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
+    guard !items.isEmpty else { return [] }
+    return withoutActuallyEscaping(lineWidth) { lineWidth in
+      breakLines(items, escapingWidth: lineWidth)
+    }
+  }
+
+  private func breakLines(_ items: [BreakItem], escapingWidth lineWidth: @escaping (Int) -> Double)
+    -> [LineBreak]
+  {
+    let sums = ParagraphSums(items)
+    var widths = LineWidths(lineWidth, distinctLines: looseness != 0)
+    // Passes in order; with looseness ≠ 0 keep going until it is achieved (as TeX does).
+    var positions: [Int]? = nil
+    var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
+    if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
+    attempts.append((tolerance, true, false, false))
+    if mode == .justified { attempts.append((tolerance, true, true, false)) }
+    attempts.append((.infinity, true, true, true))
+    for attempt in attempts {
+      guard
+        let found = pass(
+          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens && hyphenate,
+          extra: attempt.extra, rescue: attempt.rescue)
+      else { continue }
+      if positions == nil || found.achieved == looseness { positions = found.positions }
+      if found.achieved == looseness { break }
+    }
+    guard let positions else {
+      return GreedyBreaker.run(
+        sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: hyphenate)
+    }
+    var breaks: [LineBreak] = []
+    breaks.reserveCapacity(positions.count)
+    var start = 0
+    for (k, p) in positions.enumerated() {
+      let m = sums.line(from: start, to: p)
+      let natural = sums.endsParagraphOrForced(p)
+      var ratio = m.reportedRatio(widths[k], natural: natural)
+      if case .ragged = mode { ratio = min(ratio, 0) }
+      breaks.append(LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
+      start = sums.nextStart[p]
+    }
+    return breaks
+  }
+
+  // MARK: The pass
+
+  private struct Node {
+    var position: Int
+    var start: Int
+    var line: Int
+    var fitness: Int
+    var hyphenRun: Int
+    var demerits: Double
+    var previous: Int
+  }
+
+  private struct Candidate {
+    var fitness: Int
+    var lineClass: Int
+    var hyphenRun: Int
+    var demerits: Double
+    var from: Int
+  }
+
+  private struct Step {
+    var flagged: Bool
+    var forced: Bool
+    var penaltyTerm: Double
+    var rescue: Bool
+  }
+
+  /// Offers the line from `node` (at `index`) to the current break as a candidate, keeping
+  /// only the cheapest per (fitness class, line class, hyphen run).
+  @inline(__always)
+  private func consider(
+    _ candidates: inout [Candidate], node: Node, index a: Int, ratio r: Double, step: Step,
+    lineClass: Int, artificial: Bool
+  ) {
+    let run = step.flagged ? node.hyphenRun + 1 : 0
+    var d: Double
+    if artificial {
+      d = 0
+    } else {
+      let badness = r.isFinite ? min(100 * abs(r * r * r), 1e10) : 1e10
+      let base = linePenalty + badness
+      d = base * base + step.penaltyTerm
+    }
+    let previousFlagged = node.hyphenRun > 0
+    if step.flagged && previousFlagged { d += doubleHyphenDemerits }
+    if step.forced && previousFlagged { d += finalHyphenDemerits }
+    if run > maxConsecutiveHyphens {
+      if !step.rescue { return }
+      d += 1e12
+    }
+    let fitness: Int
+    if r < -0.5 {
+      fitness = 0
+    } else if r <= 0.5 {
+      fitness = 1
+    } else if r <= 1 {
+      fitness = 2
+    } else {
+      fitness = 3
+    }
+    if abs(fitness - node.fitness) > 1 { d += fitnessDemerits }
+    let total = node.demerits + d
+    for k in candidates.indices
+    where candidates[k].fitness == fitness && candidates[k].lineClass == lineClass
+      && candidates[k].hyphenRun == run
+    {
+      if total < candidates[k].demerits {
+        candidates[k].demerits = total
+        candidates[k].from = a
+      }
+      return
+    }
+    candidates.append(
+      Candidate(fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a))
+  }
+
+  /// Ratio used to judge the line: justified uses stretch (+ emergency) or shrink; ragged
+  /// uses the shortfall scaled by raggedness·L and rejects overlong lines.
+  @inline(__always)
+  private func judgedRatio(_ m: LineMeasure, _ target: Double, extra: Bool) -> Double {
+    switch mode {
+    case .justified:
+      var mm = m
+      if extra {
+        mm.stretch += emergencyStretch > 0 ? emergencyStretch : 0.1 * target
+      }
+      return mm.rawRatio(target)
+    case .ragged(let raggedness):
+      let d = target - m.width
+      if d < -1e-9 { return -.infinity }
+      if m.fils > 0 { return 0 }
+      return d / (raggedness * target)
+    }
+  }
+
+  private func pass(
+    _ sums: ParagraphSums, _ widths: inout LineWidths, threshold: Double, hyphens: Bool,
+    extra: Bool, rescue: Bool = false
+  ) -> (positions: [Int], achieved: Int)? {
+    let n = sums.count
+    var nodes: [Node] = [
+      Node(position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1)
+    ]
+    var active: [Int] = [0]
+    var kept: [Int] = []
+    var candidates: [Candidate] = []
+
+    for i in 0..<n {
+      guard sums.isLegalBreak(i) else { continue }
+      let flagged = sums.isFlagged(i)
+      if flagged && !hyphens { continue }
+      let forced = sums.endsParagraphOrForced(i)
+      let p = forced ? 0 : sums.cost(i) + (flagged ? hyphenPenalty : 0)
+      let step = Step(
+        flagged: flagged, forced: forced, penaltyTerm: p >= 0 ? p * p : -(p * p), rescue: rescue)
+      candidates.removeAll(keepingCapacity: true)
+      kept.removeAll(keepingCapacity: true)
+      var lastDropped = -1
+      var lastDroppedRatio = 0.0
+      for a in active {
+        let node = nodes[a]
+        if node.start > i {
+          kept.append(a)
+          continue
+        }
+        let target = widths[node.line]
+        let r = judgedRatio(sums.line(from: node.start, to: i), target, extra: extra)
+        if r >= -1 && r <= threshold {
+          consider(
+            &candidates, node: node, index: a, ratio: r, step: step,
+            lineClass: widths.lineClass(node.line + 1), artificial: false)
+        }
+        if r < -1 || forced {
+          lastDropped = a
+          lastDroppedRatio = r
+        } else {
+          kept.append(a)
+        }
+      }
+      swap(&active, &kept)
+      if rescue && candidates.isEmpty && active.isEmpty && lastDropped >= 0 {
+        // Nothing else can reach this point: accept the line anyway (TeX's artificial
+        // demerits), overfull or underfull, so the pass always completes.
+        let node = nodes[lastDropped]
+        consider(
+          &candidates, node: node, index: lastDropped, ratio: max(lastDroppedRatio, -1),
+          step: step, lineClass: widths.lineClass(node.line + 1), artificial: true)
+      }
+      guard !candidates.isEmpty else {
+        if active.isEmpty { return nil }
+        continue
+      }
+      let start = sums.nextStart[i]
+      for c in candidates {
+        nodes.append(
+          Node(
+            position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
+            hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from))
+        active.append(nodes.count - 1)
+      }
+      if active.count > KnuthPlassBreaker.maxActive {
+        active.sort { nodes[$0].demerits < nodes[$1].demerits }
+        active.removeLast(active.count - KnuthPlassBreaker.maxActive / 2)
+        active.sort()
+      }
+    }
+
+    // Finished nodes: nothing but discardable material follows them.
+    let finished = active.filter { nodes[$0].start >= n }
+    guard var best = finished.min(by: { nodes[$0].demerits < nodes[$1].demerits }) else {
+      return nil
+    }
+    let optimalLines = nodes[best].line
+    if looseness != 0 {
+      let goal = nodes[best].line + looseness
+      best = finished.min { x, y in
+        let dx = abs(nodes[x].line - goal)
+        let dy = abs(nodes[y].line - goal)
+        return dx != dy ? dx < dy : nodes[x].demerits < nodes[y].demerits
+      }!
+    }
+    var positions: [Int] = []
+    var cursor = best
+    while cursor > 0 {
+      positions.append(nodes[cursor].position)
+      cursor = nodes[cursor].previous
+    }
+    return (positions.reversed(), nodes[best].line - optimalLines)
+  }
+}
+
+/// Memoised `lineWidth(k)` plus TeX's "easy line": the line number after which all widths
+/// are equal, so nodes beyond it need not be told apart by line number.
+struct LineWidths {
+  private let width: (Int) -> Double
+  private var cache: [Double] = []
+  let easyLine: Int
+
+  /// `width` must not outlive the breaker call (it comes from `withoutActuallyEscaping`).
+  init(_ width: @escaping (Int) -> Double, distinctLines: Bool) {
+    let probe = 64
+    var first: [Double] = []
+    first.reserveCapacity(probe + 1)
+    for k in 0...probe { first.append(ParagraphSums.size(width(k))) }
+    var lastChange = -1
+    for k in 0..<probe where first[k] != first[k + 1] { lastChange = k }
+    easyLine = distinctLines || lastChange >= probe - 4 ? Int.max : lastChange + 1
+    cache = first
+    self.width = width
+  }
+
+  subscript(line: Int) -> Double {
+    mutating get {
+      while cache.count <= line && cache.count < 1 << 20 {
+        cache.append(ParagraphSums.size(width(cache.count)))
+      }
+      return line < cache.count ? cache[line] : ParagraphSums.size(width(line))
+    }
+  }
+
+  func lineClass(_ line: Int) -> Int { min(line, easyLine) }
+}

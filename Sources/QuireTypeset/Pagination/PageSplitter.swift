@@ -1,0 +1,134 @@
+// Page splitting with widows, orphans and keeps, after crengine's page splitter: every laid
+// out line says whether a page break before it is allowed (auto), unwanted (avoid) or
+// required (always). Pages are filled greedily; when a line does not fit, the page ends at
+// the last auto break on it, and if there is none the avoids are ignored and the page ends
+// at the last line that fits. Each page takes at least one line, so the loop always
+// advances; a line taller than the page gets a page of its own and overflows it.
+// Rejected alternative: optimal (Knuth–Plass-like) page breaking — for reflowable books
+// with short pages the greedy rule with keeps gives the same pages almost always, costs
+// O(n), and is what readers expect from e-reading software.
+//
+// Units: pixels. A line's `height` is what must fit on the page; `advance` is the distance
+// from its top to the next line's top (height + leading + paragraph spacing), so space
+// after the last line of a page is dropped, and a page starts at its first line's top.
+
+/// One laid-out line (or unbreakable block such as an image) as the splitter sees it.
+public struct SplitLine: Sendable, Hashable {
+  public enum BreakBefore: Sendable, Hashable { case auto, avoid, always }
+
+  /// Height that must fit on the page, px.
+  public var height: Double
+  /// Distance from this line's top to the next line's top, px.
+  public var advance: Double
+  /// The page break before this line (CSS break-before; `.always` for chapter starts).
+  public var breakBefore: BreakBefore
+  /// Keep this line with the next (headings: with the next two lines of the next block).
+  public var keepWithNext: Bool
+  /// The paragraph (block) this line belongs to; lines of one block are consecutive.
+  /// Widows and orphans apply within a block; nil = a standalone line.
+  public var block: Int?
+  /// Keep-together group (a figure and its caption): no break between lines sharing it.
+  public var group: Int?
+
+  public init(
+    height: Double, advance: Double? = nil, breakBefore: BreakBefore = .auto,
+    keepWithNext: Bool = false, block: Int? = nil, group: Int? = nil
+  ) {
+    self.height = height
+    self.advance = advance ?? height
+    self.breakBefore = breakBefore
+    self.keepWithNext = keepWithNext
+    self.block = block
+    self.group = group
+  }
+}
+
+/// Splits a sequence of lines into pages (see the file comment for the rules).
+public struct PageSplitter: Sendable, Hashable {
+  /// Minimum lines of a paragraph left at the bottom of a page (CSS orphans).
+  public var orphans: Int
+  /// Minimum lines of a paragraph carried to the top of a page (CSS widows).
+  public var widows: Int
+  /// Lines of the following block kept with a keep-with-next line (a heading).
+  public var keepWithNextLines: Int
+
+  public init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2) {
+    self.orphans = max(1, orphans)
+    self.widows = max(1, widows)
+    self.keepWithNextLines = max(1, keepWithNextLines)
+  }
+
+  /// The effective break before each line: `result[i]` is the break between line i−1 and
+  /// line i (`result[0]` is the first line's own `breakBefore`). Avoid comes from the
+  /// line's own flag, the orphans (first orphans−1 gaps of a block) and widows (last
+  /// widows−1 gaps) rules, keep-with-next (the gap after the line and the first
+  /// keepWithNextLines−1 gaps of the block that follows) and shared groups.
+  public func gaps(_ lines: [SplitLine]) -> [SplitLine.BreakBefore] {
+    let n = lines.count
+    var gaps = lines.map(\.breakBefore)
+    guard n > 1 else { return gaps }
+    func avoid(_ i: Int) { if i > 0 && i < n && gaps[i] == .auto { gaps[i] = .avoid } }
+    // Blocks: widows and orphans.
+    var s = 0
+    while s < n {
+      var e = s + 1
+      if let b = lines[s].block {
+        while e < n && lines[e].block == b { e += 1 }
+        let count = e - s
+        for k in 1..<max(1, count) {
+          if k <= orphans - 1 || k >= count - (widows - 1) { avoid(s + k) }
+        }
+      }
+      s = e
+    }
+    for i in 0..<n {
+      if lines[i].keepWithNext {
+        avoid(i + 1)
+        // The first lines of the following block stay with it too.
+        if i + 1 < n, !lines[i + 1].keepWithNext, let b = lines[i + 1].block {
+          var k = 1
+          while k < keepWithNextLines && i + 1 + k < n && lines[i + 1 + k].block == b {
+            avoid(i + 1 + k)
+            k += 1
+          }
+        }
+      }
+      if i > 0, let g = lines[i].group, lines[i - 1].group == g { avoid(i) }
+    }
+    return gaps
+  }
+
+  /// Pages as ranges of line indices, in order, covering every line exactly once. A page
+  /// overflows `pageHeight(k)` only when its single line is taller than the page.
+  public func split(_ lines: [SplitLine], pageHeight: (Int) -> Double) -> [Range<Int>] {
+    let n = lines.count
+    guard n > 0 else { return [] }
+    let gaps = gaps(lines)
+    var top = [Double](repeating: 0, count: n + 1)  // y of each line's top
+    for i in 0..<n { top[i + 1] = top[i] + max(0, lines[i].advance) }
+    var pages: [Range<Int>] = []
+    var s = 0
+    while s < n {
+      let limit = pageHeight(pages.count) + 1e-9
+      // Largest e such that lines s..<e fit (at least one line), stopping at forced breaks.
+      var e = s + 1
+      while e < n && gaps[e] != .always && top[e] + max(0, lines[e].height) - top[s] <= limit {
+        e += 1
+      }
+      var end = e
+      if e < n && gaps[e] != .always {
+        // Line e does not fit: end at the last auto break at or before it.
+        var b = e
+        while b > s && gaps[b] != .auto { b -= 1 }
+        end = b > s ? b : e
+      }
+      pages.append(s..<end)
+      s = end
+    }
+    return pages
+  }
+
+  public func split(_ lines: [SplitLine], pageHeight: Double) -> [Range<Int>] {
+    split(lines, pageHeight: { _ in pageHeight })
+  }
+}

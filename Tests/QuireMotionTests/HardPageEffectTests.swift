@@ -1,0 +1,70 @@
+import Foundation
+import QuireRaster
+import Testing
+
+@testable import QuireMotion
+
+private let pages = TurnPages(
+  current: Synthetic.page(width: 120, height: 160, seed: 0),
+  next: Synthetic.page(width: 120, height: 160, seed: 1))
+
+/// frame(0) == current, frame(1) == next, and the distance to `next` shrinks with t.
+func checkTurnContract(
+  _ effect: PageTurnEffect, options: TurnOptions = TurnOptions(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(
+    effect.frame(at: 0, pages: pages, options: options) == pages.current,
+    sourceLocation: sourceLocation)
+  #expect(
+    effect.frame(at: 1, pages: pages, options: options) == pages.next,
+    sourceLocation: sourceLocation)
+  var last = meanAbsoluteDifference(pages.current, pages.next) + 1e-9
+  for t in [0.1, 0.3, 0.5, 0.7, 0.9] {
+    let f = effect.frame(at: t, pages: pages, options: options)
+    #expect(f.width == 120 && f.height == 160, sourceLocation: sourceLocation)
+    let d = meanAbsoluteDifference(f, pages.next)
+    #expect(d < last, "\(effect.name) t=\(t): \(d) !< \(last)", sourceLocation: sourceLocation)
+    last = d
+  }
+}
+
+@Test func hardPageContract() {
+  checkTurnContract(HardPageEffect())
+  #expect(makeEffect(style: "hard")?.name == "hard")
+  for back in [LeafBack.blank, .next] {
+    var o = TurnOptions()
+    o.back = back
+    checkTurnContract(HardPageEffect(), options: o)
+  }
+  var o = TurnOptions()
+  o.direction = .prev
+  let r = PageTurnRenderer(effect: HardPageEffect(), options: o)
+  #expect(r.frame(at: 0, pages: pages) == pages.current)
+  #expect(r.frame(at: 1, pages: pages) == pages.next)
+}
+
+@Test func hardPageRotatesAboutTheLeftEdge() {
+  let e = HardPageEffect()
+  let f = e.frame(at: 0.25, pages: pages, options: TurnOptions())
+  // The hinge column still shows the current page, shaded by the leaf's turn (k·sin 45°);
+  // the right edge already shows next (darkened by the shadow): the free edge swung in.
+  let k = 1 - e.leafShading * sin(Double.pi / 4)
+  let hinge = pixel(f, 1, 80)
+  let cur = pixel(pages.current, 1, 80)
+  for c in 0..<3 { #expect(abs(Double(hinge[c]) - Double(cur[c]) * k) <= 1.5) }
+  let r = pixel(f, 118, 5)
+  let n = pixel(pages.next, 118, 5)
+  #expect(r[0] < n[0] || r[2] < n[2])
+}
+
+@Test func hardPageGoldens() {
+  expectGolden("hard-mid", HardPageEffect().frame(at: 0.4, pages: pages, options: TurnOptions()))
+  let spread = SpreadPages(
+    leftCurrent: Synthetic.page(width: 120, height: 160, seed: 2), rightCurrent: pages.current,
+    leftNext: pages.next, rightNext: Synthetic.page(width: 120, height: 160, seed: 3))
+  let r = PageTurnRenderer(effect: HardPageEffect(), options: TurnOptions())
+  #expect(r.frame(at: 0, spread: spread) == spread.currentSpread)
+  #expect(r.frame(at: 1, spread: spread) == spread.nextSpread)
+  expectGolden("hard-spread-mid", r.frame(at: 0.6, spread: spread))
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import Quire
+
+@Suite("End to end", .serialized)
+struct EndToEndTests {
+  @Test("Every corpus book lays out, conserves its text, and renders pages of the asked size")
+  func wholeCorpus() throws {
+    try #require(corpusPresent, "corpus missing at \(corpus.path)")
+    var options = LayoutOptions()
+    options.width = 600
+    options.height = 800
+    for name in corpusBooks {
+      let book = try LaidOutBook.open(corpusBook(name), ingest: IngestOptions(), layout: options, threads: 2)
+      let pages = book.layout.pages
+      #expect(pages.count > 0, "\(name): no pages")
+      // Text conservation: the text lines, in page order, hold every character of the source.
+      let shown = pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined()
+      let a = normalized(sourceText(book.document))
+      let b = normalized(shown)
+      if a != b {
+        let common = zip(a.unicodeScalars, b.unicodeScalars).prefix { $0 == $1 }.count
+        let ctxA = String(String.UnicodeScalarView(a.unicodeScalars.dropFirst(common).prefix(40)))
+        let ctxB = String(String.UnicodeScalarView(b.unicodeScalars.dropFirst(common).prefix(40)))
+        Issue.record("\(name): text differs after \(common) characters: source «\(ctxA)» shown «\(ctxB)»")
+      }
+      // No line crosses the page bottom; page numbers run 1…n.
+      for (i, p) in pages.enumerated() {
+        #expect(p.number == i + 1)
+        for l in p.lines where l.role == .text {
+          #expect(l.rect.maxY <= Double(options.height) - options.margins.bottom + 0.5, "\(name) p\(p.number): «\(l.text)» crosses the bottom")
+        }
+      }
+      // Render a spread of pages: exact size; a page with content is not blank.
+      let renderer = book.makeRenderer()
+      let sample = Set([0, pages.count / 3, pages.count / 2, pages.count - 1]).sorted()
+      for i in sample {
+        let img = renderer.render(pages[i], width: 600, height: 800, format: .gray8)
+        #expect(img.width == 600 && img.height == 800)
+        if !pages[i].lines.isEmpty || !pages[i].images.isEmpty {
+          #expect(img.pixels.contains { $0 < 128 }, "\(name): page \(i + 1) has content but renders blank")
+        }
+      }
+    }
+  }
+
+  @Test("Rendering twice gives identical bytes, whatever the thread count")
+  func determinism() throws {
+    let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
+    var r1 = RenderRequest(book: sample, output: temporaryFolder("det1"))
+    r1.pages = "1-6"
+    r1.boxes = true
+    r1.threads = 2
+    var r2 = r1
+    r2.output = temporaryFolder("det2")
+    r2.threads = 1
+    _ = try RenderJob.run(r1)
+    _ = try RenderJob.run(r2)
+    let files = try FileManager.default.contentsOfDirectory(atPath: r1.output).sorted()
+    #expect(files == ["manifest.json"] + (1...6).map { String(format: "page-%04d.png", $0) })
+    for f in files {
+      let a = FileManager.default.contents(atPath: r1.output + "/" + f)
+      let b = FileManager.default.contents(atPath: r2.output + "/" + f)
+      #expect(a == b, "\(f) differs between runs")
+    }
+  }
+
+  @Test("The manifest follows the quire-pages/1 contract")
+  func manifestContract() throws {
+    let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
+    var r = RenderRequest(book: sample, output: temporaryFolder("manifest"))
+    r.pages = "2-3"
+    r.boxes = true
+    _ = try RenderJob.run(r)
+    let data = try #require(FileManager.default.contents(atPath: r.output + "/manifest.json"))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(json["format"] as? String == "quire-pages/1")
+    let book = try #require(json["book"] as? [String: Any])
+    #expect(book["title"] as? String == "Children's Literature")
+    #expect(book["direction"] as? String == "ltr")
+    let layout = try #require(json["layout"] as? [String: Any])
+    #expect(layout["width"] as? Int == 600 && layout["height"] as? Int == 800)
+    #expect((layout["key"] as? String)?.isEmpty == false)
+    let count = try #require(json["pageCount"] as? Int)
+    let pages = try #require(json["pages"] as? [[String: Any]])
+    #expect(pages.count == count)
+    #expect(pages[1]["file"] as? String == "page-0002.png")
+    #expect(pages[0]["file"] == nil)
+    let lines = try #require(pages[1]["lines"] as? [[String: Any]])
+    #expect(!lines.isEmpty)
+    for l in lines {
+      for key in ["text", "x", "y", "width", "height", "block", "role", "hyphenated", "ratio"] {
+        #expect(l[key] != nil, "line lacks \(key)")
+      }
+    }
+    let toc = try #require(json["toc"] as? [[String: Any]])
+    #expect(!toc.isEmpty)
+    // Locations run in order through the book.
+    var last = (-1, -1)
+    for p in pages {
+      let s = try #require(p["start"] as? [String: Int])
+      let cur = (s["spine"]!, s["offset"]!)
+      #expect(cur >= last)
+      last = cur
+    }
+  }
+
+  @Test("The first frame of a flip equals page N and the last page N+1")
+  func flipEnds() throws {
+    let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
+    let out = temporaryFolder("flip")
+    var r = FlipRequest(book: sample, output: out, page: 3)
+    r.timing.frames = 5
+    try FlipJob.run(r)
+    let book = try LaidOutBook.open(sample, ingest: IngestOptions(), layout: LayoutOptions(), threads: 2)
+    let renderer = book.makeRenderer()
+    let p3 = renderer.render(book.layout.pages[2], width: 600, height: 800, format: .rgba8)
+    let p4 = renderer.render(book.layout.pages[3], width: 600, height: 800, format: .rgba8)
+    let f1 = try PNGCodec.decode(try #require(FileManager.default.contents(atPath: out + "/frame-0001.png")))
+    let f5 = try PNGCodec.decode(try #require(FileManager.default.contents(atPath: out + "/frame-0005.png")))
+    #expect(f1.converted(to: .rgba8) == p3)
+    #expect(f5.converted(to: .rgba8) == p4)
+    #expect(FileManager.default.fileExists(atPath: out + "/frames.json"))
+  }
+
+  @Test("The CLI maps failures to sysexits codes with one line on stderr")
+  func exitCodes() throws {
+    guard quireExecutable != nil else {
+      Issue.record("quire executable not built")
+      return
+    }
+    let missing = try runQuire(["info", "/nonexistent/book.epub"])
+    #expect(missing.status == 66)
+    #expect(missing.stderr.split(separator: "\n").count == 1)
+    let usage = try runQuire(["render", "x.epub", "--bogus"])
+    #expect(usage.status == 64)
+    let noCommand = try runQuire(["frobnicate"])
+    #expect(noCommand.status == 64)
+    let junk = temporaryFolder("junk.epub")
+    try Data([0x50, 0x4B, 0x03, 0x04, 1, 2, 3]).write(to: URL(fileURLWithPath: junk))
+    let bad = try runQuire(["info", junk])
+    #expect(bad.status == 65, "\(bad.stderr)")
+    #expect(bad.stderr.split(separator: "\n").count == 1)
+    let sample = packageRoot.appendingPathComponent("samples/xiyouji-chapter1.txt").path
+    let blocker = temporaryFolder("afile")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+    let cannot = try runQuire(["render", sample, "-o", blocker + "/sub", "--pages", "1"])
+    #expect(cannot.status == 73, "\(cannot.stderr)")
+    let help = try runQuire(["help", "flip"])
+    #expect(help.status == 0 && help.stdout.contains("--corner"))
+  }
+}

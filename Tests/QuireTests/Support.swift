@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import Quire
+
+/// Where the shared corpus lives on the machines this project runs on (CI included).
+let corpus = URL(fileURLWithPath: "/work/shared/corpus")
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+func corpusBook(_ name: String) -> String { corpus.appendingPathComponent(name).path }
+
+let corpusBooks = [
+  "moby-dick.epub", "childrens-literature.epub", "accessible_epub_3.epub", "wasteland-otf-obf.epub",
+  "regime-anticancer-arabic.epub", "jlreq-in-japanese.epub", "pg84-frankenstein.epub",
+  "xiyouji-journey-to-the-west.utf8.txt", "xiyouji-journey-to-the-west.gb18030.txt",
+  "pride-and-prejudice.txt",
+]
+
+var corpusPresent: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+
+func temporaryFolder(_ name: String) -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "quire-tests-\(getpid())-\(name)")
+  try? FileManager.default.removeItem(at: dir)
+  return dir.path
+}
+
+/// The built `quire` executable (swift test builds it next to the test bundle).
+var quireExecutable: String? {
+  var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = dir.appendingPathComponent("quire").path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    dir = dir.deletingLastPathComponent()
+  }
+  let fallback = packageRoot.appendingPathComponent(".build/debug/quire").path
+  return FileManager.default.isExecutableFile(atPath: fallback) ? fallback : nil
+}
+
+struct CommandResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+func runQuire(_ args: [String]) throws -> CommandResult {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: try #require(quireExecutable))
+  p.arguments = args
+  let out = Pipe()
+  let err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return CommandResult(
+    status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+    stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// All text of a document in reading order (the typesetter's input).
+func sourceText(_ doc: Document) -> String {
+  var s = ""
+  func walk(_ blocks: [Block]) {
+    for b in blocks {
+      for i in b.inlines {
+        if case .text(let run) = i { s += run.text }
+      }
+      walk(b.children)
+    }
+  }
+  for c in doc.chapters { walk(c.blocks) }
+  return s
+}
+
+/// Whitespace, soft hyphens and case removed: what text conservation compares.
+func normalized(_ s: String) -> String {
+  String(
+    String.UnicodeScalarView(
+      s.lowercased().unicodeScalars.filter {
+        !$0.properties.isWhitespace && $0 != "\u{AD}" && $0 != "\u{FFFC}" && $0 != "\u{200B}" && $0 != "\u{FEFF}"
+      }))
+}
+
+/// Golden files: compared exactly; QUIRE_BLESS=1 rewrites them.
+func checkGolden(_ actual: Data, _ name: String) throws {
+  let url = packageRoot.appendingPathComponent("Tests/QuireTests/Goldens").appendingPathComponent(name)
+  if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
+    try actual.write(to: url)
+    return
+  }
+  guard let expected = FileManager.default.contents(atPath: url.path) else {
+    Issue.record("missing golden \(name); run with QUIRE_BLESS=1 to create it")
+    return
+  }
+  if expected != actual {
+    let dump = FileManager.default.temporaryDirectory.appendingPathComponent("actual-\(name)")
+    try actual.write(to: dump)
+    Issue.record("\(name) differs from its golden; actual written to \(dump.path)")
+  }
+}
