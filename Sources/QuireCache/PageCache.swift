@@ -42,7 +42,7 @@ public struct PageCacheStats: Sendable, Codable, Equatable {
   public var prefetches = 0
   /// Pages dropped (window, budget, invalidation).
   public var evictions = 0
-  /// Duration of every render, in ms, in completion order.
+  /// Duration of the renders, in ms, in completion order (the most recent 4096).
   public var renderMillis: [Double] = []
   public init() {}
 }
@@ -170,6 +170,7 @@ public actor PageCache {
   private func recordRender(_ d: Duration) {
     let c = d.components
     stats.renderMillis.append(Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15)
+    if stats.renderMillis.count > 4096 { stats.renderMillis.removeFirst(1024) }
   }
 
   private func isWanted(_ index: Int) -> Bool {

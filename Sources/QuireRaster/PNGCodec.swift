@@ -166,12 +166,42 @@ public enum PNGCodec {
     }
     let flagAlpha: UInt32 = 1
     let flagColor: UInt32 = 2
+    let flagLinear: UInt32 = 4
     let format: PixelBuffer.Format =
       (image.format & (flagAlpha | flagColor)) == 0 ? .gray8 : .rgba8
-    image.format = format == .gray8 ? 0 : (flagAlpha | flagColor)
-    var pixels = [UInt8](repeating: 0, count: width * height * format.channels)
-    let finished = pixels.withUnsafeMutableBytes { out in
-      png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+    let channels = format.channels
+    let count = width * height * channels
+    var pixels: [UInt8]
+    let finished: Int32
+    if image.format & flagLinear == 0 {
+      image.format = format == .gray8 ? 0 : (flagAlpha | flagColor)
+      pixels = [UInt8](repeating: 0, count: count)
+      finished = pixels.withUnsafeMutableBytes { out in
+        png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+      }
+    } else {
+      // A 16-bit file. Asked for 8-bit output, libpng's simplified API treats 16-bit samples
+      // as linear light and gamma-encodes them, lightening every midtone; browsers (and
+      // we) read them as sRGB values like 8-bit ones. So take them as 16-bit "linear" (no
+      // conversion, alpha premultiplied) and narrow by hand.
+      image.format = flagLinear | (format == .gray8 ? 0 : (flagAlpha | flagColor))
+      var wide = [UInt16](repeating: 0, count: count)
+      finished = wide.withUnsafeMutableBytes { out in
+        png_image_finish_read(&image, nil, out.baseAddress, 0, nil)
+      }
+      pixels = [UInt8](repeating: 0, count: count)
+      for i in stride(from: 0, to: count, by: channels) {
+        if channels == 4 {
+          let a = UInt32(wide[i + 3])
+          for k in 0..<3 {
+            let c = a == 0 ? 0 : Swift.min(65535, (UInt32(wide[i + k]) * 65535 + a / 2) / a)
+            pixels[i + k] = UInt8((c * 255 + 32767) / 65535)
+          }
+          pixels[i + 3] = UInt8((a * 255 + 32767) / 65535)
+        } else {
+          pixels[i] = UInt8((UInt32(wide[i]) * 255 + 32767) / 65535)
+        }
+      }
     }
     guard finished != 0 else {
       let message = imageMessage(&image)

@@ -52,12 +52,16 @@ public final class PageRenderer: @unchecked Sendable {
   }
 
   /// Renders `page` on white paper. Items are painted in order; RGBA colours are composited
-  /// with their alpha; gray8 takes the Rec. 709 luminance of each colour.
+  /// with their alpha; gray8 takes the Rec. 709 luminance of each colour. The canvas is
+  /// bounded by `ImageLimits` (sides ≤ 16384, ≤ 100 MP): larger requests are cut down.
   public func render(_ page: Page, width: Int, height: Int, format: PixelBuffer.Format)
     -> PixelBuffer
   {
     let width = Swift.max(0, Swift.min(width, ImageLimits.maxSide))
-    let height = Swift.max(0, Swift.min(height, ImageLimits.maxSide))
+    var height = Swift.max(0, Swift.min(height, ImageLimits.maxSide))
+    if width > 0 && width * height > ImageLimits.maxPixels {
+      height = ImageLimits.maxPixels / width
+    }
     var canvas = Canvas(width: width, height: height, format: format)
     let rasterizer = checkout()
     defer { checkin(rasterizer) }

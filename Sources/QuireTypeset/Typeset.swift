@@ -110,6 +110,7 @@ public final class Typesetter: Sendable {
   let options: LayoutOptions
   let fontSet: FontSet
   let shapes = ShapeCache()
+  let hyphens = SharedCache<HyphenKey, [Int]>()
   /// Book-global number of the first text block of each chapter.
   let firstBlock: [Int]
 
@@ -174,23 +175,43 @@ public final class Typesetter: Sendable {
     GreedyBreaker(hyphenate: options.hyphenate == .auto)
   }
 
+  /// What a worker keeps from one chapter to the next: shaped words and hyphenation points.
+  struct WorkerCaches {
+    var shaper: Shaper
+    var hyphenPoints: [[UInt32]: [Int]] = [:]
+  }
+
   public func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
+    var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
+    return layoutChapter(spineIndex, caches: &caches)
+  }
+
+  func layoutChapter(_ spineIndex: Int, caches: inout WorkerCaches) -> ChapterLayout {
     guard document.chapters.indices.contains(spineIndex) else {
       return ChapterLayout(
         spineIndex: spineIndex, pages: [], warnings: ["spine \(spineIndex): no such chapter"])
     }
     let chapter = document.chapters[spineIndex]
     var flow = ChapterFlow(
-      options: options, fonts: fontSet, shaper: Shaper(fonts: fontSet, shared: shapes),
-      spine: spineIndex,
+      options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language ?? document.metadata.language ?? options.language,
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
-      breaker: breaker, firstBlock: firstBlock[spineIndex])
+      breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
+    flow.hyphenPoints = caches.hyphenPoints
+    caches.hyphenPoints = [:]
+    defer {
+      caches.shaper = flow.shaper.take()
+      caches.hyphenPoints = flow.hyphenPoints
+      if caches.hyphenPoints.count > 200_000 { caches.hyphenPoints = [:] }
+      flow.hyphenPoints = [:]
+    }
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,
       right: Double(options.width) - options.margins.right)
+    let entries = flow.entries
+    flow.entries = []  // the paginator then owns the only reference and shifts in place
     let pages = Paginator(options: options).pages(
-      flow.entries, spine: spineIndex, href: chapter.href,
+      entries, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0))
     var warnings = flow.warnings
     for v in flow.missing.sorted().prefix(200) {
@@ -215,10 +236,11 @@ public final class Typesetter: Sendable {
     for _ in 0..<workers {
       done.enter()
       let thread = Thread { [self] in
+        var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
         while true {
           let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
           if k >= order.count { break }
-          let layout = layoutChapter(order[k])
+          let layout = layoutChapter(order[k], caches: &caches)
           results.withLock { $0[order[k]] = layout }
         }
         done.leave()

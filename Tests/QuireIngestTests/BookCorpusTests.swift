@@ -88,6 +88,23 @@ struct BookCorpusTests {
     #expect(doc.fonts.allSatisfy { !$0.wasObfuscated && $0.data.starts(with: Array("OTTO".utf8)) })
   }
 
+  @Test func resourceStoreServesConcurrentReaders() throws {
+    let doc = try Book.open(Corpus.url("jlreq-in-japanese.epub"))
+    let hrefs = doc.images.prefix(40).map(\.href)
+    #expect(hrefs.count == 40)
+    let expected = hrefs.map { doc.resources.data(forHref: $0) }
+    #expect(expected.allSatisfy { $0 != nil })
+    let store = doc.resources
+    let slots = ResultSlots<Data?>(count: hrefs.count * 4)
+    DispatchQueue.concurrentPerform(iterations: hrefs.count * 4) { i in
+      slots.set(i, store.data(forHref: hrefs[i % hrefs.count]))
+    }
+    for (i, got) in slots.values.enumerated() {
+      #expect(got == expected[i % hrefs.count])
+    }
+    #expect(doc.images.count == 335)  // the 335 PNG figures of the manifest
+  }
+
   @Test func frankensteinNCX() throws {
     let doc = try Book.open(Corpus.url("pg84-frankenstein.epub"))
     // EPUB 2: no nav document, the TOC comes from the NCX.

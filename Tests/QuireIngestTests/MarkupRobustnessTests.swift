@@ -169,3 +169,26 @@ private func xhtml(_ body: String, head: String = "") -> String {
     #expect(c.warnings.contains { $0.message.contains("@import") })
   }
 }
+
+@Suite struct MarkupFuzzRegressionTests {
+  /// Inputs the xhtml fuzzer (Fuzz/run.sh xhtml) flagged: each converts, and its Locations
+  /// stay consistent. `xhtml-slow-unit-*` took 10 s under ASan (a mutated jlreq chapter with
+  /// invalid UTF-8 and mismatched table tags); it led to removing two quadratic copies.
+  @Test func fuzzFindingsConvert() throws {
+    let folder = ContentFixtures.root.appendingPathComponent("fuzz")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasPrefix("xhtml-")
+    }
+    #expect(!files.isEmpty)
+    for f in files.sorted() {
+      let data = try Data(contentsOf: folder.appendingPathComponent(f))
+      let c = ChapterConverter(options: IngestOptions(), bookLanguage: "en") { _ in nil }
+        .convert(
+          ChapterSource(
+            spineIndex: 0, href: "OPS/fuzz.xhtml", mediaType: "application/xhtml+xml", linear: true,
+            data: data))
+      #expect(c.chapter.plainText.unicodeScalars.count == c.chapter.length, "\(f)")
+      #expect(c.chapter.length > 0, "\(f)")
+    }
+  }
+}

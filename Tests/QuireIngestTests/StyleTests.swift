@@ -223,3 +223,24 @@ private func runs(_ b: Block) -> [TextRun] {
     #expect(t.first { $0.kind == .string }?.text == "q")
   }
 }
+
+@Suite struct StyleHostileValueTests {
+  /// Numbers that do not fit an Int must not trap (`Int(1e300)` does).
+  @Test func hugeNumbersAreClamped() {
+    let css = """
+      p { widows: 1e300; orphans: -1e300; font-weight: 1e300; line-height: 1e300; margin-left: 1e300px;
+          font-size: 1e300em; text-indent: -1e300%; }
+      @font-face { font-family: X; src: url(x.otf); font-weight: 1e300 }
+      """
+    let c = ContentFixtures.convert(
+      "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><style>\(css)</style></head><body><p>x</p></body></html>"
+    )
+    let p = c.chapter.blocks[0].children[0]
+    #expect(p.style.widows == 100 && p.style.orphans == 1)
+    #expect(p.style.fontSize == 100)
+    #expect(p.style.margin.left == .rem(10_000))
+    #expect(p.style.textIndent == .percent(-10_000))
+    #expect(p.style.lineHeight == .factor(100))
+    #expect(c.fontFaces.first?.weight == 900)
+  }
+}

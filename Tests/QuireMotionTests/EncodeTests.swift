@@ -54,16 +54,19 @@ enum ExternalDecoder {
       ).out)
   }
 
-  /// PIL's frame count and first frame (RGBA bytes).
-  static func pil(_ path: String) throws -> (frames: Int, first: [UInt8])? {
-    let raw = path + ".first.rgba"
+  /// PIL's frame count, first frame and all frames (RGBA bytes, composited as a viewer
+  /// shows them).
+  static func pil(_ path: String) throws -> (frames: Int, first: [UInt8], all: [[UInt8]])? {
+    let raw = path + ".frames.rgba"
     let script = """
       import sys
       from PIL import Image
       im = Image.open(sys.argv[1])
       n = getattr(im, 'n_frames', 1)
-      im.seek(0)
-      open(sys.argv[2], 'wb').write(im.convert('RGBA').tobytes())
+      with open(sys.argv[2], 'wb') as out:
+          for i in range(n):
+              im.seek(i)
+              out.write(im.convert('RGBA').tobytes())
       print(n)
       """
     let r = try run(python, ["-c", script, path, raw])
@@ -71,7 +74,11 @@ enum ExternalDecoder {
       let n = Int(
         String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     else { return nil }
-    return (n, [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    guard n > 0, bytes.count % n == 0 else { return nil }
+    let size = bytes.count / n
+    let all = (0..<n).map { Array(bytes[($0 * size)..<(($0 + 1) * size)]) }
+    return (n, all[0], all)
   }
 }
 
@@ -173,6 +180,11 @@ enum ExternalDecoder {
       let decoded = try #require(try ExternalDecoder.pil(path))
       #expect(decoded.frames == Self.frameCount)
       #expect(decoded.first == Self.pages.current.pixels)
+      // Later frames store only their changed rectangle; composited, every frame is exact.
+      for info in Self.timeline.frames {
+        let expected = Self.renderer.frame(at: info.progress, pages: Self.pages).pixels
+        #expect(decoded.all[info.index] == expected, "frame \(info.index)")
+      }
       checked = true
     }
     if !checked {
@@ -189,6 +201,21 @@ enum ExternalDecoder {
     let decoded = try #require(try ExternalDecoder.pil(path))
     #expect(decoded.frames == Self.frameCount)
     #expect(decoded.first == Self.pages.current.pixels)
+    for info in Self.timeline.frames {
+      let expected = Self.renderer.frame(at: info.progress, pages: Self.pages).pixels
+      #expect(decoded.all[info.index] == expected, "lossless frame \(info.index)")
+    }
+  }
+
+  @Test func changedRectangleIsTight() {
+    let a = TurnFixtures.current
+    var b = a
+    #expect(changedRectangle(a, b) == (0, 0, 1, 1))
+    b.pixels[(10 * a.width + 7) * 4 + 1] ^= 0xFF
+    b.pixels[(20 * a.width + 30) * 4] ^= 0xFF
+    #expect(changedRectangle(a, b) == (7, 10, 24, 11))
+    let crop = cropped(b, x: 7, y: 10, width: 24, height: 11)
+    #expect(crop.pixels[1] == b.pixels[(10 * a.width + 7) * 4 + 1])
   }
 
   @Test func mp4ThroughFFmpeg() throws {

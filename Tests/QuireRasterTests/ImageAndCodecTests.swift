@@ -78,6 +78,29 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
     #expect(abs(Int(jpg.pixels[0]) - 200) < 12)  // red channel of the left half
   }
 
+  @Test func decodesPaletteAnd16BitPNGs() throws {
+    let palette = try PNGCodec.decode(Checkout.fixture("fixture-palette.png"))
+    #expect(palette.format == .rgba8 && palette.width == 8 && palette.height == 4)
+    #expect(Array(palette.pixels.prefix(8)) == [255, 0, 0, 255, 0, 255, 0, 255])
+    let gray = try PNGCodec.decode(Checkout.fixture("fixture-gray16.png"))
+    #expect(gray.format == .gray8 && gray.width == 5 && gray.height == 3)
+    #expect(Array(gray.pixels.prefix(5)) == [0, 64, 127, 191, 255])  // x·16383 of 65535
+  }
+
+  /// The fixture JPEG with its frame header (SOF0) claiming 65000×65000.
+  static func hugeJPEG() -> Data {
+    var bytes = [UInt8](Checkout.fixture("fixture-gradient.jpg"))
+    for i in 0..<(bytes.count - 9) where bytes[i] == 0xFF && bytes[i + 1] == 0xC0 {
+      // FF C0, length (2), precision (1), height (2), width (2)
+      bytes[i + 5] = 0xFD
+      bytes[i + 6] = 0xE8
+      bytes[i + 7] = 0xFD
+      bytes[i + 8] = 0xE8
+      break
+    }
+    return Data(bytes)
+  }
+
   @Test func hostileImagesBecomePlaceholdersWithWarnings() throws {
     let png = Checkout.fixture("fixture-checker-rgba.png")
     let jpg = Checkout.fixture("fixture-gradient.jpg")
@@ -85,6 +108,7 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
       "cut.png": png.prefix(png.count / 2),
       "cut.jpg": jpg.prefix(jpg.count / 2),
       "huge.png": handmadePNG(width: 100_000, height: 100_000),
+      "huge.jpg": Self.hugeJPEG(),
       "wide.png": handmadePNG(width: 20_000, height: 1),
       "junk-idat.png": handmadePNG(width: 4, height: 4, idat: [1, 2, 3, 4, 5]),
       "anim.gif": Data("GIF89a\u{1}\0\u{1}\0".utf8),
@@ -109,6 +133,7 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
     }
     #expect(warnings.contains { $0.contains("huge.png") && $0.contains("100000x100000") })
     #expect(warnings.contains { $0.contains("cut.jpg") && $0.contains("tjDecompress") })
+    #expect(warnings.contains { $0.contains("huge.jpg") && $0.contains("65000x65000") })
     #expect(warnings.contains { $0.contains("cut.png") && $0.contains("png_image") })
     // Rendering again reports nothing new.
     _ = r.render(makePage(items), width: hrefs.count * 20, height: 16, format: .gray8)

@@ -97,6 +97,7 @@ struct RealBookBenchmark {
     let (doc, t) = try RealBook.typeset("moby-dick.epub")
     let book = t.layoutBook(threads: 2)
     let t1 = RasterBenchmark.now()
+    let layoutRSS = RasterBenchmark.peakRSSMB()
     let store = doc.resources
     let r = PageRenderer(fonts: book.fonts, images: { store.data(forHref: $0) })
     let pages = book.pages
@@ -122,8 +123,9 @@ struct RealBookBenchmark {
     line += "render+encode+write \(String(format: "%.2f", t2 - t1)) s (first page "
     line +=
       "\(String(format: "%.1f", firstMs)) ms); total \(String(format: "%.0f", Double(pages.count) / (t2 - t0))) pages/s; "
-    line +=
-      "peak RSS \(String(format: "%.0f", RasterBenchmark.peakRSSMB())) MB; renderer warnings \(r.warnings.count)"
+    line += "peak RSS after layout \(String(format: "%.0f", layoutRSS)) MB, after rendering "
+    line += "\(String(format: "%.0f", RasterBenchmark.peakRSSMB())) MB; "
+    line += "renderer warnings \(r.warnings.count)"
     let out = dir.appendingPathComponent("mutool")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     let p = Process()

@@ -74,6 +74,13 @@ private func runs(_ p: BidiParagraph, _ r: Range<Int>? = nil) -> [String] {
     #expect(runs(p) == ["0..<7 rtl"])
   }
 
+  @Test func stringAndScalarInitialisersAgree() {
+    let text = "abc שלום def"
+    let a = BidiParagraph(text: text, baseDirection: nil)
+    let b = BidiParagraph(text: Array(text.unicodeScalars), baseDirection: nil)
+    #expect(a == b)
+  }
+
   @Test func emptyText() {
     let p = BidiParagraph("", baseDirection: .rtl)
     #expect(p.count == 0)

@@ -5,7 +5,7 @@ import Testing
 
 /// Pride and Prejudice, set with an approximate proportional font (widths per character
 /// class, 16 px) on a 30 em measure, hyphenated with the system's en_US dictionary.
-private enum PrideCorpus {
+enum PrideCorpus {
   static let path = "/work/shared/corpus/pride-and-prejudice.txt"
   static var available: Bool {
     FileManager.default.fileExists(atPath: path)

@@ -109,3 +109,25 @@ import Testing
     #expect(lineTexts(text, items, breaks) == ["aaaa", "bbbb cc-", "dd"])
   }
 }
+
+@Suite struct BreakerChoiceTests {
+  @Test func optionsChooseBreakers() {
+    var o = LayoutOptions()
+    #expect(o.paragraphBreaker is KnuthPlassBreaker)
+    #expect((o.paragraphBreaker as? KnuthPlassBreaker)?.emergencyStretch == 24)
+    o.align = .start
+    #expect((o.paragraphBreaker as? KnuthPlassBreaker)?.mode == .ragged(raggedness: 0.2))
+    o.lineBreaking = .greedy
+    #expect(o.paragraphBreaker is GreedyBreaker)
+    o.hyphenate = .off
+    #expect((o.paragraphBreaker as? GreedyBreaker)?.hyphenate == false)
+    o.lineBreaking = .optimal
+    #expect((o.paragraphBreaker as? KnuthPlassBreaker)?.hyphenate == false)
+    // With hyphenation off no line ends at a hyphen point.
+    let items = paragraph("aaaaaaaaaaaaa hyp-hen-ation-ex-am-ple bbbbbbbbbbbbbb ccc")
+    for breaker in [o.paragraphBreaker, KnuthPlassBreaker(hyphenate: false)] {
+      let breaks = breaker.breakLines(items, lineWidth: { _ in 200 })
+      #expect(breaks.allSatisfy { !$0.hyphenated })
+    }
+  }
+}

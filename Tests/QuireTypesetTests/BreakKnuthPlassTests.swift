@@ -248,3 +248,38 @@ import Testing
     #expect(compared > 100)
   }
 }
+
+@Suite struct BreakHostileInputTests {
+  /// NaN, infinite and negative sizes and line widths must not crash, hang or produce
+  /// invalid breaks; ratios stay finite.
+  @Test func absurdNumbersStillBreak() {
+    let values: [Double] = [.nan, .infinity, -.infinity, -50, 0, 1e300, 12]
+    var rng = SplitMix(seed: 11)
+    let breakers: [any ParagraphBreaker] = [
+      KnuthPlassBreaker(), GreedyBreaker(), KnuthPlassBreaker.ragged(),
+    ]
+    for _ in 0..<60 {
+      var items: [BreakItem] = []
+      for w in 0..<Int.random(in: 1...30, using: &rng) {
+        if w > 0 {
+          items.append(
+            .glue(
+              width: values.randomElement(using: &rng)!,
+              stretch: values.randomElement(using: &rng)!,
+              shrink: values.randomElement(using: &rng)!))
+        }
+        items.append(.box(width: values.randomElement(using: &rng)!))
+        if Bool.random(using: &rng) {
+          items.append(.hyphen(width: values.randomElement(using: &rng)!))
+        }
+      }
+      items += BreakItem.paragraphEnd
+      let width = values.randomElement(using: &rng)!
+      for b in breakers {
+        let breaks = b.breakLines(items, lineWidth: { _ in width })
+        expectValidBreaks(breaks, items)
+        #expect(breaks.allSatisfy { $0.ratio.isFinite })
+      }
+    }
+  }
+}

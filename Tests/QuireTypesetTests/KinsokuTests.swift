@@ -98,7 +98,10 @@ struct KinsokuCorpusTests {
           }
         }
         items += BreakItem.paragraphEnd
-        let breaks = GreedyBreaker().breakLines(items, lineWidth: { _ in 24 * 16 })
+        // Greedy for the unfiltered run; Knuth–Plass (the default breaker) for the filtered.
+        let breaker: any ParagraphBreaker = filtered ? KnuthPlassBreaker() : GreedyBreaker()
+        let breaks = breaker.breakLines(items, lineWidth: { _ in 24 * 16 })
+        expectValidBreaks(breaks, items)
         // Map lines back to scalars: box k is scalar k.
         var boxIndex: [Int: Int] = [:]
         var k = 0

@@ -127,3 +127,36 @@ private func paragraphLines(_ count: Int, block: Int, height: Double = 10) -> [S
     }
   }
 }
+
+/// Pride and Prejudice broken into lines by Knuth–Plass, then into pages: no widows or
+/// orphans remain (the rules can always be met with 2/2 on pages of 30+ lines), every
+/// page fits, and the naive splitter (rules off) does leave some.
+@Suite(.enabled(if: PrideCorpus.available)) struct SplitterCorpusTests {
+  @Test func prideAndPrejudicePages() throws {
+    let h = try #require(Hyphenator.forLanguage("en"))
+    var lines: [SplitLine] = []
+    for (k, p) in PrideCorpus.paragraphs(400).enumerated() {
+      let (items, _) = PrideCorpus.items(p, hyphenator: h)
+      let breaks = KnuthPlassBreaker().breakLines(items, lineWidth: { _ in 480 })
+      for (j, _) in breaks.enumerated() {
+        let last = j == breaks.count - 1
+        lines.append(SplitLine(height: 22, advance: last ? 30 : 22, block: k))
+      }
+    }
+    let pageHeight = 700.0
+    let pages = PageSplitter().split(lines, pageHeight: pageHeight)
+    var stats = LineQualityStats()
+    stats.addPages(pages, lines: lines)
+    #expect(stats.widows == 0 && stats.orphans == 0)
+    #expect(pages.first?.lowerBound == 0 && pages.last?.upperBound == lines.count)
+    for p in pages {
+      let used = lines[p].dropLast().reduce(0) { $0 + $1.advance } + lines[p.upperBound - 1].height
+      #expect(used <= pageHeight)
+      if p != pages.last { #expect(p.count >= 20, "\(p)") }  // pages stay reasonably full
+    }
+    var naive = LineQualityStats()
+    naive.addPages(
+      PageSplitter(orphans: 1, widows: 1).split(lines, pageHeight: pageHeight), lines: lines)
+    #expect(naive.widows + naive.orphans > 0)
+  }
+}

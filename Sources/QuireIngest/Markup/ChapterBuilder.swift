@@ -317,27 +317,39 @@ struct ChapterBuilder {
 
   /// Flushes the open frame's inline content into an anonymous paragraph before a block child.
   private mutating func flushPending() {
-    var frame = frames[frames.count - 1]
-    guard !frame.pending.isEmpty else { return }
-    frames[frames.count - 1].pending = []
-    if let anon = anonymousParagraph(&frame) { frames[frames.count - 1].children.append(anon) }
+    let last = frames.count - 1
+    guard !frames[last].pending.isEmpty else { return }
+    // Take the pending content out first: copying the frame would copy its children
+    // (quadratic in a container with many anonymous paragraphs).
+    let pending = frames[last].pending
+    frames[last].pending = []
+    let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
+    if let anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+      frames[last].children.append(anon)
+    }
   }
 
   private mutating func anonymousParagraph(_ frame: inout Frame) -> Block? {
     let pending = frame.pending
     frame.pending = []
+    return anonymousParagraph(pending, kind: frame.kind, style: frame.style, lang: frame.lang)
+  }
+
+  private mutating func anonymousParagraph(
+    _ pending: [PendingInline], kind: BlockKind, style frameStyle: ComputedStyle, lang: String?
+  ) -> Block? {
     guard !pending.isEmpty else { return nil }
     let start = location
-    let (inlines, image) = process(pending, isPre: frame.kind == .preformatted, lang: frame.lang)
+    let (inlines, image) = process(pending, isPre: kind == .preformatted, lang: lang)
     if let image { return image }
     guard !inlines.isEmpty else { return nil }
     // An anonymous box inherits the inherited properties only.
     var style = ElementStyle()
-    style.computed = frame.style
+    style.computed = frameStyle
     let anonStyle = ElementStyle.inheriting(from: style).computed
     return Block(
       kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "",
-      lang: frame.lang, dir: frame.style.direction)
+      lang: lang, dir: frameStyle.direction)
   }
 
   // MARK: - White space and offsets
@@ -471,29 +483,38 @@ struct ChapterBuilder {
     }
 
     var out: [Inline] = []
+    // The run being extended: appended to while only its text differs (kept out of `out`
+    // so appending never copies the accumulated string).
+    var open: TextRun? = nil
+    func close() {
+      if let r = open { out.append(.text(r)) }
+      open = nil
+    }
     for p in pieces {
       switch p {
       case .anchor(let id):
         if anchors[id] == nil { anchors[id] = offset }
       case .lineBreak:
+        close()
         out.append(.lineBreak(location))
         offset += 1
       case .image(let ref, let st):
-        out.append(.image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
+        close()
+        out.append(
+          .image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
         offset += 1
       case .text(let s, let st, let link, let lang, _):
         guard !s.isEmpty else { continue }
-        // Merge with the previous run when nothing but the text differs.
-        if case .text(var prev)? = out.last, prev.style == st, prev.link == link, prev.lang == lang
-        {
-          prev.text += s
-          out[out.count - 1] = .text(prev)
+        if open != nil, open!.style == st, open!.link == link, open!.lang == lang {
+          open!.text += s
         } else {
-          out.append(.text(TextRun(text: s, style: st, location: location, link: link, lang: lang)))
+          close()
+          open = TextRun(text: s, style: st, location: location, link: link, lang: lang)
         }
         offset += s.unicodeScalars.count
       }
     }
+    close()
     return (out, nil)
   }
 }

@@ -156,7 +156,7 @@ struct StyleSheetLoader {
         }
       case "font-weight":
         if let t = value.first {
-          if t.kind == .number { weight = min(900, max(100, Int(t.number))) }
+          if t.kind == .number { weight = Int(min(900, max(100, t.number))) }
           if t.kind == .ident && t.text.lowercased() == "bold" { weight = 700 }
         }
       case "font-style":

@@ -1,8 +1,9 @@
-// A CSS tokenizer after CSS Syntax Level 3, by hand: no CSS library in Debian fits (libcroco
-// is unmaintained and deprecated, libcss/netsurf is not packaged as -dev with a stable API,
-// and a browser engine is far too big). Only what the cascade needs is kept: no
-// unicode-range tokens, escapes are decoded, and every loop advances at least one scalar.
-// Bounded: the caller caps the sheet size; the tokenizer caps the token count.
+// A CSS tokenizer after CSS Syntax Level 3, written by hand because no installed or
+// packaged library fits: Debian 12 offers libcss-parser (CSS1 only, no error recovery) and
+// no longer ships libcroco (deprecated upstream); netsurf's libcss and browser engines
+// (lexbor, Blink) are not packaged as -dev libraries we may use. Only what the cascade
+// needs is kept: no unicode-range tokens; escapes are decoded; every loop advances at least
+// one scalar. Bounded: the caller caps the sheet size; the tokenizer caps the token count.
 
 struct CSSToken: Sendable, Hashable {
   enum Kind: Sendable, Hashable {

@@ -241,6 +241,15 @@ enum StyleComputer {
 
   /// A length in rem (or percent), for properties other than font-size.
   static func length(_ t: CSSToken, fontSize: Double) -> Length? {
+    // Hostile sheets write 1e300px; nothing a page can show needs more than this.
+    switch rawLength(t, fontSize: fontSize) {
+    case .rem(let r)?: return .rem(max(-10_000, min(10_000, r)))
+    case .percent(let p)?: return .percent(max(-10_000, min(10_000, p)))
+    case nil: return nil
+    }
+  }
+
+  static func rawLength(_ t: CSSToken, fontSize: Double) -> Length? {
     switch t.kind {
     case .number: return t.number == 0 ? .zero : nil
     case .percentage: return .percent(t.number)
@@ -298,7 +307,7 @@ enum StyleComputer {
   static func fontWeight(_ t: CSSToken, parent: Int) -> Int? {
     switch t.kind {
     case .number:
-      let w = Int(t.number)
+      let w = Int(max(0, min(10_000, t.number)))
       return (1...1000).contains(w) ? min(900, max(100, (w + 50) / 100 * 100)) : nil
     case .ident:
       switch t.text.lowercased() {
@@ -316,8 +325,8 @@ enum StyleComputer {
     guard let t = v.first else { return nil }
     switch t.kind {
     case .ident where t.text.lowercased() == "normal": return .normal
-    case .number: return t.number >= 0 ? .factor(t.number) : nil
-    case .percentage: return .factor(t.number / 100)
+    case .number: return t.number >= 0 ? .factor(min(100, t.number)) : nil
+    case .percentage: return t.number >= 0 ? .factor(min(100, t.number / 100)) : nil
     default:
       if let l = length(t, fontSize: fontSize) { return .length(l) }
       return nil
@@ -613,11 +622,11 @@ enum StyleComputer {
       }
     case "widows":
       if let t = v.first, t.kind == .number, v.count == 1 {
-        s.computed.widows = max(1, min(100, Int(t.number)))
+        s.computed.widows = Int(max(1, min(100, t.number)))
       }
     case "orphans":
       if let t = v.first, t.kind == .number, v.count == 1 {
-        s.computed.orphans = max(1, min(100, Int(t.number)))
+        s.computed.orphans = Int(max(1, min(100, t.number)))
       }
     case "direction":
       if k == "rtl" {

@@ -139,24 +139,12 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
         let lastWork = Swift.max(
           firstWork,
           Swift.min(canvasWidth, Int(((r + sw - base) / nx).rounded(.up)) + originX + 2))
-        for cx in 0..<firstWork {
-          let px = cx - originX
-          if px < 0 {
-            copyPixel(left!.base, (y * w + px + w) * 4, out, rowOut + cx * 4)
-          } else {
-            copyPixel(front.base, (y * w + px) * 4, out, rowOut + cx * 4)
-          }
-        }
-        if lastWork < canvasWidth {
-          for cx in lastWork..<canvasWidth {
-            let px = cx - originX
-            if px < 0 {
-              copyPixel(left!.base, (y * w + px + w) * 4, out, rowOut + cx * 4)
-            } else {
-              copyPixel(beneath.base, (y * w + px) * 4, out, rowOut + cx * 4)
-            }
-          }
-        }
+        copyRun(
+          out, canvasWidth: canvasWidth, row: y, from: 0, to: firstWork, originX: originX,
+          page: front, left: left)
+        copyRun(
+          out, canvasWidth: canvasWidth, row: y, from: lastWork, to: canvasWidth,
+          originX: originX, page: beneath, left: left)
         for cx in firstWork..<lastWork {
           let px = cx - originX
           let qx = Float(px) + 0.5

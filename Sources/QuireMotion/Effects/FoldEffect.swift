@@ -81,7 +81,38 @@ public struct FoldEffect: PageTurnEffect, LeafEffect {
       for y in 0..<h {
         let qy = Float(y) + 0.5
         let rowOut = y * canvasWidth * 4
-        for cx in 0..<canvasWidth {
+        // d grows along the row (nx > 0): left of the work span the flat page, right of it
+        // the page beneath. The span covers the fold band (−½ ≤ d ≤ shadow + ½) and the
+        // columns whose reflection lands on the page (the flap).
+        var (workStart, workEnd) = (0, canvasWidth)
+        if nx > 1e-6 {
+          let k = ny * qy - cOff
+          var lo = (-0.5 - k) / nx
+          var hi = (shadowWidth + 0.5 - k) / nx
+          // Reflection r(qx) = q − 2d·n, linear in qx; keep r within the page (±1 px).
+          if let rx = span(1 - 2 * nx * nx, -2 * nx * k, -1, fw + 1),
+            let ry = span(-2 * nx * ny, qy - 2 * ny * k, -1, fh + 1)
+          {
+            let a = Swift.max(rx.0, ry.0)
+            let b = Swift.min(Swift.min(rx.1, ry.1), (0.5 - k) / nx)
+            if a <= b {
+              lo = Swift.min(lo, a)
+              hi = Swift.max(hi, b)
+            }
+          }
+          let first = Swift.max(-Float(originX) - 2, Swift.min(fw + 2, lo))
+          let last = Swift.max(-Float(originX) - 2, Swift.min(fw + 2, hi))
+          workStart = Swift.max(0, Int((first - 0.5).rounded(.down)) + originX - 1)
+          workEnd = Swift.min(canvasWidth, Int((last - 0.5).rounded(.up)) + originX + 2)
+          workEnd = Swift.max(workStart, workEnd)
+        }
+        copyRun(
+          out, canvasWidth: canvasWidth, row: y, from: 0, to: workStart, originX: originX,
+          page: front, left: left)
+        copyRun(
+          out, canvasWidth: canvasWidth, row: y, from: workEnd, to: canvasWidth,
+          originX: originX, page: beneath, left: left)
+        for cx in workStart..<workEnd {
           let px = cx - originX
           let qx = Float(px) + 0.5
           let d = nx * qx + ny * qy - cOff
@@ -124,4 +155,12 @@ public struct FoldEffect: PageTurnEffect, LeafEffect {
       }
     }
   }
+}
+
+/// The interval of x where a·x + b ∈ [lo, hi] (nil if none; unbounded as ±∞).
+private func span(_ a: Float, _ b: Float, _ lo: Float, _ hi: Float) -> (Float, Float)? {
+  if abs(a) < 1e-9 { return (b >= lo && b <= hi) ? (-.infinity, .infinity) : nil }
+  let x0 = (lo - b) / a
+  let x1 = (hi - b) / a
+  return x0 <= x1 ? (x0, x1) : (x1, x0)
 }

@@ -60,40 +60,74 @@ public struct LeavesEffect: PageTurnEffect, LeafEffect {
         if xc < fold {
           plan.backShading = 0.6 * clamp01(1 - (fold - xc) / shadingWidth) * opacity
         }
+        if plan.backCoverage <= 0 && plan.topShadow == 0
+          && (plan.pageX < 0 || plan.topCoverage >= 1)
+        {
+          plan.kind = .copyFront
+        } else if plan.pageX >= 0 && plan.topCoverage <= 0 && plan.backCoverage <= 0
+          && plan.beneathShadow == 0
+        {
+          plan.kind = .copyBeneath
+        }
         layerOfColumn[cx] = plan
+      }
+      // Runs of columns treated alike (the same for every row).
+      var runs: [(start: Int, end: Int, kind: ColumnKind)] = []
+      for cx in 0..<canvasWidth {
+        let kind = layerOfColumn[cx].kind
+        if let last = runs.last, last.kind == kind, last.end == cx {
+          runs[runs.count - 1].end = cx + 1
+        } else {
+          runs.append((cx, cx + 1, kind))
+        }
       }
       layerOfColumn.withUnsafeBufferPointer { plans in
         for y in 0..<h {
           let py = Float(y) + 0.5
           let rowOut = y * canvasWidth * 4
-          for cx in 0..<canvasWidth {
-            let plan = plans[cx]
-            let o = rowOut + cx * 4
-            let px = plan.pageX
-            // Bottom layer: the page beneath (or the spread's left page left of the spine).
-            var color: Texel
-            if px < 0 {
-              color = left!.pixel(px + w, y)
-            } else if plan.topCoverage >= 1 && plan.backCoverage <= 0 && plan.topShadow == 0 {
-              copyPixel(front.base, (y * w + px) * 4, out, o)
+          for run in runs {
+            switch run.kind {
+            case .copyFront:
+              copyRun(
+                out, canvasWidth: canvasWidth, row: y, from: run.start, to: run.end,
+                originX: faces.originX, page: front, left: left)
               continue
-            } else if plan.topCoverage <= 0 && plan.backCoverage <= 0 && plan.beneathShadow == 0 {
-              copyPixel(beneath.base, (y * w + px) * 4, out, o)
+            case .copyBeneath:
+              copyRun(
+                out, canvasWidth: canvasWidth, row: y, from: run.start, to: run.end,
+                originX: faces.originX, page: beneath, left: left)
               continue
-            } else {
-              color = shadowed(beneath.pixel(px, y), plan.beneathShadow)
-              if plan.topCoverage > 0 {
-                color = mix(color, front.pixel(px, y), plan.topCoverage)
+            case .work: break
+            }
+            for cx in run.start..<run.end {
+              let plan = plans[cx]
+              let o = rowOut + cx * 4
+              let px = plan.pageX
+              // Bottom layer: the page beneath (or the spread's left page left of the spine).
+              var color: Texel
+              if px < 0 {
+                color = left!.pixel(px + w, y)
+              } else if plan.topCoverage >= 1 && plan.backCoverage <= 0 && plan.topShadow == 0 {
+                copyPixel(front.base, (y * w + px) * 4, out, o)
+                continue
+              } else if plan.topCoverage <= 0 && plan.backCoverage <= 0 && plan.beneathShadow == 0 {
+                copyPixel(beneath.base, (y * w + px) * 4, out, o)
+                continue
+              } else {
+                color = shadowed(beneath.pixel(px, y), plan.beneathShadow)
+                if plan.topCoverage > 0 {
+                  color = mix(color, front.pixel(px, y), plan.topCoverage)
+                }
               }
+              if plan.topShadow > 0 { color = shadowed(color, plan.topShadow) }
+              if plan.backCoverage > 0 {
+                var b = back?.sample(plan.backX, py) ?? paperWhite
+                if veil > 0 { b = mix(b, paperWhite, veil) }
+                b = shadowed(b, plan.backShading)
+                color = mix(color, b, plan.backCoverage)
+              }
+              store(color, out, o)
             }
-            if plan.topShadow > 0 { color = shadowed(color, plan.topShadow) }
-            if plan.backCoverage > 0 {
-              var b = back?.sample(plan.backX, py) ?? paperWhite
-              if veil > 0 { b = mix(b, paperWhite, veil) }
-              b = shadowed(b, plan.backShading)
-              color = mix(color, b, plan.backCoverage)
-            }
-            store(color, out, o)
           }
         }
       }
@@ -101,7 +135,10 @@ public struct LeavesEffect: PageTurnEffect, LeafEffect {
   }
 }
 
+private enum ColumnKind { case copyFront, copyBeneath, work }
+
 private struct ColumnPlan {
+  var kind = ColumnKind.work
   var pageX = 0
   var topCoverage: Float = 0
   var backCoverage: Float = 0

@@ -244,3 +244,24 @@ private func withOptionalBuffer(
   guard let buffer else { return body(nil) }
   buffer.pixels.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
+
+/// Copies canvas columns [a, b) of row y unchanged from `page` (page x = canvas x − originX)
+/// or, left of the spine, from the spread's left page (canvas x).
+@inline(__always) func copyRun(
+  _ out: UnsafeMutablePointer<UInt8>, canvasWidth: Int, row y: Int, from a: Int, to b: Int,
+  originX: Int, page: PageView, left: PageView?
+) {
+  let a = Swift.max(0, a)
+  let b = Swift.min(canvasWidth, b)
+  guard a < b else { return }
+  let w = page.width
+  let rowOut = y * canvasWidth * 4
+  let leftEnd = Swift.min(b, originX)
+  if a < leftEnd, let left {
+    (out + rowOut + a * 4).update(from: left.base + (y * w + a) * 4, count: (leftEnd - a) * 4)
+  }
+  let s = Swift.max(a, originX)
+  if s < b {
+    (out + rowOut + s * 4).update(from: page.base + (y * w + s - originX) * 4, count: (b - s) * 4)
+  }
+}

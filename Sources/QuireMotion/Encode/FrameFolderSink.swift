@@ -9,7 +9,7 @@ public struct FrameFolderSink: FrameSink {
   public let style: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
   private var frames: [FrameRecord] = []
 
   struct FrameRecord: Codable {
@@ -51,7 +51,7 @@ public struct FrameFolderSink: FrameSink {
     self.height = height
     let w = width
     let h = height
-    self.encoder = { frame in
+    self.encoder = { frame, _ in
       guard frame.width == w && frame.height == h else {
         throw FrameSinkError.frameSize(
           path: directory, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")

@@ -78,8 +78,10 @@ public struct FlipTimeline: Sendable {
 
 public protocol FrameSink {
   associatedtype EncodedFrame: Sendable
-  /// The per-frame work that needs no other frame; called concurrently and in any order.
-  var encoder: @Sendable (PixelBuffer) throws -> EncodedFrame { get }
+  /// The per-frame work (compression); called concurrently and in any order, with the frame
+  /// before it on the timeline when the caller has it (nil for the first frame, or when
+  /// frames are appended one by one) — APNG uses it to store only the changed rectangle.
+  var encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> EncodedFrame { get }
   /// Appends one encoded frame; called in frame order.
   mutating func append(_ frame: EncodedFrame, info: FrameInfo) throws
   /// Completes the output and moves it into place.
@@ -87,9 +89,9 @@ public protocol FrameSink {
 }
 
 extension FrameSink {
-  /// Encodes and appends one frame (the sequential path).
+  /// Encodes and appends one frame (the sequential path; each frame is stored whole).
   public mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
-    try append(encoder(frame), info: info)
+    try append(encoder(frame, nil), info: info)
   }
 }
 
@@ -127,18 +129,27 @@ public enum FlipRecorder {
     let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
     let batch = Swift.max(1, Swift.min(timeline.frameCount, 4 * cores))
     let encoder = sink.encoder
+    var carried: PixelBuffer?  // the last frame of the previous batch
     var start = 0
     while start < timeline.frameCount {
       let count = Swift.min(batch, timeline.frameCount - start)
-      let slots = ResultSlots<Sink.EncodedFrame>(count: count)
       let first = start
+      // Render the batch, then encode it (each frame with its predecessor), both in parallel.
+      let frames = ResultSlots<PixelBuffer>(count: count)
       DispatchQueue.concurrentPerform(iterations: count) { k in
-        let info = timeline.info(first + k)
-        slots.set(k, Result { try encoder(render(info.progress)) })
+        frames.set(k, .success(render(timeline.info(first + k).progress)))
+      }
+      let rendered = (0..<count).map { try! frames.take($0).get() }
+      let previousOfBatch = carried
+      let encoded = ResultSlots<Sink.EncodedFrame>(count: count)
+      DispatchQueue.concurrentPerform(iterations: count) { k in
+        let previous = k > 0 ? rendered[k - 1] : previousOfBatch
+        encoded.set(k, Result { try encoder(rendered[k], previous) })
       }
       for k in 0..<count {
-        try sink.append(slots.take(k).get(), info: timeline.info(first + k))
+        try sink.append(encoded.take(k).get(), info: timeline.info(first + k))
       }
+      carried = rendered.last
       start += count
     }
     try sink.finish()
@@ -216,6 +227,20 @@ public enum FlipOutput {
       var sink = try VideoSink(path: path, fps: timeline.fps, width: width, height: height)
       try FlipRecorder.record(timeline, into: &sink, render: render)
     }
+  }
+}
+
+extension FlipOutput {
+  /// Writes the turn of `input` played by `renderer` over `timeline` to OUT; the frame size
+  /// is the input's (2W wide for a spread). `style` is recorded in frames.json.
+  public static func write(
+    to path: String, timeline: FlipTimeline, renderer: PageTurnRenderer, input: TurnInput
+  ) throws {
+    let size = input.first
+    try write(
+      to: path, timeline: timeline, style: renderer.effect.name, width: size.width,
+      height: size.height
+    ) { renderer.frame(at: $0, input: input) }
   }
 }
 

@@ -10,7 +10,7 @@ public struct VideoSink: FrameSink {
   public let path: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer) throws -> Data
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
   private let process: Process
   private let input: FileHandle
   private let errors: Pipe
@@ -82,7 +82,7 @@ public struct VideoSink: FrameSink {
     input = stdin.fileHandleForWriting
     let w = width
     let h = height
-    encoder = { frame in
+    encoder = { frame, _ in
       guard frame.width == w && frame.height == h else {
         throw FrameSinkError.frameSize(
           path: path, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")

@@ -13,7 +13,7 @@ public struct WebPSink: FrameSink {
   public let path: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer) throws -> PixelBuffer
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> PixelBuffer
   private let animation: WebPAnimation
   private let frameMillis: Double
   private var frameCount = 0
@@ -30,7 +30,7 @@ public struct WebPSink: FrameSink {
     animation = try WebPAnimation(path: path, width: width, height: height)
     let w = width
     let h = height
-    encoder = { frame in
+    encoder = { frame, _ in
       guard frame.width == w && frame.height == h else {
         throw FrameSinkError.frameSize(
           path: path, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")

@@ -33,6 +33,11 @@ public struct BidiParagraph: Sendable, Hashable {
     self.init(text: Array(text.unicodeScalars), baseDirection: baseDirection)
   }
 
+  /// Same as `init(text:baseDirection:)` over the string's Unicode scalars.
+  public init(text: String, baseDirection: TextDirection?) {
+    self.init(text: Array(text.unicodeScalars), baseDirection: baseDirection)
+  }
+
   /// Resolves `text` with the paragraph direction `baseDirection`, or automatically from
   /// the first strong character when nil (rules P2–P3).
   public init(text: [Unicode.Scalar], baseDirection: TextDirection?) {

@@ -14,6 +14,7 @@ struct ChapterFlow {
   let direction: TextDirection
   let resources: any ResourceStore
   let breaker: any ParagraphBreaker
+  let sharedHyphens: SharedCache<HyphenKey, [Int]>
   /// Width and height of the text area, px.
   let textWidth: Double
   let pageHeight: Double
@@ -38,6 +39,7 @@ struct ChapterFlow {
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
     direction: TextDirection, resources: any ResourceStore, breaker: any ParagraphBreaker,
+    sharedHyphens: SharedCache<HyphenKey, [Int]> = SharedCache(),
     firstBlock: Int
   ) {
     self.options = options
@@ -48,6 +50,7 @@ struct ChapterFlow {
     self.direction = direction
     self.resources = resources
     self.breaker = breaker
+    self.sharedHyphens = sharedHyphens
     self.textWidth = max(1, Double(options.width) - options.margins.left - options.margins.right)
     self.pageHeight = max(1, Double(options.height) - options.margins.top - options.margins.bottom)
     self.nextBlock = firstBlock
@@ -227,6 +230,14 @@ struct ChapterFlow {
       let n = max(1, cells.count)
       let colW = (right - left) / Double(n)
       var trial = self
+      // The caches move into the trial and back, so neither side copies them.
+      trial.shaper = shaper.take()
+      trial.hyphenPoints = hyphenPoints
+      hyphenPoints = [:]
+      defer {
+        shaper = trial.shaper.take()
+        hyphenPoints = trial.hyphenPoints
+      }
       trial.entries = []
       trial.pendingSpace = 0
       trial.marginPos = 0
@@ -277,7 +288,6 @@ struct ChapterFlow {
       }
       if fits {
         // Keep the trial's shaping work and block numbering, then place the row.
-        shaper = trial.shaper
         styles = trial.styles
         styleIndex = trial.styleIndex
         missing = trial.missing

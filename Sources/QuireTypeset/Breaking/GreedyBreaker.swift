@@ -48,7 +48,7 @@ public struct GreedyBreaker: ParagraphBreaker {
     var breaks: [LineBreak] = []
     var start = firstStart
     while start < n {
-      let target = lineWidth(firstLine + breaks.count)
+      let target = ParagraphSums.size(lineWidth(firstLine + breaks.count))
       var lastFit: Int? = nil
       var lastFitWidth = 0.0
       var flaggedFit: Int? = nil

@@ -58,13 +58,15 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// Most hyphenated lines in a row (hard unless no other breaking exists).
   public var maxConsecutiveHyphens: Int
   public var mode: Mode
+  /// Whether flagged penalties (hyphen points) may be used at all.
+  public var hyphenate: Bool
 
   public init(
     tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
     hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
     finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
     emergencyStretch: Double = 0, looseness: Int = 0, maxConsecutiveHyphens: Int = 2,
-    mode: Mode = .justified
+    mode: Mode = .justified, hyphenate: Bool = true
   ) {
     self.tolerance = tolerance
     self.pretolerance = pretolerance
@@ -77,6 +79,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     self.looseness = looseness
     self.maxConsecutiveHyphens = maxConsecutiveHyphens
     self.mode = mode
+    self.hyphenate = hyphenate
   }
 
   /// Ragged-right (start-aligned) breaking: no glue is stretched; reported ratios are 0
@@ -112,19 +115,20 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
     var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
     if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
     attempts.append((tolerance, true, false, false))
-    attempts.append((tolerance, true, true, false))
+    if mode == .justified { attempts.append((tolerance, true, true, false)) }
     attempts.append((.infinity, true, true, true))
     for attempt in attempts {
       guard
         let found = pass(
-          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens,
+          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens && hyphenate,
           extra: attempt.extra, rescue: attempt.rescue)
       else { continue }
       if positions == nil || found.achieved == looseness { positions = found.positions }
       if found.achieved == looseness { break }
     }
     guard let positions else {
-      return GreedyBreaker.run(sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: true)
+      return GreedyBreaker.run(
+        sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: hyphenate)
     }
     var breaks: [LineBreak] = []
     breaks.reserveCapacity(positions.count)
@@ -343,7 +347,7 @@ struct LineWidths {
     let probe = 64
     var first: [Double] = []
     first.reserveCapacity(probe + 1)
-    for k in 0...probe { first.append(width(k)) }
+    for k in 0...probe { first.append(ParagraphSums.size(width(k))) }
     var lastChange = -1
     for k in 0..<probe where first[k] != first[k + 1] { lastChange = k }
     easyLine = distinctLines || lastChange >= probe - 4 ? Int.max : lastChange + 1
@@ -353,8 +357,10 @@ struct LineWidths {
 
   subscript(line: Int) -> Double {
     mutating get {
-      while cache.count <= line && cache.count < 1 << 20 { cache.append(width(cache.count)) }
-      return line < cache.count ? cache[line] : width(line)
+      while cache.count <= line && cache.count < 1 << 20 {
+        cache.append(ParagraphSums.size(width(cache.count)))
+      }
+      return line < cache.count ? cache[line] : ParagraphSums.size(width(line))
     }
   }
 

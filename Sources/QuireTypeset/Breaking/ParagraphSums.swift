@@ -43,8 +43,8 @@ struct ParagraphSums {
       case .box: upper[i] = i + 1
       case .glue: break
       case .penalty(let pw, let c, let flagged):
-        extra[i] = pw
-        costs[i] = c
+        extra[i] = ParagraphSums.size(pw)
+        costs[i] = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
         if flagged { k |= 2 }
         if c <= -BreakItem.forcedBreak { k |= 4 }
       }
@@ -57,11 +57,11 @@ struct ParagraphSums {
       var z = 0.0
       var f = 0
       switch items[i] {
-      case .box(let bw): w = bw
+      case .box(let bw): w = ParagraphSums.size(bw)
       case .glue(let gw, let gy, let gz):
-        w = gw
-        z = gz
-        if gy >= BreakItem.fil { f = 1 } else { y = gy }
+        w = ParagraphSums.size(gw)
+        z = max(0, ParagraphSums.size(gz))
+        if gy >= BreakItem.fil { f = 1 } else { y = max(0, ParagraphSums.size(gy)) }
       case .penalty: break
       }
       width[i + 1] = width[i] + w
@@ -72,6 +72,13 @@ struct ParagraphSums {
   }
 
   var count: Int { items.count }
+
+  /// Sizes from untrusted layout: NaN counts as 0, infinities and huge values are clamped
+  /// to ±10⁷ px so sums stay finite (negative widths, e.g. kerns, are kept).
+  @inline(__always)
+  static func size(_ x: Double) -> Double {
+    x.isNaN ? 0 : max(-1e7, min(1e7, x))
+  }
 
   /// The line that starts at item `start` and ends with a break at `end`.
   @inline(__always)
@@ -120,6 +127,7 @@ struct LineMeasure {
   @inline(__always)
   func reportedRatio(_ target: Double, natural: Bool) -> Double {
     let r = rawRatio(target)
+    if r.isNaN { return 0 }
     if r.isInfinite { return r < 0 ? (shrink > 0 ? -1 : 0) : 0 }
     if natural && r > 0 { return 0 }
     return max(r, -1)

@@ -15,14 +15,14 @@
 public enum Kinsoku {
   /// Closing brackets and quotation marks (JLREQ cl-02), fullwidth and ASCII.
   static let closingBrackets: Set<Unicode.Scalar> = scalars(
-    "」』）〕】〉》〙〗〛｝］｠｣’”〞〟)]}»›")
+    "」』）〕】〉》〙〗〛｝］｠｣’”〞〟)]}»›﹚﹜﹞︶︸︺︼︾﹀﹂﹄")
   /// Opening brackets and quotation marks (JLREQ cl-01).
   static let openingBrackets: Set<Unicode.Scalar> = scalars(
-    "「『（〔【〈《〘〖〚｛［｟｢‘“〝([{«‹")
+    "「『（〔【〈《〘〖〚｛［｟｢‘“〝([{«‹﹙﹛﹝︵︷︹︻︽︿﹁﹃")
   /// Full stops and commas (cl-07, cl-08), incl. halfwidth/ASCII forms.
-  static let stopsAndCommas: Set<Unicode.Scalar> = scalars("。．、，｡､,.")
+  static let stopsAndCommas: Set<Unicode.Scalar> = scalars("。．、，｡､,.﹐﹑﹒︐︑︒")
   /// Dividing punctuation (cl-05), middle dots (cl-06), colons, semicolons.
-  static let dividing: Set<Unicode.Scalar> = scalars("？！‼⁇⁈⁉・：；﹔﹕﹖﹗?!:;･")
+  static let dividing: Set<Unicode.Scalar> = scalars("？！‼⁇⁈⁉・：；﹔﹕﹖﹗︓︔︕︖?!:;･")
   /// Iteration marks (cl-09), prolonged sound mark (cl-10), hyphens (cl-04).
   static let iterationAndProlonged: Set<Unicode.Scalar> = scalars("ヽヾゝゞ々〻ー‐゠–〜～")
   /// Small kana (cl-11).
@@ -38,7 +38,7 @@ public enum Kinsoku {
   /// Fullwidth punctuation whose glyph occupies half its em box, so it may be set at half
   /// width (JLREQ 3.1.4 "half-width forms" / clreq punctuation compression).
   static let compressible: Set<Unicode.Scalar> = closingBrackets.union(openingBrackets)
-    .union(scalars("。．、，・：；")).subtracting(scalars(")]}»›([{«‹’”‘“"))
+    .union(scalars("。．、，・：；")).subtracting(scalars(")]}»›([{«‹’”‘“﹙﹚﹛﹜﹝﹞"))
 
   /// Punctuation that may hang into the margin past the line end (burasage).
   static let hanging: Set<Unicode.Scalar> = scalars("。．、，")

@@ -45,15 +45,25 @@ final class Face: @unchecked Sendable {
   /// Advance of U+0020 in font units (0 when the face has no space).
   let spaceAdvance: Double
 
-  init(data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0)
-    throws(FontError)
-  {
+  /// `file`: when the bytes come from a font file, HarfBuzz maps that file itself (no copy;
+  /// only the tables it reads are paged in). Otherwise the bytes are copied once.
+  init(
+    data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0,
+    file: String? = nil
+  ) throws(FontError) {
     guard data.count > 12, data.count < (1 << 30) else { throw .notAFont(path: origin) }
-    bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-    data.copyBytes(to: bytes)
-    hbBlob = hb_blob_create(
-      bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
-      HB_MEMORY_MODE_READONLY, nil, nil)
+    if let file, let mapped = hb_blob_create_from_file_or_fail(file),
+      hb_blob_get_length(mapped) == UInt32(data.count)
+    {
+      bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+      hbBlob = mapped
+    } else {
+      bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+      data.copyBytes(to: bytes)
+      hbBlob = hb_blob_create(
+        bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
+        HB_MEMORY_MODE_READONLY, nil, nil)
+    }
     hbFace = hb_face_create(hbBlob, UInt32(faceIndex))
     hb_face_make_immutable(hbFace)
     hbFont = hb_font_create(hbFace)
@@ -68,7 +78,7 @@ final class Face: @unchecked Sendable {
       hb_font_destroy(hbFont)
       hb_face_destroy(hbFace)
       hb_blob_destroy(hbBlob)
-      bytes.deallocate()
+      if bytes.baseAddress != nil { bytes.deallocate() }
       throw .notAFont(path: origin)
     }
     ascent = Double(ext.ascender) / upem
@@ -100,7 +110,7 @@ final class Face: @unchecked Sendable {
     hb_font_destroy(hbFont)
     hb_face_destroy(hbFace)
     hb_blob_destroy(hbBlob)
-    bytes.deallocate()
+    if bytes.baseAddress != nil { bytes.deallocate() }
   }
 
   /// Coverage of U+0000…U+024F, precomputed: most text never asks HarfBuzz.

@@ -98,7 +98,7 @@ final class FontSet: Sendable {
       add(
         try Face(
           data: data, origin: "fonts/\(v.file)", family: v.family, weight: v.weight,
-          italic: v.italic), v.family)
+          italic: v.italic, file: path.path), v.family)
     }
     for alias in [
       "noto serif cjk jp", "noto serif cjk sc", "noto serif cjk tc", "noto serif jp",
@@ -117,7 +117,7 @@ final class FontSet: Sendable {
           throw .unreadable(path: user, reason: "\(error.localizedDescription)")
         }
         let face = try Face(
-          data: data, origin: url.path, family: "user", weight: 400, italic: false)
+          data: data, origin: url.path, family: "user", weight: 400, italic: false, file: url.path)
         let name = (face.declaredFamily ?? url.deletingPathExtension().lastPathComponent)
           .lowercased()
         add(face, name)

@@ -309,12 +309,23 @@ final class HyphenatorRegistry: @unchecked Sendable {
   private var byPath: [String: Hyphenator] = [:]
   private var notes: [String] = []
 
+  /// Loading happens outside the lock (hyph_de_DE.dic takes seconds in libhyphen), so a
+  /// slow language never blocks lookups of others; if two threads load the same tag at
+  /// once, the first to finish wins and the other's copy is freed.
   func lookup(_ tag: String) -> Hyphenator? {
+    lock.lock()
+    if let hit = byTag[tag] {
+      lock.unlock()
+      return hit
+    }
+    let full = byTag.count >= 256
+    lock.unlock()
+    if full { return nil }
+    let loaded = Hyphenator.load(tag: tag)
     lock.lock()
     defer { lock.unlock() }
     if let hit = byTag[tag] { return hit }
-    guard byTag.count < 256 else { return nil }
-    switch Hyphenator.load(tag: tag) {
+    switch loaded {
     case .success(let h):
       // Share one instance per file (en, en-US and en-GB may all land on en_US).
       let shared = byPath[h.dictionaryPath] ?? h

@@ -173,51 +173,65 @@ extension ChapterFlow {
     var pieceFace = -1
     var pieceScript = HB_SCRIPT_COMMON
     var runScript = HB_SCRIPT_LATIN
-    func emit(_ start: Int, _ end: Int) {
-      let si = sty[start]
-      let fake = small[start]
-      let size = fake ? styles[si].size * 0.8 : styles[si].size
-      let face = fonts.faces[pieceFace]
-      let script =
-        pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
-        ? runScript : pieceScript
-      let key = ShapeKey(
-        text: Array(text[start..<end]), face: pieceFace,
-        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
-        rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
-        script: script.rawValue,
-        language: shapeLanguage)
-      let shaped = shaper.shape(key)
-      let w = shaped.advance / face.upem * size
-      pieces.append(
-        Piece(
-          start: start, end: end, style: si, face: pieceFace, size: size, shaped: shaped,
-          width: w))
-      items.append(.box(width: w))
-      sources.append(.piece(pieces.count - 1))
-    }
     func flush(_ end: Int) {
       guard pieceStart >= 0, end > pieceStart else {
         pieceStart = -1
         return
       }
-      // Hyphenation points split the word into boxes joined by flagged penalties.
-      if let hyphenator, end - pieceStart >= 5, !small[pieceStart],
-        pieceScript == HB_SCRIPT_LATIN || pieceScript == HB_SCRIPT_CYRILLIC
-          || pieceScript == HB_SCRIPT_GREEK
-      {
-        let points = hyphenationPoints(Array(text[pieceStart..<end]), hyphenator)
-        var from = pieceStart
-        for p in points where pieceStart + p > from && pieceStart + p < end {
-          emit(from, pieceStart + p)
-          items.append(
-            .penalty(width: hyphenWidth(sty[pieceStart + p - 1]), cost: 0, flagged: true))
-          sources.append(.soft(pieceStart + p, style: sty[pieceStart + p - 1]))
-          from = pieceStart + p
+      let si = sty[pieceStart]
+      let fake = small[pieceStart]
+      let size = fake ? styles[si].size * 0.8 : styles[si].size
+      let upem = fonts.faces[pieceFace].upem
+      let script =
+        pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
+        ? runScript : pieceScript
+      let key = ShapeKey(
+        text: Array(text[pieceStart..<end]), face: pieceFace,
+        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
+        rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
+        script: script.rawValue,
+        language: shapeLanguage)
+      // Hyphenation points split the word into boxes joined by flagged penalties; the split
+      // and shaped word is cached whole, so a repeated word costs one lookup.
+      let hyphenate =
+        hyphenator != nil && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
+        && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
+      let wordKey = WordKey(shape: key, hyphenated: hyphenate)
+      var parts: [WordPart]
+      if let hit = shaper.word(wordKey) {
+        parts = hit
+      } else if hyphenate, let hyphenator {
+        parts = []
+        var from = 0
+        for p in hyphenationPoints(key.text, hyphenator) where p > from && p < key.text.count {
+          var sub = key
+          sub.text = Array(key.text[from..<p])
+          parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
+          from = p
         }
-        emit(from, end)
+        var sub = key
+        sub.text = Array(key.text[from...])
+        parts.append(
+          WordPart(
+            start: from, end: key.text.count,
+            shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
+        shaper.storeWord(wordKey, parts)
       } else {
-        emit(pieceStart, end)
+        parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
+        shaper.storeWord(wordKey, parts)
+      }
+      for (k, part) in parts.enumerated() {
+        if k > 0 {
+          items.append(.penalty(width: styles[si].hyphenWidth, cost: 0, flagged: true))
+          sources.append(.soft(pieceStart + part.start, style: si))
+        }
+        let w = part.shaped.advance / upem * size
+        pieces.append(
+          Piece(
+            start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
+            size: size, shaped: part.shaped, width: w))
+        items.append(.box(width: w))
+        sources.append(.piece(pieces.count - 1))
       }
       pieceStart = -1
     }
@@ -252,7 +266,7 @@ extension ChapterFlow {
       if v == 0xAD {
         flush(i)
         if !noWrap {
-          items.append(.penalty(width: hyphenWidth(si), cost: 0, flagged: true))
+          items.append(.penalty(width: styles[si].hyphenWidth, cost: 0, flagged: true))
           sources.append(.soft(i, style: si))
         }
         i += 1
@@ -557,23 +571,31 @@ extension ChapterFlow {
   }
 
   /// Hyphenation points of a word (scalar indices), cached for the chapter.
+  /// Shorter pieces (words with their punctuation) are not worth a dictionary lookup: they
+  /// rarely help a line, and lookups are a third of layout time when done for every word.
+  static let minHyphenatedLength = 7
+
   mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = hyphenPoints[word] { return hit }
-    var s = ""
-    s.unicodeScalars.append(contentsOf: word.compactMap(Unicode.Scalar.init))
-    let points = s.unicodeScalars.count == word.count ? h.hyphenationPoints(in: s) : []
+    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h))
+    if let hit = sharedHyphens.get(key) {
+      hyphenPoints[word] = hit
+      return hit
+    }
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(word.count * 2)
+    var valid = true
+    for v in word {
+      guard let u = Unicode.Scalar(v) else {
+        valid = false
+        break
+      }
+      utf8.append(contentsOf: UTF8.encode(u)!)
+    }
+    let points = valid ? h.hyphenationPoints(in: String(decoding: utf8, as: UTF8.self)) : []
     hyphenPoints[word] = points
+    sharedHyphens.put(key, points)
     return points
-  }
-
-  /// Width of the hyphen shown when a line breaks at a hyphenation point in style `si`.
-  mutating func hyphenWidth(_ si: Int) -> Double {
-    let face = fonts.faces[styles[si].choice.face]
-    let hy = shaper.shape(
-      ShapeKey(
-        text: [0x2D], face: styles[si].choice.face, smallCaps: false, rtl: false,
-        script: HB_SCRIPT_LATIN.rawValue, language: ""))
-    return hy.advance / face.upem * styles[si].size
   }
 
   /// A list marker hanging in the margin, its right edge at `right`.

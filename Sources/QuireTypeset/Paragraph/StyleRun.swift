@@ -1,5 +1,6 @@
 // A `ComputedStyle` resolved to pixels and a face, once per distinct style in a chapter.
 
+import CHarfBuzz
 import Foundation
 import QuireIngest
 
@@ -17,6 +18,8 @@ struct ResolvedStyle {
   /// Small caps wanted but the face lacks `smcp`: uppercase scaled down instead.
   var fakeSmallCaps: Bool
   var spaceWidth: Double
+  /// Width of the hyphen shown at a hyphenated line end.
+  var hyphenWidth: Double
 }
 
 extension ChapterFlow {
@@ -61,7 +64,12 @@ extension ChapterFlow {
       style: style, choice: choice, size: size, shift: shift, lineHeight: lh,
       above: a + half + shift,
       below: d + half - shift, fakeSmallCaps: style.smallCaps && !face.hasSmallCaps,
-      spaceWidth: face.spaceAdvance / face.upem * size)
+      spaceWidth: face.spaceAdvance / face.upem * size,
+      hyphenWidth: shaper.shape(
+        ShapeKey(
+          text: [0x2D], face: choice.face, smallCaps: false, rtl: false,
+          script: HB_SCRIPT_LATIN.rawValue, language: "")
+      ).advance / face.upem * size)
     styles.append(r)
     styleIndex[style] = styles.count - 1
     return styles.count - 1

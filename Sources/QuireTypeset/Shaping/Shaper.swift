@@ -39,23 +39,45 @@ struct ShapeLanguage: Hashable, Sendable, ExpressibleByStringLiteral {
   var hb: hb_language_t? { bits == 0 ? nil : hb_language_t(bitPattern: bits) }
 }
 
+/// A word as the paragraph builder uses it: shaped whole, or split at hyphenation points.
+struct WordKey: Hashable, Sendable {
+  var shape: ShapeKey
+  var hyphenated: Bool
+}
+
+struct WordPart: Sendable {
+  /// Scalar range within the word.
+  var start: Int
+  var end: Int
+  var shaped: ShapedText
+}
+
 struct ShapedText: Sendable {
   var glyphs: [ShapedGlyph]
   /// Total advance in font units.
   var advance: Double
 }
 
-final class ShapeCache: Sendable {
-  private let store = Mutex<[ShapeKey: ShapedText]>([:])
-  static let limit = 300_000
+/// A bounded dictionary shared by the chapters laid out in parallel.
+final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private let store = Mutex<[Key: Value]>([:])
+  let limit: Int
+  init(limit: Int = 300_000) { self.limit = limit }
 
-  func get(_ key: ShapeKey) -> ShapedText? { store.withLock { $0[key] } }
-  func put(_ key: ShapeKey, _ value: ShapedText) {
+  func get(_ key: Key) -> Value? { store.withLock { $0[key] } }
+  func put(_ key: Key, _ value: Value) {
     store.withLock {
-      if $0.count >= ShapeCache.limit { $0.removeAll(keepingCapacity: true) }
+      if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
       $0[key] = value
     }
   }
+}
+
+typealias ShapeCache = SharedCache<ShapeKey, ShapedText>
+
+struct HyphenKey: Hashable, Sendable {
+  var word: [UInt32]
+  var dictionary: ObjectIdentifier
 }
 
 /// Shapes for one chapter: a private cache in front of the shared one.
@@ -63,14 +85,31 @@ struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
   private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
+  private var words: [WordKey: [WordPart]] = Dictionary(minimumCapacity: 4096)
+
+  func word(_ key: WordKey) -> [WordPart]? { words[key] }
+  mutating func storeWord(_ key: WordKey, _ parts: [WordPart]) {
+    if words.count >= 200_000 { words.removeAll(keepingCapacity: true) }
+    words[key] = parts
+  }
 
   init(fonts: FontSet, shared: ShapeCache) {
     self.fonts = fonts
     self.shared = shared
   }
 
+  /// Hands over this shaper (with its cache) and leaves an empty cache behind, so the cache
+  /// moves between owners without a copy-on-write of the whole dictionary.
+  mutating func take() -> Shaper {
+    let taken = self
+    local = [:]
+    words = [:]
+    return taken
+  }
+
   mutating func shape(_ key: ShapeKey) -> ShapedText {
     if let hit = local[key] { return hit }
+    if local.count >= 200_000 { local.removeAll(keepingCapacity: true) }
     if let hit = shared.get(key) {
       local[key] = hit
       return hit
