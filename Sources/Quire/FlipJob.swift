@@ -141,8 +141,12 @@ public enum OpenJob {
       r.book, ingest: r.ingest, layout: layout, threads: ProcessInfo.processInfo.activeProcessorCount)
     let renderer = book.makeRenderer()
     let pages = book.layout.pages
+    // The page under the cover: the first page of the first linear spine item (a cover
+    // document is usually non-linear, and showing the cover twice would hide the effect).
+    let linear = Set(book.document.chapters.filter(\.linear).map(\.spineIndex))
+    let under = pages.first { linear.contains($0.spine) && !$0.lines.isEmpty } ?? pages.first
     let firstPage =
-      pages.first.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
+      under.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
       ?? PixelBuffer(width: layout.width, height: layout.height, format: .rgba8)
     let cover = Cover.image(of: book, width: layout.width, height: layout.height, renderer: renderer)
     // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
@@ -200,7 +204,7 @@ public enum ShelfJob {
         throw .ingest(.badData(file: file, reason: "\(error)"))
       }
     } else if r.layoutName == "grid" {
-      scatter = nil
+      scatter = []  // an empty scatter keeps every book in its grid cell
     }
     if let k = r.front, !(1...covers.count).contains(k) {
       throw .usage("--front \(k): there are \(covers.count) books")

@@ -107,6 +107,10 @@ struct ChapterBuilder {
         }
         var style = StyleComputer.compute(
           resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+        // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
+        if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
+          frames[frames.count - 1].pending.append(.anchor(id))
+        }
         if style.display == .none { continue }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,
@@ -124,9 +128,6 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
-        }
-        if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
-          frames[frames.count - 1].pending.append(.anchor(id))
         }
 
         // Replaced and empty elements.
