@@ -204,7 +204,7 @@ public enum ShelfJob {
         throw .ingest(.badData(file: file, reason: "\(error)"))
       }
     } else if r.layoutName == "grid" {
-      scatter = nil
+      scatter = []  // an empty scatter keeps every book in its grid cell
     }
     if let k = r.front, !(1...covers.count).contains(k) {
       throw .usage("--front \(k): there are \(covers.count) books")

@@ -170,10 +170,7 @@ public final class Typesetter: Sendable {
     return n
   }
 
-  var breaker: any ParagraphBreaker {
-    // TODO(typography): KnuthPlassBreaker for `.optimal` once it is on main.
-    GreedyBreaker(hyphenate: options.hyphenate == .auto)
-  }
+  var breaker: any ParagraphBreaker { options.paragraphBreaker }
 
   /// What a worker keeps from one chapter to the next: shaped words and hyphenation points.
   struct WorkerCaches {
