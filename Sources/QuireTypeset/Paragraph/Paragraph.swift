@@ -54,7 +54,7 @@ extension ChapterFlow {
     let blockStyle = resolve(st)
     let lang = block.lang ?? language ?? options.language ?? ""
     let shapeLanguage = ShapeLanguage(lang)
-    let paragraphHyphenator: Hyphenator? =
+    let hyphenator: Hyphenator? =
       options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrapStyle(st)
       ? hyphenatorFor(lang) : nil
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
@@ -169,227 +169,206 @@ extension ChapterFlow {
       lang.withCString { l in set_linebreaks_utf32(t.baseAddress, n, l, &brks) }
     }
 
+    // 3. Pieces and break items.
+    var pieces: [Piece] = []
+    var items: [BreakItem] = []
+    var sources: [ItemSource] = []
+    items.reserveCapacity(n / 3)
+    var pieceStart = -1
+    var pieceFace = -1
+    var pieceScript = HB_SCRIPT_COMMON
+    var runScript = HB_SCRIPT_LATIN
+    func flush(_ end: Int) {
+      guard pieceStart >= 0, end > pieceStart else {
+        pieceStart = -1
+        return
+      }
+      let si = sty[pieceStart]
+      let fake = small[pieceStart]
+      let size = fake ? styles[si].size * 0.8 : styles[si].size
+      let upem = fonts.faces[pieceFace].upem
+      let script =
+        pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
+        ? runScript : pieceScript
+      let key = ShapeKey(
+        text: Array(text[pieceStart..<end]), face: pieceFace,
+        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
+        rtl: levels.isEmpty
+          ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+          : levels[pieceStart] & 1 == 1,
+        script: script.rawValue,
+        language: shapeLanguage)
+      // Hyphenation points split the word into boxes joined by flagged penalties; the split
+      // and shaped word is cached whole, so a repeated word costs one lookup.
+      let hyphenate =
+        hyphenator != nil && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
+        && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
+      let wordKey = WordKey(shape: key, hyphenated: hyphenate)
+      var parts: [WordPart]
+      if let hit = shaper.word(wordKey) {
+        parts = hit
+      } else if hyphenate, let hyphenator {
+        parts = []
+        var from = 0
+        for p in hyphenationPoints(key.text, hyphenator) where p > from && p < key.text.count {
+          var sub = key
+          sub.text = Array(key.text[from..<p])
+          parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
+          from = p
+        }
+        var sub = key
+        sub.text = Array(key.text[from...])
+        parts.append(
+          WordPart(
+            start: from, end: key.text.count,
+            shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
+        shaper.storeWord(wordKey, parts)
+      } else {
+        parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
+        shaper.storeWord(wordKey, parts)
+      }
+      for (k, part) in parts.enumerated() {
+        if k > 0 {
+          items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
+          sources.append(.soft(pieceStart + part.start, style: si))
+        }
+        let w = part.shaped.advance / upem * size
+        pieces.append(
+          Piece(
+            start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
+            size: size, shaped: part.shaped, width: w))
+        items.append(.box(width: w))
+        sources.append(.piece(pieces.count - 1))
+      }
+      pieceStart = -1
+    }
+    func finishing(_ at: Int) {
+      items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
+      sources.append(.plain(at))
+      items.append(BreakItem.forcedLineBreak)
+      sources.append(.plain(at))
+    }
+    var i = 0
+    while i < n {
+      let v = text[i]
+      let si = sty[i]
+      if v == 0x2028 {
+        flush(i)
+        finishing(i)
+        i += 1
+        continue
+      }
+      if v == 0x20 && !preserve {
+        flush(i)
+        let rs = styles[si]
+        if case .glue = items.last {
+        } else {
+          let sw = rs.spaceWidth
+          items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
+          sources.append(.space(i, style: si))
+        }
+        i += 1
+        continue
+      }
+      if v == 0xAD {
+        flush(i)
+        if !noWrap {
+          items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
+          sources.append(.soft(i, style: si))
+        }
+        i += 1
+        continue
+      }
+      if v == 0xFFFC, let img = inlineImages[i] {
+        flush(i)
+        let rs = styles[si]
+        var size = intrinsicSize(img.image) ?? (rs.size, rs.size)
+        let scale = min(1, width / size.width, pageHeight / size.height)
+        size = (size.width * scale, size.height * scale)
+        let place = ImagePlacement(
+          href: img.image.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        pieces.append(
+          Piece(
+            start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+            shaped: ShapedText(glyphs: [], advance: 0), width: size.width, image: place,
+            imageAbove: size.height))
+        items.append(.box(width: size.width))
+        sources.append(.piece(pieces.count - 1))
+      } else {
+        // Choose the face for this character (combining marks stay with their base).
+        let script = Scripts.script(v)
+        let isMark = script == HB_SCRIPT_INHERITED
+        var face = pieceFace
+        if !(isMark && pieceStart >= 0) {
+          if let f = fonts.face(for: v, choice: styles[si].choice, script: script) {
+            face = f
+          } else {
+            if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) { missing.insert(v) }
+            face = styles[si].choice.face
+          }
+        }
+        let realScript =
+          script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
+        if pieceStart >= 0,
+          face != pieceFace || si != sty[pieceStart] || small[i] != small[pieceStart]
+            || (!levels.isEmpty && levels[i] != levels[pieceStart])
+            || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
+              && realScript != HB_SCRIPT_COMMON)
+        {
+          flush(i)
+        }
+        if pieceStart < 0 {
+          pieceStart = i
+          pieceFace = face
+          pieceScript = HB_SCRIPT_COMMON
+        }
+        if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
+          pieceScript = realScript
+          runScript = realScript
+        }
+      }
+      // A break opportunity after this character.
+      let b = Int32(brks[i])
+      if i + 1 < n,
+        b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
+        text[i + 1] != 0x20,
+        text[i + 1] != 0xAD,
+        text[i + 1] != 0x2028, v != 0x20
+      {
+        flush(i + 1)
+        if noWrap {
+          if preserve {
+            items.append(.penalty(width: 0, cost: 0, flagged: false))
+            sources.append(.plain(i + 1))
+          }
+        } else if Scripts.isWide(v) || Scripts.isWide(text[i + 1]) {
+          items.append(.glue(width: 0, stretch: styles[si].size * 0.1, shrink: 0))
+          sources.append(.plain(i + 1))
+        } else {
+          items.append(.penalty(width: 0, cost: 50, flagged: false))
+          sources.append(.plain(i + 1))
+        }
+      } else if preserve && v == 0x20 {
+        // Preserved spaces are boxes: flush them one by one so lines can end after them.
+        flush(i + 1)
+      }
+      i += 1
+    }
+    flush(n)
+    finishing(n)
+
+    // 4. Lines.
+    let indent = px(st.textIndent, of: width)
+    let firstWidth = max(1, width - max(0, indent))
+    let chosen: any ParagraphBreaker = noWrap ? GreedyBreaker(hyphenate: false) : breaker
+    let breaks = chosen.breakLines(items) { k in k == 0 ? firstWidth : width }
+
+    // 5. Place.
     var align = st.textAlign
     if align == .justify && options.align == .start { align = .start }
     if align == .start && options.align == .justify && !noWrap, case .paragraph = block.kind {
       align = .justify
     }
-    let indent = px(st.textIndent, of: width)
-    let firstWidth = max(1, width - max(0, indent))
-    var pieces: [Piece] = []
-    var items: [BreakItem] = []
-    var sources: [ItemSource] = []
-    var breaks: [LineBreak] = []
-    // TeX's two passes: first without hyphenation points; only a justified paragraph with a
-    // loose line (or a ragged one of several lines) is rebuilt with them. Most paragraphs
-    // never pay for a dictionary lookup.
-    for attempt in 0..<2 {
-      let hyphenator = attempt == 0 ? nil : paragraphHyphenator
-      // 3. Pieces and break items.
-      pieces = []
-      items = []
-      sources = []
-      items.reserveCapacity(n / 3)
-      var pieceStart = -1
-      var pieceFace = -1
-      var pieceScript = HB_SCRIPT_COMMON
-      var runScript = HB_SCRIPT_LATIN
-      func flush(_ end: Int) {
-        guard pieceStart >= 0, end > pieceStart else {
-          pieceStart = -1
-          return
-        }
-        let si = sty[pieceStart]
-        let fake = small[pieceStart]
-        let size = fake ? styles[si].size * 0.8 : styles[si].size
-        let upem = fonts.faces[pieceFace].upem
-        let script =
-          pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
-          ? runScript : pieceScript
-        let key = ShapeKey(
-          text: Array(text[pieceStart..<end]), face: pieceFace,
-          smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
-          rtl: levels.isEmpty
-            ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
-            : levels[pieceStart] & 1 == 1,
-          script: script.rawValue,
-          language: shapeLanguage)
-        // Hyphenation points split the word into boxes joined by flagged penalties; the split
-        // and shaped word is cached whole, so a repeated word costs one lookup.
-        let hyphenate =
-          hyphenator != nil && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
-          && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC
-            || script == HB_SCRIPT_GREEK)
-        let wordKey = WordKey(shape: key, hyphenated: hyphenate)
-        var parts: [WordPart]
-        if let hit = shaper.word(wordKey) {
-          parts = hit
-        } else if hyphenate, let hyphenator {
-          parts = []
-          var from = 0
-          for p in hyphenationPoints(key.text, hyphenator) where p > from && p < key.text.count {
-            var sub = key
-            sub.text = Array(key.text[from..<p])
-            parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
-            from = p
-          }
-          var sub = key
-          sub.text = Array(key.text[from...])
-          parts.append(
-            WordPart(
-              start: from, end: key.text.count,
-              shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
-          shaper.storeWord(wordKey, parts)
-        } else {
-          parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
-          shaper.storeWord(wordKey, parts)
-        }
-        for (k, part) in parts.enumerated() {
-          if k > 0 {
-            items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
-            sources.append(.soft(pieceStart + part.start, style: si))
-          }
-          let w = part.shaped.advance / upem * size
-          pieces.append(
-            Piece(
-              start: pieceStart + part.start, end: pieceStart + part.end, style: si,
-              face: pieceFace,
-              size: size, shaped: part.shaped, width: w))
-          items.append(.box(width: w))
-          sources.append(.piece(pieces.count - 1))
-        }
-        pieceStart = -1
-      }
-      func finishing(_ at: Int) {
-        items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
-        sources.append(.plain(at))
-        items.append(BreakItem.forcedLineBreak)
-        sources.append(.plain(at))
-      }
-      var i = 0
-      while i < n {
-        let v = text[i]
-        let si = sty[i]
-        if v == 0x2028 {
-          flush(i)
-          finishing(i)
-          i += 1
-          continue
-        }
-        if v == 0x20 && !preserve {
-          flush(i)
-          let rs = styles[si]
-          if case .glue = items.last {
-          } else {
-            let sw = rs.spaceWidth
-            items.append(
-              .glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
-            sources.append(.space(i, style: si))
-          }
-          i += 1
-          continue
-        }
-        if v == 0xAD {
-          flush(i)
-          if !noWrap {
-            items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
-            sources.append(.soft(i, style: si))
-          }
-          i += 1
-          continue
-        }
-        if v == 0xFFFC, let img = inlineImages[i] {
-          flush(i)
-          let rs = styles[si]
-          var size = intrinsicSize(img.image) ?? (rs.size, rs.size)
-          let scale = min(1, width / size.width, pageHeight / size.height)
-          size = (size.width * scale, size.height * scale)
-          let place = ImagePlacement(
-            href: img.image.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
-          pieces.append(
-            Piece(
-              start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
-              shaped: ShapedText(glyphs: [], advance: 0), width: size.width, image: place,
-              imageAbove: size.height))
-          items.append(.box(width: size.width))
-          sources.append(.piece(pieces.count - 1))
-        } else {
-          // Choose the face for this character (combining marks stay with their base).
-          let script = Scripts.script(v)
-          let isMark = script == HB_SCRIPT_INHERITED
-          var face = pieceFace
-          if !(isMark && pieceStart >= 0) {
-            if let f = fonts.face(for: v, choice: styles[si].choice, script: script) {
-              face = f
-            } else {
-              if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) { missing.insert(v) }
-              face = styles[si].choice.face
-            }
-          }
-          let realScript =
-            script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
-          if pieceStart >= 0,
-            face != pieceFace || si != sty[pieceStart] || small[i] != small[pieceStart]
-              || (!levels.isEmpty && levels[i] != levels[pieceStart])
-              || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
-                && realScript != HB_SCRIPT_COMMON)
-          {
-            flush(i)
-          }
-          if pieceStart < 0 {
-            pieceStart = i
-            pieceFace = face
-            pieceScript = HB_SCRIPT_COMMON
-          }
-          if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
-            pieceScript = realScript
-            runScript = realScript
-          }
-        }
-        // A break opportunity after this character.
-        let b = Int32(brks[i])
-        if i + 1 < n,
-          b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
-          text[i + 1] != 0x20,
-          text[i + 1] != 0xAD,
-          text[i + 1] != 0x2028, v != 0x20
-        {
-          flush(i + 1)
-          if noWrap {
-            if preserve {
-              items.append(.penalty(width: 0, cost: 0, flagged: false))
-              sources.append(.plain(i + 1))
-            }
-          } else if Scripts.isWide(v) || Scripts.isWide(text[i + 1]) {
-            items.append(.glue(width: 0, stretch: styles[si].size * 0.1, shrink: 0))
-            sources.append(.plain(i + 1))
-          } else {
-            items.append(.penalty(width: 0, cost: 50, flagged: false))
-            sources.append(.plain(i + 1))
-          }
-        } else if preserve && v == 0x20 {
-          // Preserved spaces are boxes: flush them one by one so lines can end after them.
-          flush(i + 1)
-        }
-        i += 1
-      }
-      flush(n)
-      finishing(n)
-
-      // 4. Lines.
-      let chosen: any ParagraphBreaker = noWrap ? GreedyBreaker(hyphenate: false) : breaker
-      breaks = chosen.breakLines(items) { k in k == 0 ? firstWidth : width }
-      if attempt == 0 {
-        guard paragraphHyphenator != nil, breaks.count > 1 else { break }
-        if align == .justify,
-          !breaks.dropLast().contains(where: { $0.ratio > ChapterFlow.looseRatio })
-        {
-          break
-        }
-      }
-    }
-
-    // 5. Place.
     var start = 0
     var lineIndex = 0
     let lineCount = breaks.count
@@ -628,8 +607,6 @@ extension ChapterFlow {
   /// Shorter pieces (words with their punctuation) are not worth a dictionary lookup: they
   /// rarely help a line, and lookups are a third of layout time when done for every word.
   static let minHyphenatedLength = 7
-  /// A justified line looser than this sends its paragraph to the hyphenating pass.
-  static let looseRatio = 0.5
 
   mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = hyphenPoints[word] { return hit }
