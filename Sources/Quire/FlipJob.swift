@@ -59,11 +59,16 @@ public enum FlipJob {
     let wanted: [Int]
     if options.spread {
       // The current spread is (N, N+1); forward shows (N+2, N+3), backward (N−2, N−1).
-      wanted = [first, first + 1, first + 2 * step, first + 2 * step + 1]
+      // SpreadPages holds display positions: left to right in an LTR book, but in an RTL
+      // book the earlier page of a spread sits on the right.
+      let n = first
+      let m = first + 2 * step
+      wanted = options.rightToLeft ? [n + 1, n, m + 1, m] : [n, n + 1, m, m + 1]
     } else {
       wanted = [first, first + step]
     }
-    guard wanted[options.spread ? 2 : 1] >= 0, wanted[options.spread ? 2 : 1] < count else {
+    let target = options.spread ? first + 2 * step : first + step
+    guard target >= 0, target < count else {
       throw .usage("--page \(r.page): no page to turn to (\(forward ? "last" : "first") page)")
     }
     let source = BookPages(book: book, options: r.layout)
