@@ -81,10 +81,9 @@ struct ChapterBuilder {
     var events: [Event] = tree.nodes[tree.root].children.reversed().map { .enter($0) }
     while let event = events.popLast() {
       switch event {
-      case .exit(let n):
+      case .exit:
         let ctx = contexts.removeLast()
         if ctx.openedFrame { closeFrame() }
-        _ = n
       case .enter(let n):
         let node = tree.nodes[n]
         let parent = contexts[contexts.count - 1]

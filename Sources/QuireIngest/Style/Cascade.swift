@@ -218,7 +218,6 @@ struct StyleResolver {
 
 /// Applies declarations to a style, resolving values against the parent.
 enum StyleComputer {
-  static let inheritedNames: Set<String> = []
 
   static func compute(_ decls: [CSSDeclaration], parent: ElementStyle, base: ElementStyle)
     -> ElementStyle
