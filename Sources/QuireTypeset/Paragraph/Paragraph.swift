@@ -186,13 +186,13 @@ extension ChapterFlow {
       let si = sty[pieceStart]
       let fake = small[pieceStart]
       let size = fake ? styles[si].size * 0.8 : styles[si].size
-      let upem = fonts.faces[pieceFace].upem
+      let upem = fonts.upem[pieceFace]
       let script =
         pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
         ? runScript : pieceScript
       let key = ShapeKey(
         text: Array(text[pieceStart..<end]), face: pieceFace,
-        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
+        smallCaps: styles[si].smallCapsFeature,
         rtl: levels.isEmpty
           ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
           : levels[pieceStart] & 1 == 1,
