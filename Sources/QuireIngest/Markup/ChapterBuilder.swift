@@ -422,22 +422,28 @@ struct ChapterBuilder {
             atStart = false
           }
         case .normal, .nowrap, .preLine:
-          var buf = String.UnicodeScalarView()
-          for c in raw.unicodeScalars {
+          // Collapsing works on UTF-8 bytes: every white-space character is ASCII, and any
+          // other byte (including those of multi-byte scalars) is copied as is. Appending to
+          // a byte array is far cheaper than to a String.UnicodeScalarView, scalar by scalar.
+          var buf: [UInt8] = []
+          buf.reserveCapacity(raw.utf8.count)
+          for c in raw.utf8 {
             switch c {
-            case " ", "\t", "\n", "\r", "\u{0C}":
-              if st.whiteSpace == .preLine && c == "\n" {
-                if buf.last == " " { buf.removeLast() }
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+              if st.whiteSpace == .preLine && c == 0x0A {
+                if buf.last == 0x20 { buf.removeLast() }
                 if !buf.isEmpty {
                   pieces.append(
-                    .text(String(buf), st, link: link, lang: lang, collapsibleTail: true))
+                    .text(
+                      String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
+                      collapsibleTail: true))
                 }
-                buf = String.UnicodeScalarView()
+                buf.removeAll(keepingCapacity: true)
                 trimTrailingSpace()
                 pieces.append(.lineBreak(st, fromNewline: true))
                 lastWasSpace = true
               } else if !lastWasSpace {
-                buf.append(" ")
+                buf.append(0x20)
                 lastWasSpace = true
               }
             default:
@@ -447,7 +453,10 @@ struct ChapterBuilder {
             }
           }
           if !buf.isEmpty {
-            pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: true))
+            pieces.append(
+              .text(
+                String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
+                collapsibleTail: true))
           }
         }
       }

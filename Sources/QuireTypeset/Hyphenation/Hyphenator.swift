@@ -125,7 +125,10 @@ public final class Hyphenator: Sendable {
   /// If the word contains soft hyphens (U+00AD) only those are used: each soft hyphen at
   /// scalar index j yields the point j (the soft hyphen itself is invisible).
   public func hyphenationPoints(in word: String) -> [Int] {
-    let scalars = Array(word.unicodeScalars)
+    hyphenationPoints(scalars: Array(word.unicodeScalars))
+  }
+
+  private func hyphenationPoints(scalars: [Unicode.Scalar]) -> [Int] {
     guard scalars.count >= minWordLength, scalars.count <= 4 * Hyphenator.maxWordLength else {
       return softHyphenPoints(scalars)
     }
@@ -156,6 +159,64 @@ public final class Hyphenator: Sendable {
     return points
   }
 
+  /// `hyphenationPoints(in:)` for a word given as scalar values (the typesetter's form),
+  /// without building a String; nil-scalar values mean no points. All-ASCII words (most of
+  /// an English or French book) take a path that answers the same without Unicode property
+  /// lookups: in ASCII, digits are the only numerics, A–Z/a–z the only cased letters and
+  /// the only word scalars, and every dictionary encoding is the identity.
+  func hyphenationPoints(scalarValues word: [UInt32]) -> [Int] {
+    var ascii = true
+    for v in word where v >= 0x80 {
+      ascii = false
+      break
+    }
+    guard ascii else {
+      var scalars: [Unicode.Scalar] = []
+      scalars.reserveCapacity(word.count)
+      for v in word {
+        guard let u = Unicode.Scalar(v) else { return [] }
+        scalars.append(u)
+      }
+      return hyphenationPoints(scalars: scalars)
+    }
+    guard word.count >= minWordLength, word.count <= 4 * Hyphenator.maxWordLength else {
+      return []
+    }
+    var hasLower = false
+    var upperCount = 0
+    for v in word {
+      if v >= 0x30 && v <= 0x39 { return [] }
+      if v >= 0x61 && v <= 0x7A { hasLower = true }
+      if v >= 0x41 && v <= 0x5A { upperCount += 1 }
+    }
+    if !hasLower && upperCount >= 2 { return [] }
+    if case .unsupported = encoding { return [] }
+    @inline(__always) func isLetter(_ v: UInt32) -> Bool {
+      (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A)
+    }
+    var points: [Int] = []
+    var i = 0
+    while i < word.count {
+      guard isLetter(word[i]) else {
+        i += 1
+        continue
+      }
+      var j = i
+      while j < word.count, isLetter(word[j]) { j += 1 }
+      if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
+        var bytes: [CChar] = []
+        bytes.reserveCapacity(j - i + 1)
+        for v in word[i..<j] {
+          let lower = v <= 0x5A ? v + 0x20 : v
+          bytes.append(CChar(bitPattern: UInt8(truncatingIfNeeded: lower)))
+        }
+        for p in libhyphenPoints(bytes, charCount: j - i) { points.append(i + p) }
+      }
+      i = j
+    }
+    return points
+  }
+
   private func softHyphenPoints(_ scalars: [Unicode.Scalar]) -> [Int] {
     var points: [Int] = []
     for (k, s) in scalars.enumerated() where s == "\u{AD}" && k > 0 && k < scalars.count - 1 {
@@ -177,8 +238,13 @@ public final class Hyphenator: Sendable {
       let m = s.properties.lowercaseMapping.unicodeScalars
       return m.count == 1 ? m.first! : s
     }
-    guard var bytes = encoding.encode(lower) else { return [] }
-    let charCount = lower.count
+    guard let bytes = encoding.encode(lower) else { return [] }
+    return libhyphenPoints(bytes, charCount: lower.count)
+  }
+
+  /// libhyphen's points for one lowercased letter run in the dictionary's encoding.
+  private func libhyphenPoints(_ encoded: [CChar], charCount: Int) -> [Int] {
+    var bytes = encoded
     let size = Int32(bytes.count)
     var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
     var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
@@ -282,7 +348,7 @@ enum DictionaryEncoding: Sendable {
     case .utf8:
       var out: [CChar] = []
       for s in scalars {
-        for b in String(s).utf8 { out.append(CChar(bitPattern: b)) }
+        UTF8.encode(s) { out.append(CChar(bitPattern: $0)) }
       }
       return out
     case .latin1:

@@ -406,14 +406,11 @@ extension ChapterFlow {
           }
         }
       }
-      var shown = ""
+      var shown = LineText(capacity: 4 * (lb.index - s + 1))
       for k in order {
         switch sources[k] {
-        case .piece(let p):
-          for t in pieces[p].start..<pieces[p].end {
-            shown.unicodeScalars.append(Unicode.Scalar(text[t]) ?? " ")
-          }
-        case .space: if case .glue = items[k] { shown += " " }
+        case .piece(let p): shown.append(text, pieces[p].start..<pieces[p].end)
+        case .space: if case .glue = items[k] { shown.appendSpace() }
         default: break
         }
       }
@@ -568,7 +565,7 @@ extension ChapterFlow {
       }
       entry.items += runs.map { .glyphs($0) } + fills + images.map { .image($0) }
       entry.images = images
-      let lineText = shown
+      let lineText = shown.string
       entry.lines = [
         LineBox(
           text: lineText,
@@ -615,17 +612,7 @@ extension ChapterFlow {
       hyphenPoints[word] = hit
       return hit
     }
-    var utf8: [UInt8] = []
-    utf8.reserveCapacity(word.count * 2)
-    var valid = true
-    for v in word {
-      guard let u = Unicode.Scalar(v) else {
-        valid = false
-        break
-      }
-      utf8.append(contentsOf: UTF8.encode(u)!)
-    }
-    let points = valid ? h.hyphenationPoints(in: String(decoding: utf8, as: UTF8.self)) : []
+    let points = h.hyphenationPoints(scalarValues: word)
     hyphenPoints[word] = points
     sharedHyphens.put(key, points)
     return points
