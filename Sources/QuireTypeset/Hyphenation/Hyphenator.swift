@@ -379,27 +379,40 @@ enum DictionaryEncoding: Sendable {
 /// The process-wide cache: one Hyphenator per dictionary file, one entry per tag.
 final class HyphenatorRegistry: @unchecked Sendable {
   // @unchecked: all state is guarded by `lock`.
-  private let lock = NSLock()
+  private let lock = NSCondition()
   private var byTag: [String: Hyphenator?] = [:]
   private var byPath: [String: Hyphenator] = [:]
+  private var loading: Set<String> = []
   private var notes: [String] = []
 
   /// Loading happens outside the lock (hyph_de_DE.dic takes seconds in libhyphen), so a
-  /// slow language never blocks lookups of others; if two threads load the same tag at
-  /// once, the first to finish wins and the other's copy is freed.
+  /// slow language never blocks lookups of others. A thread asking for a tag another
+  /// thread is loading waits for that load instead of repeating it: parallel chapters all
+  /// ask for the book's language at once, and each load is pure CPU.
   func lookup(_ tag: String) -> Hyphenator? {
     lock.lock()
-    if let hit = byTag[tag] {
-      lock.unlock()
-      return hit
+    while true {
+      if let hit = byTag[tag] {
+        lock.unlock()
+        return hit
+      }
+      if !loading.contains(tag) { break }
+      lock.wait()
     }
     let full = byTag.count >= 256
+    if full {
+      lock.unlock()
+      return nil
+    }
+    loading.insert(tag)
     lock.unlock()
-    if full { return nil }
     let loaded = Hyphenator.load(tag: tag)
     lock.lock()
-    defer { lock.unlock() }
-    if let hit = byTag[tag] { return hit }
+    defer {
+      loading.remove(tag)
+      lock.broadcast()
+      lock.unlock()
+    }
     switch loaded {
     case .success(let h):
       // Share one instance per file (en, en-US and en-GB may all land on en_US).

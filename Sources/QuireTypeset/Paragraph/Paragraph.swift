@@ -54,9 +54,12 @@ extension ChapterFlow {
     let blockStyle = resolve(st)
     let lang = block.lang ?? language ?? options.language ?? ""
     let shapeLanguage = ShapeLanguage(lang)
-    let hyphenator: Hyphenator? =
+    // The dictionary is looked up at the first word that could use it, not per paragraph:
+    // loading one is costly (hyph_de_DE.dic takes seconds) and many spans never need it.
+    let wantsHyphenation =
       options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrapStyle(st)
-      ? hyphenatorFor(lang) : nil
+    var hyphenator: Hyphenator? = nil
+    var hyphenatorResolved = false
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
@@ -200,9 +203,14 @@ extension ChapterFlow {
         language: shapeLanguage)
       // Hyphenation points split the word into boxes joined by flagged penalties; the split
       // and shaped word is cached whole, so a repeated word costs one lookup.
-      let hyphenate =
-        hyphenator != nil && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
+      let eligible =
+        wantsHyphenation && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
         && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
+      if eligible && !hyphenatorResolved {
+        hyphenator = hyphenatorFor(lang)
+        hyphenatorResolved = true
+      }
+      let hyphenate = eligible && hyphenator != nil
       let wordKey = WordKey(shape: key, hyphenated: hyphenate)
       var parts: [WordPart]
       if let hit = shaper.word(wordKey) {
