@@ -96,7 +96,7 @@ public final class Hyphenator: Sendable {
         let path = "\(dir)/hyph_\(name).dic"
         tried.append(path)
         guard FileManager.default.isReadableFile(atPath: path) else { continue }
-        guard let dict = hnj_hyphen_load(path) else {
+        guard let dict = PatternLoader.load(path: path) ?? hnj_hyphen_load(path) else {
           return .failure(LoadFailure(message: "\(path): hnj_hyphen_load failed"))
         }
         return .success(Hyphenator(path: path, dict: dict, rules: rules))
