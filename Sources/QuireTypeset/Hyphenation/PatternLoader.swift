@@ -109,14 +109,23 @@ enum PatternLoader {
     return negative ? 0 &- v : v
   }
 
-  /// One level of patterns being built: the trie of states in creation order.
+  /// One level of patterns being built: the trie of states in creation order. Keys and
+  /// transitions live in flat arrays (a state's transitions are a linked list in creation
+  /// order), not an array per state: German has hundreds of thousands of states.
   struct Level {
-    var keys: [[UInt8]] = [[]]
+    var keyBytes: [UInt8] = []
+    var keyStart: [Int32] = [0]
+    var keyLength: [Int32] = [0]
     var matches: [[UInt8]?] = [nil]
     var repls: [[UInt8]?] = [nil]
     var replIndex: [Int8] = [0]
     var replCut: [Int8] = [0]
-    var trans: [[(ch: UInt8, to: Int32)]] = [[]]
+    var firstTrans: [Int32] = [-1]
+    var lastTrans: [Int32] = [-1]
+    var transCount: [Int32] = [0]
+    var transChar: [UInt8] = []
+    var transTo: [Int32] = []
+    var transNext: [Int32] = []
     var fallback: [Int32] = [-1]
     var lhmin: Int8 = 0
     var rhmin: Int8 = 0
@@ -125,31 +134,64 @@ enum PatternLoader {
     var nohyphen: [UInt8]? = nil
     var nohyphenCount: Int32 = 0
 
+    /// The root's transitions by byte (it has the most; every lookup starts there).
+    var rootNext = [Int32](repeating: -1, count: 256)
+
+    var count: Int { keyStart.count }
+
+    @inline(__always) func child(_ state: Int32, _ c: UInt8) -> Int32 {
+      if state == 0 { return rootNext[Int(c)] }
+      var t = firstTrans[Int(state)]
+      while t >= 0 && transChar[Int(t)] != c { t = transNext[Int(t)] }
+      return t < 0 ? -1 : transTo[Int(t)]
+    }
+
     /// The state spelled `s`, or −1 (a walk from the root: the states are prefix-closed).
     func lookup(_ s: ArraySlice<UInt8>) -> Int32 {
-      var state = 0
+      var state: Int32 = 0
       for c in s {
-        guard let t = trans[state].first(where: { $0.ch == c }) else { return -1 }
-        state = Int(t.to)
+        state = child(state, c)
+        if state < 0 { return -1 }
       }
-      return Int32(state)
+      return state
     }
 
     mutating func create(_ key: ArraySlice<UInt8>) -> Int32 {
-      keys.append(Array(key))
+      keyStart.append(Int32(keyBytes.count))
+      keyLength.append(Int32(key.count))
+      keyBytes.append(contentsOf: key)
       matches.append(nil)
       repls.append(nil)
       replIndex.append(0)
       replCut.append(0)
-      trans.append([])
+      firstTrans.append(-1)
+      lastTrans.append(-1)
+      transCount.append(0)
       fallback.append(-1)
-      return Int32(keys.count - 1)
+      return Int32(count - 1)
+    }
+
+    mutating func addTransition(from state: Int32, _ ch: UInt8, to target: Int32) {
+      let t = Int32(transChar.count)
+      transChar.append(ch)
+      transTo.append(target)
+      transNext.append(-1)
+      let s = Int(state)
+      if lastTrans[s] >= 0 { transNext[Int(lastTrans[s])] = t } else { firstTrans[s] = t }
+      lastTrans[s] = t
+      transCount[s] += 1
+      if s == 0 { rootNext[Int(ch)] = target }
     }
 
     /// One line as hnj_hyphen_load_line reads it; false when it cannot be modelled.
     mutating func loadLine(_ line: [UInt8], utf8: Bool) -> Bool {
       func keyword(_ k: String) -> Bool { line.starts(with: k.utf8) }
-      if keyword("LEFTHYPHENMIN") {
+      let lead = line.first ?? 0
+      let maybeKeyword =
+        lead == UInt8(ascii: "L") || lead == UInt8(ascii: "R") || lead == UInt8(ascii: "C")
+        || lead == UInt8(ascii: "N")
+      if !maybeKeyword {
+      } else if keyword("LEFTHYPHENMIN") {
         lhmin = Int8(truncatingIfNeeded: PatternLoader.atoi(line[13...]))
         return true
       } else if keyword("RIGHTHYPHENMIN") {
@@ -256,21 +298,49 @@ enum PatternLoader {
         j -= 1
         found = lookup(word[..<j])
         state = found >= 0 ? found : create(word[..<j])
-        trans[Int(state)].append((ch, last))
+        addTransition(from: state, ch, to: last)
       }
       return true
     }
 
-    /// Each state's fallback: the state of its longest proper suffix.
+    /// Each state's fallback: the state of its longest proper suffix. Computed as
+    /// Aho–Corasick failure links, shortest keys first: the fallback of p·c is the first
+    /// state on p's fallback chain with a transition on c (the root's children fall back to
+    /// the root). Same result as trying every suffix, without the quadratic walks.
     mutating func computeFallbacks() {
-      for s in 1..<keys.count {
-        let key = keys[s]
-        for j in 1...key.count {
-          let f = lookup(key[j...])
-          if f >= 0 {
-            fallback[s] = f
-            break
+      let n = count
+      guard n > 1 else { return }
+      var parent = [Int32](repeating: -1, count: n)
+      var via = [UInt8](repeating: 0, count: n)
+      for a in 0..<n {
+        var t = firstTrans[a]
+        while t >= 0 {
+          parent[Int(transTo[Int(t)])] = Int32(a)
+          via[Int(transTo[Int(t)])] = transChar[Int(t)]
+          t = transNext[Int(t)]
+        }
+      }
+      var maxLength = 0
+      for s in 0..<n { maxLength = max(maxLength, Int(keyLength[s])) }
+      var byLength = [[Int32]](repeating: [], count: maxLength + 1)
+      for s in 1..<n { byLength[Int(keyLength[s])].append(Int32(s)) }
+      for group in byLength {
+        for s32 in group {
+          let s = Int(s32)
+          let p = parent[s]
+          var result: Int32 = 0
+          if p > 0 {
+            var r = fallback[Int(p)]
+            while r >= 0 {
+              let t = child(r, via[s])
+              if t >= 0 {
+                result = t
+                break
+              }
+              r = fallback[Int(r)]
+            }
           }
+          fallback[s] = result
         }
       }
     }
@@ -287,24 +357,29 @@ enum PatternLoader {
     func materialize(cset: [UInt8], utf8: Bool) -> UnsafeMutablePointer<HyphenDict> {
       let d = malloc(MemoryLayout<HyphenDict>.stride)!.bindMemory(to: HyphenDict.self, capacity: 1)
       d.initialize(to: HyphenDict())
-      let n = keys.count
+      let n = count
       let states = malloc(MemoryLayout<HyphenState>.stride * n)!.bindMemory(
         to: HyphenState.self, capacity: n)
       for s in 0..<n {
         var t: UnsafeMutablePointer<HyphenTrans>? = nil
-        let list = trans[s]
-        if !list.isEmpty {
-          let p = malloc(MemoryLayout<HyphenTrans>.stride * list.count)!.bindMemory(
-            to: HyphenTrans.self, capacity: list.count)
-          for (k, e) in list.enumerated() {
-            (p + k).initialize(to: HyphenTrans(ch: CChar(bitPattern: e.ch), new_state: e.to))
+        let m = Int(transCount[s])
+        if m > 0 {
+          let p = malloc(MemoryLayout<HyphenTrans>.stride * m)!.bindMemory(
+            to: HyphenTrans.self, capacity: m)
+          var e = firstTrans[s]
+          var k = 0
+          while e >= 0 {
+            (p + k).initialize(
+              to: HyphenTrans(ch: CChar(bitPattern: transChar[Int(e)]), new_state: transTo[Int(e)]))
+            k += 1
+            e = transNext[Int(e)]
           }
           t = p
         }
         (states + s).initialize(
           to: HyphenState(
             match: Level.dup(matches[s]), repl: Level.dup(repls[s]), replindex: replIndex[s],
-            replcut: replCut[s], fallback_state: fallback[s], num_trans: Int32(list.count),
+            replcut: replCut[s], fallback_state: fallback[s], num_trans: Int32(m),
             trans: t))
       }
       d.pointee.lhmin = CChar(lhmin)
