@@ -7,6 +7,16 @@
 // 1/2, shrink 1/3 of the space), allowed breaks without a space become penalties (or small
 // glue between CJK characters, for inter-character justification), soft hyphens flagged
 // penalties, `<br>` and the paragraph end the finishing glue plus a forced break.
+//
+// Letter spacing: Noto Serif's space is narrow (0.26 em), so word spaces alone give the
+// breaker little stretch and many lines end up loose. Each Latin/Cyrillic/Greek word (after
+// the paragraph's first) is preceded by a zero-width glue whose stretch is 2 % of the
+// word's width (pdfTeX's font expansion, InDesign's letter spacing): it is never a break
+// (it follows a glue or a penalty), and when placing it widens the word by equal gaps
+// between its glyphs. Word spaces keep their 1/2, 1/3 proportions, so a line's ratio still
+// gives its word-space width exactly. Rejected: scaling glyphs horizontally (the
+// rasteriser would need a transform per run) and a box-stretch field in BreakItem (a
+// change to a shared enum every breaker switches over).
 
 import CHarfBuzz
 import CUnibreak
@@ -43,6 +53,9 @@ enum ItemSource {
   case space(Int, style: Int)
   case soft(Int, style: Int)
   case plain(Int)
+  /// Letter-spacing glue of piece `p` (placed just before its box): its adjusted width is
+  /// spread between the piece's glyphs.
+  case letter(Int)
   case end
 }
 
@@ -203,6 +216,9 @@ extension ChapterFlow {
       let hyphenate =
         hyphenator != nil && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
         && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
+      let letterSpacing =
+        !noWrap && !fake
+        && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
       let wordKey = WordKey(shape: key, hyphenated: hyphenate)
       var parts: [WordPart]
       if let hit = shaper.word(wordKey) {
@@ -227,12 +243,22 @@ extension ChapterFlow {
         parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
         shaper.storeWord(wordKey, parts)
       }
+      let spaced = letterSpacing && !items.isEmpty
       for (k, part) in parts.enumerated() {
         if k > 0 {
           items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
           sources.append(.soft(pieceStart + part.start, style: si))
         }
         let w = part.shaped.advance / upem * size
+        if spaced && part.shaped.glyphs.count > 1 {
+          // Letter spacing: glue before the box (never a break: it follows a glue or a
+          // penalty), so the box stretches a little with the line's word spaces.
+          items.append(
+            .glue(
+              width: 0, stretch: w * ChapterFlow.letterStretch,
+              shrink: w * ChapterFlow.letterShrink))
+          sources.append(.letter(pieces.count))
+        }
         pieces.append(
           Piece(
             start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
@@ -389,7 +415,9 @@ extension ChapterFlow {
       let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
       var natural = 0.0
       var order: [Int] = []
-      for k in s...lb.index {
+      // The breaker measures the first line from item 0; later lines from their first box.
+      for k in (lineIndex == 0 ? start : s)...lb.index {
+        if k < s, case .penalty = items[k] { continue }
         switch items[k] {
         case .box(let w):
           natural += w
@@ -423,6 +451,7 @@ extension ChapterFlow {
           switch sources[k] {
           case .piece(let p): return pieces[p].start
           case .space(let t, _), .soft(let t, _), .plain(let t): return t
+          case .letter(let p): return pieces[p].start
           case .end: return n
           }
         }
@@ -473,6 +502,13 @@ extension ChapterFlow {
       var firstSrc = Int.max
       var lastSrc = -1
       let startX = x
+      // Letter-spacing glue's width, by piece, spread over that piece's glyphs below.
+      var letterExtra: [Int: Double] = [:]
+      for k in order {
+        if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
+          letterExtra[p] = adjusted(w, st, sh, ratio)
+        }
+      }
       for k in order {
         switch (items[k], sources[k]) {
         case (.box, .piece(let p)):
@@ -507,7 +543,21 @@ extension ChapterFlow {
             let r = runs.count - 1
             var pen = x
             let gy = Float(baseline - rs.shift)
+            // Letter spacing: equal gaps before each advancing glyph (marks stay on their
+            // base), half a gap at either end.
+            let extra = letterExtra[p] ?? 0
+            var gap = 0.0
+            if extra != 0 {
+              let advancing = piece.shaped.glyphs.reduce(0) { $0 + ($1.advance != 0 ? 1 : 0) }
+              gap = extra / Double(max(1, advancing))
+              pen += gap / 2
+            }
+            var firstAdvancing = true
             for g in piece.shaped.glyphs {
+              if g.advance != 0 {
+                if !firstAdvancing { pen += gap }
+                firstAdvancing = false
+              }
               runs[r].glyphs.append(g.glyph)
               runs[r].x.append(Float(pen + Double(g.dx) * scale))
               runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
@@ -518,20 +568,21 @@ extension ChapterFlow {
               fills.append(
                 .fill(
                   Rect(
-                    x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width,
+                    x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width + extra,
                     height: thick), rs.style.color))
             }
             if rs.style.lineThrough {
               fills.append(
                 .fill(
                   Rect(
-                    x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width,
+                    x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width + extra,
                     height: thick), rs.style.color))
             }
           }
           firstSrc = min(firstSrc, src[piece.start])
           lastSrc = max(lastSrc, src[piece.end - 1])
-          x += piece.width
+          x += piece.width + (letterExtra[p] ?? 0)
+        case (.glue, .letter): break  // spread over its piece's glyphs
         case (.glue(let w, let st, let sh), let source):
           x += adjusted(w, st, sh, ratio)
           _ = source
@@ -607,6 +658,12 @@ extension ChapterFlow {
   /// Shorter pieces (words with their punctuation) are not worth a dictionary lookup: they
   /// rarely help a line, and lookups are a third of layout time when done for every word.
   static let minHyphenatedLength = 7
+
+  /// Letter spacing as a share of a word's width, per unit of the line's adjustment ratio
+  /// (InDesign's letter spacing / pdfTeX's font expansion, ±1–2 %): words stretch a little
+  /// with their line so word spaces stretch less.
+  static let letterStretch = 0.02
+  static let letterShrink = 0.0
 
   mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = hyphenPoints[word] { return hit }
