@@ -24,6 +24,8 @@ public struct QualityReport: Codable, Sendable {
   public var widows: Int
   public var orphans: Int
   public var kinsokuViolations: Int
+  /// Pages (not the last) whose last text line ends with an inserted hyphen.
+  public var hyphenatedPageEnds: Int = 0
 
   public init(layout: BookLayout, options: LayoutOptions) {
     let all = layout.pages.flatMap { p in p.lines.filter { $0.role == .text } }
@@ -38,7 +40,8 @@ public struct QualityReport: Codable, Sendable {
     for (i, line) in all.enumerated() {
       let lastOfBlock = i + 1 == all.count || all[i + 1].block != line.block
       // Word spaces only: CJK lines justify between characters, with their own glue.
-      guard !lastOfBlock, line.ratio != 0 || options.align == .justify, line.text.contains(" ") else {
+      guard !lastOfBlock, line.ratio != 0 || options.align == .justify, line.text.contains(" ")
+      else {
         continue
       }
       justified += 1
@@ -77,6 +80,7 @@ public struct QualityReport: Codable, Sendable {
     }
     widows = w
     orphans = o
+    hyphenatedPageEnds = pageLines.dropLast().filter { $0.last?.hyphenated == true }.count
 
     // Kinsoku judges line breaks inside a paragraph: a line that continues its block may not
     // start with a forbidden character, and one that its block continues may not end with
@@ -90,7 +94,8 @@ public struct QualityReport: Codable, Sendable {
       {
         k += 1
       }
-      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last, !Kinsoku.mayEndLine(e),
+      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last,
+        !Kinsoku.mayEndLine(e),
         Kinsoku.isCJK(e) || all[i + 1].text.unicodeScalars.first.map(Kinsoku.isCJK) == true
       {
         k += 1
@@ -107,6 +112,7 @@ public struct QualityReport: Codable, Sendable {
       spaces > 1.5×:       \(pct(spacesOver150))
       spaces > 2×:         \(pct(spacesOver200))
       widows / orphans:    \(widows) / \(orphans)
+      hyphen at page end:  \(hyphenatedPageEnds)
       kinsoku violations:  \(kinsokuViolations)
       ratio histogram:
 
