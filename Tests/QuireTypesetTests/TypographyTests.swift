@@ -34,4 +34,71 @@ import Testing
       for k in run.x.indices.dropFirst() { #expect(run.x[k] >= run.x[k - 1] - 0.01) }
     }
   }
+
+  // MARK: CJK spacing (JLREQ)
+
+  /// Pages of one Japanese paragraph (no indent) on a page whose measure is `ems` em of
+  /// 16 px, and a dump of its lines plus each glyph's x offset from the line start in em.
+  static func japanese(_ text: String, ems: Int = 20) throws -> (lines: [LineBox], dump: String) {
+    var b = DocumentBuilder()
+    b.paragraph(text, b.style { $0.textIndent = .zero })
+    b.endChapter()
+    var o = LayoutOptions()
+    o.fontSize = 16
+    o.margins = .init(top: 20, right: 20, bottom: 20, left: 20)
+    o.width = 40 + 16 * ems
+    o.height = 400
+    let book = try Typesetter(document: b.document(language: "ja"), options: o).layoutBook(
+      threads: 1)
+    var out = dump(book.pages)
+    for case .glyphs(let run) in book.pages.flatMap(\.items) {
+      out += "x/em:" + run.x.map { String(format: " %.3g", (Double($0) - 20) / 16) }.joined()
+      out += "\n"
+    }
+    return (book.pages.flatMap(\.lines).filter { $0.role == .text }, out)
+  }
+
+  /// Glyph x positions (px from the left margin) of the first glyph run(s), in order.
+  static func xs(_ dump: String) -> [Double] {
+    dump.split(separator: "\n").filter { $0.hasPrefix("x/em:") }.flatMap {
+      $0.dropFirst(5).split(separator: " ").compactMap { Double($0) }
+    }
+  }
+
+  /// 」「 and 。」 are set with half an em between them (one blank half cut).
+  @Test func compressionAtABracketPair() throws {
+    let (lines, out) = try Self.japanese("「あい」「うえ。」")
+    #expect(matchesGolden("cjk-compression.txt", out))
+    #expect(lines.count == 1)
+    let x = Self.xs(out)
+    // 「 あ い 」 「 う え 。 」: ½ em from 」 to 「 and from 。 to 」, 1 em elsewhere.
+    #expect(x.count == 9)
+    if x.count == 9 {
+      #expect(x[4] - x[3] == 0.5)
+      #expect(x[8] - x[7] == 0.5)
+      #expect(x[3] == 3)
+    }
+  }
+
+  /// A quarter em separates 日本 from Latin letters and digits on both sides.
+  @Test func quarterEmBetweenJapaneseAndLatin() throws {
+    let (lines, out) = try Self.japanese("日本Latin日本")
+    #expect(matchesGolden("cjk-quarter-em.txt", out))
+    #expect(lines.count == 1)
+    let x = Self.xs(out)
+    #expect(x.count >= 9)
+    #expect(abs(x[2] - 2.25) < 0.001)  // L after 日本 and ¼ em
+    let afterLatin = x[x.count - 2] - x[6]  // 日 after "n" + ¼ em
+    #expect(afterLatin > 0.25)
+  }
+
+  /// A full line followed by 。 hangs the stop past the measure instead of pulling the last
+  /// character down with it (。 may not start a line).
+  @Test func hangingFullStop() throws {
+    let (lines, out) = try Self.japanese("一二三四五六七八九十。一二三四五六七八九十一二三。", ems: 10)
+    #expect(matchesGolden("cjk-hanging.txt", out))
+    #expect(lines.count == 3)
+    #expect(lines[0].text == "一二三四五六七八九十。")
+    #expect(abs(lines[0].rect.maxX - (20 + 11 * 16)) < 0.01)
+  }
 }

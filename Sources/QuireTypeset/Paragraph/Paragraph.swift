@@ -71,6 +71,11 @@ extension ChapterFlow {
       options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrapStyle(st)
       ? hyphenatorFor(lang) : nil
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
+    // Traditional Chinese centres its punctuation in the em box: nothing to compress.
+    let lowerLang = lang.lowercased()
+    let compressPunctuation =
+      !(lowerLang.hasPrefix("zh-hant") || lowerLang.hasPrefix("zh-tw")
+      || lowerLang.hasPrefix("zh-hk") || lowerLang.hasPrefix("zh-mo"))
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
     let keepNewlines = preserve || ws == .preLine
@@ -243,16 +248,15 @@ extension ChapterFlow {
         parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
         shaper.storeWord(wordKey, parts)
       }
-      let spaced = letterSpacing && !items.isEmpty
       for (k, part) in parts.enumerated() {
         if k > 0 {
           items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
           sources.append(.soft(pieceStart + part.start, style: si))
         }
         let w = part.shaped.advance / upem * size
-        if spaced && part.shaped.glyphs.count > 1 {
+        if letterSpacing && part.shaped.glyphs.count > 1, let last = items.last, !last.isBox {
           // Letter spacing: glue before the box (never a break: it follows a glue or a
-          // penalty), so the box stretches a little with the line's word spaces.
+          // penalty, not a box), so the box stretches a little with the line's word spaces.
           items.append(
             .glue(
               width: 0, stretch: w * ChapterFlow.letterStretch,
@@ -289,6 +293,16 @@ extension ChapterFlow {
         let rs = styles[si]
         if case .glue = items.last {
         } else {
+          // Kinsoku across a space ("我 ？"): the space may not be a line end either.
+          let before = i > 0 ? text[i - 1] : 0x20
+          let after = i + 1 < n ? text[i + 1] : 0x20
+          if before >= 0x2000 || after >= 0x2000, let x = Unicode.Scalar(before),
+            let y = Unicode.Scalar(after), Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
+            Kinsoku.forbidBreak(before: x, after: y)
+          {
+            items.append(BreakItem.prohibitedBreak)
+            sources.append(.plain(i))
+          }
           let sw = rs.spaceWidth
           items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
           sources.append(.space(i, style: si))
@@ -355,7 +369,19 @@ extension ChapterFlow {
       }
       // A break opportunity after this character.
       let b = Int32(brks[i])
-      if i + 1 < n,
+      if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
+        text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
+        let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
+        let adjust = Kinsoku.boundaryItems(
+          x, y, em: styles[si].size,
+          breakAllowed: b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]),
+          compress: compressPunctuation)
+      {
+        // CJK spacing: punctuation compression and hanging, ¼ em next to Latin (Kinsoku).
+        flush(i + 1)
+        items += adjust
+        for _ in adjust { sources.append(.plain(i + 1)) }
+      } else if i + 1 < n,
         b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
         text[i + 1] != 0x20,
         text[i + 1] != 0xAD,
@@ -428,7 +454,7 @@ extension ChapterFlow {
             order.append(k)
           }
         case .penalty(let w, _, let flagged):
-          if k == lb.index && flagged {
+          if k == lb.index && (flagged || w != 0) {
             natural += w
             order.append(k)
           }
