@@ -35,6 +35,45 @@ import Testing
     }
   }
 
+  /// A style change inside a word (half plain, half italic) is no break opportunity, even
+  /// though the italic half carries letter-spacing glue.
+  @Test func styleChangeInsideAWordDoesNotBreak() throws {
+    var b = DocumentBuilder()
+    let plain = b.style()
+    var italic = plain
+    italic.italic = true
+    var inlines: [Inline] = []
+    for word in TypographyTests.prose.split(separator: " ") {
+      let cut = word.index(word.startIndex, offsetBy: word.count / 2)
+      inlines.append(b.run(String(word[..<cut]), plain))
+      inlines.append(b.run(String(word[cut...]) + " ", italic))
+    }
+    b.add(b.block(.paragraph, plain, inlines: inlines))
+    b.endChapter()
+    var o = LayoutOptions.small
+    o.hyphenate = .off
+    let book = try Typesetter(document: b.document(), options: o).layoutBook(threads: 1)
+    let words = Set(TypographyTests.prose.split(separator: " ").map(String.init))
+    let lines = book.pages.flatMap(\.lines).filter { $0.role == .text }
+    #expect(lines.count > 4)
+    for l in lines {
+      for w in l.text.split(separator: " ") { #expect(words.contains(String(w)), "\(l.text)") }
+    }
+  }
+
+  /// An em dash between words offers a break (UAX #14 class B2) when nothing else fits.
+  @Test func breaksAfterAnEmDash() throws {
+    var b = DocumentBuilder()
+    b.paragraph("extraordinarily—incomprehensibly—unbelievably—uncharacteristically")
+    b.endChapter()
+    var o = LayoutOptions.small
+    o.hyphenate = .off
+    let book = try Typesetter(document: b.document(), options: o).layoutBook(threads: 1)
+    let lines = book.pages.flatMap(\.lines).filter { $0.role == .text }
+    #expect(lines.count > 1)
+    #expect(lines.dropLast().allSatisfy { $0.text.hasSuffix("—") || $0.text.hasPrefix("—") })
+  }
+
   // MARK: CJK spacing (JLREQ)
 
   /// Pages of one Japanese paragraph (no indent) on a page whose measure is `ems` em of
