@@ -28,6 +28,9 @@ import Testing
     for l in lines.dropLast() {
       #expect(abs(l.rect.maxX - right) < 0.05, "\(l.text): \(l.rect.maxX) vs \(right)")
       if l.ratio > 0 { stretched += 1 }
+      // Word spaces keep TeX's proportions (stretch ½, shrink ⅓ of the space).
+      let expected = l.ratio > 0 ? 1 + l.ratio / 2 : 1 + l.ratio / 3
+      #expect(abs((l.spaceFactor ?? 0) - expected) < 1e-9)
     }
     #expect(stretched > 0)
     for case .glyphs(let run) in book.pages.flatMap(\.items) {

@@ -461,7 +461,14 @@ extension ChapterFlow {
         }
       }
       var shown = ""
+      var spaceFactor: Double? = nil
       for k in order {
+        if spaceFactor == nil, case .space = sources[k],
+          case .glue(let w, let st, let sh) = items[k],
+          w > 0
+        {
+          spaceFactor = adjusted(w, st, sh, ratio) / w
+        }
         switch sources[k] {
         case .piece(let p):
           for t in pieces[p].start..<pieces[p].end {
@@ -653,6 +660,7 @@ extension ChapterFlow {
           block: blockNumber,
           hyphenated: lb.hyphenated, ratio: ratio, start: entry.start, end: entry.end)
       ]
+      entry.lines[0].spaceFactor = spaceFactor
       // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
       entry.block = blockNumber
       entry.avoidBreakBefore =
