@@ -315,3 +315,15 @@ public final class Typesetter: Sendable {
     }
   }
 }
+
+extension Typesetter {
+  /// What `layoutBook` does to each chapter's pages, for callers that lay out chapter by
+  /// chapter (the streaming renderer): numbers them from `first` and adds folios when the
+  /// options ask. FontIDs stay those of `fonts` (no renumbering).
+  public func numbered(_ pages: [Page], from first: Int) -> [Page] {
+    var pages = pages
+    for i in pages.indices { pages[i].number = first + i }
+    if options.folio { addFolios(&pages) }
+    return pages
+  }
+}
