@@ -162,7 +162,9 @@ public enum RenderJob {
     } catch {
       throw .typeset("\(request.book): \(error)")
     }
-    if request.strict, let first = (document.warnings.map(\.description) + typesetter.warnings).first {
+    if request.strict,
+      let first = (document.warnings.map(\.description) + typesetter.warnings).first
+    {
       throw .strict("\(request.book): \(first)")
     }
     if next < document.chapters.count {
@@ -177,7 +179,8 @@ public enum RenderJob {
       numbers = Array(stride(from: 1, through: pageCount, by: 1))
     }
     written = writtenBox.sorted()
-    precondition(written == numbers, "rendered pages \(written.count) differ from asked \(numbers.count)")
+    precondition(
+      written == numbers, "rendered pages \(written.count) differ from asked \(numbers.count)")
     let digits = max(4, String(pageCount).count)
     if digits > 4 {
       for n in written {
@@ -266,7 +269,9 @@ struct PageSpec: Sendable {
   /// past the book's end still count until the end is known).
   var count: Int {
     var s = Set<Int>()
-    for r in ranges { if let last = r.last { for n in r.first...min(last, r.first + 100_000) { s.insert(n) } } }
+    for r in ranges {
+      if let last = r.last { for n in r.first...min(last, r.first + 100_000) { s.insert(n) } }
+    }
     return s.count
   }
 }
