@@ -120,6 +120,31 @@ struct FastPathTests {
     }
   }
 
+  @Test("moby-dick --pages 1,7: the eager layout's pages and manifest, files aside")
+  func mobyDickFirstPages() throws {
+    try #require(corpusPresent, "corpus missing at \(corpus.path)")
+    let book = corpusBook("moby-dick.epub")
+    var r = RenderRequest(book: book, output: temporaryFolder("moby"))
+    r.pages = "1,7"
+    r.threads = 2
+    _ = try RenderJob.run(r)
+    let eager = try LaidOutBook.open(book, ingest: r.ingest, layout: r.layout, threads: 2)
+    let files = [1: "page-0001.png", 7: "page-0007.png"]
+    let expected = Manifest(
+      document: eager.document, layout: eager.layout, options: r.layout, files: files,
+      boxes: false, warnings: Array(NSOrderedSet(array: eager.warnings).array as! [String]))
+    let got = try #require(FileManager.default.contents(atPath: r.output + "/manifest.json"))
+    #expect(got == expected.encoded(), "moby-dick: manifest differs from the eager one")
+    let renderer = eager.makeRenderer()
+    for n in [1, 7] {
+      let png = PNGCodec.encode(
+        renderer.render(
+          eager.layout.pages[n - 1], width: r.layout.width, height: r.layout.height,
+          format: .gray8))
+      #expect(FileManager.default.contents(atPath: r.output + "/" + files[n]!) == Data(png))
+    }
+  }
+
   @Test("--pages past the end of the book is a usage error, a bad range too")
   func pagesErrors() throws {
     let book = Self.books[0]
