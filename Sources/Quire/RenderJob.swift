@@ -105,7 +105,7 @@ public enum RenderJob {
       let total: Int? = spec.flatMap { $0.limit == nil ? nil : $0.count }
       let s = PageStream(
         typesetter: typesetter, chapters: range, firstPage: records.count + 1,
-        keepBoxes: request.boxes,
+        keepBoxes: request.boxes, strictAbout: request.strict ? request.book : nil,
         wanted: { n in
           let w = wanted(n)
           if w && total == nil { _ = known.next() }

@@ -37,6 +37,8 @@ final class PageStream: @unchecked Sendable {
   private let chapters: Range<Int>
   private let firstPage: Int
   private let keepBoxes: Bool
+  /// `--strict`: a chapter with layout warnings stops the stream before its pages render.
+  private let strictAbout: String?
   private let wanted: @Sendable (Int) -> Bool
   private let render: @Sendable (Page) throws(QuireError) -> Void
   private let rendered: @Sendable () -> Void
@@ -60,7 +62,7 @@ final class PageStream: @unchecked Sendable {
   ///   - rendered: called after each rendered page (progress).
   init(
     typesetter: Typesetter, chapters: Range<Int>, firstPage: Int, keepBoxes: Bool,
-    wanted: @escaping @Sendable (Int) -> Bool,
+    strictAbout: String? = nil, wanted: @escaping @Sendable (Int) -> Bool,
     render: @escaping @Sendable (Page) throws(QuireError) -> Void,
     rendered: @escaping @Sendable () -> Void
   ) {
@@ -68,6 +70,7 @@ final class PageStream: @unchecked Sendable {
     self.chapters = chapters
     self.firstPage = firstPage
     self.keepBoxes = keepBoxes
+    self.strictAbout = strictAbout
     self.wanted = wanted
     self.render = render
     self.rendered = rendered
@@ -174,6 +177,10 @@ final class PageStream: @unchecked Sendable {
       let first = firstPage + records.count
       let pages = typesetter.numbered(layout.pages, from: first)
       warnings += layout.warnings
+      if let book = strictAbout, let first = layout.warnings.first {
+        if failure == nil { failure = .strict("\(book): \(first)") }
+        return
+      }
       for page in pages {
         records.append(PageRecord(page: thin(page), faces: faces(of: page)))
         if wanted(page.number) { queue.append(page) }
