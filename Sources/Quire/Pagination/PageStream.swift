@@ -105,10 +105,11 @@ final class PageStream: @unchecked Sendable {
   }
 
   private func work(workers: Int) {
+    let worker = typesetter.makeWorker()
     while let task = nextTask(workers: workers) {
       switch task {
       case .layout(let k):
-        let layout = typesetter.layoutChapter(k)
+        let layout = typesetter.layoutChapter(k, worker: worker)
         condition.lock()
         laidOut[k] = layout
         inLayout -= 1
