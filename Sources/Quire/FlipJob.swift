@@ -59,11 +59,16 @@ public enum FlipJob {
     let wanted: [Int]
     if options.spread {
       // The current spread is (N, N+1); forward shows (N+2, N+3), backward (N−2, N−1).
-      wanted = [first, first + 1, first + 2 * step, first + 2 * step + 1]
+      // SpreadPages holds display positions: left to right in an LTR book, but in an RTL
+      // book the earlier page of a spread sits on the right.
+      let n = first
+      let m = first + 2 * step
+      wanted = options.rightToLeft ? [n + 1, n, m + 1, m] : [n, n + 1, m, m + 1]
     } else {
       wanted = [first, first + step]
     }
-    guard wanted[options.spread ? 2 : 1] >= 0, wanted[options.spread ? 2 : 1] < count else {
+    let target = options.spread ? first + 2 * step : first + step
+    guard target >= 0, target < count else {
       throw .usage("--page \(r.page): no page to turn to (\(forward ? "last" : "first") page)")
     }
     let source = BookPages(book: book, options: r.layout)
@@ -141,8 +146,12 @@ public enum OpenJob {
       r.book, ingest: r.ingest, layout: layout, threads: ProcessInfo.processInfo.activeProcessorCount)
     let renderer = book.makeRenderer()
     let pages = book.layout.pages
+    // The page under the cover: the first page of the first linear spine item (a cover
+    // document is usually non-linear, and showing the cover twice would hide the effect).
+    let linear = Set(book.document.chapters.filter(\.linear).map(\.spineIndex))
+    let under = pages.first { linear.contains($0.spine) && !$0.lines.isEmpty } ?? pages.first
     let firstPage =
-      pages.first.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
+      under.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
       ?? PixelBuffer(width: layout.width, height: layout.height, format: .rgba8)
     let cover = Cover.image(of: book, width: layout.width, height: layout.height, renderer: renderer)
     // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
@@ -200,7 +209,7 @@ public enum ShelfJob {
         throw .ingest(.badData(file: file, reason: "\(error)"))
       }
     } else if r.layoutName == "grid" {
-      scatter = nil
+      scatter = []  // an empty scatter keeps every book in its grid cell
     }
     if let k = r.front, !(1...covers.count).contains(k) {
       throw .usage("--front \(k): there are \(covers.count) books")

@@ -6,8 +6,8 @@ import Foundation
 /// glue a stretch of 1/2 and a shrink of 1/3 of the natural space (TeX's proportions; see
 /// QuireTypeset/Paragraph/Paragraph.swift), so a line with ratio r > 0 has spaces
 /// (1 + r/2) × natural and one with r < 0 has (1 + r/3) × natural.
-/// "Justified lines" are text lines of justified paragraphs that are not a paragraph's
-/// last line (those are set ragged by design).
+/// "Justified lines" are text lines with word spaces that are not a paragraph's last line
+/// (those are set ragged by design); CJK lines justify between characters and are left out.
 public struct QualityReport: Codable, Sendable {
   public var pages: Int
   public var lines: Int
@@ -37,7 +37,10 @@ public struct QualityReport: Codable, Sendable {
     let shrink = 1.0 / 3
     for (i, line) in all.enumerated() {
       let lastOfBlock = i + 1 == all.count || all[i + 1].block != line.block
-      guard !lastOfBlock, line.ratio != 0 || options.align == .justify else { continue }
+      // Word spaces only: CJK lines justify between characters, with their own glue.
+      guard !lastOfBlock, line.ratio != 0 || options.align == .justify, line.text.contains(" ") else {
+        continue
+      }
       justified += 1
       let factor = line.ratio > 0 ? 1 + line.ratio * stretch : 1 + line.ratio * shrink
       if factor > 1.5 { over150 += 1 }
@@ -75,11 +78,23 @@ public struct QualityReport: Codable, Sendable {
     widows = w
     orphans = o
 
+    // Kinsoku judges line breaks inside a paragraph: a line that continues its block may not
+    // start with a forbidden character, and one that its block continues may not end with
+    // one, where the character or its neighbour across the break is CJK (Latin text may
+    // start a line with a quote). A block's own first or last character is not a break.
     var k = 0
-    for l in all {
-      let scalars = Array(l.text.unicodeScalars)
-      if let f = scalars.first, !Kinsoku.mayStartLine(f) { k += 1 }
-      if let e = scalars.last, !Kinsoku.mayEndLine(e) { k += 1 }
+    for i in all.indices {
+      let l = all[i].text.unicodeScalars
+      if i > 0, all[i - 1].block == all[i].block, let f = l.first, !Kinsoku.mayStartLine(f),
+        Kinsoku.isCJK(f) || all[i - 1].text.unicodeScalars.last.map(Kinsoku.isCJK) == true
+      {
+        k += 1
+      }
+      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last, !Kinsoku.mayEndLine(e),
+        Kinsoku.isCJK(e) || all[i + 1].text.unicodeScalars.first.map(Kinsoku.isCJK) == true
+      {
+        k += 1
+      }
     }
     kinsokuViolations = k
   }
@@ -87,7 +102,7 @@ public struct QualityReport: Codable, Sendable {
   public func text() -> String {
     func pct(_ x: Double) -> String { String(format: "%.2f%%", x * 100) }
     var s = """
-      lines:               \(lines) (\(justifiedLines) justified, not last of paragraph)
+      lines:               \(lines) (\(justifiedLines) justified with word spaces, not last of paragraph)
       hyphenated:          \(hyphenatedLines) (\(pct(hyphenatedShare))), longest run \(longestHyphenRun)
       spaces > 1.5×:       \(pct(spacesOver150))
       spaces > 2×:         \(pct(spacesOver200))

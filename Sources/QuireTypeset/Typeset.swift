@@ -6,11 +6,13 @@
 //
 // The pipeline inside: fonts (`FontSet`: vendored faces, the book's embedded ones, the
 // reader's `--font`; per-character fallback) → paragraphs (`ChapterFlow.paragraph`: scalars,
-// libunibreak opportunities, HarfBuzz-shaped pieces, Knuth–Plass boxes/glue/penalties, a
-// `ParagraphBreaker`) → blocks (`ChapterFlow`: margins collapse, indents, lists, tables,
-// images) → a vertical list of `FlowEntry` (one per line, image, rule or table row, each with
-// split flags) → `Paginator` (MuPDF's model: an entry that would cross the page bottom moves
-// to the next page) → `Page`s.
+// libunibreak opportunities plus Kinsoku, FriBidi levels, HarfBuzz-shaped pieces, Liang
+// hyphenation points, Knuth–Plass boxes/glue/penalties, the breaker that
+// `LayoutOptions.paragraphBreaker` names) → blocks (`ChapterFlow`: margins collapse, indents,
+// lists, tables, images) → a vertical list of `FlowEntry` (one per line, image, rule or table
+// row, with split flags) → `Paginator` (the `PageSplitter`: an entry that would cross the
+// page bottom moves to the next page, widows/orphans/keep-with-next honoured when possible)
+// → `Page`s.
 //
 // Chapter independence. The layout of a chapter depends only on the chapter, the options and
 // the fonts, never on the chapters before it: each spine item starts a page, and block
@@ -170,10 +172,7 @@ public final class Typesetter: Sendable {
     return n
   }
 
-  var breaker: any ParagraphBreaker {
-    // TODO(typography): KnuthPlassBreaker for `.optimal` once it is on main.
-    GreedyBreaker(hyphenate: options.hyphenate == .auto)
-  }
+  var breaker: any ParagraphBreaker { options.paragraphBreaker }
 
   /// What a worker keeps from one chapter to the next: shaped words and hyphenation points.
   struct WorkerCaches {

@@ -79,6 +79,25 @@ struct ArchiveTests {
     }
   }
 
+  @Test func everyCorruptionOfABookOpensOrFailsCleanly() throws {
+    // The whole EPUB reader (not only the ZIP layer) over single-byte corruptions of a book.
+    let data = try Data(contentsOf: Hostile.url("minimal.epub"))
+    var opened = 0
+    var failed = 0
+    for i in stride(from: 0, to: data.count, by: 5) {
+      var copy = data
+      copy[i] = copy[i] &+ 0x41
+      do throws(IngestError) {
+        let archive = try ZipArchive(data: copy, file: "c.epub", limits: IngestLimits())
+        _ = try EPUBReader(files: archive, options: IngestOptions()).document()
+        opened += 1
+      } catch {
+        failed += 1
+      }
+    }
+    #expect(opened > 0 && failed > 0)
+  }
+
   @Test func everySingleByteCorruptionFailsCleanly() throws {
     let data = try Data(contentsOf: Hostile.url("zip64-valid.epub"))
     for i in stride(from: 0, to: data.count, by: 3) {

@@ -27,6 +27,32 @@ private func xhtml(_ body: String, head: String = "") -> String {
     #expect(c.chapter.plainText == "onetwo —\nthree")
   }
 
+  @Test func declaredEncodingsAndUTF16() {
+    var latin1 = Data(
+      "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>caf"
+        .utf8)
+    latin1.append(0xE9)
+    latin1.append(contentsOf: Array("</p></body></html>".utf8))
+    let a = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "a.xhtml", mediaType: "application/xhtml+xml", linear: true,
+          data: latin1))
+    #expect(a.chapter.plainText == "café")
+    #expect(a.warnings.isEmpty)
+    var utf16 = Data([0xFF, 0xFE])
+    for u in "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>中文</p></body></html>".utf16 {
+      utf16.append(UInt8(u & 0xFF))
+      utf16.append(UInt8(u >> 8))
+    }
+    let b = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+      .convert(
+        ChapterSource(
+          spineIndex: 0, href: "b.xhtml", mediaType: "application/xhtml+xml", linear: true,
+          data: utf16))
+    #expect(b.chapter.plainText == "中文")
+  }
+
   @Test func arbitraryBytesNeverCrash() {
     var rng = SystemRandomNumberGenerator()
     var bytes = [UInt8](repeating: 0, count: 4096)
@@ -190,5 +216,40 @@ private func xhtml(_ body: String, head: String = "") -> String {
       #expect(c.chapter.plainText.unicodeScalars.count == c.chapter.length, "\(f)")
       #expect(c.chapter.length > 0, "\(f)")
     }
+  }
+}
+
+@Suite struct MarkupSilenceTests {
+  /// libxml2 reports encoding errors outside any parser context; by default they would be
+  /// printed to stderr ("encoding error : input conversion failed…", found by the fuzzer).
+  @Test func encodingErrorsAreNotPrinted() throws {
+    var doc = Data(
+      "<?xml version=\"1.0\" encoding=\"US-ASCII\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>"
+        .utf8)
+    doc.append(contentsOf: Array("日本語".utf8))
+    doc.append(contentsOf: Array("</p></body></html>".utf8))
+    var html = Data("<html><head><meta charset=\"ISO-2022-JP\"></head><body><p>".utf8)
+    html.append(contentsOf: [0x1B, 0x24, 0x42, 0xFF, 0xFE, 0x80])
+    html.append(contentsOf: Array("日本</p></body></html>".utf8))
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "quire-stderr-\(getpid())"
+    ).path
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    try #require(fd >= 0)
+    let saved = dup(2)
+    dup2(fd, 2)
+    for data in [doc, html] {
+      _ = ChapterConverter(options: IngestOptions(), bookLanguage: nil) { _ in nil }
+        .convert(
+          ChapterSource(
+            spineIndex: 0, href: "e.xhtml", mediaType: "application/xhtml+xml", linear: true,
+            data: data))
+    }
+    dup2(saved, 2)
+    close(saved)
+    close(fd)
+    let printed = try String(contentsOfFile: path, encoding: .utf8)
+    try? FileManager.default.removeItem(atPath: path)
+    #expect(printed.isEmpty, "libxml2 printed: \(printed)")
   }
 }

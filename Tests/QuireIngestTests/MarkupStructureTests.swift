@@ -85,10 +85,11 @@ private func dump(_ c: Chapter) -> String {
 
   @Test func displayNoneHeadScriptAndHidden() {
     let c = chapter(
-      "<p>a</p><script>var x = 1;</script><p style=\"display:none\">gone</p><p hidden=\"hidden\">gone</p><span class=\"x\">b</span><p>c<span style=\"display: none\">gone</span></p>",
+      "<p>a</p><script>var x = 1;</script><p style=\"display:none\">gone</p><p hidden=\"hidden\">gone</p><span class=\"x\">b</span><p>c<span id=\"h\" style=\"display: none\">gone</span></p>",
       css: ".x { display: block }")
     #expect(c.plainText == "abc")
     #expect(!c.plainText.contains("var"))
+    #expect(c.anchors["h"] == 3)  // after "c", where the hidden span sits
     #expect(c.blocks[0].children[1].kind == .container)
   }
 

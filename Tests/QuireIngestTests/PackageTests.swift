@@ -101,6 +101,22 @@ struct PackageTests {
     #expect(opf.metadata.direction == .ltr)
   }
 
+  @Test func epub3MainTitleWins() throws {
+    let opf = try Self.parse(
+      """
+      <package xmlns="http://www.idpf.org/2007/opf" version="3.0">
+        <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+          <dc:title id="t1">A Collection</dc:title>
+          <dc:title id="t2">The Real Title</dc:title>
+          <meta refines="#t1" property="title-type">collection</meta>
+          <meta refines="#t2" property="title-type">main</meta>
+        </metadata>
+        <manifest/><spine/>
+      </package>
+      """)
+    #expect(opf.metadata.title == "The Real Title")
+  }
+
   @Test(arguments: [
     ("ar", TextDirection.rtl), ("he-IL", .rtl), ("fa", .rtl), ("ur", .rtl), ("en", .ltr),
     ("ja", .ltr),

@@ -224,6 +224,25 @@ private func runs(_ b: Block) -> [TextRun] {
   }
 }
 
+@Suite struct StyleKeywordTests {
+  @Test func inheritOverridesEarlierDeclarations() {
+    let c = ContentFixtures.convert(
+      """
+      <html xmlns="http://www.w3.org/1999/xhtml"><head><style>
+      div { color: #00f; text-align: right; margin-left: 3em }
+      p { color: red; text-align: center }
+      p.i { color: inherit; text-align: inherit; margin-left: inherit }
+      </style></head><body><div><p class="i">x</p><p>y</p></div></body></html>
+      """)
+    let ps = c.chapter.blocks[0].children[0].children
+    #expect(ps[0].style.color == RGBA(r: 0, g: 0, b: 255))
+    #expect(ps[0].style.textAlign == .right)
+    #expect(ps[0].style.margin.left == .rem(3))
+    #expect(ps[1].style.color == RGBA(r: 255, g: 0, b: 0))
+    #expect(ps[1].style.margin.left == .zero)
+  }
+}
+
 @Suite struct StyleHostileValueTests {
   /// Numbers that do not fit an Int must not trap (`Int(1e300)` does).
   @Test func hugeNumbersAreClamped() {

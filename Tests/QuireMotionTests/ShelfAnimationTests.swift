@@ -26,6 +26,9 @@ private func covers(_ n: Int) -> [PixelBuffer] {
   let g = shelf.frame(at: 0)
   #expect(pixel(g, Int(slot0.x), Int(slot0.y)) == [40, 160, 80, 255])
   #expect(shelf.frame(at: 0.4) == shelf.frame(at: 0.6, returning: true))
+  // An empty scatter keeps the grid.
+  shelf.scatter = []
+  #expect(shelf.frame(at: 1) == g)
 }
 
 @Test func shelfScatterFollowsPlacementsWithFrontOnTop() {

@@ -151,3 +151,37 @@ private final class Vetoer: LayerDelegate {
   let expected = Transform3D.perspective(800).rotated(by: -Double.pi * 0.45, y: 1)
   for (a, b) in zip(mid.entries, expected.entries) { #expect(abs(a - b) < 1e-9) }
 }
+
+@Test func moveInAndRevealTransitions() {
+  let red = Synthetic.solid(width: 100, height: 100, (255, 0, 0, 255))
+  let blue = Synthetic.solid(width: 100, height: 100, (0, 0, 255, 255))
+  let c = Compositor(width: 100, height: 100)
+  for (type, left, right) in [
+    (TransitionType.moveIn, [UInt8]([255, 0, 0, 255]), [UInt8]([0, 0, 255, 255])),
+    (.reveal, [255, 0, 0, 255], [0, 0, 255, 255]),
+  ] {
+    let l = Layer(frame: LayerRect(x: 0, y: 0, width: 100, height: 100))
+    l.contents = red
+    l.add(Transition(type: type, subtype: .fromRight, duration: 1), forKey: "t")
+    l.contents = blue
+    let f = c.render(l, at: 0.5)
+    // moveIn: blue slides over the right half; reveal: red slides left off the blue.
+    #expect(pixel(f, 25, 50) == left, "\(type)")
+    #expect(pixel(f, 75, 50) == right, "\(type)")
+    #expect(c.render(l, at: 1) == blue)
+    #expect(c.render(l, at: 0) == red)
+  }
+}
+
+@Test func keyframeTransformAnimationThroughScene() {
+  let (scene, l) = sceneWithLayer()
+  let k = KeyframeAnimation(
+    keyPath: "transform.rotation.z", values: [.double(0), .double(Double.pi), .double(0)],
+    duration: 2)
+  l.add(k, forKey: "spin")
+  let half = l.presentation(at: 1).transform
+  let expected = Transform3D.rotation(Double.pi, x: 0, y: 0, z: 1)
+  for (a, b) in zip(half.entries, expected.entries) { #expect(abs(a - b) < 1e-9) }
+  scene.advance(to: 2.5)
+  #expect(l.animation(forKey: "spin") == nil)
+}

@@ -131,3 +131,30 @@ import Testing
     }
   }
 }
+
+/// Pins the sign convention documented on `BreakItem.penalty` (the typeset stage emits
+/// raw costs): +forcedBreak forces, −forcedBreak forbids, for every breaker.
+@Suite struct BreakConventionTests {
+  @Test func rawCostsMeanWhatTheDocSays() {
+    let forced: [BreakItem] = [
+      .box(width: 10), .glue(width: 0, stretch: .infinity, shrink: 0),
+      .penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false), .box(width: 10),
+      .glue(width: 5, stretch: 2, shrink: 1),
+      .penalty(width: 0, cost: -BreakItem.forcedBreak, flagged: false),
+      .glue(width: 5, stretch: 2, shrink: 1), .box(width: 10),
+      .glue(width: 0, stretch: .infinity, shrink: 0),
+      .penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false),
+    ]
+    #expect(BreakItem.forcedLineBreak == .penalty(width: 0, cost: 10_000, flagged: false))
+    let breakers: [any ParagraphBreaker] = [
+      GreedyBreaker(), KnuthPlassBreaker(), KnuthPlassBreaker.ragged(),
+    ]
+    for b in breakers {
+      // Wide enough for everything: only the forced breaks end lines.
+      #expect(b.breakLines(forced, lineWidth: { _ in 1000 }).map(\.index) == [2, 9])
+      // Too narrow for the second line: it breaks, but never at the forbidding penalty.
+      let narrow = b.breakLines(forced, lineWidth: { _ in 20 }).map(\.index)
+      #expect(narrow.first == 2 && !narrow.contains(5) && narrow.count > 2)
+    }
+  }
+}

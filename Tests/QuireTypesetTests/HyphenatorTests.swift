@@ -99,6 +99,9 @@ private func dictionaryInstalled(_ name: String) -> Bool {
     #expect(Hyphenator.forLanguage("zz-QQ") == nil)
     #expect(Hyphenator.forLanguage("") == nil)
     #expect(Hyphenator.diagnostics().contains { $0.contains("'zz-qq'") })
+    // Languages that are not hyphenated: nil, and no diagnostic.
+    #expect(Hyphenator.forLanguage("ja") == nil && Hyphenator.forLanguage("zh-Hant") == nil)
+    #expect(!Hyphenator.diagnostics().contains { $0.contains("'ja'") || $0.contains("zh") })
   }
 
   @Test(.enabled(if: dictionaryInstalled("en_US")))
@@ -121,5 +124,21 @@ private func dictionaryInstalled(_ name: String) -> Bool {
       return all
     }
     #expect(results)
+  }
+}
+
+@Suite struct HyphenatorHostileTests {
+  @Test func oddWordsAreSafe() throws {
+    guard let h = Hyphenator.forLanguage("en") else { return }
+    let long = String(repeating: "abcdefghij", count: 1000)
+    for w in [
+      "", "a", long, "\u{0}\u{1}hyphenation", "hyphen\u{301}ation", "🙂🙂🙂🙂🙂🙂",
+      "ﬁnancial", "hyphenation\u{AD}", "\u{AD}\u{AD}\u{AD}", "中文字符测试",
+    ] {
+      let n = w.unicodeScalars.count
+      let p = h.hyphenationPoints(in: w)
+      #expect(p.allSatisfy { $0 > 0 && $0 < n })
+    }
+    #expect(h.hyphenationPoints(in: long).isEmpty)
   }
 }

@@ -93,7 +93,7 @@ struct KinsokuCorpusTests {
             items.append(
               allowed[i]
                 ? .glue(width: 0, stretch: 1.6, shrink: 0)
-                : .penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false))
+                : BreakItem.prohibitedBreak)
             if !allowed[i] { items.append(.glue(width: 0, stretch: 1.6, shrink: 0)) }
           }
         }

@@ -160,3 +160,23 @@ private func paragraphLines(_ count: Int, block: Int, height: Double = 10) -> [S
     #expect(naive.widows + naive.orphans > 0)
   }
 }
+
+@Suite struct SplitterHostileTests {
+  @Test func absurdHeightsTerminate() {
+    let values: [Double] = [.nan, .infinity, -.infinity, -5, 0, 1e300, 10]
+    var lines: [SplitLine] = []
+    for i in 0..<200 {
+      lines.append(
+        SplitLine(
+          height: values[i % values.count], advance: values[(i / 7) % values.count],
+          breakBefore: i % 13 == 0 ? .always : (i % 3 == 0 ? .avoid : .auto),
+          keepWithNext: i % 5 == 0, block: i / 4, group: i % 11 == 0 ? 1 : nil))
+    }
+    for height in [Double.nan, 0, -10, .infinity, 100] {
+      let pages = PageSplitter().split(lines, pageHeight: height)
+      #expect(pages.first?.lowerBound == 0 && pages.last?.upperBound == lines.count)
+      #expect(zip(pages, pages.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+      #expect(pages.allSatisfy { !$0.isEmpty })
+    }
+  }
+}

@@ -81,10 +81,9 @@ struct ChapterBuilder {
     var events: [Event] = tree.nodes[tree.root].children.reversed().map { .enter($0) }
     while let event = events.popLast() {
       switch event {
-      case .exit(let n):
+      case .exit:
         let ctx = contexts.removeLast()
         if ctx.openedFrame { closeFrame() }
-        _ = n
       case .enter(let n):
         let node = tree.nodes[n]
         let parent = contexts[contexts.count - 1]
@@ -107,6 +106,10 @@ struct ChapterBuilder {
         }
         var style = StyleComputer.compute(
           resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+        // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
+        if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
+          frames[frames.count - 1].pending.append(.anchor(id))
+        }
         if style.display == .none { continue }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,
@@ -124,9 +127,6 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
-        }
-        if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
-          frames[frames.count - 1].pending.append(.anchor(id))
         }
 
         // Replaced and empty elements.

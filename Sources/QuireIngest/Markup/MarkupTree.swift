@@ -93,6 +93,7 @@ enum MarkupParser {
   /// expected and not worth a warning.
   static func parse(_ data: Data, limits: IngestLimits, isHTML: Bool = false) -> MarkupTree {
     _ = initialized
+    silenceThreadErrors()
     var warnings: [String] = []
     if data.count > limits.maxEntryBytes {
       return MarkupTree(
@@ -177,6 +178,15 @@ enum MarkupParser {
       return nil
     }
     return convert(doc, limits: limits)
+  }
+
+  /// Errors raised without a parser context (encoding conversion, I/O) go to libxml2's
+  /// thread-local handlers, which print to stderr by default. The library never prints: a
+  /// no-op structured handler is installed on the calling thread (cheap; threads vary, so
+  /// on every parse). Per-context handlers still take precedence, and `xmlGetLastError`
+  /// still records the error.
+  static func silenceThreadErrors() {
+    xmlSetStructuredErrorFunc(nil) { _, _ in }
   }
 
   /// Drops start and end tags nested deeper than `cap` (their text stays), or nil when the

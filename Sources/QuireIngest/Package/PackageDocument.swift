@@ -185,8 +185,16 @@ struct PackageDocument: Sendable {
       cover = coverID.flatMap { byID[$0]?.path }
     }
     let language = first("language")
+    // EPUB 3: among several dc:title, the one refined with title-type "main" wins.
+    let mainIDs = Set(
+      meta.elements(named: "meta").filter {
+        $0.attribute("property") == "title-type" && $0.text == "main"
+      }.compactMap { $0.attribute("refines").map { String($0.drop { $0 == "#" }) } })
+    let mainTitle = values("title").first { t in
+      t.attribute("id").map { mainIDs.contains($0) } ?? false
+    }.map(\.text)
     self.metadata = BookMetadata(
-      title: first("title") ?? "",
+      title: mainTitle ?? first("title") ?? "",
       creators: values("creator").map(\.text).filter { !$0.isEmpty },
       language: language,
       identifier: uniqueIdentifier,

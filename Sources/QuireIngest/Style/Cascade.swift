@@ -218,7 +218,6 @@ struct StyleResolver {
 
 /// Applies declarations to a style, resolving values against the parent.
 enum StyleComputer {
-  static let inheritedNames: Set<String> = []
 
   static func compute(_ decls: [CSSDeclaration], parent: ElementStyle, base: ElementStyle)
     -> ElementStyle
@@ -662,7 +661,24 @@ enum StyleComputer {
     case "page-break-before", "break-before": s.computed.breakBefore = p.breakBefore
     case "page-break-after", "break-after": s.computed.breakAfter = p.breakAfter
     case "page-break-inside", "break-inside": s.computed.breakInside = p.breakInside
-    default: break  // inherited properties already hold the parent's value
+    // Inherited properties: an earlier declaration of this element may have changed them.
+    case "font-family": s.computed.fontFamilies = p.fontFamilies
+    case "font-style": s.computed.italic = p.italic
+    case "font-weight": s.computed.fontWeight = p.fontWeight
+    case "font-variant", "font-variant-caps": s.computed.smallCaps = p.smallCaps
+    case "text-align": s.computed.textAlign = p.textAlign
+    case "text-indent": s.computed.textIndent = p.textIndent
+    case "text-transform": s.computed.textTransform = p.textTransform
+    case "line-height": s.computed.lineHeight = p.lineHeight
+    case "white-space": s.computed.whiteSpace = p.whiteSpace
+    case "hyphens", "-webkit-hyphens", "-epub-hyphens", "-moz-hyphens", "-ms-hyphens":
+      s.computed.hyphens = p.hyphens
+    case "widows": s.computed.widows = p.widows
+    case "orphans": s.computed.orphans = p.orphans
+    case "direction": s.computed.direction = p.direction
+    case "color": s.computed.color = p.color
+    case "list-style-type", "list-style": s.listStyle = parent.listStyle
+    default: break
     }
   }
 }

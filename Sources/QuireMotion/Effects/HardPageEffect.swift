@@ -20,9 +20,9 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
   /// edge moves outward before it comes back): at 6 widths the free edge is 1.2× taller
   /// edge-on, and the turn uncovers the next page steadily from the start.
   public var perspectiveFactor = 6.0
-  /// Darkness of the leaf's shadow on the page beneath, reached mid-turn (0…1); it grows
-  /// and fades as sin(π·t), so the revealed page is never darker than at the middle.
-  public var shadowStrength = 0.3
+  /// Darkness of the leaf's shadow on the page beneath at the leaf's edge, reached mid-turn
+  /// (0…1); it fades over half a page width and grows and fades with the turn as sin(π·t).
+  public var shadowStrength = 0.4
   /// Darkening of the leaf's front as it turns away from the screen plane: k·sin(angle).
   public var leafShading = 0.2
 
@@ -50,12 +50,21 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
       l.contents = left
       root.addSublayer(l)
     }
-    let shade = Layer(frame: LayerRect(x: spine, y: 0, width: pw, height: h))
-    shade.backgroundColor = .black
-    shade.opacity = shadowStrength * sin(Double.pi * t)
+    // The leaf's shadow on the page beneath: darkest along the leaf's projected free edge
+    // (or at the spine once the leaf has passed the vertical), fading over half a page.
+    let angle = -Double.pi * t
+    let d = perspectiveFactor * max(pw, 1)
+    let cx = Double(cw) / 2
+    let edgeX = cx + (spine + pw * cos(angle) - cx) / max(1 - pw * sin(-angle) / d, 1e-3)
+    let start = min(max(edgeX, spine), spine + pw)
+    let shade = GradientLayer()
+    shade.frame = LayerRect(x: start, y: 0, width: pw * 0.5, height: h)
+    let dark = shadowStrength * sin(Double.pi * t)
+    shade.colors = [RGBA(r: 0, g: 0, b: 0, a: dark), RGBA(r: 0, g: 0, b: 0, a: 0)]
+    shade.startPoint = LayerPoint(x: 0, y: 0.5)
+    shade.endPoint = LayerPoint(x: 1, y: 0.5)
     root.addSublayer(shade)
 
-    let angle = -Double.pi * t
     let leaf = Layer()
     leaf.bounds = LayerRect(x: 0, y: 0, width: pw, height: h)
     leaf.anchorPoint = LayerPoint(x: 0, y: 0.5)

@@ -56,7 +56,10 @@ public protocol PageTurnEffect: Sendable {
 //   single pages only.
 
 /// A two-page spread turn: the spread showing at t = 0 and the spread showing at t = 1.
-/// All four pages have the same size; the canvas is twice as wide.
+/// All four pages have the same size; the canvas is twice as wide. Fields name display
+/// positions, not reading order: in a right-to-left book page N sits on the right, so pass
+/// rightCurrent = N, leftCurrent = N+1 (and likewise for the next spread); with
+/// `rightToLeft` the leaf that turns is the left page, hinged at the spine.
 public struct SpreadPages: Sendable {
   public var leftCurrent: PixelBuffer
   public var rightCurrent: PixelBuffer

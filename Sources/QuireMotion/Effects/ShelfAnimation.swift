@@ -99,6 +99,8 @@ public struct ShelfAnimation: Sendable {
   public var covers: [PixelBuffer]
   public var canvasWidth: Int
   public var canvasHeight: Int
+  /// nil: a built-in, fixed pseudo-random pile; empty: no scatter (the books stay in the
+  /// grid, for `--layout grid`); else placements for display slots 0, 1, … (cycled).
   public var scatter: [ShelfPlacement]?
   public var front: Int?
   /// Per book (in the original order) a fraction 0…1 to show as a progress bar, or nil.
@@ -144,7 +146,13 @@ public struct ShelfAnimation: Sendable {
 
   /// The scattered placement of display slot i (given, or a fixed pseudo-random pile).
   func scatterSlot(_ i: Int) -> ShelfPlacement {
-    if let s = scatter, !s.isEmpty { return s[i % s.count] }
+    if let s = scatter {
+      if s.isEmpty {
+        let g = gridSlot(i).center
+        return ShelfPlacement(x: g.x, y: g.y, angle: 0)
+      }
+      return s[i % s.count]
+    }
     // A small linear congruential sequence: the same pile on every run.
     var state = UInt64(i) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     func next() -> Double {

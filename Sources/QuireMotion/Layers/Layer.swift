@@ -65,6 +65,7 @@ public class Layer: CustomStringConvertible {
   weak var hostScene: Scene?
   /// Animations by key, in the order they were added (later ones override earlier ones).
   var animations: [(key: String, animation: Animation)] = []
+  private var animationSerial = 0
   public var name: String?
   public var actions: [String: LayerAction] = [:]
   public weak var delegate: LayerDelegate?
@@ -233,7 +234,8 @@ public class Layer: CustomStringConvertible {
     if let tr = anim as? Transition, tr.snapshot == nil {
       tr.snapshot = presentation(at: scene?.time ?? anim.beginTime)
     }
-    let k = key ?? "anim-\(animations.count)-\(ObjectIdentifier(anim).hashValue)"
+    animationSerial += 1
+    let k = key ?? "animation-\(animationSerial)"
     animations.removeAll { $0.key == k }
     animations.append((k, anim))
     scene?.openTransaction?.record(anim)

@@ -16,6 +16,8 @@ struct FlowEntry: Sendable {
   /// Split flags for the page splitter (widows/orphans, keep-with-next).
   var avoidBreakBefore = false
   var avoidBreakAfter = false
+  /// The text block a line belongs to (widows and orphans apply within it); nil otherwise.
+  var block: Int? = nil
   var start: Location
   var end: Location
 }

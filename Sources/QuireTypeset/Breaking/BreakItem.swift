@@ -6,9 +6,8 @@
 public enum BreakItem: Sendable, Hashable {
   case box(width: Double)
   case glue(width: Double, stretch: Double, shrink: Double)
-  /// `cost` ≤ −`BreakItem.forcedBreak` forces a break; ≥ forcedBreak forbids one (TeX's
-  /// convention, which the typeset stage's items use; this comment first had the signs
-  /// swapped). Between those, positive costs discourage a break and negative ones invite it.
+  /// `cost` ≥ `BreakItem.forcedBreak` forces a break; ≤ −forcedBreak forbids one.
+  /// (Note: TeX's signs are the other way round; this model's are as written here.)
   case penalty(width: Double, cost: Double, flagged: Bool)
 
   public static let forcedBreak: Double = 10_000
@@ -36,13 +35,14 @@ public protocol ParagraphBreaker: Sendable {
 
 // MARK: - Conventions and helpers (added by the typography stage)
 //
-// Penalty costs follow TeX's sign convention (documented on `BreakItem.penalty`): a cost
-// ≤ −`forcedBreak` forces a break, ≥ `forcedBreak` forbids one; between those, a positive
-// cost discourages a break and a negative one encourages it (the cost enters the demerits
-// squared). Use the named constructors below rather than raw numbers.
+// Penalty costs follow the convention documented on `BreakItem.penalty`: a cost
+// ≥ `forcedBreak` forces a break, ≤ −`forcedBreak` forbids one (the reverse of TeX's
+// signs). Between those, a positive cost discourages a break and a negative one encourages
+// it, as in TeX (the cost enters the demerits squared). Use the named constructors below
+// rather than raw numbers.
 //
-// Legal break points: a glue immediately preceded by a box; a penalty whose cost is below
-// forcedBreak; and the last item of the paragraph. After a break, the glue and penalties
+// Legal break points: a glue immediately preceded by a box; a penalty whose cost is above
+// −forcedBreak; and the last item of the paragraph. After a break, the glue and penalties
 // that follow are discarded up to the next box or forced penalty (they start no line).
 // Glue whose stretch is infinite (or ≥ `BreakItem.fil`, 10 000 px) is "fil" glue: it absorbs any
 // shortfall (the paragraph's final fill), so a line containing it has ratio 0 when short.
@@ -53,19 +53,20 @@ extension BreakItem {
 
   /// A forced line break (`<br>`, end of paragraph).
   public static let forcedLineBreak = BreakItem.penalty(
-    width: 0, cost: -forcedBreak, flagged: false)
+    width: 0, cost: forcedBreak, flagged: false)
   /// A point where no break may occur even though glue follows (a no-break space is better
   /// modelled as a box; this is for glue that must not break).
   public static let prohibitedBreak = BreakItem.penalty(
-    width: 0, cost: forcedBreak, flagged: false)
+    width: 0, cost: -forcedBreak, flagged: false)
   /// The usual paragraph ending: fil glue then a forced break.
   public static let paragraphEnd: [BreakItem] = [
     .glue(width: 0, stretch: .infinity, shrink: 0), forcedLineBreak,
   ]
 
   /// A discretionary hyphen point: `width` is the hyphen's width, shown only if the line
-  /// breaks here; `cost` is TeX's \hyphenpenalty (50). A breaker may add its own extra.
-  public static func hyphen(width: Double, cost: Double = 50) -> BreakItem {
+  /// breaks here. `KnuthPlassBreaker.hyphenPenalty` (50) is added to `cost`, so items
+  /// normally carry 0.
+  public static func hyphen(width: Double, cost: Double = 0) -> BreakItem {
     .penalty(width: width, cost: cost, flagged: true)
   }
 
@@ -85,7 +86,7 @@ extension BreakItem {
 
   /// A penalty that forces a break.
   @inlinable public var isForcedBreak: Bool {
-    if case .penalty(_, let cost, _) = self { return cost <= -BreakItem.forcedBreak }
+    if case .penalty(_, let cost, _) = self { return cost >= BreakItem.forcedBreak }
     return false
   }
 }
@@ -121,7 +122,7 @@ public enum ParagraphMeasure {
     while j < items.count {
       switch items[j] {
       case .box: return j
-      case .penalty(_, let cost, _) where cost <= -BreakItem.forcedBreak: return j
+      case .penalty(_, let cost, _) where cost >= BreakItem.forcedBreak: return j
       default: j += 1
       }
     }
@@ -134,7 +135,7 @@ public enum ParagraphMeasure {
     switch items[index] {
     case .box: return false
     case .glue: return index > 0 && items[index - 1].isBox
-    case .penalty(_, let cost, _): return cost < BreakItem.forcedBreak
+    case .penalty(_, let cost, _): return cost > -BreakItem.forcedBreak
     }
   }
 

@@ -45,8 +45,8 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// Largest ratio accepted by the first pass (no hyphenation); negative skips that pass.
   public var pretolerance: Double
   public var linePenalty: Double
-  /// Extra cost added to every flagged penalty on top of its own (items conventionally
-  /// carry TeX's 50 already; raise this to discourage hyphenation further).
+  /// Added to the cost of every flagged penalty (TeX's \hyphenpenalty; hyphen points
+  /// carry cost 0 themselves, see `BreakItem.hyphen`).
   public var hyphenPenalty: Double
   public var doubleHyphenDemerits: Double
   public var finalHyphenDemerits: Double
@@ -63,7 +63,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
 
   public init(
     tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
-    hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
+    hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
     finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
     emergencyStretch: Double = 0, looseness: Int = 0, maxConsecutiveHyphens: Int = 2,
     mode: Mode = .justified, hyphenate: Bool = true
@@ -86,7 +86,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// (or negative only if a line must shrink to fit). See the file comment for the cost.
   public static func ragged(
     raggedness: Double = 0.2, tolerance: Double = 2, pretolerance: Double = 1,
-    linePenalty: Double = 10, hyphenPenalty: Double = 0, doubleHyphenDemerits: Double = 3000,
+    linePenalty: Double = 10, hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
     fitnessDemerits: Double = 3000
   ) -> KnuthPlassBreaker {
     KnuthPlassBreaker(

@@ -33,7 +33,7 @@ struct ParagraphSums {
       nextStart[i] = following
       switch items[i] {
       case .box: following = i
-      case .penalty(_, let c, _) where c <= -BreakItem.forcedBreak: following = i
+      case .penalty(_, let c, _) where c >= BreakItem.forcedBreak: following = i
       default: break
       }
     }
@@ -46,7 +46,7 @@ struct ParagraphSums {
         extra[i] = ParagraphSums.size(pw)
         costs[i] = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
         if flagged { k |= 2 }
-        if c <= -BreakItem.forcedBreak { k |= 4 }
+        if c >= BreakItem.forcedBreak { k |= 4 }
       }
       if i == n - 1 { k |= 4 }
       kind[i] = k

@@ -22,6 +22,8 @@ struct FaceChoice: Hashable, Sendable {
 
 final class FontSet: Sendable {
   let faces: [Face]
+  /// Units per em of each face (read without touching the class instances).
+  let upem: [Double]
   /// Lower-cased family name → indices into `faces`.
   let families: [String: [Int]]
   /// The family used for default and generic serif text.
@@ -143,6 +145,7 @@ final class FontSet: Sendable {
       }
     }
     self.faces = faces
+    self.upem = faces.map(\.upem)
     self.families = families
     self.bodyFamily = body
     self.warnings = warnings

@@ -58,6 +58,8 @@ public final class Hyphenator: Sendable {
     let tag = bcp47.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
       .lowercased()
     guard !tag.isEmpty, tag.count <= 35 else { return nil }
+    let language = tag.split(separator: "-").first.map(String.init) ?? tag
+    if LanguageRules.unhyphenated.contains(language) { return nil }
     return registry.lookup(tag)
   }
 
@@ -228,6 +230,13 @@ struct LanguageRules {
   static func forLanguage(_ language: String) -> LanguageRules {
     table[language] ?? .init(left: 2, right: 3, minWord: 5)
   }
+
+  /// Languages whose scripts are not hyphenated (CJK, Thai and its neighbours break
+  /// between syllables or characters; Arabic and Hebrew do not hyphenate): no dictionary is
+  /// looked up and no diagnostic is recorded.
+  static let unhyphenated: Set<String> = [
+    "zh", "ja", "ko", "th", "lo", "km", "my", "ar", "he", "fa", "ur", "yi",
+  ]
 
   static let defaultDictionary: [String: String] = [
     "en": "en_US", "de": "de_DE", "pt": "pt_PT", "es": "es_ES", "it": "it_IT", "nl": "nl_NL",

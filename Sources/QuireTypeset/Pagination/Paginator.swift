@@ -1,11 +1,8 @@
-// Pagination (MuPDF's model): the chapter's flow is laid on an infinitely tall strip; an
-// entry of height h at y moves to the next page when it would cross the bottom; forced
-// breaks jump to the next page. Space above an entry is dropped at the top of a page (except
-// the chapter's first), so pages never start with a gap left by a margin.
-//
-// Split flags: an entry that must move may pull the entries before it along when the gap
-// between them is marked avoid (widows/orphans, keep-with-next after a heading), up to a
-// bound; when nothing else fits, avoid is ignored (crengine's splitter rule).
+// Pagination: the chapter's flow entries (lines, images, rules, table rows) are cut into
+// pages by the typography stage's `PageSplitter` (crengine's rules: widows, orphans,
+// keep-with-next, forced breaks; when nothing else fits, avoid is ignored). Positions follow
+// MuPDF's model: within a page, entries stack at their natural spacing from the top; the
+// space above the first entry of a page is dropped, except at the chapter's start.
 
 import QuireIngest
 
@@ -17,46 +14,30 @@ struct Paginator {
 
   /// Assigns each entry a page (0-based within the chapter) and a y on it.
   func place(_ entries: [FlowEntry]) -> [(page: Int, y: Double)] {
+    guard let first = entries.first else { return [] }
+    let height = pageHeight
+    let lead = max(0, min(first.spaceBefore, height - first.height))
+    var lines: [SplitLine] = []
+    lines.reserveCapacity(entries.count)
+    for (k, e) in entries.enumerated() {
+      let next = k + 1 < entries.count ? entries[k + 1].spaceBefore : 0
+      lines.append(
+        SplitLine(
+          height: e.height, advance: e.height + next,
+          breakBefore: k > 0 && e.forcedBreakBefore
+            ? .always : (e.avoidBreakBefore ? .avoid : .auto),
+          keepWithNext: e.avoidBreakAfter, block: e.block))
+    }
+    let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
+    let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }
     var out: [(page: Int, y: Double)] = []
     out.reserveCapacity(entries.count)
-    var page = 0
-    var y = 0.0
-    var pageHasContent = false
-    var k = 0
-    while k < entries.count {
-      let e = entries[k]
-      if e.forcedBreakBefore && pageHasContent {
-        page += 1
-        y = 0
-        pageHasContent = false
+    for (page, range) in ranges.enumerated() {
+      var y = page == 0 ? lead : 0
+      for i in range {
+        out.append((page, y))
+        y += lines[i].advance
       }
-      var gap = pageHasContent || page == 0 ? e.spaceBefore : 0
-      if !pageHasContent { gap = max(0, min(gap, pageHeight - e.height)) }
-      if pageHasContent && y + gap + e.height > pageHeight + 0.001 {
-        // Move to the next page, pulling along the entries glued to this one by avoid flags.
-        var first = k
-        var pulled = 0
-        while first > 0, pulled < 8, out[first - 1].page == page,
-          entries[first].avoidBreakBefore || entries[first - 1].avoidBreakAfter
-        {
-          first -= 1
-          pulled += 1
-        }
-        // Only pull when something stays on this page.
-        if first > 0, out[first - 1].page == page, first < k {
-          out.removeLast(k - first)
-          k = first
-        }
-        page += 1
-        y = 0
-        pageHasContent = false
-        continue
-      }
-      y += gap
-      out.append((page, y))
-      y += e.height
-      pageHasContent = true
-      k += 1
     }
     return out
   }

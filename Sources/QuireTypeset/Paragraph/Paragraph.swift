@@ -157,6 +157,11 @@ extension ChapterFlow {
       return
     }
     let n = text.count
+    // Bidi levels (empty on the all-LTR fast path): pieces split where the level changes and
+    // are shaped in their level's direction; lines are reordered visually below.
+    let bidi = BidiParagraph(
+      text: text.map { Unicode.Scalar($0) ?? " " }, baseDirection: rtl ? .rtl : .ltr)
+    let levels = bidi.levels
 
     // 2. Break opportunities.
     var brks = [CChar](repeating: 0, count: n)
@@ -181,14 +186,16 @@ extension ChapterFlow {
       let si = sty[pieceStart]
       let fake = small[pieceStart]
       let size = fake ? styles[si].size * 0.8 : styles[si].size
-      let upem = fonts.faces[pieceFace].upem
+      let upem = fonts.upem[pieceFace]
       let script =
         pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
         ? runScript : pieceScript
       let key = ShapeKey(
         text: Array(text[pieceStart..<end]), face: pieceFace,
-        smallCaps: styles[si].style.smallCaps && !styles[si].fakeSmallCaps,
-        rtl: hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL,
+        smallCaps: styles[si].smallCapsFeature,
+        rtl: levels.isEmpty
+          ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+          : levels[pieceStart] & 1 == 1,
         script: script.rawValue,
         language: shapeLanguage)
       // Hyphenation points split the word into boxes joined by flagged penalties; the split
@@ -222,7 +229,7 @@ extension ChapterFlow {
       }
       for (k, part) in parts.enumerated() {
         if k > 0 {
-          items.append(.penalty(width: styles[si].hyphenWidth, cost: 0, flagged: true))
+          items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
           sources.append(.soft(pieceStart + part.start, style: si))
         }
         let w = part.shaped.advance / upem * size
@@ -238,7 +245,7 @@ extension ChapterFlow {
     func finishing(_ at: Int) {
       items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
       sources.append(.plain(at))
-      items.append(.penalty(width: 0, cost: BreakItem.forcedBreak, flagged: false))
+      items.append(BreakItem.forcedLineBreak)
       sources.append(.plain(at))
     }
     var i = 0
@@ -266,7 +273,7 @@ extension ChapterFlow {
       if v == 0xAD {
         flush(i)
         if !noWrap {
-          items.append(.penalty(width: styles[si].hyphenWidth, cost: 0, flagged: true))
+          items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
           sources.append(.soft(i, style: si))
         }
         i += 1
@@ -304,6 +311,7 @@ extension ChapterFlow {
           script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
         if pieceStart >= 0,
           face != pieceFace || si != sty[pieceStart] || small[i] != small[pieceStart]
+            || (!levels.isEmpty && levels[i] != levels[pieceStart])
             || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
               && realScript != HB_SCRIPT_COMMON)
         {
@@ -409,7 +417,31 @@ extension ChapterFlow {
         default: break
         }
       }
-      if rtl { order.reverse() }
+      if !levels.isEmpty {
+        // Visual order: the bidi runs of the line, items inside a run in its direction.
+        func position(_ k: Int) -> Int {
+          switch sources[k] {
+          case .piece(let p): return pieces[p].start
+          case .space(let t, _), .soft(let t, _), .plain(let t): return t
+          case .end: return n
+          }
+        }
+        let positions = order.map(position)
+        let lo = positions.min() ?? 0
+        let hi = min(n, (positions.max() ?? 0) + 1)
+        let runs = bidi.visualRuns(lineRange: lo..<max(lo, hi))
+        var keyed: [(run: Int, key: Int, item: Int)] = []
+        keyed.reserveCapacity(order.count)
+        for (k, pos) in zip(order, positions) {
+          let r = runs.firstIndex { $0.range.contains(pos) } ?? runs.count
+          let rtlRun = r < runs.count && runs[r].rtl
+          keyed.append((r, rtlRun ? -pos : pos, k))
+        }
+        keyed.sort { ($0.run, $0.key) < ($1.run, $1.key) }
+        order = keyed.map(\.item)
+      } else if rtl {
+        order.reverse()
+      }
       let free = lineWidth - natural
       var x: Double
       switch align {
@@ -545,6 +577,7 @@ extension ChapterFlow {
           hyphenated: lb.hyphenated, ratio: ratio, start: entry.start, end: entry.end)
       ]
       // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
+      entry.block = blockNumber
       entry.avoidBreakBefore =
         lineIndex > 0 && (lineIndex < st.orphans || lineCount - lineIndex < st.widows)
       append(entry)

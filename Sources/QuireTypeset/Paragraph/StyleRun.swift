@@ -17,6 +17,8 @@ struct ResolvedStyle {
   var below: Double
   /// Small caps wanted but the face lacks `smcp`: uppercase scaled down instead.
   var fakeSmallCaps: Bool
+  /// Small caps through the face's `smcp` feature.
+  var smallCapsFeature: Bool
   var spaceWidth: Double
   /// Width of the hyphen shown at a hyphenated line end.
   var hyphenWidth: Double
@@ -64,6 +66,7 @@ extension ChapterFlow {
       style: style, choice: choice, size: size, shift: shift, lineHeight: lh,
       above: a + half + shift,
       below: d + half - shift, fakeSmallCaps: style.smallCaps && !face.hasSmallCaps,
+      smallCapsFeature: style.smallCaps && face.hasSmallCaps,
       spaceWidth: face.spaceAdvance / face.upem * size,
       hyphenWidth: shaper.shape(
         ShapeKey(

@@ -27,6 +27,17 @@ struct ShapeKey: Hashable, Sendable {
   var rtl: Bool
   var script: UInt32
   var language: ShapeLanguage
+
+  /// The text is hashed as one block of bytes (not scalar by scalar): this key is looked
+  /// up once per word of the book.
+  func hash(into h: inout Hasher) {
+    text.withUnsafeBytes { h.combine(bytes: $0) }
+    h.combine(face)
+    h.combine(script)
+    h.combine(language)
+    h.combine(smallCaps)
+    h.combine(rtl)
+  }
 }
 
 /// A language as HarfBuzz's interned tag pointer: hashing it costs one integer.
@@ -78,6 +89,10 @@ typealias ShapeCache = SharedCache<ShapeKey, ShapedText>
 struct HyphenKey: Hashable, Sendable {
   var word: [UInt32]
   var dictionary: ObjectIdentifier
+  func hash(into h: inout Hasher) {
+    word.withUnsafeBytes { h.combine(bytes: $0) }
+    h.combine(dictionary)
+  }
 }
 
 /// Shapes for one chapter: a private cache in front of the shared one.
