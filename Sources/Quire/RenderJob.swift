@@ -93,7 +93,7 @@ public enum RenderJob {
 
     var records: [PageRecord] = []
     var chapterWarnings: [String] = []
-    var renderers: [PageRenderer] = []
+    var rendererWarnings: [String] = []
 
     /// Lays out `range` with `typesetter`, rendering the wanted pages as they are numbered.
     func stream(_ typesetter: Typesetter, _ resources: any ResourceStore, _ range: Range<Int>)
@@ -101,7 +101,6 @@ public enum RenderJob {
     {
       let renderer = PageRenderer(
         fonts: typesetter.fonts, images: { href in resources.data(forHref: href) })
-      renderers.append(renderer)
       let total: Int? = spec.flatMap { $0.limit == nil ? nil : $0.count }
       let s = PageStream(
         typesetter: typesetter, chapters: range, firstPage: records.count + 1,
@@ -123,6 +122,8 @@ public enum RenderJob {
       let result = try s.run(threads: threads)
       records += result.records
       chapterWarnings += result.warnings
+      // Only the warnings are kept: the renderer holds its typesetter's fonts.
+      rendererWarnings += renderer.warnings
     }
 
     // The asked pages first, from growing prefixes of the book.
@@ -193,8 +194,6 @@ public enum RenderJob {
     }
 
     let layoutWarnings = typesetter.warnings + chapterWarnings
-    var rendererWarnings: [String] = []
-    for r in renderers { rendererWarnings += r.warnings }
     var warnings = document.warnings.map(\.description) + layoutWarnings + rendererWarnings
     warnings = Array(NSOrderedSet(array: warnings).array as! [String])
     if request.strict, let first = (chapterWarnings + rendererWarnings).first {
