@@ -42,7 +42,8 @@ public struct BenchResult: Codable, Sendable {
 
       """
     if let r = reading {
-      s += String("""
+      s += String(
+        """
         reading   \(r.turns) turns, \(r.hits) hits, turn p50 \(String(format: "%.2f", r.turnP50Millis)) ms, \
         p99 \(String(format: "%.2f", r.turnP99Millis)) ms, cold \(String(format: "%.2f", r.coldMillis)) ms
 
@@ -93,7 +94,8 @@ public enum Benchmark {
           let i = counter.next()
           if i >= all.count { break }
           let a = now()
-          let image = renderer.render(all[i], width: r.layout.width, height: r.layout.height, format: r.format)
+          let image = renderer.render(
+            all[i], width: r.layout.width, height: r.layout.height, format: r.format)
           let b = now()
           let png = PNGCodec.encode(image)
           let c = now()
@@ -118,7 +120,8 @@ public enum Benchmark {
     }
     let t = median(total)
     return BenchResult(
-      book: (r.book as NSString).lastPathComponent, pages: pages, threads: r.threads, repeats: r.repeats,
+      book: (r.book as NSString).lastPathComponent, pages: pages, threads: r.threads,
+      repeats: r.repeats,
       ingest_s: median(ingest), layout_s: median(layoutT), raster_s: median(raster),
       encode_s: median(encode), total_s: t, pages_per_s: t > 0 ? Double(pages) / t : 0,
       peak_rss_mb: peakRSSMegabytes(), reading: reading)

@@ -38,7 +38,8 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) thr
 }
 
 extension Benchmark {
-  static func readingSimulation(book: LaidOutBook, request: BenchRequest, turns: Int) throws(QuireError)
+  static func readingSimulation(book: LaidOutBook, request: BenchRequest, turns: Int)
+    throws(QuireError)
     -> ReadingReport
   {
     let source = BookPages(book: book, options: request.layout)

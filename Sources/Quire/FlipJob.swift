@@ -45,7 +45,8 @@ public enum FlipJob {
       throw .usage("--style must be one of \(flipStyles.joined(separator: "|")), got '\(r.style)'")
     }
     let book = try LaidOutBook.open(
-      r.book, ingest: r.ingest, layout: r.layout, threads: ProcessInfo.processInfo.activeProcessorCount)
+      r.book, ingest: r.ingest, layout: r.layout,
+      threads: ProcessInfo.processInfo.activeProcessorCount)
     let count = book.layout.pages.count
     guard (1...max(1, count)).contains(r.page), count > 0 else {
       throw .usage("--page \(r.page): \(r.book) has \(count) pages")
@@ -92,11 +93,16 @@ public enum FlipJob {
     let input: TurnInput =
       options.spread
       ? .spread(
-        SpreadPages(leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3]))
+        SpreadPages(
+          leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3]
+        ))
       : .single(TurnPages(current: images[0], next: images[1]))
     let renderer = PageTurnRenderer(effect: effect, options: options)
     let width = options.spread ? 2 * r.layout.width : r.layout.width
-    try write(r.output, timeline: r.timing.timeline, style: effect.name, width: width, height: r.layout.height) {
+    try write(
+      r.output, timeline: r.timing.timeline, style: effect.name, width: width,
+      height: r.layout.height
+    ) {
       renderer.frame(at: $0, input: input)
     }
   }
@@ -143,7 +149,8 @@ public enum OpenJob {
     layout.height = r.canvas.height
     layout.margins = .proportional(width: layout.width, height: layout.height)
     let book = try LaidOutBook.open(
-      r.book, ingest: r.ingest, layout: layout, threads: ProcessInfo.processInfo.activeProcessorCount)
+      r.book, ingest: r.ingest, layout: layout,
+      threads: ProcessInfo.processInfo.activeProcessorCount)
     let renderer = book.makeRenderer()
     let pages = book.layout.pages
     // The page under the cover: the first page of the first linear spine item (a cover
@@ -153,15 +160,20 @@ public enum OpenJob {
     let firstPage =
       under.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
       ?? PixelBuffer(width: layout.width, height: layout.height, format: .rgba8)
-    let cover = Cover.image(of: book, width: layout.width, height: layout.height, renderer: renderer)
+    let cover = Cover.image(
+      of: book, width: layout.width, height: layout.height, renderer: renderer)
     // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
-    let from = r.from ?? (Double(r.canvas.width) * 0.08, Double(r.canvas.height) * 0.6,
-      Double(r.canvas.width) * 0.22, Double(r.canvas.height) * 0.22)
+    let from =
+      r.from ?? (
+        Double(r.canvas.width) * 0.08, Double(r.canvas.height) * 0.6,
+        Double(r.canvas.width) * 0.22, Double(r.canvas.height) * 0.22
+      )
     let anim = BookOpenAnimation(
       cover: cover, firstPage: firstPage, canvas: r.canvas, from: from)
     let closing = r.closing
     try FlipJob.write(
-      r.output, timeline: r.timing.timeline, style: closing ? "close" : "open", width: r.canvas.width,
+      r.output, timeline: r.timing.timeline, style: closing ? "close" : "open",
+      width: r.canvas.width,
       height: r.canvas.height
     ) { anim.frame(at: $0, closing: closing) }
   }
@@ -226,7 +238,9 @@ public enum ShelfJob {
 
 /// A book's cover picture: the manifest's cover image when it decodes, else page 1.
 enum Cover {
-  static func image(of book: LaidOutBook, width: Int, height: Int, renderer: PageRenderer) -> PixelBuffer {
+  static func image(of book: LaidOutBook, width: Int, height: Int, renderer: PageRenderer)
+    -> PixelBuffer
+  {
     if let href = book.document.metadata.coverHref,
       let data = book.document.resources.data(forHref: href),
       let decoded = decodeImage(data, href: href)

@@ -75,7 +75,9 @@ public struct Manifest: Codable, Sendable {
       direction: m.direction.rawValue)
     self.layout = LayoutInfo(
       width: options.width, height: options.height, fontSize: options.fontSize,
-      margins: [options.margins.top, options.margins.right, options.margins.bottom, options.margins.left],
+      margins: [
+        options.margins.top, options.margins.right, options.margins.bottom, options.margins.left,
+      ],
       lineHeight: options.lineHeight, fonts: layout.fonts.faces.map(\.name),
       engine: LayoutKey.engineVersion, key: layout.key.description)
     pageCount = layout.pages.count
@@ -89,7 +91,8 @@ public struct Manifest: Codable, Sendable {
         lines: boxes
           ? p.lines.map {
             LineInfo(
-              text: $0.text, x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
+              text: $0.text, x: Self.r($0.rect.x), y: Self.r($0.rect.y),
+              width: Self.r($0.rect.width),
               height: Self.r($0.rect.height), block: $0.block, role: $0.role.rawValue,
               hyphenated: $0.hyphenated, ratio: Self.r($0.ratio))
           } : nil,

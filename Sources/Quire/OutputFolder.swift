@@ -15,7 +15,8 @@ public struct OutputFolder: Sendable {
       throw .cannotCreate(path: path, reason: "mkdir: \(Self.reason(error))")
     }
     var isDir: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue else {
+    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue
+    else {
       throw .cannotCreate(path: path, reason: "not a directory")
     }
   }
@@ -74,7 +75,8 @@ public struct OutputFolder: Sendable {
 
   static func reason(_ error: Error) -> String {
     let ns = error as NSError
-    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError, under.domain == NSPOSIXErrorDomain {
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError, under.domain == NSPOSIXErrorDomain
+    {
       return String(cString: strerror(Int32(under.code)))
     }
     return ns.localizedDescription

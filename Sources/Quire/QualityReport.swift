@@ -38,7 +38,8 @@ public struct QualityReport: Codable, Sendable {
     for (i, line) in all.enumerated() {
       let lastOfBlock = i + 1 == all.count || all[i + 1].block != line.block
       // Word spaces only: CJK lines justify between characters, with their own glue.
-      guard !lastOfBlock, line.ratio != 0 || options.align == .justify, line.text.contains(" ") else {
+      guard !lastOfBlock, line.ratio != 0 || options.align == .justify, line.text.contains(" ")
+      else {
         continue
       }
       justified += 1
@@ -90,7 +91,8 @@ public struct QualityReport: Codable, Sendable {
       {
         k += 1
       }
-      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last, !Kinsoku.mayEndLine(e),
+      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last,
+        !Kinsoku.mayEndLine(e),
         Kinsoku.isCJK(e) || all[i + 1].text.unicodeScalars.first.map(Kinsoku.isCJK) == true
       {
         k += 1

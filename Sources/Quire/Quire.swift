@@ -8,11 +8,11 @@
 // output deterministic (page files and the manifest are identical for identical inputs,
 // whatever the thread count).
 import Foundation
-@_exported import QuireIngest
-@_exported import QuireTypeset
-@_exported import QuireRaster
 @_exported import QuireCache
+@_exported import QuireIngest
 @_exported import QuireMotion
+@_exported import QuireRaster
+@_exported import QuireTypeset
 
 /// Why a job failed; the CLI maps each case to one stderr line and a sysexits code.
 public enum QuireError: Error, CustomStringConvertible, Sendable {

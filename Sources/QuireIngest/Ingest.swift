@@ -62,7 +62,19 @@ public struct IngestOptions: Sendable, Hashable {
   /// Apply the book's own style sheets (off: the user-agent sheet only).
   public var publisherStyles: Bool = true
   public var limits = IngestLimits()
+  /// The page size in px that CSS media queries see (orientation, width, height).
+  public var viewport = MediaViewport()
   public init() {}
+}
+
+/// What `@media` queries are evaluated against: the reader's page, portrait by default.
+public struct MediaViewport: Sendable, Hashable {
+  public var width: Int
+  public var height: Int
+  public init(width: Int = 600, height: Int = 800) {
+    self.width = width
+    self.height = height
+  }
 }
 
 /// Why a book could not be opened. The CLI maps each case to a sysexits code.

@@ -59,7 +59,8 @@ struct Arguments {
   func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let v = value(name) else { return nil }
     guard let n = Int(v), range.contains(n) else {
-      throw UsageError("\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+      throw UsageError(
+        "\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
     }
     return n
   }
@@ -67,7 +68,8 @@ struct Arguments {
   func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
     guard let v = value(name) else { return nil }
     guard let n = Double(v), n.isFinite, range.contains(n) else {
-      throw UsageError("\(name) wants a number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+      throw UsageError(
+        "\(name) wants a number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
     }
     return n
   }
@@ -81,23 +83,31 @@ struct Arguments {
   }
 
   /// `WxH`, each side within `range`.
-  func size(_ name: String, in range: ClosedRange<Int> = 16...8192) throws(UsageError) -> (Int, Int)? {
+  func size(_ name: String, in range: ClosedRange<Int> = 16...8192) throws(UsageError) -> (
+    Int, Int
+  )? {
     guard let v = value(name) else { return nil }
     let parts = v.lowercased().split(separator: "x")
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), range.contains(w),
       range.contains(h)
-    else { throw UsageError("\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(v)'") }
+    else {
+      throw UsageError(
+        "\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+    }
     return (w, h)
   }
 
   /// Comma-separated numbers, exactly `count` of them (or 1 repeated when `count` is 4).
-  func numbers(_ name: String, count: Int, in range: ClosedRange<Double>) throws(UsageError) -> [Double]? {
+  func numbers(_ name: String, count: Int, in range: ClosedRange<Double>) throws(UsageError)
+    -> [Double]?
+  {
     guard let v = value(name) else { return nil }
     let parts = v.split(separator: ",", omittingEmptySubsequences: false).map {
       Double($0.trimmingCharacters(in: .whitespaces))
     }
     guard parts.allSatisfy({ $0 != nil && $0!.isFinite && range.contains($0!) }) else {
-      throw UsageError("\(name): '\(v)' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)")
+      throw UsageError(
+        "\(name): '\(v)' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)")
     }
     let nums = parts.map { $0! }
     if nums.count == count { return nums }
@@ -105,4 +115,3 @@ struct Arguments {
     throw UsageError("\(name) wants \(count) comma-separated numbers, got '\(v)'")
   }
 }
-

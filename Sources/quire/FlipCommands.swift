@@ -8,12 +8,15 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   var t = AnimationTiming()
   t.frames = try a.int("--frames", in: 2...10_000)
   t.duration = try a.double("--duration", in: 0.05...600)
-  if t.frames != nil && t.duration != nil { throw UsageError("give --frames or --duration, not both") }
+  if t.frames != nil && t.duration != nil {
+    throw UsageError("give --frames or --duration, not both")
+  }
   if let f = try a.double("--fps", in: 1...240) { t.fps = f }
   if let name = a.value("--timing") {
     guard let tf = TimingFunction(parsing: name) else {
       throw UsageError(
-        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(name)'")
+        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(name)'"
+      )
     }
     t.timing = tf
   }
@@ -21,7 +24,9 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
 }
 
 func output(_ a: Arguments, _ command: String) throws(UsageError) -> String {
-  guard let o = a.value("-o") ?? a.value("--output") else { throw UsageError("\(command): -o OUT is required") }
+  guard let o = a.value("-o") ?? a.value("--output") else {
+    throw UsageError("\(command): -o OUT is required")
+  }
   return o
 }
 
@@ -35,14 +40,22 @@ enum FlipCommand {
       ]),
       switches: layoutSwitches.union(["--rtl", "--ltr", "--spread"]))
     let book = try singleBook(a, command: "flip")
-    guard let page = try a.int("--page", in: 1...1_000_000) else { throw UsageError("flip: --page N is required") }
+    guard let page = try a.int("--page", in: 1...1_000_000) else {
+      throw UsageError("flip: --page N is required")
+    }
     var r = FlipRequest(book: book, output: try output(a, "flip"), page: page)
     r.ingest = try ingestOptions(a)
     r.layout = try layoutOptions(a)
     r.style = try a.choice("--style", flipStyles) ?? "curl"
-    if let d = try a.choice("--direction", ["next", "prev"]) { r.turn.direction = TurnDirection(rawValue: d)! }
-    if let c = try a.choice("--corner", ["top", "bottom", "middle"]) { r.turn.corner = TurnCorner(rawValue: c)! }
-    if let b = try a.choice("--back", ["mirrored", "blank", "next"]) { r.turn.back = LeafBack(rawValue: b)! }
+    if let d = try a.choice("--direction", ["next", "prev"]) {
+      r.turn.direction = TurnDirection(rawValue: d)!
+    }
+    if let c = try a.choice("--corner", ["top", "bottom", "middle"]) {
+      r.turn.corner = TurnCorner(rawValue: c)!
+    }
+    if let b = try a.choice("--back", ["mirrored", "blank", "next"]) {
+      r.turn.back = LeafBack(rawValue: b)!
+    }
     if a.flag("--rtl") && a.flag("--ltr") { throw UsageError("give --rtl or --ltr, not both") }
     r.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
     r.turn.spread = a.flag("--spread")
@@ -56,7 +69,10 @@ enum FlipCommand {
 enum OpenCommand {
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
-      words, valued: timingValued.union(["-o", "--output", "--canvas", "--from", "--encoding", "--publisher-styles"]),
+      words,
+      valued: timingValued.union([
+        "-o", "--output", "--canvas", "--from", "--encoding", "--publisher-styles",
+      ]),
       switches: ["--close", "--strict"])
     let book = try singleBook(a, command: "open")
     var r = OpenRequest(book: book, output: try output(a, "open"))
@@ -78,7 +94,9 @@ enum ShelfCommand {
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
       words,
-      valued: timingValued.union(["-o", "--output", "--layout", "--front", "--progress", "--canvas", "--encoding"]),
+      valued: timingValued.union([
+        "-o", "--output", "--layout", "--front", "--progress", "--canvas", "--encoding",
+      ]),
       switches: ["--strict"])
     guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
     var r = ShelfRequest(books: a.positionals, output: try output(a, "shelf"))
@@ -89,10 +107,13 @@ enum ShelfCommand {
     }
     r.front = try a.int("--front", in: 1...10_000)
     if let p = a.value("--progress") {
-      r.progress = try p.split(separator: ",", omittingEmptySubsequences: false).map { (s: Substring) throws(UsageError) -> Double? in
+      r.progress = try p.split(separator: ",", omittingEmptySubsequences: false).map {
+        (s: Substring) throws(UsageError) -> Double? in
         let t = s.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")
         if t.isEmpty || t == "-" { return nil }
-        guard let v = Double(t), (0...100).contains(v) else { throw UsageError("--progress: '\(s)' is not a percentage") }
+        guard let v = Double(t), (0...100).contains(v) else {
+          throw UsageError("--progress: '\(s)' is not a percentage")
+        }
         return v / 100
       }
     }

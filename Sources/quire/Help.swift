@@ -40,70 +40,70 @@ let layoutHelp = """
 
 let commandHelp: [String: String] = [
   "render": """
-    quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
-                 [--threads N] [--boxes]
+  quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
+               [--threads N] [--boxes]
 
-    Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/1:
-    book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
-    --boxes also each page's text lines and images). Files are written atomically.
-      --color gray|rgb   [gray]
-      --pages LIST       pages to render, 1-based ranges [all]
-      --threads N        worker threads [all cores]
-      --boxes            add line and image boxes to the manifest
+  Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/1:
+  book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
+  --boxes also each page's text lines and images). Files are written atomically.
+    --color gray|rgb   [gray]
+    --pages LIST       pages to render, 1-based ranges [all]
+    --threads N        worker threads [all cores]
+    --boxes            add line and image boxes to the manifest
 
-    """ + layoutHelp,
+  """ + layoutHelp,
   "paginate": """
-    quire paginate BOOK [layout options] [--json] [--stats]
+  quire paginate BOOK [layout options] [--json] [--stats]
 
-    Lays the book out without drawing: page count and page map (start/end Locations per
-    page). --json prints {pageCount, layout, pages}. --stats adds typographic quality
-    numbers (line adjustment ratios, hyphenation, widows/orphans, kinsoku).
+  Lays the book out without drawing: page count and page map (start/end Locations per
+  page). --json prints {pageCount, layout, pages}. --stats adds typographic quality
+  numbers (line adjustment ratios, hyphenation, widows/orphans, kinsoku).
 
-    """ + layoutHelp,
+  """ + layoutHelp,
   "info": """
-    quire info BOOK [--json] [--encoding NAME] [--strict]
+  quire info BOOK [--json] [--encoding NAME] [--strict]
 
-    Metadata, spine (href, media type, linear, size), TOC tree, fonts (embedded; whether
-    obfuscation was undone), images, language, direction and warnings.
-    """,
+  Metadata, spine (href, media type, linear, size), TOC tree, fonts (embedded; whether
+  obfuscation was undone), images, language, direction and warnings.
+  """,
   "bench": """
-    quire bench BOOK [layout options] [--repeat N] [--threads N] [--json] [--reading [--turns N]]
+  quire bench BOOK [layout options] [--repeat N] [--threads N] [--json] [--reading [--turns N]]
 
-    Times each stage — ingest, layout, raster, encode, total — over all pages without
-    writing files; reports pages/s and peak memory. --reading reads through the book with
-    the page cache (forward, with some backward turns) and reports turns, hits, p50/p99
-    turn times and the cold render time.
+  Times each stage — ingest, layout, raster, encode, total — over all pages without
+  writing files; reports pages/s and peak memory. --reading reads through the book with
+  the page cache (forward, with some backward turns) and reports turns, hits, p50/p99
+  turn times and the cold render time.
 
-    """ + layoutHelp,
+  """ + layoutHelp,
   "flip": """
-    quire flip BOOK --page N -o OUT [--style curl|leaves|fold|hard|slide|fade|push]
-               [--direction next|prev] [--rtl] [--corner top|bottom|middle]
-               [--frames N | --duration S] [--fps F] [--timing NAME|cubic-bezier(a,b,c,d)]
-               [--spread] [--back mirrored|blank|next] [layout options]
+  quire flip BOOK --page N -o OUT [--style curl|leaves|fold|hard|slide|fade|push]
+             [--direction next|prev] [--rtl] [--corner top|bottom|middle]
+             [--frames N | --duration S] [--fps F] [--timing NAME|cubic-bezier(a,b,c,d)]
+             [--spread] [--back mirrored|blank|next] [layout options]
 
-    A page turn from page N to N+1 (or N−1 with --direction prev). Frame 0 is page N exactly,
-    the last frame the page turned to. OUT: a folder (frame-0001.png … + frames.json),
-    *.png/*.apng (APNG), *.webp (animated WebP), *.mp4/*.webm (needs ffmpeg).
-      --style      [curl]           --corner   [bottom]     --back  [mirrored]
-      --frames     [30]             --fps      [30]         --timing [easeInEaseOut]
-      --rtl        right-to-left geometry [from the book's page-progression direction]
+  A page turn from page N to N+1 (or N−1 with --direction prev). Frame 0 is page N exactly,
+  the last frame the page turned to. OUT: a folder (frame-0001.png … + frames.json),
+  *.png/*.apng (APNG), *.webp (animated WebP), *.mp4/*.webm (needs ffmpeg).
+    --style      [curl]           --corner   [bottom]     --back  [mirrored]
+    --frames     [30]             --fps      [30]         --timing [easeInEaseOut]
+    --rtl        right-to-left geometry [from the book's page-progression direction]
 
-    """ + layoutHelp,
+  """ + layoutHelp,
   "open": """
-    quire open BOOK -o OUT [--canvas WxH] [--from X,Y,W,H] [--close]
-               [--frames N | --duration S] [--fps F] [--timing NAME]
+  quire open BOOK -o OUT [--canvas WxH] [--from X,Y,W,H] [--close]
+             [--frames N | --duration S] [--fps F] [--timing NAME]
 
-    iBooks-style opening: the book moves and scales from its shelf rectangle (--from) to the
-    canvas while the cover swings open about its left edge in perspective, revealing the
-    first page. --close plays it backwards into the shelf rectangle.
-    """,
+  iBooks-style opening: the book moves and scales from its shelf rectangle (--from) to the
+  canvas while the cover swings open about its left edge in perspective, revealing the
+  first page. --close plays it backwards into the shelf rectangle.
+  """,
   "shelf": """
-    quire shelf BOOK… -o OUT [--layout grid|scatter|FILE] [--front K] [--progress P,…]
-                [--canvas WxH] [--frames N | --duration S] [--fps F]
+  quire shelf BOOK… -o OUT [--layout grid|scatter|FILE] [--front K] [--progress P,…]
+              [--canvas WxH] [--frames N | --duration S] [--fps F]
 
-    The covers of the books in a grid (four a row, drop shadows) animate to a scattered
-    layout and back. FILE: JSON [{"x":…,"y":…,"angle":deg}] or the classic bookshelf plist
-    (per book a center "{x, y}" and an angle in degrees). --front K brings book K to the
-    front; --progress draws download-progress badges (percentages).
-    """,
+  The covers of the books in a grid (four a row, drop shadows) animate to a scattered
+  layout and back. FILE: JSON [{"x":…,"y":…,"angle":deg}] or the classic bookshelf plist
+  (per book a center "{x, y}" and an angle in degrees). --front K brings book K to the
+  front; --progress draws download-progress badges (percentages).
+  """,
 ]

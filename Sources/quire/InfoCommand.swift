@@ -10,7 +10,9 @@ enum InfoCommand {
     struct TOC: Encodable {
       var title: String, href: String, spine: Int?, offset: Int?, children: [TOC]
     }
-    struct Font: Encodable { var family: String, weight: Int, italic: Bool, href: String, bytes: Int, deobfuscated: Bool }
+    struct Font: Encodable {
+      var family: String, weight: Int, italic: Bool, href: String, bytes: Int, deobfuscated: Bool
+    }
     var format: String
     var title: String
     var creators: [String]
@@ -78,7 +80,8 @@ enum InfoCommand {
     if let c = m.coverHref { s += "cover:      \(c)\n" }
     s += "spine:      \(doc.chapters.count) items\n"
     for c in doc.chapters {
-      s += "  \(c.spineIndex + 1). \(c.href)  \(c.mediaType)  \(c.size) bytes\(c.linear ? "" : "  (non-linear)")\n"
+      s +=
+        "  \(c.spineIndex + 1). \(c.href)  \(c.mediaType)  \(c.size) bytes\(c.linear ? "" : "  (non-linear)")\n"
     }
     s += "toc:\n"
     func walk(_ es: [TOCEntry], _ depth: Int) {
@@ -91,7 +94,8 @@ enum InfoCommand {
     walk(doc.toc, 0)
     s += "fonts:      \(doc.fonts.count)\n"
     for f in doc.fonts {
-      s += "  \(f.family) \(f.weight)\(f.italic ? " italic" : "")  \(f.href)\(f.wasObfuscated ? "  (de-obfuscated)" : "")\n"
+      s +=
+        "  \(f.family) \(f.weight)\(f.italic ? " italic" : "")  \(f.href)\(f.wasObfuscated ? "  (de-obfuscated)" : "")\n"
     }
     s += "images:     \(doc.images.count)\n"
     for w in doc.warnings { s += "warning: \(w)\n" }

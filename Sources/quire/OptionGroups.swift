@@ -15,6 +15,10 @@ func ingestOptions(_ a: Arguments) throws(UsageError) -> IngestOptions {
     o.encoding = e
   }
   if let p = try a.choice("--publisher-styles", ["on", "off"]) { o.publisherStyles = p == "on" }
+  // Publisher @media queries (orientation, widths) see the page being laid out.
+  let size = try a.size("--size")
+  let canvas = try a.size("--canvas")
+  if let (w, h) = size ?? canvas { o.viewport = MediaViewport(width: w, height: h) }
   return o
 }
 
@@ -36,10 +40,13 @@ func layoutOptions(_ a: Arguments) throws(UsageError) -> LayoutOptions {
   if let f = a.value("--font") { o.font = f }
   if let al = try a.choice("--align", ["justify", "start"]) { o.align = .init(rawValue: al)! }
   if let h = try a.choice("--hyphenate", ["auto", "off"]) { o.hyphenate = .init(rawValue: h)! }
-  if let b = try a.choice("--linebreak", ["optimal", "greedy"]) { o.lineBreaking = .init(rawValue: b)! }
+  if let b = try a.choice("--linebreak", ["optimal", "greedy"]) {
+    o.lineBreaking = .init(rawValue: b)!
+  }
   if let p = try a.choice("--publisher-styles", ["on", "off"]) { o.publisherStyles = p == "on" }
   if let l = a.value("--lang") {
-    guard l.count <= 35, l.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+    guard l.count <= 35, l.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    else {
       throw UsageError("--lang: bad language tag '\(l)'")
     }
     o.language = l
@@ -52,7 +59,8 @@ func layoutOptions(_ a: Arguments) throws(UsageError) -> LayoutOptions {
 func singleBook(_ a: Arguments, command: String) throws(UsageError) -> String {
   guard a.positionals.count == 1 else {
     throw UsageError(
-      a.positionals.isEmpty ? "\(command): no BOOK given" : "\(command): one BOOK expected, got \(a.positionals.count)")
+      a.positionals.isEmpty
+        ? "\(command): no BOOK given" : "\(command): one BOOK expected, got \(a.positionals.count)")
   }
   return a.positionals[0]
 }

@@ -8,7 +8,9 @@ enum RenderCommand {
       words, valued: layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"]),
       switches: layoutSwitches.union(["--boxes"]))
     let book = try singleBook(a, command: "render")
-    guard let out = a.value("-o") ?? a.value("--output") else { throw UsageError("render: -o DIR is required") }
+    guard let out = a.value("-o") ?? a.value("--output") else {
+      throw UsageError("render: -o DIR is required")
+    }
     var r = RenderRequest(book: book, output: out)
     r.ingest = try ingestOptions(a)
     r.layout = try layoutOptions(a)
@@ -20,7 +22,9 @@ enum RenderCommand {
     let bar = ProgressBar("render")
     let summary = try RenderJob.run(r, progress: { bar.update($0, $1) })
     for w in summary.warnings.prefix(20) { Terminal.warning(w) }
-    if summary.warnings.count > 20 { Terminal.warning("… \(summary.warnings.count - 20) more in manifest.json") }
+    if summary.warnings.count > 20 {
+      Terminal.warning("… \(summary.warnings.count - 20) more in manifest.json")
+    }
     return 0
   }
 }
@@ -41,10 +45,12 @@ enum PaginateCommand {
 
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
-      words, valued: layoutValued.union(["--threads"]), switches: layoutSwitches.union(["--json", "--stats"]))
+      words, valued: layoutValued.union(["--threads"]),
+      switches: layoutSwitches.union(["--json", "--stats"]))
     let path = try singleBook(a, command: "paginate")
     let options = try layoutOptions(a)
-    let book = try LaidOutBook.open(path, ingest: try ingestOptions(a), layout: options, threads: try threadCount(a))
+    let book = try LaidOutBook.open(
+      path, ingest: try ingestOptions(a), layout: options, threads: try threadCount(a))
     if a.flag("--strict"), let w = book.warnings.first { throw QuireError.strict("\(path): \(w)") }
     let manifest = Manifest(
       document: book.document, layout: book.layout, options: options, files: [:], boxes: false,

@@ -273,7 +273,7 @@ final class ZipArchive: @unchecked Sendable {
       throw .badData(file: file, reason: "entry '\(name)' is not in the archive")
     }
     let entry = entries[i]
-    let entryLabel = "\(file): entry '\(entry.name)'"
+    let entryLabel = "entry '\(entry.name)'"
     if entry.isEncrypted {
       throw .unsupported(
         file: file, reason: "entry '\(entry.name)' is encrypted (password-protected ZIP)")

@@ -116,7 +116,7 @@ public struct ChapterConverter: Sendable {
       var rules = RuleSet()
       rules.add(UserAgentSheet.sheet, origin: 0)
       var author = StyleSheet()
-      var loader = StyleSheetLoader(loadResource: loadResource)
+      var loader = StyleSheetLoader(loadResource: loadResource, viewport: options.viewport)
       for s in sources {
         if let href = s.href {
           loader.load(href: href, depth: 0, into: &author)

@@ -90,6 +90,7 @@ struct StyleSheet: Sendable {
 /// Loads and parses style sheets, following @import inside the archive.
 struct StyleSheetLoader {
   var loadResource: @Sendable (String) -> Data?
+  var viewport = MediaViewport()
   var visited: Set<String> = []
   var sheetsLoaded = 0
 
@@ -105,7 +106,7 @@ struct StyleSheetLoader {
       text = String(decoding: text.utf8.prefix(CSSLimits.maxSheetBytes), as: UTF8.self)
     }
     let tokens = CSSTokenizer.tokenize(text)
-    var parser = CSSRuleParser(tokens: tokens)
+    var parser = CSSRuleParser(tokens: tokens, viewport: viewport)
     parser.parseRules(0, tokens.count, nesting: 0) { event in
       switch event {
       case .rule(let rule):
@@ -197,6 +198,7 @@ enum CSSRuleEvent {
 
 struct CSSRuleParser {
   let tokens: [CSSToken]
+  var viewport = MediaViewport()
 
   /// Index just past the block that opens at `open` (an open bracket), or `end`.
   func blockEnd(_ open: Int, _ end: Int) -> Int {
@@ -238,7 +240,7 @@ struct CSSRuleParser {
           let inner = (j + 1, max(j + 1, close - 1))
           switch t.text {
           case "media":
-            if nesting < CSSLimits.maxNesting, Self.mediaApplies(prelude) {
+            if nesting < CSSLimits.maxNesting, Self.mediaApplies(prelude, viewport: viewport) {
               parseRules(inner.0, inner.1, nesting: nesting + 1, emit: emit)
             }
           case "supports":
@@ -268,7 +270,9 @@ struct CSSRuleParser {
                 rest = Array(meaningful.dropFirst(3))
               }
             }
-            if let url, rest.isEmpty || Self.mediaApplies(rest) { emit(.importURL(url)) }
+            if let url, rest.isEmpty || Self.mediaApplies(rest, viewport: viewport) {
+              emit(.importURL(url))
+            }
           }
           i = j + 1
         }
@@ -294,25 +298,91 @@ struct CSSRuleParser {
     }
   }
 
-  /// `screen`, `all`, bare feature queries and empty lists apply; `print`, `speech`,
-  /// `not …` and vendor media types do not.
-  static func mediaApplies(_ prelude: [CSSToken]) -> Bool {
+  /// Media queries (Media Queries 3) against the reader's page: a list applies when one of
+  /// its queries does. A query is an optional `only`/`not`, a media type (`all` and `screen`
+  /// match; `print`, `speech` and vendor types do not) and `and (feature: value)` terms:
+  /// orientation, (min-|max-)width/height and aspect-ratio in px against `viewport`, and
+  /// `color`/`monochrome`/`grid`/`scan`-style features answered for a colour screen.
+  /// An unknown feature makes its query false, as in browsers.
+  static func mediaApplies(_ prelude: [CSSToken], viewport: MediaViewport = MediaViewport()) -> Bool
+  {
     let parts = prelude.split(whereSeparator: { $0.kind == .comma })
     if parts.isEmpty { return true }
-    for part in parts {
-      let words = part.filter { !$0.isWhitespace }
-      guard let first = words.first else { return true }
-      var idx = 0
-      if first.kind == .ident, first.text.lowercased() == "only" { idx = 1 }
-      guard idx < words.count else { continue }
-      let w = words[idx]
-      if w.kind == .openParen { return true }
-      if w.kind == .ident {
-        let name = w.text.lowercased()
-        if name == "screen" || name == "all" { return true }
+    for part in parts where queryApplies(Array(part), viewport) { return true }
+    return false
+  }
+
+  private static func queryApplies(_ tokens: [CSSToken], _ viewport: MediaViewport) -> Bool {
+    var words = tokens.filter { !$0.isWhitespace }
+    if words.isEmpty { return true }
+    var negate = false
+    if let f = words.first, f.kind == .ident {
+      switch f.text.lowercased() {
+      case "only": words.removeFirst()
+      case "not":
+        negate = true
+        words.removeFirst()
+      default: break
       }
     }
-    return false
+    var ok = true
+    var i = 0
+    if i < words.count, words[i].kind == .ident, words[i].text.lowercased() != "and" {
+      let type = words[i].text.lowercased()
+      ok = type == "all" || type == "screen"
+      i += 1
+    }
+    while i < words.count, ok {
+      let w = words[i]
+      if w.kind == .ident, w.text.lowercased() == "and" {
+        i += 1
+        continue
+      }
+      guard w.kind == .openParen else { return false }  // malformed: "not all"
+      var close = i + 1
+      while close < words.count, words[close].kind != .closeParen { close += 1 }
+      ok = featureApplies(Array(words[(i + 1)..<min(close, words.count)]), viewport)
+      i = close + 1
+    }
+    return ok != negate
+  }
+
+  private static func featureApplies(_ t: [CSSToken], _ v: MediaViewport) -> Bool {
+    guard let nameToken = t.first, nameToken.kind == .ident else { return false }
+    let name = nameToken.text.lowercased()
+    let value = t.count >= 3 && t[1].kind == .colon ? Array(t[2...]) : []
+    func length() -> Double? {
+      guard let first = value.first, first.kind == .number || first.kind == .dimension else {
+        return nil
+      }
+      let n = first.number
+      switch first.kind == .number ? "" : first.unit {
+      case "", "px": return n
+      case "em", "rem": return n * 16
+      case "pt": return n * 4 / 3
+      case "in": return n * 96
+      case "cm": return n * 96 / 2.54
+      case "mm": return n * 96 / 25.4
+      default: return nil
+      }
+    }
+    let w = Double(v.width)
+    let h = Double(v.height)
+    switch name {
+    case "orientation":
+      let o = value.first?.text.lowercased()
+      return o == (h >= w ? "portrait" : "landscape")
+    case "width", "device-width": return length().map { abs($0 - w) < 0.5 } ?? false
+    case "height", "device-height": return length().map { abs($0 - h) < 0.5 } ?? false
+    case "min-width", "min-device-width": return length().map { w >= $0 } ?? false
+    case "max-width", "max-device-width": return length().map { w <= $0 } ?? false
+    case "min-height", "min-device-height": return length().map { h >= $0 } ?? false
+    case "max-height", "max-device-height": return length().map { h <= $0 } ?? false
+    case "color": return true
+    case "monochrome", "grid": return value.first?.text == "0"
+    case "prefers-color-scheme": return value.first?.text.lowercased() == "light"
+    default: return false
+    }
   }
 
   func parseDeclarations(_ start: Int, _ end: Int) -> [CSSDeclaration] {
