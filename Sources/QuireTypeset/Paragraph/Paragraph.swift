@@ -17,6 +17,13 @@
 // gives its word-space width exactly. Rejected: scaling glyphs horizontally (the
 // rasteriser would need a transform per run) and a box-stretch field in BreakItem (a
 // change to a shared enum every breaker switches over).
+//
+// CJK spacing (JLREQ; the items come from `Kinsoku.boundaryItems`): fullwidth punctuation
+// whose em box is half blank is compressed — a fixed −½ em glue between adjacent
+// punctuation (」「, 。」), a −½ em penalty width when a line ends after it, ½ em of shrink
+// inside a line that must tighten — 。、，． may hang wholly past the measure (a −1 em
+// penalty with a cost), and ¼ em glue separates CJK from Latin letters and digits. A space
+// next to CJK text follows the kinsoku rules too (no break before "？" in "我 ？」").
 
 import CHarfBuzz
 import CUnibreak
