@@ -173,6 +173,11 @@ public enum RenderJob {
     }
 
     let pageCount = records.count
+    if pageCount == 0 {
+      // Every spine document was unreadable or empty: bad data, not a usage mistake.
+      let why = document.warnings.first.map { ": \($0)" } ?? ""
+      throw .ingest(.badData(file: request.book, reason: "no readable content to lay out\(why)"))
+    }
     let numbers: [Int]
     if let list = request.pages {
       numbers = try parsePages(list, pageCount: pageCount)
