@@ -2,7 +2,8 @@ import Foundation
 
 /// Typographic quality of a laid-out book, from its line boxes (`quire paginate --stats`).
 ///
-/// Word-space widths follow from the adjustment ratio: the typesetter gives each inter-word
+/// Word-space widths are the typesetter's `LineBox.spaceFactor` (the space as set over its
+/// natural width). Without it they follow from the adjustment ratio: the typesetter gives each inter-word
 /// glue a stretch of 1/2 and a shrink of 1/3 of the natural space (TeX's proportions; see
 /// QuireTypeset/Paragraph/Paragraph.swift), so a line with ratio r > 0 has spaces
 /// (1 + r/2) × natural and one with r < 0 has (1 + r/3) × natural.
@@ -24,6 +25,8 @@ public struct QualityReport: Codable, Sendable {
   public var widows: Int
   public var orphans: Int
   public var kinsokuViolations: Int
+  /// Pages (not the last) whose last text line ends with an inserted hyphen.
+  public var hyphenatedPageEnds: Int = 0
 
   public init(layout: BookLayout, options: LayoutOptions) {
     let all = layout.pages.flatMap { p in p.lines.filter { $0.role == .text } }
@@ -43,7 +46,8 @@ public struct QualityReport: Codable, Sendable {
         continue
       }
       justified += 1
-      let factor = line.ratio > 0 ? 1 + line.ratio * stretch : 1 + line.ratio * shrink
+      let factor =
+        line.spaceFactor ?? (line.ratio > 0 ? 1 + line.ratio * stretch : 1 + line.ratio * shrink)
       if factor > 1.5 { over150 += 1 }
       if factor > 2 { over200 += 1 }
       let bucket = max(-1, min(3, (line.ratio * 4).rounded(.down) / 4))
@@ -78,6 +82,7 @@ public struct QualityReport: Codable, Sendable {
     }
     widows = w
     orphans = o
+    hyphenatedPageEnds = pageLines.dropLast().filter { $0.last?.hyphenated == true }.count
 
     // Kinsoku judges line breaks inside a paragraph: a line that continues its block may not
     // start with a forbidden character, and one that its block continues may not end with
@@ -109,6 +114,7 @@ public struct QualityReport: Codable, Sendable {
       spaces > 1.5×:       \(pct(spacesOver150))
       spaces > 2×:         \(pct(spacesOver200))
       widows / orphans:    \(widows) / \(orphans)
+      hyphen at page end:  \(hyphenatedPageEnds)
       kinsoku violations:  \(kinsokuViolations)
       ratio histogram:
 

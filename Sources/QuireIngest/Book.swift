@@ -168,6 +168,41 @@ struct EPUBReader {
   let options: IngestOptions
 
   func document() throws(IngestError) -> Document {
+    let plan = try prepare()
+    let results = ResultSlots<Result<ConvertedChapter, IngestError>>(count: plan.items.count)
+    DispatchQueue.concurrentPerform(iterations: plan.items.count) { i in
+      results.set(i, plan.convert(i))
+    }
+    return try assemble(plan, results.values)
+  }
+
+  /// The package read up to the chapters: everything `assemble` needs besides them.
+  struct Plan: Sendable {
+    var files: any PackageFiles
+    var opf: PackageDocument
+    var opfPath: String
+    var encryption: EncryptionMap
+    var items: [(item: ManifestItem, linear: Bool)]
+    var converter: ChapterConverter
+    var warnings: [IngestWarning]
+
+    /// Converts spine item `i` (its index among readable spine documents).
+    func convert(_ i: Int) -> Result<ConvertedChapter, IngestError> {
+      let (item, linear) = items[i]
+      do throws(IngestError) {
+        let data = try files.read(item.path)
+        return .success(
+          converter.convert(
+            ChapterSource(
+              spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data)
+          ))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
+  func prepare() throws(IngestError) -> Plan {
     let limits = options.limits
     var warnings = files.openingWarnings
     let book = files.file
@@ -227,35 +262,28 @@ struct EPUBReader {
       throw .badData(file: book, reason: "no readable spine documents in \(opfPath)")
     }
 
-    // Chapters, converted in parallel; results land by index, so the order of work never
-    // shows in the output.
     let converter = ChapterConverter(
       options: options, bookLanguage: opf.metadata.language,
       loadResource: { [files] href in
         if encryption.refused[href] != nil { return nil }
         return try? files.read(href)
       })
-    let results = ResultSlots<Result<ConvertedChapter, IngestError>>(count: items.count)
-    let work = items
-    let files = self.files
-    DispatchQueue.concurrentPerform(iterations: work.count) { i in
-      let (item, linear) = work[i]
-      let outcome: Result<ConvertedChapter, IngestError>
-      do throws(IngestError) {
-        let data = try files.read(item.path)
-        outcome = .success(
-          converter.convert(
-            ChapterSource(
-              spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data)
-          ))
-      } catch {
-        outcome = .failure(error)
-      }
-      results.set(i, outcome)
-    }
+    return Plan(
+      files: files, opf: opf, opfPath: opfPath, encryption: encryption, items: items,
+      converter: converter, warnings: warnings)
+  }
+
+  /// The Document from the plan and every chapter's conversion, in spine order; the order
+  /// of work never shows in the output.
+  func assemble(_ plan: Plan, _ slots: [Result<ConvertedChapter, IngestError>?])
+    throws(IngestError) -> Document
+  {
+    let limits = options.limits
+    let (opf, items, encryption) = (plan.opf, plan.items, plan.encryption)
+    var warnings = plan.warnings
     var chapters: [Chapter] = []
     var fontFaces: [FontFaceRule] = []
-    for (i, slot) in results.values.enumerated() {
+    for (i, slot) in slots.enumerated() {
       let (item, linear) = items[i]
       switch slot {
       case .success(let converted)?:
@@ -377,5 +405,173 @@ final class ResultSlots<Value>: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return storage
+  }
+}
+
+// MARK: - Lazy opening (the render fast path)
+//
+// `Book.openLazily` reads the package (container, OPF, spine, encryption) and stops before
+// the chapters: a `ChapterLoader` converts spine items on demand, caching each. `prefix(n)`
+// is a Document of the first n chapters (their @font-face fonts included) for laying out the
+// pages a reader asked for before the rest of the book is read; `document()` converts what is
+// left in parallel and assembles exactly what `Book.open` returns (same code: `assemble`).
+
+extension Book {
+  /// Opens a book without converting its chapters yet (EPUB); other formats are read whole.
+  public static func openLazily(_ url: URL, options: IngestOptions = IngestOptions())
+    throws(IngestError) -> ChapterLoader
+  {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw .cannotOpen(path: url.path, reason: "no such file or directory")
+    }
+    let files: any PackageFiles
+    if isDirectory.boolValue {
+      let folder = FolderFiles(root: url, limits: options.limits)
+      guard folder.contains("META-INF/container.xml") else {
+        return ChapterLoader(whole: try open(url, options: options))
+      }
+      files = folder
+    } else {
+      let data = try readFile(url)
+      guard !data.isEmpty, ZipArchive.looksLikeZip(data) || ZipArchive.hasEndRecord(data) else {
+        return ChapterLoader(whole: try open(url, options: options))
+      }
+      files = try ZipArchive(data: data, file: url.path, limits: options.limits)
+    }
+    let reader = EPUBReader(files: files, options: options)
+    return ChapterLoader(reader: reader, plan: try reader.prepare())
+  }
+}
+
+/// Converts a book's chapters on demand; safe to use from several threads (each chapter is
+/// converted at most once per caller race, and the first result is kept).
+public final class ChapterLoader: @unchecked Sendable {
+  // @unchecked: `slots` and `resourceCache` are only touched under `lock`.
+  private let reader: EPUBReader?
+  private let plan: EPUBReader.Plan?
+  private let whole: Document?
+  private let lock = NSLock()
+  private var slots: [Result<ConvertedChapter, IngestError>?]
+  private var resourceCache: PackageResourceStore?
+
+  init(reader: EPUBReader, plan: EPUBReader.Plan) {
+    self.reader = reader
+    self.plan = plan
+    self.whole = nil
+    slots = Array(repeating: nil, count: plan.items.count)
+  }
+
+  init(whole: Document) {
+    reader = nil
+    plan = nil
+    self.whole = whole
+    slots = []
+  }
+
+  /// Number of chapters (readable spine items).
+  public var count: Int { whole?.chapters.count ?? plan!.items.count }
+
+  public var metadata: BookMetadata { whole?.metadata ?? plan!.opf.metadata }
+
+  /// The first `n` chapters (converted now if not yet, in parallel) as a Document with the
+  /// fonts their @font-face rules declare. Its toc, landmarks and warnings are empty: the
+  /// whole book's come from `document()`.
+  public func prefix(_ n: Int) throws(IngestError) -> Document {
+    let n = max(0, min(n, count))
+    if var doc = whole {
+      doc.chapters = Array(doc.chapters.prefix(n))
+      doc.toc = []
+      doc.warnings = []
+      return doc
+    }
+    let plan = plan!
+    let converted = try chapters(0..<n)
+    var faces: [FontFaceRule] = []
+    for c in converted { faces += c.fontFaces }
+    let store = resources()
+    var ignored: [IngestWarning] = []
+    let fonts = EPUBReader.loadFonts(
+      faces, store: store, encryption: plan.encryption, warnings: &ignored)
+    return Document(
+      format: .epub, metadata: plan.opf.metadata, chapters: converted.map(\.chapter), toc: [],
+      fonts: fonts, images: [], resources: store, warnings: [])
+  }
+
+  /// The whole book, exactly as `Book.open` gives it; converts the chapters not yet converted
+  /// in parallel.
+  public func document() throws(IngestError) -> Document {
+    if let whole { return whole }
+    let reader = reader!
+    let plan = plan!
+    fill(0..<count)
+    return try reader.assemble(plan, snapshot())
+  }
+
+  /// Converted chapters of `range`, failures handled as `Book.open` does (fatal ones thrown,
+  /// others left empty).
+  private func chapters(_ range: Range<Int>) throws(IngestError) -> [ConvertedChapter] {
+    let plan = plan!
+    fill(range)
+    let all = snapshot()
+    var out: [ConvertedChapter] = []
+    for i in range {
+      switch all[i] {
+      case .success(let c)?: out.append(c)
+      case .failure(let error)?:
+        if error.isFatal { throw error }
+        let (item, linear) = plan.items[i]
+        out.append(
+          ConvertedChapter(
+            chapter: Chapter(
+              spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, size: 0,
+              language: plan.opf.metadata.language, direction: nil, blocks: [], anchors: [:],
+              length: 0), fontFaces: [], warnings: []))
+      case nil: preconditionFailure("chapter \(i) was never converted")
+      }
+    }
+    return out
+  }
+
+  /// Converts the chapters of `range` that are not converted yet, in parallel.
+  private func fill(_ range: Range<Int>) {
+    let plan = plan!
+    let known = snapshot()
+    let missing = range.filter { known[$0] == nil }
+    if missing.isEmpty { return }
+    DispatchQueue.concurrentPerform(iterations: missing.count) { k in
+      let i = missing[k]
+      let result = plan.convert(i)
+      lock.lock()
+      if slots[i] == nil { slots[i] = result }
+      lock.unlock()
+    }
+  }
+
+  private func snapshot() -> [Result<ConvertedChapter, IngestError>?] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots
+  }
+
+  /// The book's resources with obfuscated fonts decoded, as `assemble` builds them (its
+  /// warnings are left to `document()`).
+  private func resources() -> PackageResourceStore {
+    lock.lock()
+    defer { lock.unlock() }
+    if let resourceCache { return resourceCache }
+    let plan = plan!
+    var decoded: [String: Data] = [:]
+    for (path, method) in plan.encryption.obfuscated.sorted(by: { $0.key < $1.key })
+    where plan.files.contains(path) {
+      guard let key = EncryptionMap.key(method, identifier: plan.opf.uniqueIdentifier),
+        let bytes = try? plan.files.read(path)
+      else { continue }
+      decoded[path] = EncryptionMap.deobfuscate(bytes, method: method, key: key)
+    }
+    let store = PackageResourceStore(
+      files: plan.files, refused: Set(plan.encryption.refused.keys), decoded: decoded)
+    resourceCache = store
+    return store
   }
 }

@@ -314,3 +314,35 @@ public final class Typesetter: Sendable {
     }
   }
 }
+
+extension Typesetter {
+  /// What `layoutBook` does to each chapter's pages, for callers that lay out chapter by
+  /// chapter (the streaming renderer): numbers them from `first` and adds folios when the
+  /// options ask. FontIDs stay those of `fonts` (no renumbering).
+  public func numbered(_ pages: [Page], from first: Int) -> [Page] {
+    var pages = pages
+    for i in pages.indices { pages[i].number = first + i }
+    if options.folio { addFolios(&pages) }
+    return pages
+  }
+}
+
+extension Typesetter {
+  /// What one thread keeps from one chapter to the next (shaped words, hyphenation points),
+  /// for callers that lay out chapter by chapter on their own threads, as `layoutBook` does.
+  /// Use one per thread.
+  public final class Worker: @unchecked Sendable {
+    // @unchecked: used by one thread at a time (the caller's contract).
+    var caches: WorkerCaches
+    init(_ caches: WorkerCaches) { self.caches = caches }
+  }
+
+  public func makeWorker() -> Worker {
+    Worker(WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes)))
+  }
+
+  /// `layoutChapter(_:)` reusing `worker`'s caches.
+  public func layoutChapter(_ spineIndex: Int, worker: Worker) -> ChapterLayout {
+    layoutChapter(spineIndex, caches: &worker.caches)
+  }
+}

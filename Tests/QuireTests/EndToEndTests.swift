@@ -147,6 +147,13 @@ struct EndToEndTests {
     try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
     let cannot = try runQuire(["render", sample, "-o", blocker + "/sub", "--pages", "1"])
     #expect(cannot.status == 73, "\(cannot.stderr)")
+    // A readable package whose only chapter is damaged: bad data, one line, no pages.
+    let damaged = packageRoot.appendingPathComponent("Tests/QuireIngestTests/Fixtures/hostile/bad-crc.epub").path
+    let out = temporaryFolder("damaged")
+    let crc = try runQuire(["render", damaged, "-o", out])
+    #expect(crc.status == 65, "\(crc.stderr)")
+    #expect(crc.stderr.split(separator: "\n").count == 1)
+    #expect(crc.stderr.contains("CRC-32"))
     let help = try runQuire(["help", "flip"])
     #expect(help.status == 0 && help.stdout.contains("--corner"))
   }

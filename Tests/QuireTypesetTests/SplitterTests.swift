@@ -180,3 +180,36 @@ private func paragraphLines(_ count: Int, block: Int, height: Double = 10) -> [S
     }
   }
 }
+
+@Suite struct SplitterHyphenTests {
+  /// 20 lines of one paragraph, 5 per page; line 4 (the 5th, last of page 1) is hyphenated.
+  static func lines(hyphenated: Set<Int>) -> [SplitLine] {
+    (0..<20).map { SplitLine(height: 10, block: 0, hyphenated: hyphenated.contains($0)) }
+  }
+
+  @Test func pageDoesNotEndWithAHyphen() {
+    let pages = PageSplitter().split(Self.lines(hyphenated: [4]), pageHeight: 50)
+    #expect(pages.first == 0..<4)
+    #expect(
+      !pages.dropLast().contains { Self.lines(hyphenated: [4])[$0.upperBound - 1].hyphenated })
+    // Without the rule the page is full and ends with the hyphen.
+    let plain = PageSplitter(hyphenSlack: 0).split(Self.lines(hyphenated: [4]), pageHeight: 50)
+    #expect(plain.first == 0..<5)
+  }
+
+  @Test func hyphenKeptWhenTheEarlierLineIsHyphenatedToo() {
+    // Lines 3 and 4 both hyphenated: one line of slack cannot help, the page stays full.
+    let pages = PageSplitter().split(Self.lines(hyphenated: [3, 4]), pageHeight: 50)
+    #expect(pages.first == 0..<5)
+  }
+
+  @Test func hyphenRuleRespectsOrphans() {
+    // Paragraph A of 3 lines then B; page of 5 lines ends after B's 2nd line (hyphenated):
+    // ending one line earlier would leave B's first line as an orphan, so the page ends
+    // before B instead only if that is within the slack — it is not, so it stays.
+    var lines = (0..<3).map { _ in SplitLine(height: 10, block: 0) }
+    lines += (0..<6).map { SplitLine(height: 10, block: 1, hyphenated: $0 == 1) }
+    let pages = PageSplitter().split(lines, pageHeight: 50)
+    #expect(pages.first == 0..<5)
+  }
+}

@@ -129,4 +129,62 @@ public enum Kinsoku {
     if p.numericType == .decimal { return true }
     return p.isAlphabetic && !p.isIdeographic
   }
+
+  // MARK: Spacing (JLREQ 3.1.4 half-width punctuation, 3.1.5 hanging, 3.6.1 ¼ em)
+
+  /// Fullwidth punctuation whose right half is blank (closing brackets, 。．、，).
+  static let blankRight: Set<Unicode.Scalar> = scalars("」』）〕】〉》〙〗〛｝］｠。．、，")
+  /// Fullwidth opening brackets, whose left half is blank.
+  static let blankLeft: Set<Unicode.Scalar> = scalars("「『（〔【〈《〘〖〚｛［｟")
+
+  /// Whether the right half of `c`'s em box is blank (it may be set at half width).
+  public static func hasBlankRightHalf(_ c: Unicode.Scalar) -> Bool { blankRight.contains(c) }
+  /// Whether the left half of `c`'s em box is blank.
+  public static func hasBlankLeftHalf(_ c: Unicode.Scalar) -> Bool { blankLeft.contains(c) }
+
+  /// Demerit cost of hanging 。、 past the line end (TeX penalty units): a hung stop is a
+  /// fallback for a line that would otherwise be too loose or too tight.
+  public static let hangingCost: Double = 100
+
+  /// The break items between `a` and `b` (in text order, neither a space) that JLREQ
+  /// spacing asks for, or nil when the plain rules apply. `em` is the font size in px;
+  /// `breakAllowed` whether a line may break here; `compress` whether the punctuation is
+  /// set in the corner of its em box (Japanese, Simplified Chinese), so half of it is blank.
+  /// - Adjacent punctuation (」「, 。」, 「『): the blank between them is cut to ½ em — a
+  ///   fixed −½ em glue. At a break, the line still ends with a's blank half cut.
+  /// - Closing punctuation before a break: for 。．、， a penalty of width −1 em (hanging:
+  ///   the stop sits wholly past the measure, costing `hangingCost`), a penalty of width
+  ///   −½ em (a line ending here loses the blank half: compression at the line end), then
+  ///   glue that may shrink by ½ em (compression inside a line that must tighten).
+  /// - CJK next to a Latin letter or digit: ¼ em glue, stretching to ½ em and shrinking to
+  ///   ⅛ em (a break point if the rules allow one there).
+  public static func boundaryItems(
+    _ a: Unicode.Scalar, _ b: Unicode.Scalar, em: Double, breakAllowed: Bool, compress: Bool
+  ) -> [BreakItem]? {
+    let half = em / 2
+    let spread = em * 0.1  // the inter-character justification stretch
+    if compress,
+      (hasBlankRightHalf(a) && isCompressible(b)) || (hasBlankLeftHalf(b) && isCompressible(a))
+    {
+      let glue = BreakItem.glue(width: -half, stretch: spread, shrink: 0)
+      if breakAllowed {
+        return [.penalty(width: hasBlankRightHalf(a) ? -half : 0, cost: 0, flagged: false), glue]
+      }
+      return [.prohibitedBreak, glue]
+    }
+    if compress, breakAllowed, hasBlankRightHalf(a) {
+      // The narrower break first: a breaker drops a line start once a break makes the line
+      // overfull, so the hanging break must come before the wider compressed one.
+      var out: [BreakItem] = []
+      if mayHang(a) { out.append(.penalty(width: -em, cost: hangingCost, flagged: false)) }
+      out.append(.penalty(width: -half, cost: 0, flagged: false))
+      out.append(.glue(width: 0, stretch: spread, shrink: half))
+      return out
+    }
+    if needsQuarterEm(between: a, and: b) {
+      let glue = BreakItem.glue(width: em / 4, stretch: em / 4, shrink: em / 8)
+      return breakAllowed ? [glue] : [.prohibitedBreak, glue]
+    }
+    return nil
+  }
 }

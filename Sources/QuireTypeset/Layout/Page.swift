@@ -82,6 +82,10 @@ public struct LineBox: Sendable, Hashable, Codable {
   public var ratio: Double
   public var start: Location
   public var end: Location
+  /// Word-space width as set, over the natural space (nil: the line has no word space).
+  /// Set by the typesetter from the glue it placed, so quality reports need not know the
+  /// glue model.
+  public var spaceFactor: Double? = nil
 
   public init(
     text: String, rect: Rect, block: Int, role: Role = .text, hyphenated: Bool = false,

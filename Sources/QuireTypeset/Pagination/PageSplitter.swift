@@ -4,6 +4,10 @@
 // the last auto break on it, and if there is none the avoids are ignored and the page ends
 // at the last line that fits. Each page takes at least one line, so the loop always
 // advances; a line taller than the page gets a page of its own and overflows it.
+// A page should not end with a hyphenated word (the reader turns the page mid-word): when
+// the page's last line is hyphenated, the page ends one line earlier if that break is
+// allowed (auto) and that line is not hyphenated itself — at most `hyphenSlack` lines
+// short, so pages stay nearly full.
 // Rejected alternative: optimal (Knuth–Plass-like) page breaking — for reflowable books
 // with short pages the greedy rule with keeps gives the same pages almost always, costs
 // O(n), and is what readers expect from e-reading software.
@@ -29,11 +33,14 @@ public struct SplitLine: Sendable, Hashable {
   public var block: Int?
   /// Keep-together group (a figure and its caption): no break between lines sharing it.
   public var group: Int?
+  /// The line ends with an inserted hyphen (its word goes on on the next line).
+  public var hyphenated: Bool
 
   public init(
     height: Double, advance: Double? = nil, breakBefore: BreakBefore = .auto,
-    keepWithNext: Bool = false, block: Int? = nil, group: Int? = nil
+    keepWithNext: Bool = false, block: Int? = nil, group: Int? = nil, hyphenated: Bool = false
   ) {
+    self.hyphenated = hyphenated
     self.height = height
     self.advance = advance ?? height
     self.breakBefore = breakBefore
@@ -51,8 +58,12 @@ public struct PageSplitter: Sendable, Hashable {
   public var widows: Int
   /// Lines of the following block kept with a keep-with-next line (a heading).
   public var keepWithNextLines: Int
+  /// Most lines a page may give up so that it does not end with a hyphenated line
+  /// (0 turns the rule off).
+  public var hyphenSlack: Int
 
-  public init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2) {
+  public init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2, hyphenSlack: Int = 1) {
+    self.hyphenSlack = max(0, min(hyphenSlack, 8))
     self.orphans = max(1, orphans)
     self.widows = max(1, widows)
     self.keepWithNextLines = max(1, keepWithNextLines)
@@ -121,6 +132,17 @@ public struct PageSplitter: Sendable, Hashable {
         var b = e
         while b > s && gaps[b] != .auto { b -= 1 }
         end = b > s ? b : e
+        // Avoid a hyphen at the foot of the page: end a little earlier if allowed.
+        if lines[end - 1].hyphenated {
+          var c = end - 1
+          while c > s && end - c <= hyphenSlack {
+            if gaps[c] == .auto && !lines[c - 1].hyphenated {
+              end = c
+              break
+            }
+            c -= 1
+          }
+        }
       }
       pages.append(s..<end)
       s = end

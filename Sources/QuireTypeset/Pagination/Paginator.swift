@@ -26,7 +26,8 @@ struct Paginator {
           height: e.height, advance: e.height + next,
           breakBefore: k > 0 && e.forcedBreakBefore
             ? .always : (e.avoidBreakBefore ? .avoid : .auto),
-          keepWithNext: e.avoidBreakAfter, block: e.block))
+          keepWithNext: e.avoidBreakAfter, block: e.block,
+          hyphenated: e.lines.last?.hyphenated ?? false))
     }
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
     let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }

@@ -7,6 +7,23 @@
 // 1/2, shrink 1/3 of the space), allowed breaks without a space become penalties (or small
 // glue between CJK characters, for inter-character justification), soft hyphens flagged
 // penalties, `<br>` and the paragraph end the finishing glue plus a forced break.
+//
+// Letter spacing: Noto Serif's space is narrow (0.26 em), so word spaces alone give the
+// breaker little stretch and many lines end up loose. Each Latin/Cyrillic/Greek word (after
+// the paragraph's first) is preceded by a zero-width glue whose stretch is 2 % of the
+// word's width (pdfTeX's font expansion, InDesign's letter spacing): it is never a break
+// (it follows a glue or a penalty), and when placing it widens the word by equal gaps
+// between its glyphs. Word spaces keep their 1/2, 1/3 proportions, so a line's ratio still
+// gives its word-space width exactly. Rejected: scaling glyphs horizontally (the
+// rasteriser would need a transform per run) and a box-stretch field in BreakItem (a
+// change to a shared enum every breaker switches over).
+//
+// CJK spacing (JLREQ; the items come from `Kinsoku.boundaryItems`): fullwidth punctuation
+// whose em box is half blank is compressed — a fixed −½ em glue between adjacent
+// punctuation (」「, 。」), a −½ em penalty width when a line ends after it, ½ em of shrink
+// inside a line that must tighten — 。、，． may hang wholly past the measure (a −1 em
+// penalty with a cost), and ¼ em glue separates CJK from Latin letters and digits. A space
+// next to CJK text follows the kinsoku rules too (no break before "？" in "我 ？」").
 
 import CHarfBuzz
 import CUnibreak
@@ -43,6 +60,9 @@ enum ItemSource {
   case space(Int, style: Int)
   case soft(Int, style: Int)
   case plain(Int)
+  /// Letter-spacing glue of piece `p` (placed just before its box): its adjusted width is
+  /// spread between the piece's glyphs.
+  case letter(Int)
   case end
 }
 
@@ -61,6 +81,11 @@ extension ChapterFlow {
     var hyphenator: Hyphenator? = nil
     var hyphenatorResolved = false
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
+    // Traditional Chinese centres its punctuation in the em box: nothing to compress.
+    let lowerLang = lang.lowercased()
+    let compressPunctuation =
+      !(lowerLang.hasPrefix("zh-hant") || lowerLang.hasPrefix("zh-tw")
+      || lowerLang.hasPrefix("zh-hk") || lowerLang.hasPrefix("zh-mo"))
     let ws = st.whiteSpace
     let preserve = ws == .pre || ws == .preWrap
     let keepNewlines = preserve || ws == .preLine
@@ -211,6 +236,9 @@ extension ChapterFlow {
         hyphenatorResolved = true
       }
       let hyphenate = eligible && hyphenator != nil
+      let letterSpacing =
+        !noWrap && !fake
+        && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK)
       let wordKey = WordKey(shape: key, hyphenated: hyphenate)
       var parts: [WordPart]
       if let hit = shaper.word(wordKey) {
@@ -241,6 +269,15 @@ extension ChapterFlow {
           sources.append(.soft(pieceStart + part.start, style: si))
         }
         let w = part.shaped.advance / upem * size
+        if letterSpacing && part.shaped.glyphs.count > 1, let last = items.last, !last.isBox {
+          // Letter spacing: glue before the box (never a break: it follows a glue or a
+          // penalty, not a box), so the box stretches a little with the line's word spaces.
+          items.append(
+            .glue(
+              width: 0, stretch: w * ChapterFlow.letterStretch,
+              shrink: w * ChapterFlow.letterShrink))
+          sources.append(.letter(pieces.count))
+        }
         pieces.append(
           Piece(
             start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
@@ -271,6 +308,16 @@ extension ChapterFlow {
         let rs = styles[si]
         if case .glue = items.last {
         } else {
+          // Kinsoku across a space ("我 ？"): the space may not be a line end either.
+          let before = i > 0 ? text[i - 1] : 0x20
+          let after = i + 1 < n ? text[i + 1] : 0x20
+          if before >= 0x2000 || after >= 0x2000, let x = Unicode.Scalar(before),
+            let y = Unicode.Scalar(after), Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
+            Kinsoku.forbidBreak(before: x, after: y)
+          {
+            items.append(BreakItem.prohibitedBreak)
+            sources.append(.plain(i))
+          }
           let sw = rs.spaceWidth
           items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
           sources.append(.space(i, style: si))
@@ -337,7 +384,19 @@ extension ChapterFlow {
       }
       // A break opportunity after this character.
       let b = Int32(brks[i])
-      if i + 1 < n,
+      if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
+        text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
+        let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
+        let adjust = Kinsoku.boundaryItems(
+          x, y, em: styles[si].size,
+          breakAllowed: b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]),
+          compress: compressPunctuation)
+      {
+        // CJK spacing: punctuation compression and hanging, ¼ em next to Latin (Kinsoku).
+        flush(i + 1)
+        items += adjust
+        for _ in adjust { sources.append(.plain(i + 1)) }
+      } else if i + 1 < n,
         b == LINEBREAK_ALLOWBREAK && !cjkForbids(v, text[i + 1]) || (noWrap && preserve),
         text[i + 1] != 0x20,
         text[i + 1] != 0xAD,
@@ -397,7 +456,9 @@ extension ChapterFlow {
       let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
       var natural = 0.0
       var order: [Int] = []
-      for k in s...lb.index {
+      // The breaker measures the first line from item 0; later lines from their first box.
+      for k in (lineIndex == 0 ? start : s)...lb.index {
+        if k < s, case .penalty = items[k] { continue }
         switch items[k] {
         case .box(let w):
           natural += w
@@ -408,14 +469,21 @@ extension ChapterFlow {
             order.append(k)
           }
         case .penalty(let w, _, let flagged):
-          if k == lb.index && flagged {
+          if k == lb.index && (flagged || w != 0) {
             natural += w
             order.append(k)
           }
         }
       }
       var shown = LineText(capacity: 4 * (lb.index - s + 1))
+      var spaceFactor: Double? = nil
       for k in order {
+        if spaceFactor == nil, case .space = sources[k],
+          case .glue(let w, let st, let sh) = items[k],
+          w > 0
+        {
+          spaceFactor = adjusted(w, st, sh, ratio) / w
+        }
         switch sources[k] {
         case .piece(let p): shown.append(text, pieces[p].start..<pieces[p].end)
         case .space: if case .glue = items[k] { shown.appendSpace() }
@@ -428,6 +496,7 @@ extension ChapterFlow {
           switch sources[k] {
           case .piece(let p): return pieces[p].start
           case .space(let t, _), .soft(let t, _), .plain(let t): return t
+          case .letter(let p): return pieces[p].start
           case .end: return n
           }
         }
@@ -478,6 +547,13 @@ extension ChapterFlow {
       var firstSrc = Int.max
       var lastSrc = -1
       let startX = x
+      // Letter-spacing glue's width, by piece, spread over that piece's glyphs below.
+      var letterExtra: [Int: Double] = [:]
+      for k in order {
+        if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
+          letterExtra[p] = adjusted(w, st, sh, ratio)
+        }
+      }
       for k in order {
         switch (items[k], sources[k]) {
         case (.box, .piece(let p)):
@@ -512,7 +588,21 @@ extension ChapterFlow {
             let r = runs.count - 1
             var pen = x
             let gy = Float(baseline - rs.shift)
+            // Letter spacing: equal gaps before each advancing glyph (marks stay on their
+            // base), half a gap at either end.
+            let extra = letterExtra[p] ?? 0
+            var gap = 0.0
+            if extra != 0 {
+              let advancing = piece.shaped.glyphs.reduce(0) { $0 + ($1.advance != 0 ? 1 : 0) }
+              gap = extra / Double(max(1, advancing))
+              pen += gap / 2
+            }
+            var firstAdvancing = true
             for g in piece.shaped.glyphs {
+              if g.advance != 0 {
+                if !firstAdvancing { pen += gap }
+                firstAdvancing = false
+              }
               runs[r].glyphs.append(g.glyph)
               runs[r].x.append(Float(pen + Double(g.dx) * scale))
               runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
@@ -523,20 +613,21 @@ extension ChapterFlow {
               fills.append(
                 .fill(
                   Rect(
-                    x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width,
+                    x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width + extra,
                     height: thick), rs.style.color))
             }
             if rs.style.lineThrough {
               fills.append(
                 .fill(
                   Rect(
-                    x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width,
+                    x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width + extra,
                     height: thick), rs.style.color))
             }
           }
           firstSrc = min(firstSrc, src[piece.start])
           lastSrc = max(lastSrc, src[piece.end - 1])
-          x += piece.width
+          x += piece.width + (letterExtra[p] ?? 0)
+        case (.glue, .letter): break  // spread over its piece's glyphs
         case (.glue(let w, let st, let sh), let source):
           x += adjusted(w, st, sh, ratio)
           _ = source
@@ -581,6 +672,7 @@ extension ChapterFlow {
           block: blockNumber,
           hyphenated: lb.hyphenated, ratio: ratio, start: entry.start, end: entry.end)
       ]
+      entry.lines[0].spaceFactor = spaceFactor
       // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
       entry.block = blockNumber
       entry.avoidBreakBefore =
@@ -612,6 +704,12 @@ extension ChapterFlow {
   /// Shorter pieces (words with their punctuation) are not worth a dictionary lookup: they
   /// rarely help a line, and lookups are a third of layout time when done for every word.
   static let minHyphenatedLength = 7
+
+  /// Letter spacing as a share of a word's width, per unit of the line's adjustment ratio
+  /// (InDesign's letter spacing / pdfTeX's font expansion, ±1–2 %): words stretch a little
+  /// with their line so word spaces stretch less.
+  static let letterStretch = 0.02
+  static let letterShrink = 0.0
 
   mutating func hyphenationPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = hyphenPoints[word] { return hit }

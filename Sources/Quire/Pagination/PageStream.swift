@@ -1,0 +1,212 @@
+// PageStream: chapters laid out and their pages rendered as a stream, so a render never holds
+// the whole book's display lists and the first pages land before the last chapter is read.
+//
+// Units: page numbers count from 1 across the book; a chapter's first page number is one more
+// than the pages of all chapters before it, so it is known as soon as those are laid out.
+// Layout is per chapter (Typeset's chapter independence), in any order and in parallel;
+// numbering is in spine order: a laid-out chapter waits until every chapter before it is
+// numbered. Once numbered, its wanted pages are queued for raster and its display lists are
+// dropped page by page as they are written; what stays is a `PageRecord` (number, source
+// map, the faces it uses, and lines/images only when the manifest asks for boxes).
+//
+// Scheduling on N threads: one worker always lays out the next chapter (keeping layout one
+// chapter ahead of raster), the others render queued pages, and any idle worker lays out
+// further ahead, at most N + 1 chapters ahead of numbering, so memory stays bounded by a few
+// chapters. Output bytes never depend on the schedule: pages are rendered independently and
+// records land in slots by page number.
+//
+// The alternative rejected: `Typesetter.layoutBook` then raster (the eager path). It is
+// simpler but keeps every page's display list until the end (the peak memory of a render)
+// and renders nothing until the last chapter is laid out.
+
+import Foundation
+
+/// One page as the manifest needs it after its pixels are written.
+struct PageRecord: Sendable {
+  /// Number, spine, href, start, end; lines and images only when boxes were asked for;
+  /// no display items.
+  var page: Page
+  /// The faces the page's glyph runs use, in first-use order.
+  var faces: [FontFace]
+}
+
+/// Lays out a range of chapters with one typesetter and renders the wanted pages.
+final class PageStream: @unchecked Sendable {
+  // @unchecked: every mutable field is guarded by `condition`.
+  private let typesetter: Typesetter
+  private let chapters: Range<Int>
+  private let firstPage: Int
+  private let keepBoxes: Bool
+  /// `--strict`: a chapter with layout warnings stops the stream before its pages render.
+  private let strictAbout: String?
+  private let wanted: @Sendable (Int) -> Bool
+  private let render: @Sendable (Page) throws(QuireError) -> Void
+  private let rendered: @Sendable () -> Void
+
+  private let condition = NSCondition()
+  private var nextLayout: Int
+  private var nextNumber: Int
+  private var laidOut: [Int: ChapterLayout] = [:]
+  private var inLayout = 0
+  private var queue: [Page] = []
+  private var queueHead = 0
+  private var rendering = 0
+  private var records: [PageRecord] = []
+  private var warnings: [String] = []
+  private var failure: QuireError?
+
+  /// - Parameters:
+  ///   - firstPage: the number of the first page of `chapters.lowerBound`.
+  ///   - wanted: whether a page number is to be rendered.
+  ///   - render: renders and writes one (numbered) page; called from worker threads.
+  ///   - rendered: called after each rendered page (progress).
+  init(
+    typesetter: Typesetter, chapters: Range<Int>, firstPage: Int, keepBoxes: Bool,
+    strictAbout: String? = nil, wanted: @escaping @Sendable (Int) -> Bool,
+    render: @escaping @Sendable (Page) throws(QuireError) -> Void,
+    rendered: @escaping @Sendable () -> Void
+  ) {
+    self.typesetter = typesetter
+    self.chapters = chapters
+    self.firstPage = firstPage
+    self.keepBoxes = keepBoxes
+    self.strictAbout = strictAbout
+    self.wanted = wanted
+    self.render = render
+    self.rendered = rendered
+    nextLayout = chapters.lowerBound
+    nextNumber = chapters.lowerBound
+  }
+
+  /// Runs the stream on `threads` threads; returns the page records (numbered from
+  /// `firstPage`) and the chapters' layout warnings, both in spine order.
+  func run(threads: Int) throws(QuireError) -> (records: [PageRecord], warnings: [String]) {
+    let workers = max(1, min(threads, 64))
+    let done = DispatchGroup()
+    for _ in 0..<workers {
+      done.enter()
+      // Own threads rather than Dispatch's: a chapter's block tree recurses during layout,
+      // and worker threads' default stacks are small (Typeset uses 16 MiB too).
+      let thread = Thread { [self] in
+        work(workers: workers)
+        done.leave()
+      }
+      thread.stackSize = 16 << 20
+      thread.start()
+    }
+    done.wait()
+    if let failure { throw failure }
+    return (records, warnings)
+  }
+
+  private enum Task {
+    case layout(Int)
+    case render(Page)
+  }
+
+  private func work(workers: Int) {
+    let worker = typesetter.makeWorker()
+    while let task = nextTask(workers: workers) {
+      switch task {
+      case .layout(let k):
+        let layout = typesetter.layoutChapter(k, worker: worker)
+        condition.lock()
+        laidOut[k] = layout
+        inLayout -= 1
+        numberReadyChapters()
+        condition.broadcast()
+        condition.unlock()
+      case .render(let page):
+        var failed: QuireError?
+        do throws(QuireError) {
+          try render(page)
+        } catch {
+          failed = error
+        }
+        rendered()
+        condition.lock()
+        rendering -= 1
+        if let failed, failure == nil { failure = failed }
+        condition.broadcast()
+        condition.unlock()
+      }
+    }
+  }
+
+  /// The next thing to do, or nil when the stream is finished (or failed).
+  private func nextTask(workers: Int) -> Task? {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if failure != nil { return nil }
+      let pending = queue.count - queueHead
+      let canLayout = nextLayout < chapters.upperBound
+      let ahead = nextLayout - nextNumber
+      if canLayout && inLayout == 0 && pending < 256 {
+        return claimLayout()
+      }
+      if pending > 0 {
+        let page = queue[queueHead]
+        queueHead += 1
+        if queueHead > 64 && queueHead * 2 > queue.count {
+          queue.removeFirst(queueHead)
+          queueHead = 0
+        }
+        rendering += 1
+        return .render(page)
+      }
+      if canLayout && ahead <= workers {
+        return claimLayout()
+      }
+      if !canLayout && inLayout == 0 && rendering == 0 && nextNumber == chapters.upperBound {
+        return nil
+      }
+      condition.wait()
+    }
+  }
+
+  private func claimLayout() -> Task {
+    let k = nextLayout
+    nextLayout += 1
+    inLayout += 1
+    return .layout(k)
+  }
+
+  /// Numbers laid-out chapters in spine order and queues their wanted pages. Under the lock.
+  private func numberReadyChapters() {
+    while let layout = laidOut.removeValue(forKey: nextNumber) {
+      let first = firstPage + records.count
+      let pages = typesetter.numbered(layout.pages, from: first)
+      warnings += layout.warnings
+      if let book = strictAbout, let first = layout.warnings.first {
+        if failure == nil { failure = .strict("\(book): \(first)") }
+        return
+      }
+      for page in pages {
+        records.append(PageRecord(page: thin(page), faces: faces(of: page)))
+        if wanted(page.number) { queue.append(page) }
+      }
+      nextNumber += 1
+    }
+  }
+
+  private func thin(_ page: Page) -> Page {
+    var p = page
+    p.items = []
+    if !keepBoxes {
+      p.lines = []
+      p.images = []
+    }
+    return p
+  }
+
+  private func faces(of page: Page) -> [FontFace] {
+    var seen: Set<Int> = []
+    var out: [FontFace] = []
+    for item in page.items {
+      guard case .glyphs(let run) = item, seen.insert(run.font).inserted else { continue }
+      out.append(typesetter.fonts.faces[run.font])
+    }
+    return out
+  }
+}
