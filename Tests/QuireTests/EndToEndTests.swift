@@ -15,6 +15,9 @@ struct EndToEndTests {
       let book = try LaidOutBook.open(corpusBook(name), ingest: IngestOptions(), layout: options, threads: 2)
       let pages = book.layout.pages
       #expect(pages.count > 0, "\(name): no pages")
+      // No tofu: every character of the corpus has a glyph in some vendored or book font.
+      let missing = book.warnings.filter { $0.contains("no font has") }
+      #expect(missing.isEmpty, "\(name): \(missing.prefix(3))")
       // Text conservation: the text lines, in page order, hold every character of the source.
       let shown = pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined()
       let a = normalized(sourceText(book.document))
