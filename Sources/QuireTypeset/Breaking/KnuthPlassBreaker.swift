@@ -356,12 +356,18 @@ struct LineWidths {
   }
 
   subscript(line: Int) -> Double {
-    mutating get {
-      while cache.count <= line && cache.count < 1 << 20 {
-        cache.append(ParagraphSums.size(width(cache.count)))
-      }
-      return line < cache.count ? cache[line] : ParagraphSums.size(width(line))
+    // Asked for every active node at every legal break: the cached case stays inline.
+    @inline(__always) mutating get {
+      if line < cache.count { return cache[line] }
+      return extend(to: line)
     }
+  }
+
+  private mutating func extend(to line: Int) -> Double {
+    while cache.count <= line && cache.count < 1 << 20 {
+      cache.append(ParagraphSums.size(width(cache.count)))
+    }
+    return line < cache.count ? cache[line] : ParagraphSums.size(width(line))
   }
 
   func lineClass(_ line: Int) -> Int { min(line, easyLine) }
