@@ -47,8 +47,8 @@ cp "$T/greedy/page-0040.png" "$OUT/moby-p40-greedy.png"
 cp "$T/optimal/page-0040.png" "$OUT/moby-p40-optimal.png"
 "$Q" render "$C/xiyouji-journey-to-the-west.utf8.txt" -o "$T/zh" --pages 3
 cp "$T/zh/page-0003.png" "$OUT/xiyouji-p3.png"
-"$Q" render "$C/jlreq-in-japanese.epub" -o "$T/ja" --pages 12
-cp "$T/ja/page-0012.png" "$OUT/jlreq-p12.png"
+"$Q" render "$C/jlreq-in-japanese.epub" -o "$T/ja" --pages 234
+cp "$T/ja/page-0234.png" "$OUT/jlreq-p234.png"
 "$Q" render "$C/regime-anticancer-arabic.epub" -o "$T/ar" --pages 4
 cp "$T/ar/page-0004.png" "$OUT/arabic-p4.png"
 rm -rf "$T"
