@@ -19,26 +19,38 @@ public struct BenchResult: Codable, Sendable {
   public var pages: Int
   public var threads: Int
   public var repeats: Int
-  public var ingest_s: Double
-  public var layout_s: Double
-  public var raster_s: Double
-  public var encode_s: Double
-  public var total_s: Double
-  public var pages_per_s: Double
-  public var peak_rss_mb: Double
+  public var ingestSeconds: Double
+  public var layoutSeconds: Double
+  public var rasterSeconds: Double
+  public var encodeSeconds: Double
+  public var totalSeconds: Double
+  public var pagesPerSecond: Double
+  public var peakRSSMegabytes: Double
   public var reading: ReadingReport?
+
+  /// JSON keys as documented (seconds and MB in the names, snake_case like ReadingReport's).
+  enum CodingKeys: String, CodingKey {
+    case book, pages, threads, repeats, reading
+    case ingestSeconds = "ingest_s"
+    case layoutSeconds = "layout_s"
+    case rasterSeconds = "raster_s"
+    case encodeSeconds = "encode_s"
+    case totalSeconds = "total_s"
+    case pagesPerSecond = "pages_per_s"
+    case peakRSSMegabytes = "peak_rss_mb"
+  }
 
   public func text() -> String {
     var s = """
       book      \(book)
       pages     \(pages)  (threads \(threads), median of \(repeats))
-      ingest    \(ms(ingest_s))
-      layout    \(ms(layout_s))
-      raster    \(ms(raster_s))  (thread time / threads)
-      encode    \(ms(encode_s))  (thread time / threads)
-      total     \(ms(total_s))
-      pages/s   \(String(format: "%.1f", pages_per_s))
-      peak RSS  \(String(format: "%.1f", peak_rss_mb)) MB
+      ingest    \(ms(ingestSeconds))
+      layout    \(ms(layoutSeconds))
+      raster    \(ms(rasterSeconds))  (thread time / threads)
+      encode    \(ms(encodeSeconds))  (thread time / threads)
+      total     \(ms(totalSeconds))
+      pages/s   \(String(format: "%.1f", pagesPerSecond))
+      peak RSS  \(String(format: "%.1f", peakRSSMegabytes)) MB
 
       """
     if let r = reading {
@@ -122,9 +134,9 @@ public enum Benchmark {
     return BenchResult(
       book: (r.book as NSString).lastPathComponent, pages: pages, threads: r.threads,
       repeats: r.repeats,
-      ingest_s: median(ingest), layout_s: median(layoutT), raster_s: median(raster),
-      encode_s: median(encode), total_s: t, pages_per_s: t > 0 ? Double(pages) / t : 0,
-      peak_rss_mb: peakRSSMegabytes(), reading: reading)
+      ingestSeconds: median(ingest), layoutSeconds: median(layoutT), rasterSeconds: median(raster),
+      encodeSeconds: median(encode), totalSeconds: t, pagesPerSecond: t > 0 ? Double(pages) / t : 0,
+      peakRSSMegabytes: processPeakRSSMegabytes(), reading: reading)
   }
 
   static func median(_ xs: [Double]) -> Double {
@@ -141,7 +153,7 @@ func now() -> Double {
 }
 
 /// Peak resident set size of this process, from getrusage (Linux reports KiB).
-public func peakRSSMegabytes() -> Double {
+public func processPeakRSSMegabytes() -> Double {
   var usage = rusage()
   getrusage(RUSAGE_SELF.rawValue, &usage)
   return Double(usage.ru_maxrss) / 1024

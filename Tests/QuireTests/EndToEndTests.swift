@@ -12,7 +12,8 @@ struct EndToEndTests {
     options.width = 600
     options.height = 800
     for name in corpusBooks {
-      let book = try LaidOutBook.open(corpusBook(name), ingest: IngestOptions(), layout: options, threads: 2)
+      let book = try LaidOutBook.open(
+        corpusBook(name), ingest: IngestOptions(), layout: options, threads: 2)
       let pages = book.layout.pages
       #expect(pages.count > 0, "\(name): no pages")
       // No tofu: every character of the corpus has a glyph in some vendored or book font.
@@ -26,13 +27,16 @@ struct EndToEndTests {
         let common = zip(a.unicodeScalars, b.unicodeScalars).prefix { $0 == $1 }.count
         let ctxA = String(String.UnicodeScalarView(a.unicodeScalars.dropFirst(common).prefix(40)))
         let ctxB = String(String.UnicodeScalarView(b.unicodeScalars.dropFirst(common).prefix(40)))
-        Issue.record("\(name): text differs after \(common) characters: source «\(ctxA)» shown «\(ctxB)»")
+        Issue.record(
+          "\(name): text differs after \(common) characters: source «\(ctxA)» shown «\(ctxB)»")
       }
       // No line crosses the page bottom; page numbers run 1…n.
       for (i, p) in pages.enumerated() {
         #expect(p.number == i + 1)
         for l in p.lines where l.role == .text {
-          #expect(l.rect.maxY <= Double(options.height) - options.margins.bottom + 0.5, "\(name) p\(p.number): «\(l.text)» crosses the bottom")
+          #expect(
+            l.rect.maxY <= Double(options.height) - options.margins.bottom + 0.5,
+            "\(name) p\(p.number): «\(l.text)» crosses the bottom")
         }
       }
       // Render a spread of pages: exact size; a page with content is not blank.
@@ -42,7 +46,9 @@ struct EndToEndTests {
         let img = renderer.render(pages[i], width: 600, height: 800, format: .gray8)
         #expect(img.width == 600 && img.height == 800)
         if !pages[i].lines.isEmpty || !pages[i].images.isEmpty {
-          #expect(img.pixels.contains { $0 < 128 }, "\(name): page \(i + 1) has content but renders blank")
+          #expect(
+            img.pixels.contains { $0 < 128 }, "\(name): page \(i + 1) has content but renders blank"
+          )
         }
       }
     }
@@ -116,12 +122,15 @@ struct EndToEndTests {
     var r = FlipRequest(book: sample, output: out, page: 3)
     r.timing.frames = 5
     try FlipJob.run(r)
-    let book = try LaidOutBook.open(sample, ingest: IngestOptions(), layout: LayoutOptions(), threads: 2)
+    let book = try LaidOutBook.open(
+      sample, ingest: IngestOptions(), layout: LayoutOptions(), threads: 2)
     let renderer = book.makeRenderer()
     let p3 = renderer.render(book.layout.pages[2], width: 600, height: 800, format: .rgba8)
     let p4 = renderer.render(book.layout.pages[3], width: 600, height: 800, format: .rgba8)
-    let f1 = try PNGCodec.decode(try #require(FileManager.default.contents(atPath: out + "/frame-0001.png")))
-    let f5 = try PNGCodec.decode(try #require(FileManager.default.contents(atPath: out + "/frame-0005.png")))
+    let f1 = try PNGCodec.decode(
+      try #require(FileManager.default.contents(atPath: out + "/frame-0001.png")))
+    let f5 = try PNGCodec.decode(
+      try #require(FileManager.default.contents(atPath: out + "/frame-0005.png")))
     #expect(f1.converted(to: .rgba8) == p3)
     #expect(f5.converted(to: .rgba8) == p4)
     #expect(FileManager.default.fileExists(atPath: out + "/frames.json"))
@@ -151,7 +160,9 @@ struct EndToEndTests {
     let cannot = try runQuire(["render", sample, "-o", blocker + "/sub", "--pages", "1"])
     #expect(cannot.status == 73, "\(cannot.stderr)")
     // A readable package whose only chapter is damaged: bad data, one line, no pages.
-    let damaged = packageRoot.appendingPathComponent("Tests/QuireIngestTests/Fixtures/hostile/bad-crc.epub").path
+    let damaged = packageRoot.appendingPathComponent(
+      "Tests/QuireIngestTests/Fixtures/hostile/bad-crc.epub"
+    ).path
     let out = temporaryFolder("damaged")
     let crc = try runQuire(["render", damaged, "-o", out])
     #expect(crc.status == 65, "\(crc.stderr)")

@@ -33,7 +33,8 @@ struct GoldenPageTests {
     options.width = c.width
     options.height = c.height
     options.margins = .proportional(width: c.width, height: c.height)
-    let book = try LaidOutBook.open(corpusBook(c.book), ingest: IngestOptions(), layout: options, threads: 2)
+    let book = try LaidOutBook.open(
+      corpusBook(c.book), ingest: IngestOptions(), layout: options, threads: 2)
     let page = try #require(book.layout.pages.first { $0.number == c.page })
     try checkGolden(Data(lineDump(page).utf8), "\(c.name).lines.txt")
     let image = book.makeRenderer().render(page, width: c.width, height: c.height, format: .gray8)
@@ -41,16 +42,21 @@ struct GoldenPageTests {
   }
 
   func lineDump(_ page: Page) -> String {
-    var s = "page \(page.number)  spine \(page.spine)  \(page.href)  start \(page.start.spine):\(page.start.offset)  end \(page.end.spine):\(page.end.offset)\n"
+    var s =
+      "page \(page.number)  spine \(page.spine)  \(page.href)  start \(page.start.spine):\(page.start.offset)  end \(page.end.spine):\(page.end.offset)\n"
     s += "   y      x      w      h  ratio  hy block role  text\n"
     for l in page.lines {
       s += String(
-        format: "%6.1f %6.1f %6.1f %6.1f %+6.2f  ", l.rect.y, l.rect.x, l.rect.width, l.rect.height, l.ratio)
+        format: "%6.1f %6.1f %6.1f %6.1f %+6.2f  ", l.rect.y, l.rect.x, l.rect.width, l.rect.height,
+        l.ratio)
       s += (l.hyphenated ? "-" : " ") + String(format: " %5d ", l.block)
       s += l.role.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + l.text + "\n"
     }
     for i in page.images {
-      s += String(format: "image %6.1f %6.1f %6.1f %6.1f  ", i.rect.x, i.rect.y, i.rect.width, i.rect.height) + i.href + "\n"
+      s +=
+        String(
+          format: "image %6.1f %6.1f %6.1f %6.1f  ", i.rect.x, i.rect.y, i.rect.width, i.rect.height
+        ) + i.href + "\n"
     }
     return s
   }

@@ -81,13 +81,15 @@ func normalized(_ s: String) -> String {
   String(
     String.UnicodeScalarView(
       s.lowercased().unicodeScalars.filter {
-        !$0.properties.isWhitespace && $0 != "\u{AD}" && $0 != "\u{FFFC}" && $0 != "\u{200B}" && $0 != "\u{FEFF}"
+        !$0.properties.isWhitespace && $0 != "\u{AD}" && $0 != "\u{FFFC}" && $0 != "\u{200B}"
+          && $0 != "\u{FEFF}"
       }))
 }
 
 /// Golden files: compared exactly; QUIRE_BLESS=1 rewrites them.
 func checkGolden(_ actual: Data, _ name: String) throws {
-  let url = packageRoot.appendingPathComponent("Tests/QuireTests/Goldens").appendingPathComponent(name)
+  let url = packageRoot.appendingPathComponent("Tests/QuireTests/Goldens").appendingPathComponent(
+    name)
   if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
     try actual.write(to: url)
     return

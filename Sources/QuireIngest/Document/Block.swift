@@ -87,7 +87,9 @@ public struct TextRun: Sendable {
   /// Resolved link target, if inside `<a href>`.
   public var link: String?
   public var lang: String?
-  public init(text: String, style: ComputedStyle, location: Location, link: String? = nil, lang: String? = nil) {
+  public init(
+    text: String, style: ComputedStyle, location: Location, link: String? = nil, lang: String? = nil
+  ) {
     self.text = text
     self.style = style
     self.location = location

@@ -11,9 +11,15 @@ public enum Length: Sendable, Hashable, Codable {
   public static let zero = Length.rem(0)
 }
 
-public enum TextAlign: String, Sendable, Hashable, Codable { case start, end, left, right, center, justify }
-public enum TextTransform: String, Sendable, Hashable, Codable { case none, uppercase, lowercase, capitalize }
-public enum WhiteSpace: String, Sendable, Hashable, Codable { case normal, pre, preWrap, preLine, nowrap }
+public enum TextAlign: String, Sendable, Hashable, Codable {
+  case start, end, left, right, center, justify
+}
+public enum TextTransform: String, Sendable, Hashable, Codable {
+  case none, uppercase, lowercase, capitalize
+}
+public enum WhiteSpace: String, Sendable, Hashable, Codable {
+  case normal, pre, preWrap, preLine, nowrap
+}
 public enum VerticalAlign: String, Sendable, Hashable, Codable { case baseline, sub, `super` }
 public enum Hyphens: String, Sendable, Hashable, Codable { case none, manual, auto }
 public enum BreakRule: String, Sendable, Hashable, Codable { case auto, avoid, page }
@@ -38,7 +44,9 @@ public struct RGBA: Sendable, Hashable, Codable {
 
 public struct EdgeLengths: Sendable, Hashable, Codable {
   public var top: Length, right: Length, bottom: Length, left: Length
-  public init(top: Length = .zero, right: Length = .zero, bottom: Length = .zero, left: Length = .zero) {
+  public init(
+    top: Length = .zero, right: Length = .zero, bottom: Length = .zero, left: Length = .zero
+  ) {
     self.top = top
     self.right = right
     self.bottom = bottom
