@@ -298,6 +298,8 @@ extension ChapterFlow {
       sources.append(.plain(at))
     }
     var choiceStyle = -1
+    var spaceStyle = -1
+    var spaceWidth = 0.0
     var choice: FaceChoice? = nil
     var i = 0
     while i < n {
@@ -311,7 +313,10 @@ extension ChapterFlow {
       }
       if v == 0x20 && !preserve {
         flush(i)
-        let rs = styles[si]
+        if si != spaceStyle {  // styles[si] copies the whole style: once per style run
+          spaceStyle = si
+          spaceWidth = styles[si].spaceWidth
+        }
         if case .glue = items.last {
         } else {
           // Kinsoku across a space ("我 ？"): the space may not be a line end either.
@@ -324,7 +329,7 @@ extension ChapterFlow {
             items.append(BreakItem.prohibitedBreak)
             sources.append(.plain(i))
           }
-          let sw = rs.spaceWidth
+          let sw = spaceWidth
           items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
           sources.append(.space(i, style: si))
         }
@@ -557,18 +562,36 @@ extension ChapterFlow {
       var firstSrc = Int.max
       var lastSrc = -1
       let startX = x
+      var rsIndex = blockStyle
+      var rs = styles[blockStyle]
       // Letter-spacing glue's width, by piece, spread over that piece's glyphs below.
-      var letterExtra: [Int: Double] = [:]
+      // A line's pieces are a contiguous run of piece indices, so a flat array over that
+      // span replaces a per-line dictionary (its hashing and growth were a few % of layout).
+      var letterLow = Int.max
+      var letterHigh = Int.min
+      for k in order {
+        if case .letter(let p) = sources[k] {
+          letterLow = min(letterLow, p)
+          letterHigh = max(letterHigh, p)
+        }
+      }
+      var letterExtras: [Double] =
+        letterLow <= letterHigh ? Array(repeating: 0, count: letterHigh - letterLow + 1) : []
       for k in order {
         if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
-          letterExtra[p] = adjusted(w, st, sh, ratio)
+          letterExtras[p - letterLow] = adjusted(w, st, sh, ratio)
         }
       }
       for k in order {
         switch (items[k], sources[k]) {
         case (.box, .piece(let p)):
           let piece = pieces[p]
-          let rs = styles[piece.style]
+          // `styles[i]` copies (and retains) the whole computed style: once per style run.
+          if piece.style != rsIndex {
+            rsIndex = piece.style
+            rs = styles[piece.style]
+          }
+          let extra = p >= letterLow && p <= letterHigh ? letterExtras[p - letterLow] : 0
           if var img = piece.image {
             img.rect.x = x
             img.rect.y = baseline - img.rect.height
@@ -600,7 +623,6 @@ extension ChapterFlow {
             let gy = Float(baseline - rs.shift)
             // Letter spacing: equal gaps before each advancing glyph (marks stay on their
             // base), half a gap at either end.
-            let extra = letterExtra[p] ?? 0
             var gap = 0.0
             if extra != 0 {
               let advancing = piece.shaped.glyphs.reduce(0) { $0 + ($1.advance != 0 ? 1 : 0) }
@@ -636,7 +658,7 @@ extension ChapterFlow {
           }
           firstSrc = min(firstSrc, src[piece.start])
           lastSrc = max(lastSrc, src[piece.end - 1])
-          x += piece.width + (letterExtra[p] ?? 0)
+          x += piece.width + extra
         case (.glue, .letter): break  // spread over its piece's glyphs
         case (.glue(let w, let st, let sh), let source):
           x += adjusted(w, st, sh, ratio)
