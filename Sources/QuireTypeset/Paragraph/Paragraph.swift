@@ -454,6 +454,12 @@ extension ChapterFlow {
     var start = 0
     var lineIndex = 0
     let lineCount = breaks.count
+    // Placing reads these only. The building closure above captured them, which boxes them:
+    // plain `let` copies (one retain each) let the optimiser read elements in place instead
+    // of through exclusivity-checked box accesses and whole-element getter copies.
+    let linePieces = pieces
+    let lineItems = items
+    let lineSources = sources
     for lb in breaks {
       defer {
         start = lb.index + 1
@@ -461,7 +467,7 @@ extension ChapterFlow {
       }
       var s = start
       while s <= lb.index {
-        if case .box = items[s] { break }
+        if case .box = lineItems[s] { break }
         s += 1
       }
       if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
@@ -473,8 +479,8 @@ extension ChapterFlow {
       var order: [Int] = []
       // The breaker measures the first line from item 0; later lines from their first box.
       for k in (lineIndex == 0 ? start : s)...lb.index {
-        if k < s, case .penalty = items[k] { continue }
-        switch items[k] {
+        if k < s, case .penalty = lineItems[k] { continue }
+        switch lineItems[k] {
         case .box(let w):
           natural += w
           order.append(k)
@@ -493,25 +499,25 @@ extension ChapterFlow {
       var shown = LineText(capacity: 4 * (lb.index - s + 1))
       var spaceFactor: Double? = nil
       for k in order {
-        if spaceFactor == nil, case .space = sources[k],
-          case .glue(let w, let st, let sh) = items[k],
+        if spaceFactor == nil, case .space = lineSources[k],
+          case .glue(let w, let st, let sh) = lineItems[k],
           w > 0
         {
           spaceFactor = adjusted(w, st, sh, ratio) / w
         }
-        switch sources[k] {
-        case .piece(let p): shown.append(text, pieces[p].start..<pieces[p].end)
-        case .space: if case .glue = items[k] { shown.appendSpace() }
+        switch lineSources[k] {
+        case .piece(let p): shown.append(text, linePieces[p].start..<linePieces[p].end)
+        case .space: if case .glue = lineItems[k] { shown.appendSpace() }
         default: break
         }
       }
       if !levels.isEmpty {
         // Visual order: the bidi runs of the line, items inside a run in its direction.
         func position(_ k: Int) -> Int {
-          switch sources[k] {
-          case .piece(let p): return pieces[p].start
+          switch lineSources[k] {
+          case .piece(let p): return linePieces[p].start
           case .space(let t, _), .soft(let t, _), .plain(let t): return t
-          case .letter(let p): return pieces[p].start
+          case .letter(let p): return linePieces[p].start
           case .end: return n
           }
         }
@@ -545,9 +551,9 @@ extension ChapterFlow {
       var above = styles[blockStyle].above
       var below = styles[blockStyle].below
       for k in order {
-        if case .piece(let p) = sources[k] {
-          let rs = styles[pieces[p].style]
-          above = max(above, rs.above, pieces[p].imageAbove)
+        if case .piece(let p) = lineSources[k] {
+          let rs = styles[linePieces[p].style]
+          above = max(above, rs.above, linePieces[p].imageAbove)
           below = max(below, rs.below)
         }
       }
@@ -570,7 +576,7 @@ extension ChapterFlow {
       var letterLow = Int.max
       var letterHigh = Int.min
       for k in order {
-        if case .letter(let p) = sources[k] {
+        if case .letter(let p) = lineSources[k] {
           letterLow = min(letterLow, p)
           letterHigh = max(letterHigh, p)
         }
@@ -578,14 +584,14 @@ extension ChapterFlow {
       var letterExtras: [Double] =
         letterLow <= letterHigh ? Array(repeating: 0, count: letterHigh - letterLow + 1) : []
       for k in order {
-        if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
+        if case .letter(let p) = lineSources[k], case .glue(let w, let st, let sh) = lineItems[k] {
           letterExtras[p - letterLow] = adjusted(w, st, sh, ratio)
         }
       }
       for k in order {
-        switch (items[k], sources[k]) {
+        switch (lineItems[k], lineSources[k]) {
         case (.box, .piece(let p)):
-          let piece = pieces[p]
+          let piece = linePieces[p]
           // `styles[i]` copies (and retains) the whole computed style: once per style run.
           if piece.style != rsIndex {
             rsIndex = piece.style
@@ -618,7 +624,9 @@ extension ChapterFlow {
                   y: [],
                   syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
             }
-            let r = runs.count - 1
+            // The run is moved out while its glyphs are appended (and back after), so each
+            // append touches one uniquely held array instead of going through `runs[r]`.
+            var run = runs.removeLast()
             var pen = x
             let gy = Float(baseline - rs.shift)
             // Letter spacing: equal gaps before each advancing glyph (marks stay on their
@@ -635,11 +643,12 @@ extension ChapterFlow {
                 if !firstAdvancing { pen += gap }
                 firstAdvancing = false
               }
-              runs[r].glyphs.append(g.glyph)
-              runs[r].x.append(Float(pen + Double(g.dx) * scale))
-              runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
+              run.glyphs.append(g.glyph)
+              run.x.append(Float(pen + Double(g.dx) * scale))
+              run.y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
               pen += Double(g.advance) * scale
             }
+            runs.append(run)
             let thick = max(1, piece.size / 16)
             if rs.style.underline {
               fills.append(
