@@ -460,6 +460,14 @@ extension ChapterFlow {
     let linePieces = pieces
     let lineItems = items
     let lineSources = sources
+    // A piece's trivially copyable fields, read many times per line: an element of `pieces`
+    // is copied whole (with retains) by each subscript read.
+    let pieceSpans = pieces.map {
+      (start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove)
+    }
+    var metricStyle = -1
+    var metricAbove = 0.0
+    var metricBelow = 0.0
     for lb in breaks {
       defer {
         start = lb.index + 1
@@ -506,7 +514,7 @@ extension ChapterFlow {
           spaceFactor = adjusted(w, st, sh, ratio) / w
         }
         switch lineSources[k] {
-        case .piece(let p): shown.append(text, linePieces[p].start..<linePieces[p].end)
+        case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
         case .space: if case .glue = lineItems[k] { shown.appendSpace() }
         default: break
         }
@@ -515,9 +523,9 @@ extension ChapterFlow {
         // Visual order: the bidi runs of the line, items inside a run in its direction.
         func position(_ k: Int) -> Int {
           switch lineSources[k] {
-          case .piece(let p): return linePieces[p].start
+          case .piece(let p): return pieceSpans[p].start
           case .space(let t, _), .soft(let t, _), .plain(let t): return t
-          case .letter(let p): return linePieces[p].start
+          case .letter(let p): return pieceSpans[p].start
           case .end: return n
           }
         }
@@ -552,9 +560,14 @@ extension ChapterFlow {
       var below = styles[blockStyle].below
       for k in order {
         if case .piece(let p) = lineSources[k] {
-          let rs = styles[linePieces[p].style]
-          above = max(above, rs.above, linePieces[p].imageAbove)
-          below = max(below, rs.below)
+          let ps = pieceSpans[p].style
+          if ps != metricStyle {  // styles[i] copies the whole style: once per style run
+            metricStyle = ps
+            metricAbove = styles[ps].above
+            metricBelow = styles[ps].below
+          }
+          above = max(above, metricAbove, pieceSpans[p].imageAbove)
+          below = max(below, metricBelow)
         }
       }
       // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
