@@ -298,6 +298,8 @@ extension ChapterFlow {
       sources.append(.plain(at))
     }
     var choiceStyle = -1
+    var spaceStyle = -1
+    var spaceWidth = 0.0
     var choice: FaceChoice? = nil
     var i = 0
     while i < n {
@@ -311,7 +313,10 @@ extension ChapterFlow {
       }
       if v == 0x20 && !preserve {
         flush(i)
-        let rs = styles[si]
+        if si != spaceStyle {  // styles[si] copies the whole style: once per style run
+          spaceStyle = si
+          spaceWidth = styles[si].spaceWidth
+        }
         if case .glue = items.last {
         } else {
           // Kinsoku across a space ("我 ？"): the space may not be a line end either.
@@ -324,7 +329,7 @@ extension ChapterFlow {
             items.append(BreakItem.prohibitedBreak)
             sources.append(.plain(i))
           }
-          let sw = rs.spaceWidth
+          let sw = spaceWidth
           items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
           sources.append(.space(i, style: si))
         }
@@ -449,6 +454,20 @@ extension ChapterFlow {
     var start = 0
     var lineIndex = 0
     let lineCount = breaks.count
+    // Placing reads these only. The building closure above captured them, which boxes them:
+    // plain `let` copies (one retain each) let the optimiser read elements in place instead
+    // of through exclusivity-checked box accesses and whole-element getter copies.
+    let linePieces = pieces
+    let lineItems = items
+    let lineSources = sources
+    // A piece's trivially copyable fields, read many times per line: an element of `pieces`
+    // is copied whole (with retains) by each subscript read.
+    let pieceSpans = pieces.map {
+      (start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove)
+    }
+    var metricStyle = -1
+    var metricAbove = 0.0
+    var metricBelow = 0.0
     for lb in breaks {
       defer {
         start = lb.index + 1
@@ -456,7 +475,7 @@ extension ChapterFlow {
       }
       var s = start
       while s <= lb.index {
-        if case .box = items[s] { break }
+        if case .box = lineItems[s] { break }
         s += 1
       }
       if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
@@ -468,8 +487,8 @@ extension ChapterFlow {
       var order: [Int] = []
       // The breaker measures the first line from item 0; later lines from their first box.
       for k in (lineIndex == 0 ? start : s)...lb.index {
-        if k < s, case .penalty = items[k] { continue }
-        switch items[k] {
+        if k < s, case .penalty = lineItems[k] { continue }
+        switch lineItems[k] {
         case .box(let w):
           natural += w
           order.append(k)
@@ -488,25 +507,25 @@ extension ChapterFlow {
       var shown = LineText(capacity: 4 * (lb.index - s + 1))
       var spaceFactor: Double? = nil
       for k in order {
-        if spaceFactor == nil, case .space = sources[k],
-          case .glue(let w, let st, let sh) = items[k],
+        if spaceFactor == nil, case .space = lineSources[k],
+          case .glue(let w, let st, let sh) = lineItems[k],
           w > 0
         {
           spaceFactor = adjusted(w, st, sh, ratio) / w
         }
-        switch sources[k] {
-        case .piece(let p): shown.append(text, pieces[p].start..<pieces[p].end)
-        case .space: if case .glue = items[k] { shown.appendSpace() }
+        switch lineSources[k] {
+        case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
+        case .space: if case .glue = lineItems[k] { shown.appendSpace() }
         default: break
         }
       }
       if !levels.isEmpty {
         // Visual order: the bidi runs of the line, items inside a run in its direction.
         func position(_ k: Int) -> Int {
-          switch sources[k] {
-          case .piece(let p): return pieces[p].start
+          switch lineSources[k] {
+          case .piece(let p): return pieceSpans[p].start
           case .space(let t, _), .soft(let t, _), .plain(let t): return t
-          case .letter(let p): return pieces[p].start
+          case .letter(let p): return pieceSpans[p].start
           case .end: return n
           }
         }
@@ -540,10 +559,15 @@ extension ChapterFlow {
       var above = styles[blockStyle].above
       var below = styles[blockStyle].below
       for k in order {
-        if case .piece(let p) = sources[k] {
-          let rs = styles[pieces[p].style]
-          above = max(above, rs.above, pieces[p].imageAbove)
-          below = max(below, rs.below)
+        if case .piece(let p) = lineSources[k] {
+          let ps = pieceSpans[p].style
+          if ps != metricStyle {  // styles[i] copies the whole style: once per style run
+            metricStyle = ps
+            metricAbove = styles[ps].above
+            metricBelow = styles[ps].below
+          }
+          above = max(above, metricAbove, pieceSpans[p].imageAbove)
+          below = max(below, metricBelow)
         }
       }
       // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
@@ -557,18 +581,36 @@ extension ChapterFlow {
       var firstSrc = Int.max
       var lastSrc = -1
       let startX = x
+      var rsIndex = blockStyle
+      var rs = styles[blockStyle]
       // Letter-spacing glue's width, by piece, spread over that piece's glyphs below.
-      var letterExtra: [Int: Double] = [:]
+      // A line's pieces are a contiguous run of piece indices, so a flat array over that
+      // span replaces a per-line dictionary (its hashing and growth were a few % of layout).
+      var letterLow = Int.max
+      var letterHigh = Int.min
       for k in order {
-        if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
-          letterExtra[p] = adjusted(w, st, sh, ratio)
+        if case .letter(let p) = lineSources[k] {
+          letterLow = min(letterLow, p)
+          letterHigh = max(letterHigh, p)
+        }
+      }
+      var letterExtras: [Double] =
+        letterLow <= letterHigh ? Array(repeating: 0, count: letterHigh - letterLow + 1) : []
+      for k in order {
+        if case .letter(let p) = lineSources[k], case .glue(let w, let st, let sh) = lineItems[k] {
+          letterExtras[p - letterLow] = adjusted(w, st, sh, ratio)
         }
       }
       for k in order {
-        switch (items[k], sources[k]) {
+        switch (lineItems[k], lineSources[k]) {
         case (.box, .piece(let p)):
-          let piece = pieces[p]
-          let rs = styles[piece.style]
+          let piece = linePieces[p]
+          // `styles[i]` copies (and retains) the whole computed style: once per style run.
+          if piece.style != rsIndex {
+            rsIndex = piece.style
+            rs = styles[piece.style]
+          }
+          let extra = p >= letterLow && p <= letterHigh ? letterExtras[p - letterLow] : 0
           if var img = piece.image {
             img.rect.x = x
             img.rect.y = baseline - img.rect.height
@@ -595,12 +637,13 @@ extension ChapterFlow {
                   y: [],
                   syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
             }
-            let r = runs.count - 1
+            // The run is moved out while its glyphs are appended (and back after), so each
+            // append touches one uniquely held array instead of going through `runs[r]`.
+            var run = runs.removeLast()
             var pen = x
             let gy = Float(baseline - rs.shift)
             // Letter spacing: equal gaps before each advancing glyph (marks stay on their
             // base), half a gap at either end.
-            let extra = letterExtra[p] ?? 0
             var gap = 0.0
             if extra != 0 {
               let advancing = piece.shaped.glyphs.reduce(0) { $0 + ($1.advance != 0 ? 1 : 0) }
@@ -613,11 +656,12 @@ extension ChapterFlow {
                 if !firstAdvancing { pen += gap }
                 firstAdvancing = false
               }
-              runs[r].glyphs.append(g.glyph)
-              runs[r].x.append(Float(pen + Double(g.dx) * scale))
-              runs[r].y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
+              run.glyphs.append(g.glyph)
+              run.x.append(Float(pen + Double(g.dx) * scale))
+              run.y.append(g.dy == 0 ? gy : Float(baseline - rs.shift - Double(g.dy) * scale))
               pen += Double(g.advance) * scale
             }
+            runs.append(run)
             let thick = max(1, piece.size / 16)
             if rs.style.underline {
               fills.append(
@@ -636,7 +680,7 @@ extension ChapterFlow {
           }
           firstSrc = min(firstSrc, src[piece.start])
           lastSrc = max(lastSrc, src[piece.end - 1])
-          x += piece.width + (letterExtra[p] ?? 0)
+          x += piece.width + extra
         case (.glue, .letter): break  // spread over its piece's glyphs
         case (.glue(let w, let st, let sh), let source):
           x += adjusted(w, st, sh, ratio)

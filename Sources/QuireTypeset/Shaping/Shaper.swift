@@ -21,21 +21,47 @@ struct ShapedGlyph: Sendable, Hashable {
 }
 
 struct ShapeKey: Hashable, Sendable {
-  var text: [UInt32]
+  var text: [UInt32] { didSet { textFold = ShapeKey.fold(text) } }
   var face: Int
   var smallCaps: Bool
   var rtl: Bool
   var script: UInt32
   var language: ShapeLanguage
+  /// FNV-1a over the scalars, kept up to date with `text`. A dictionary probe compares keys
+  /// at every occupied bucket it passes; comparing this word first means a probe that lands
+  /// on another word never reads that word's scalar array (a pointer chase and a cache miss).
+  private(set) var textFold: UInt64
 
-  /// This key is looked up once per word of the book, so the text is first folded into one
-  /// 64-bit word (FNV-1a over the scalars, a few instructions each) and only that word and
-  /// the small fields go through the Hasher's SipHash (one finalisation instead of a block
-  /// of bytes plus five combines). Equality still compares the whole text.
-  func hash(into h: inout Hasher) {
+  init(
+    text: [UInt32], face: Int, smallCaps: Bool, rtl: Bool, script: UInt32,
+    language: ShapeLanguage
+  ) {
+    self.text = text
+    self.face = face
+    self.smallCaps = smallCaps
+    self.rtl = rtl
+    self.script = script
+    self.language = language
+    self.textFold = ShapeKey.fold(text)
+  }
+
+  static func fold(_ text: [UInt32]) -> UInt64 {
     var x: UInt64 = 0xcbf2_9ce4_8422_2325
     for v in text { x = (x ^ UInt64(v)) &* 0x100_0000_01b3 }
-    h.combine(x)
+    return x
+  }
+
+  static func == (a: ShapeKey, b: ShapeKey) -> Bool {
+    a.textFold == b.textFold && a.face == b.face && a.smallCaps == b.smallCaps
+      && a.rtl == b.rtl && a.script == b.script && a.language == b.language && a.text == b.text
+  }
+
+  /// This key is looked up once per word of the book, so the text is folded into one 64-bit
+  /// word once, when the key is made, and only that word and the small fields go through the
+  /// Hasher's SipHash (one finalisation instead of a block of bytes plus five combines).
+  /// Equality still compares the whole text, after the cheap fields.
+  func hash(into h: inout Hasher) {
+    h.combine(textFold)
     h.combine(
       UInt64(truncatingIfNeeded: face) &* 0x9E37_79B9_7F4A_7C15
         ^ UInt64(script) << 2 ^ (smallCaps ? 1 : 0) ^ (rtl ? 2 : 0))
