@@ -299,25 +299,10 @@ final class WrittenPages: @unchecked Sendable {
 
 /// Parses `--pages` ("1-10,15", "3-", "7") into sorted unique page numbers ≤ pageCount.
 public func parsePages(_ text: String, pageCount: Int) throws(QuireError) -> [Int] {
+  let spec = try PageSpec(text)
   var pages = Set<Int>()
-  for part in text.split(separator: ",") {
-    let ends = part.split(separator: "-", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
-    guard (1...2).contains(ends.count), let a = Int(ends[0]), a >= 1 else {
-      throw .usage("--pages: bad range '\(part)'")
-    }
-    var b = a
-    if ends.count == 2 {
-      if ends[1].isEmpty {
-        b = pageCount
-      } else {
-        guard let n = Int(ends[1]), n >= a else { throw .usage("--pages: bad range '\(part)'") }
-        b = n
-      }
-    }
-    if a > pageCount { continue }
-    for p in a...min(b, pageCount) { pages.insert(p) }
+  for r in spec.ranges where r.first <= pageCount {
+    for p in r.first...min(r.last ?? pageCount, pageCount) { pages.insert(p) }
   }
   if pages.isEmpty {
     throw .usage("--pages '\(text)' names no page of this book (it has \(pageCount))")
@@ -348,21 +333,5 @@ final class AtomicCounter: @unchecked Sendable {
     defer { lock.unlock() }
     done += 1
     return done
-  }
-}
-
-/// The first error any worker hit.
-final class FirstFailure: @unchecked Sendable {
-  private let lock = NSLock()
-  private var error: QuireError?
-  func set(_ e: QuireError) {
-    lock.lock()
-    if error == nil { error = e }
-    lock.unlock()
-  }
-  func get() -> QuireError? {
-    lock.lock()
-    defer { lock.unlock() }
-    return error
   }
 }

@@ -130,10 +130,19 @@ enum TextDecoding {
 
   static func utf8(_ data: Data) -> DecodedText {
     // Count maximal invalid subsequences the way the standard library replaces them.
+    let (text, bad) = transcode(data.makeIterator(), UTF8.self)
+    return DecodedText(text: text, encoding: "UTF-8", replacements: bad)
+  }
+
+  /// Decodes code units, replacing each maximal invalid subsequence with U+FFFD; returns
+  /// the text and how many replacements were made.
+  static func transcode<I: IteratorProtocol, C: UnicodeCodec>(_ units: I, _ codec: C.Type)
+    -> (String, Int) where I.Element == C.CodeUnit
+  {
+    var it = units
+    var decoder = C()
     var bad = 0
     var text = String.UnicodeScalarView()
-    var it = data.makeIterator()
-    var decoder = UTF8()
     loop: while true {
       switch decoder.decode(&it) {
       case .scalarValue(let s): text.append(s)
@@ -143,7 +152,7 @@ enum TextDecoding {
       case .emptyInput: break loop
       }
     }
-    return DecodedText(text: String(text), encoding: "UTF-8", replacements: bad)
+    return (String(text), bad)
   }
 
   static func utf16(_ data: Data, littleEndian: Bool) -> DecodedText {
@@ -156,22 +165,11 @@ enum TextDecoding {
       units.append(littleEndian ? a | b << 8 : a << 8 | b)
       i += 2
     }
-    var bad = data.count % 2
-    var text = String.UnicodeScalarView()
-    var it = units.makeIterator()
-    var decoder = UTF16()
-    loop: while true {
-      switch decoder.decode(&it) {
-      case .scalarValue(let s): text.append(s)
-      case .error:
-        bad += 1
-        text.append("\u{FFFD}")
-      case .emptyInput: break loop
-      }
-    }
+    var (text, bad) = transcode(units.makeIterator(), UTF16.self)
+    bad += data.count % 2
     if data.count % 2 == 1 { text.append("\u{FFFD}") }
     return DecodedText(
-      text: String(text), encoding: littleEndian ? "UTF-16LE" : "UTF-16BE", replacements: bad)
+      text: text, encoding: littleEndian ? "UTF-16LE" : "UTF-16BE", replacements: bad)
   }
 
   private static func stripBOM(_ s: String) -> String {
