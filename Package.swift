@@ -24,12 +24,15 @@ let package = Package(
     .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 
+    // The shared core: colour, diagnostics, pixels, files; knows no stage.
+    .target(name: "QuireCore"),
+
     // The pipeline.
-    .target(name: "QuireIngest", dependencies: ["CLibXML2", "CZlib"]),
+    .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib"]),
     .target(
       name: "QuireTypeset",
-      dependencies: ["QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
-    .target(name: "QuireRaster", dependencies: ["QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
+      dependencies: ["QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
+    .target(name: "QuireRaster", dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
     .target(name: "QuireCache", dependencies: ["QuireRaster"]),
     .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP", "CDeflate"]),
     .target(
@@ -37,9 +40,10 @@ let package = Package(
       dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 
-    .testTarget(name: "QuireIngestTests", dependencies: ["QuireIngest"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "QuireTypesetTests", dependencies: ["QuireTypeset"], resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireRasterTests", dependencies: ["QuireRaster"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
+    .testTarget(name: "QuireIngestTests", dependencies: ["QuireCore", "QuireIngest"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "QuireTypesetTests", dependencies: ["QuireCore", "QuireTypeset"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireRasterTests", dependencies: ["QuireCore", "QuireRaster"], resources: [.copy("Goldens")]),
     .testTarget(name: "QuireCacheTests", dependencies: ["QuireCache"]),
     .testTarget(name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
     .testTarget(name: "QuireTests", dependencies: ["Quire"], resources: [.copy("Goldens")]),

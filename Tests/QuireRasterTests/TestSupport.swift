@@ -1,3 +1,4 @@
+import QuireCore
 import CFreeType
 import Foundation
 import QuireIngest

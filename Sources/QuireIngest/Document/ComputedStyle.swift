@@ -1,6 +1,7 @@
 // Computed CSS values after the cascade: what the typesetter reads. Only properties the
 // typesetter acts on are here; everything else is dropped by the cascade.
 
+import QuireCore
 import Foundation
 
 public enum Length: Sendable, Hashable, Codable {
@@ -28,18 +29,6 @@ public enum LineHeight: Sendable, Hashable, Codable {
   /// A multiple of the element's font size.
   case factor(Double)
   case length(Length)
-}
-
-public struct RGBA: Sendable, Hashable, Codable {
-  public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
-  public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
-    self.r = r
-    self.g = g
-    self.b = b
-    self.a = a
-  }
-  public static let black = RGBA(r: 0, g: 0, b: 0)
-  public static let white = RGBA(r: 255, g: 255, b: 255)
 }
 
 public struct EdgeLengths: Sendable, Hashable, Codable {

@@ -13,6 +13,7 @@
 // so a selector of n compounds costs O(n · depth) at worst instead of exponential.
 // Rules are bucketed by the rightmost compound's id, first class, or tag.
 
+import QuireCore
 import Foundation
 
 enum Display: Sendable, Hashable {

@@ -1,0 +1,97 @@
+/// Something wrong with the content that was worked around: a chapter left empty, a glyph
+/// no font has, a CSS rule skipped. Errors stop a job; diagnostics only describe what the
+/// output lacks.
+public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// What kind of problem this is. Stages declare their kinds as static constants in an
+  /// extension (`Diagnostic.Kind.missingGlyph`), so the set is open but every use is typed.
+  public struct Kind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The kind's stable name, as written in the manifest (lowerCamelCase).
+    public let rawValue: String
+    /// A kind named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A kind named `name`.
+    public init(_ name: String) { rawValue = name }
+    /// The kind's name.
+    public var description: String { rawValue }
+  }
+
+  /// The problem's kind.
+  public var kind: Kind
+  /// The file inside the book (or the book itself) the problem is in.
+  public var file: String
+  /// The spine index of the content document, when the problem is inside one.
+  public var spine: Int?
+  /// The character offset in that document, when known.
+  public var offset: Int?
+  /// A human-readable sentence about this occurrence.
+  public var message: String
+
+  /// A diagnostic of `kind` about `file`.
+  public init(_ kind: Kind, file: String, spine: Int? = nil, offset: Int? = nil, message: String)
+  {
+    self.kind = kind
+    self.file = file
+    self.spine = spine
+    self.offset = offset
+    self.message = message
+  }
+
+  /// "file: message".
+  public var description: String { "\(file): \(message)" }
+}
+
+/// Diagnostics aggregated by kind and file: the first occurrence is kept with a count of all
+/// of them, in the order kinds first appeared. A book whose every page lacks one glyph makes
+/// one entry with a large count, not one entry per page.
+public struct DiagnosticLog: Sendable, Hashable, Codable {
+  /// One kind in one file: its first occurrence and how many there were.
+  public struct Entry: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The first occurrence.
+    public var first: Diagnostic
+    /// How many occurrences were reported (≥ 1).
+    public var count: Int
+    /// "file: message" with " (N times)" when there were more than one.
+    public var description: String {
+      count > 1 ? "\(first.description) (\(count) times)" : first.description
+    }
+  }
+
+  private struct Key: Hashable, Codable {
+    var kind: Diagnostic.Kind
+    var file: String
+  }
+
+  /// The entries in first-appearance order.
+  public private(set) var entries: [Entry] = []
+  private var index: [Key: Int] = [:]
+
+  /// An empty log.
+  public init() {}
+
+  /// A log of `diagnostics`, aggregated.
+  public init(_ diagnostics: some Sequence<Diagnostic>) {
+    for d in diagnostics { add(d) }
+  }
+
+  /// Whether nothing was reported.
+  public var isEmpty: Bool { entries.isEmpty }
+
+  /// The total number of occurrences.
+  public var occurrences: Int { entries.reduce(0) { $0 + $1.count } }
+
+  /// Records one occurrence (or `count` occurrences) of `diagnostic`.
+  public mutating func add(_ diagnostic: Diagnostic, count: Int = 1) {
+    let key = Key(kind: diagnostic.kind, file: diagnostic.file)
+    if let i = index[key] {
+      entries[i].count += max(1, count)
+    } else {
+      index[key] = entries.count
+      entries.append(Entry(first: diagnostic, count: max(1, count)))
+    }
+  }
+
+  /// Adds every entry of `other`, keeping counts.
+  public mutating func merge(_ other: DiagnosticLog) {
+    for e in other.entries { add(e.first, count: e.count) }
+  }
+}
