@@ -3,7 +3,7 @@
 # through `quire paginate --stats --json`. Prints markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORPUS=${CORPUS:-/work/shared/corpus}
+CORPUS=${CORPUS:-${QUIRE_CORPUS:-../shared/corpus}}
 Q=${QUIRE:-.build/release/quire}
 echo "| book | pages | lines | justified (word spaces) | hyphenated | spaces > 1.5× | spaces > 2× | longest hyphen run | widows | orphans | kinsoku violations |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"

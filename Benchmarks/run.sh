@@ -4,8 +4,8 @@
 # Prints markdown; the README holds the last run's output with its machine and date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORPUS=${CORPUS:-/work/shared/corpus}
-BENCH=${BENCH:-/work/shared/bench}
+CORPUS=${CORPUS:-${QUIRE_CORPUS:-../shared/corpus}}
+BENCH=${BENCH:-../shared/bench}
 swift build -c release --product quire >/dev/null
 Q=.build/release/quire
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

@@ -12,7 +12,7 @@ shift 2 || true
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 work=${FUZZ_WORK:-$root/.build/fuzz}
-corpus=${QUIRE_CORPUS:-/work/shared/corpus}
+corpus=${QUIRE_CORPUS:-$root/../shared/corpus}
 mkdir -p "$work/$target/seeds" "$work/$target/corpus" "$here/artifacts/$target"
 
 case "$target" in

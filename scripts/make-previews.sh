@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Q=${QUIRE:-.build/release/quire}
-C=${CORPUS:-/work/shared/corpus}
+C=${CORPUS:-${QUIRE_CORPUS:-../shared/corpus}}
 OUT=docs/previews
 T=$(mktemp -d)
 mkdir -p "$OUT"

@@ -1,5 +1,5 @@
-import QuireCore
 import Foundation
+import QuireCore
 import QuireIngest
 import QuireTypeset
 

@@ -6,14 +6,17 @@ import Testing
     var log = DiagnosticLog()
     let missing = Diagnostic.Kind("missingGlyph")
     for page in 0..<1000 {
-      log.add(Diagnostic(missing, file: "text/ch1.xhtml", spine: 1, offset: page, message: "no glyph for U+0915"))
+      log.add(
+        Diagnostic(
+          missing, file: "text/ch1.xhtml", spine: 1, offset: page, message: "no glyph for U+0915"))
     }
     log.add(Diagnostic(missing, file: "text/ch2.xhtml", message: "no glyph for U+0915"))
     log.add(Diagnostic(Diagnostic.Kind("badCSS"), file: "text/ch1.xhtml", message: "rule skipped"))
     #expect(log.entries.count == 3)
     #expect(log.entries[0].count == 1000)
     #expect(log.entries[0].first.offset == 0)
-    #expect(log.entries.map(\.first.file) == ["text/ch1.xhtml", "text/ch2.xhtml", "text/ch1.xhtml"])
+    #expect(
+      log.entries.map(\.first.file) == ["text/ch1.xhtml", "text/ch2.xhtml", "text/ch1.xhtml"])
     #expect(log.occurrences == 1002)
     #expect(log.entries[0].description == "text/ch1.xhtml: no glyph for U+0915 (1000 times)")
   }

@@ -1,16 +1,8 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireIngest
-
-/// The real books in /work/shared/corpus (present on CI, which runs on the same machine).
-enum Corpus {
-  static let root = URL(fileURLWithPath: "/work/shared/corpus")
-  static var available: Bool {
-    FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path)
-  }
-  static func url(_ name: String) -> URL { root.appendingPathComponent(name) }
-}
 
 struct KnownBook: Sendable, CustomTestStringConvertible {
   var file: String
@@ -22,7 +14,7 @@ struct KnownBook: Sendable, CustomTestStringConvertible {
   var testDescription: String { file }
 }
 
-@Suite(.enabled(if: Corpus.available, "corpus at /work/shared/corpus missing"))
+@Suite(.enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
 struct BookCorpusTests {
   static let books: [KnownBook] = [
     KnownBook(

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireIngest
@@ -10,9 +11,9 @@ import Testing
     ("xiyouji-journey-to-the-west.utf8.txt", "第一回", "xiyouji-chapters-1-2.txt"),
   ])
   func plainTextGolden(_ file: String, _ firstHeading: String, _ golden: String) throws {
-    let path = "/work/shared/corpus/\(file)"
+    let path = Corpus.path(file)
     guard let data = FileManager.default.contents(atPath: path) else {
-      print("skipped: corpus missing at \(path)")
+      print(Corpus.missing)
       return
     }
     var doc = try PlainTextBook.document(from: data, path: path, options: IngestOptions())

@@ -1,9 +1,10 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireIngest
 
-private let corpus = "/work/shared/corpus"
+private let corpus = Corpus.root.path
 private func corpusData(_ name: String) -> Data? {
   FileManager.default.contents(atPath: "\(corpus)/\(name)")
 }
@@ -19,7 +20,7 @@ private func paragraphs(_ doc: Document) -> [String] {
     guard let gb = corpusData("xiyouji-journey-to-the-west.gb18030.txt"),
       let utf8 = corpusData("xiyouji-journey-to-the-west.utf8.txt")
     else {
-      print("skipped: corpus missing at \(corpus)")
+      print(Corpus.missing)
       return
     }
     let decoded = try TextDecoding.decode(gb, forced: nil, file: "x")
@@ -118,7 +119,7 @@ private func paragraphs(_ doc: Document) -> [String] {
 
   @Test func prideAndPrejudiceParagraphs() throws {
     guard let data = corpusData("pride-and-prejudice.txt") else {
-      print("skipped: corpus missing")
+      print(Corpus.missing)
       return
     }
     let doc = try PlainTextBook.document(

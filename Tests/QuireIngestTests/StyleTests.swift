@@ -1,5 +1,5 @@
-import QuireCore
 import Foundation
+import QuireCore
 import Testing
 
 @testable import QuireIngest

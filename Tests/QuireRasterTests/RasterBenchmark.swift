@@ -2,6 +2,7 @@ import CZlib
 import Dispatch
 import Foundation
 import QuireIngest
+import QuireTestSupport
 import QuireTypeset
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
 /// with 50 px margins, 16 px Noto Serif, 22.4 px leading: as dense as a novel page gets.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["QUIRE_BENCH"] == "1"))
 struct RasterBenchmark {
-  static let corpus = "/work/shared/corpus/pride-and-prejudice.txt"
+  static let corpus = Corpus.path("pride-and-prejudice.txt")
 
   static func pages(_ s: TestShaper, count: Int) -> [Page]? {
     guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else { return nil }
@@ -154,7 +155,7 @@ struct RasterBenchmark {
     var line = "RasterBenchmark book: \(pages.count) pages, 2 threads, render+encode+write: "
     line += "\(String(format: "%.0f", ours)) pages/s; test process peak RSS "
     line += "\(String(format: "%.0f", Self.peakRSSMB())) MB"
-    let epub = "/work/shared/corpus/moby-dick.epub"
+    let epub = Corpus.path("moby-dick.epub")
     if FileManager.default.fileExists(atPath: "/usr/bin/mutool"),
       FileManager.default.fileExists(atPath: epub)
     {

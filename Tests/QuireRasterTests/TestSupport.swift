@@ -1,6 +1,6 @@
-import QuireCore
 import CFreeType
 import Foundation
+import QuireCore
 import QuireIngest
 import QuireTypeset
 import Testing

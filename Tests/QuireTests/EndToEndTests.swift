@@ -1,13 +1,15 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
 
 @Suite("End to end", .serialized)
 struct EndToEndTests {
-  @Test("Every corpus book lays out, conserves its text, and renders pages of the asked size")
+  @Test(
+    "Every corpus book lays out, conserves its text, and renders pages of the asked size",
+    .enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)))
   func wholeCorpus() throws {
-    try #require(corpusPresent, "corpus missing at \(corpus.path)")
     var options = LayoutOptions()
     options.width = 600
     options.height = 800

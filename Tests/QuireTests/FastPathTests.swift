@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
@@ -22,9 +23,10 @@ struct FastPathTests {
     return o
   }
 
-  @Test("Lazily opened chapters equal eagerly converted ones, and so does the whole document")
+  @Test(
+    "Lazily opened chapters equal eagerly converted ones, and so does the whole document",
+    .enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)))
   func lazyChaptersMatch() throws {
-    try #require(corpusPresent, "corpus missing at \(corpus.path)")
     for name in ["accessible_epub_3.epub", "wasteland-otf-obf.epub", "pg84-frankenstein.epub"] {
       let url = URL(fileURLWithPath: corpusBook(name))
       let eager = try Book.open(url)
@@ -120,9 +122,10 @@ struct FastPathTests {
     }
   }
 
-  @Test("moby-dick --pages 1,7: the eager layout's pages and manifest, files aside")
+  @Test(
+    "moby-dick --pages 1,7: the eager layout's pages and manifest, files aside",
+    .enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)))
   func mobyDickFirstPages() throws {
-    try #require(corpusPresent, "corpus missing at \(corpus.path)")
     let book = corpusBook("moby-dick.epub")
     var r = RenderRequest(book: book, output: temporaryFolder("moby"))
     r.pages = "1,7"

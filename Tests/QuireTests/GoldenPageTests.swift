@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
@@ -26,9 +27,8 @@ struct GoldenPageTests {
     Case(name: "wasteland-embedded-font", book: "wasteland-otf-obf.epub", page: 3),
   ]
 
-  @Test(arguments: cases)
+  @Test(.enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)), arguments: cases)
   func page(_ c: Case) throws {
-    try #require(corpusPresent, "corpus missing at \(corpus.path)")
     var options = LayoutOptions()
     options.width = c.width
     options.height = c.height

@@ -1,12 +1,12 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
 
-/// Where the shared corpus lives on the machines this project runs on (CI included).
-let corpus = URL(fileURLWithPath: "/work/shared/corpus")
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
+/// The shared corpus (see QuireTestSupport's `Corpus`).
+let corpus = Corpus.root
+let packageRoot = Corpus.packageRoot
 
 func corpusBook(_ name: String) -> String { corpus.appendingPathComponent(name).path }
 
@@ -17,7 +17,7 @@ let corpusBooks = [
   "pride-and-prejudice.txt",
 ]
 
-var corpusPresent: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+var corpusPresent: Bool { Corpus.available }
 
 func temporaryFolder(_ name: String) -> String {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent(

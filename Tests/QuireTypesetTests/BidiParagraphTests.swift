@@ -1,6 +1,7 @@
 import CFriBidi
 import Foundation
 import QuireIngest
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -92,13 +93,12 @@ private func runs(_ p: BidiParagraph, _ r: Range<Int>? = nil) -> [String] {
 /// scalars), compared with FriBidi's own fribidi_reorder_line (rules L1–L2).
 @Suite(
   .enabled(
-    if: FileManager.default.fileExists(
-      atPath: "/work/shared/corpus/regime-anticancer-arabic.epub"))
+    if: Corpus.has("regime-anticancer-arabic.epub"), Comment(rawValue: Corpus.missing))
 )
 struct BidiCorpusTests {
   static func paragraphs() throws -> [String] {
     let doc = try Book.open(
-      URL(fileURLWithPath: "/work/shared/corpus/regime-anticancer-arabic.epub"))
+      Corpus.url("regime-anticancer-arabic.epub"))
     var out: [String] = []
     func walk(_ b: Block) {
       var s = ""

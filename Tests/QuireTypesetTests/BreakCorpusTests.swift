@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -6,7 +7,7 @@ import Testing
 /// Pride and Prejudice, set with an approximate proportional font (widths per character
 /// class, 16 px) on a 30 em measure, hyphenated with the system's en_US dictionary.
 enum PrideCorpus {
-  static let path = "/work/shared/corpus/pride-and-prejudice.txt"
+  static let path = Corpus.path("pride-and-prejudice.txt")
   static var available: Bool {
     FileManager.default.fileExists(atPath: path)
       && FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_en_US.dic")
@@ -87,7 +88,8 @@ private func breakGoldenMatches(_ name: String, _ actual: String) -> Bool {
   return (try? String(contentsOf: url, encoding: .utf8)) == actual
 }
 
-@Suite(.enabled(if: PrideCorpus.available)) struct BreakCorpusTests {
+@Suite(.enabled(if: PrideCorpus.available, Comment(rawValue: Corpus.missing)))
+struct BreakCorpusTests {
   @Test func knuthPlassBeatsGreedyOnPrideAndPrejudice() throws {
     let h = try #require(Hyphenator.forLanguage("en"))
     let paragraphs = PrideCorpus.paragraphs(400)

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -62,15 +63,14 @@ import Testing
 
 @Suite(
   .enabled(
-    if: FileManager.default.fileExists(
-      atPath: "/work/shared/corpus/xiyouji-journey-to-the-west.utf8.txt"))
+    if: Corpus.has("xiyouji-journey-to-the-west.utf8.txt"), Comment(rawValue: Corpus.missing))
 )
 struct KinsokuCorpusTests {
   /// 西遊記, set per character at 1 em on a 24 em measure: breaks allowed between any two
   /// CJK characters, filtered by the kinsoku rules, then broken greedily.
   @Test func journeyToTheWestHasNoKinsokuViolations() throws {
     let text = try String(
-      contentsOfFile: "/work/shared/corpus/xiyouji-journey-to-the-west.utf8.txt", encoding: .utf8)
+      contentsOfFile: Corpus.path("xiyouji-journey-to-the-west.utf8.txt"), encoding: .utf8)
     var paragraphs: [[Unicode.Scalar]] = []
     // The file is hard-wrapped at about 36 characters; blank lines separate paragraphs.
     for block in text.components(separatedBy: "\n\n") {

@@ -1,12 +1,13 @@
 import Foundation
 import QuireIngest
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
 
 @Suite struct LayoutTests {
   static func novelBook(_ o: LayoutOptions = LayoutOptions()) throws -> (Document, BookLayout)? {
-    guard let path = Corpus.path("pride-and-prejudice.txt"),
+    guard let path = Corpus.existingPath("pride-and-prejudice.txt"),
       let doc = DocumentBuilder.plainText(path, chapters: 3)
     else { return nil }
     return (doc, try Typesetter(document: doc, options: o).layoutBook(threads: 2))

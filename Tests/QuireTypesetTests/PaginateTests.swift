@@ -1,5 +1,6 @@
 import Foundation
 import QuireIngest
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -47,7 +48,7 @@ func shownText(_ pages: [Page]) -> String {
 
 @Suite struct PaginateTests {
   static func novel() -> Document? {
-    guard let path = Corpus.path("pride-and-prejudice.txt") else { return nil }
+    guard let path = Corpus.existingPath("pride-and-prejudice.txt") else { return nil }
     return DocumentBuilder.plainText(path, chapters: 6)
   }
 

@@ -1,3 +1,4 @@
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -131,7 +132,8 @@ private func paragraphLines(_ count: Int, block: Int, height: Double = 10) -> [S
 /// Pride and Prejudice broken into lines by Knuth–Plass, then into pages: no widows or
 /// orphans remain (the rules can always be met with 2/2 on pages of 30+ lines), every
 /// page fits, and the naive splitter (rules off) does leave some.
-@Suite(.enabled(if: PrideCorpus.available)) struct SplitterCorpusTests {
+@Suite(.enabled(if: PrideCorpus.available, Comment(rawValue: Corpus.missing)))
+struct SplitterCorpusTests {
   @Test func prideAndPrejudicePages() throws {
     let h = try #require(Hyphenator.forLanguage("en"))
     var lines: [SplitLine] = []

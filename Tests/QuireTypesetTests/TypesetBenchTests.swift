@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -8,7 +9,7 @@ import Testing
 @Suite struct TypesetBenchTests {
   @Test(.enabled(if: ProcessInfo.processInfo.environment["QUIRE_BENCH"] == "1"))
   func wholeNovel() throws {
-    guard let path = Corpus.path("pride-and-prejudice.txt"),
+    guard let path = Corpus.existingPath("pride-and-prejudice.txt"),
       let doc = DocumentBuilder.plainText(path, chapters: 1000)
     else { return }
     let clock = ContinuousClock()

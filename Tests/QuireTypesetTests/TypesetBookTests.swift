@@ -1,5 +1,6 @@
 import Foundation
 import QuireIngest
+import QuireTestSupport
 import Testing
 
 @testable import QuireTypeset
@@ -8,7 +9,7 @@ import Testing
 /// invariants and against line dumps of fixed pages (Goldens/book-*.txt).
 @Suite struct TypesetBookTests {
   static func open(_ name: String) -> Document? {
-    guard let path = Corpus.path(name) else { return nil }
+    guard let path = Corpus.existingPath(name) else { return nil }
     return try? Book.open(URL(fileURLWithPath: path))
   }
 

@@ -2,15 +2,13 @@
 
 import Foundation
 import QuireIngest
+import QuireTestSupport
 
 @testable import QuireTypeset
 
-enum Corpus {
-  static let folder = "/work/shared/corpus"
-  static func path(_ name: String) -> String? {
-    let p = "\(folder)/\(name)"
-    return FileManager.default.fileExists(atPath: p) ? p : nil
-  }
+extension Corpus {
+  /// The path of `name` when the corpus holds it.
+  static func existingPath(_ name: String) -> String? { has(name) ? path(name) : nil }
 }
 
 /// Builds a Document chapter by chapter, keeping Locations consistent.

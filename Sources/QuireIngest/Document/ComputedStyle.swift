@@ -1,8 +1,8 @@
 // Computed CSS values after the cascade: what the typesetter reads. Only properties the
 // typesetter acts on are here; everything else is dropped by the cascade.
 
-import QuireCore
 import Foundation
+import QuireCore
 
 public enum Length: Sendable, Hashable, Codable {
   /// Root ems: multiply by the reader's font size to get pixels.

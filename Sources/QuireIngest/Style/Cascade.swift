@@ -13,8 +13,8 @@
 // so a selector of n compounds costs O(n · depth) at worst instead of exponential.
 // Rules are bucketed by the rightmost compound's id, first class, or tag.
 
-import QuireCore
 import Foundation
+import QuireCore
 
 enum Display: Sendable, Hashable {
   case block, inline, none, listItem, table, tableRow, tableCell, tableRowGroup, tableCaption

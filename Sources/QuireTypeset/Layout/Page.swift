@@ -3,8 +3,8 @@
 // Coordinates: page pixels, origin at the top-left, y down. Glyph positions are the pen
 // position on the baseline, in fractional pixels; the rasterizer quantizes them.
 
-import QuireCore
 import Foundation
+import QuireCore
 import QuireIngest
 
 public struct Rect: Sendable, Hashable, Codable {
