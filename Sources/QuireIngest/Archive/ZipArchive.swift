@@ -15,6 +15,7 @@
 
 import CZlib
 import Foundation
+import QuireCore
 
 /// One entry of the central directory, with its name already normalized.
 struct ZipEntry: Sendable, Hashable {
@@ -75,20 +76,17 @@ struct ByteReader {
 }
 
 /// An opened ZIP archive held in memory. Thread-safe: reads are pure except the total-bytes
-/// budget, which sits behind a lock.
-final class ZipArchive: @unchecked Sendable {
-  // @unchecked: every stored property is immutable except `charged`/`totalInflated`,
-  // which are only touched under `lock`.
+/// budget, which sits behind a mutex.
+final class ZipArchive: Sendable {
   let file: String
   let data: Data
   let limits: IngestLimits
   /// Entries in central-directory order, duplicates and rejected names removed.
   let entries: [ZipEntry]
-  let warnings: [IngestWarning]
+  let warnings: [Diagnostic]
   private let index: [String: Int]
-  private let lock = NSLock()
-  private var charged: Set<Int> = []
-  private var totalInflated: UInt64 = 0
+  /// Entries already counted against `maxTotalBytes`, and their inflated total.
+  private let budget = Mutex<(charged: Set<Int>, total: UInt64)>(([], 0))
 
   static let localSignature: UInt32 = 0x0403_4b50
   static let centralSignature: UInt32 = 0x0201_4b50
@@ -108,7 +106,7 @@ final class ZipArchive: @unchecked Sendable {
     self.data = data
     self.limits = limits
     let r = ByteReader(data)
-    var warnings: [IngestWarning] = []
+    var warnings: [Diagnostic] = []
 
     // 1. End of central directory: the last PK\5\6 within the final 64 KiB + 22 bytes.
     guard let eocd = Self.findEndRecord(r) else {
@@ -140,8 +138,8 @@ final class ZipArchive: @unchecked Sendable {
       cdOffset = off
     }
     guard entryCount <= UInt64(limits.maxEntries) else {
-      throw .badData(
-        file: file,
+      throw .limitExceeded(
+        file: file, limit: .entries,
         reason:
           "archive declares \(entryCount) entries, over the limit maxEntries=\(limits.maxEntries)")
     }
@@ -204,7 +202,8 @@ final class ZipArchive: @unchecked Sendable {
       let (decoded, lossy) = EntryName.decode(nameBytes, utf8Flag: flags & (1 << 11) != 0)
       if lossy {
         warnings.append(
-          IngestWarning(file: file, message: "entry name '\(decoded)' is not valid UTF-8"))
+          Diagnostic(
+            .archiveEntry, file: file, message: "entry name '\(decoded)' is not valid UTF-8"))
       }
       let unixMode = (madeBy >> 8) == 3 ? (external >> 16) & 0o170000 : 0
       let isSymlink = unixMode == 0o120000
@@ -216,20 +215,22 @@ final class ZipArchive: @unchecked Sendable {
 
       switch EntryName.normalize(decoded) {
       case .rejected(let why):
-        warnings.append(IngestWarning(file: file, message: "entry skipped: \(why)"))
+        warnings.append(Diagnostic(.archiveEntry, file: file, message: "entry skipped: \(why)"))
         continue
       case .path(let name, let notes):
-        for n in notes { warnings.append(IngestWarning(file: file, message: n)) }
+        for n in notes { warnings.append(Diagnostic(.archiveEntry, file: file, message: n)) }
         if isDirectory { continue }
         if isSymlink {
           warnings.append(
-            IngestWarning(
+            Diagnostic(
+              .archiveEntry,
               file: file,
               message: "symlink entry '\(decoded)' is read as plain data, never followed"))
         }
         if index[name] != nil {
           warnings.append(
-            IngestWarning(
+            Diagnostic(
+              .archiveEntry,
               file: file,
               message: "duplicate entry '\(name)': the first one is used, later ones ignored"))
           continue
@@ -296,8 +297,8 @@ final class ZipArchive: @unchecked Sendable {
     let entryCap = UInt64(limits.maxEntryBytes)
     // A declared size over the cap is refused before a byte is inflated (ZIP64 bombs).
     guard entry.uncompressedSize <= entryCap else {
-      throw .badData(
-        file: file,
+      throw .limitExceeded(
+        file: file, limit: .entryBytes,
         reason:
           "entry '\(entry.name)' declares \(entry.uncompressedSize) bytes, over maxEntryBytes=\(entryCap)"
       )
@@ -306,8 +307,8 @@ final class ZipArchive: @unchecked Sendable {
     switch entry.method {
     case 0:
       guard entry.compressedSize <= entryCap else {
-        throw .badData(
-          file: file,
+        throw .limitExceeded(
+          file: file, limit: .entryBytes,
           reason:
             "entry '\(entry.name)' is \(entry.compressedSize) bytes, over maxEntryBytes=\(entryCap)"
         )
@@ -349,18 +350,18 @@ final class ZipArchive: @unchecked Sendable {
 
   /// Counts an entry's bytes against `maxTotalBytes` the first time it is read.
   private func charge(_ i: Int, _ bytes: UInt64, name: String) throws(IngestError) {
-    lock.lock()
-    defer { lock.unlock() }
-    if charged.contains(i) { return }
-    let total = totalInflated + bytes
-    if total > UInt64(limits.maxTotalBytes) {
-      throw .badData(
-        file: file,
-        reason:
-          "entry '\(name)' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated")
+    try budget.withLock { (budget) throws(IngestError) in
+      if budget.charged.contains(i) { return }
+      let total = budget.total + bytes
+      if total > UInt64(limits.maxTotalBytes) {
+        throw .limitExceeded(
+          file: file, limit: .totalBytes,
+          reason:
+            "entry '\(name)' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated")
+      }
+      budget.total = total
+      budget.charged.insert(i)
     }
-    totalInflated = total
-    charged.insert(i)
   }
 }
 
@@ -392,7 +393,9 @@ enum Inflater {
         }
         let produced = chunk - Int(stream.avail_out)
         if UInt64(out.count + produced) > entryCap {
-          failure = .badData(file: file, reason: "\(entry) inflates past maxEntryBytes=\(entryCap)")
+          failure = .limitExceeded(
+            file: file, limit: .entryBytes,
+            reason: "\(entry) inflates past maxEntryBytes=\(entryCap)")
           return
         }
         if UInt64(out.count + produced) > declared {
@@ -404,8 +407,9 @@ enum Inflater {
           return
         }
         if UInt64(out.count + produced) > ratioCap {
-          failure = .badData(
-            file: file, reason: "\(entry) inflates past maxCompressionRatio=\(ratio) (zip bomb?)")
+          failure = .limitExceeded(
+            file: file, limit: .compressionRatio,
+            reason: "\(entry) inflates past maxCompressionRatio=\(ratio) (zip bomb?)")
           return
         }
         out.append(contentsOf: buffer[0..<produced])
