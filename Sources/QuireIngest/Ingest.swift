@@ -12,6 +12,9 @@
 //   EPUB: ZipArchive/FolderFiles ─► container.xml ─► OPF (metadata, manifest, spine) ─►
 //   encryption.xml ─► chapters converted in parallel ─► nav/NCX TOC → Locations ─►
 //   fonts (de-obfuscated) ─► Document (+ a lazy ResourceStore for images).
+//   Plain text: TextDecoding (BOM, else UTF-8, else a legacy encoding guessed by uchardet,
+//   weighed by evidence and tried on a bounded sample) ─► PlainTextBook (lines on Unicode
+//   scalars, paragraphs, headings → chapters).
 //
 // Units and coordinates. Paths inside a book are *normalized archive paths*: "/"-separated,
 // relative to the container root, percent-decoded, no "." / ".." / drive / leading "/"
@@ -41,9 +44,13 @@
 // rejected: "best effort" past a limit — a zip bomb that is merely truncated still costs the
 // memory it was designed to cost.
 //
+// Diagnostics: every warning is a QuireCore `Diagnostic` of one of Ingest's kinds
+// (Document/Diagnostic+Ingest.swift), naming the file inside the book and, for chapters,
+// the spine index, so later stages and the manifest can aggregate them by kind and file.
+//
 // Determinism: chapters are converted concurrently (DispatchQueue.concurrentPerform) into
-// fixed slots; warnings, fonts and TOC are assembled afterwards in spine order, so the
-// Document does not depend on scheduling.
+// fixed slots (a `Mutex` guards them); diagnostics, fonts and TOC are assembled afterwards
+// in spine order, so the Document does not depend on scheduling.
 
 import CLibXML2
 import CZlib

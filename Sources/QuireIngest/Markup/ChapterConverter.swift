@@ -1,7 +1,8 @@
 // Markup → Document: one spine document becomes one `Chapter` of styled blocks.
 //
-// Pipeline per chapter: libxml2 parses the bytes (MarkupTree.swift: XML, else forgiving
-// HTML), the C tree is converted once into Swift values and freed; the style sheets the
+// Pipeline per chapter: libxml2 parses the bytes (MarkupParser.swift, Ingest's one libxml2
+// front end: XML, else forgiving HTML), the C tree is converted once into Swift values
+// (MarkupTree.swift) and freed; the style sheets the
 // document links are loaded through `loadResource` and cascaded over the user-agent sheet
 // (Style/); then one iterative walk (ChapterBuilder.swift) builds blocks, collapses white
 // space per CSS, and numbers every character with a Location.

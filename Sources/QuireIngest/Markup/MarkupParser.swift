@@ -229,6 +229,29 @@ enum MarkupParser {
       while j < n, !starts(j, s) { j += 1 }
       return min(n, j + s.utf8.count)
     }
+    /// Index of the `>` that closes a tag or declaration (`n` when none), skipping quoted
+    /// values and, in a declaration, a bracketed internal subset.
+    func closingBracket(_ from: Int, declaration: Bool) -> Int {
+      var j = from
+      var bracket = 0
+      var quote: UInt8? = nil
+      while j < n {
+        let c = b[j]
+        if let q = quote {
+          if c == q { quote = nil }
+        } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+          quote = c
+        } else if declaration && c == UInt8(ascii: "[") {
+          bracket += 1
+        } else if declaration && c == UInt8(ascii: "]") {
+          bracket -= 1
+        } else if c == gt && bracket <= 0 {
+          break
+        }
+        j += 1
+      }
+      return j
+    }
     // First pass: is it deep at all?
     var depth = 0
     var maxSeen = 0
@@ -254,39 +277,9 @@ enum MarkupParser {
         } else if i + 1 < n, b[i + 1] == question {
           end = find(i + 2, "?>")
         } else if i + 1 < n, b[i + 1] == bang {
-          var j = i + 2
-          var bracket = 0
-          var quote: UInt8? = nil
-          while j < n {
-            let c = b[j]
-            if let q = quote {
-              if c == q { quote = nil }
-            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-              quote = c
-            } else if c == UInt8(ascii: "[") {
-              bracket += 1
-            } else if c == UInt8(ascii: "]") {
-              bracket -= 1
-            } else if c == gt && bracket <= 0 {
-              break
-            }
-            j += 1
-          }
-          end = min(n, j + 1)
+          end = min(n, closingBracket(i + 2, declaration: true) + 1)
         } else {
-          var j = i + 1
-          var quote: UInt8? = nil
-          while j < n {
-            let c = b[j]
-            if let q = quote {
-              if c == q { quote = nil }
-            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-              quote = c
-            } else if c == gt {
-              break
-            }
-            j += 1
-          }
+          let j = closingBracket(i + 1, declaration: false)
           end = min(n, j + 1)
           if i + 1 < n, b[i + 1] == slash {
             depth -= 1
