@@ -28,12 +28,13 @@ let package = Package(
     .systemLibrary(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
 
     // The shared core: colour, diagnostics, pixels, files; knows no stage.
     .target(name: "QuireCore"),
 
     // The pipeline.
-    .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib"]),
+    .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib", "CUchardet"]),
     .target(
       name: "QuireTypeset",
       dependencies: [

@@ -3,6 +3,7 @@
 // design of the stage.
 
 import Foundation
+import QuireCore
 
 /// Opens books. The façade of the Ingest stage.
 public enum Book {
@@ -45,7 +46,9 @@ public enum Book {
 
   /// Reads a whole regular file, never more than `maxFileBytes` (a FIFO, /dev/zero or a file
   /// growing under us cannot make us read forever).
-  static func readFile(_ url: URL, limit: Int = maxFileBytes) throws(IngestError) -> Data {
+  static func readFile(
+    _ url: URL, limit: Int = maxFileBytes, kind: IngestLimit = .fileBytes
+  ) throws(IngestError) -> Data {
     let path = url.path
     let size: Int
     do {
@@ -60,7 +63,8 @@ public enum Book {
       throw .cannotOpen(path: path, reason: error.localizedDescription)
     }
     guard size <= limit else {
-      throw .badData(file: path, reason: "file is \(size) bytes, over the \(limit)-byte cap")
+      throw .limitExceeded(
+        file: path, limit: kind, reason: "file is \(size) bytes, over \(kind)=\(limit)")
     }
     // Read, not mapped: a mapped file truncated under us would be a SIGBUS, not an error.
     let data: Data
@@ -72,7 +76,8 @@ public enum Book {
       throw .cannotOpen(path: path, reason: error.localizedDescription)
     }
     guard data.count <= limit else {
-      throw .badData(file: path, reason: "file grew past the \(limit)-byte cap while being read")
+      throw .limitExceeded(
+        file: path, limit: kind, reason: "file grew past \(kind)=\(limit) while being read")
     }
     return data
   }
@@ -105,8 +110,8 @@ public enum Book {
     let folder = FolderFiles(root: url.deletingLastPathComponent(), limits: options.limits)
     let name = url.lastPathComponent
     guard data.count <= options.limits.maxEntryBytes else {
-      throw .badData(
-        file: url.path,
+      throw .limitExceeded(
+        file: url.path, limit: .entryBytes,
         reason:
           "document is \(data.count) bytes, over maxEntryBytes=\(options.limits.maxEntryBytes)")
     }
@@ -117,7 +122,7 @@ public enum Book {
     let converted = converter.convert(
       ChapterSource(spineIndex: 0, href: name, mediaType: mediaType, linear: true, data: data))
     let store = PackageResourceStore(files: folder, refused: [], decoded: [:])
-    var fontWarnings: [IngestWarning] = []
+    var fontWarnings: [Diagnostic] = []
     let fonts = EPUBReader.loadFonts(
       converted.fontFaces, store: store, encryption: EncryptionMap(), warnings: &fontWarnings)
     let title = url.deletingPathExtension().lastPathComponent
@@ -150,18 +155,6 @@ extension ZipArchive {
   }
 }
 
-extension IngestError {
-  /// A limit from `IngestLimits` was hit, or the content is refused (encrypted): the input is
-  /// hostile or unusable, not merely damaged, so it stops the whole book.
-  var isFatal: Bool {
-    if case .unsupported = self { return true }
-    guard case .badData(_, let reason) = self else { return false }
-    return ["maxEntryBytes=", "maxTotalBytes=", "maxCompressionRatio=", "maxEntries="].contains {
-      reason.contains($0)
-    }
-  }
-}
-
 /// Reads an EPUB from its files (ZIP or folder) into a Document.
 struct EPUBReader {
   let files: any PackageFiles
@@ -184,7 +177,7 @@ struct EPUBReader {
     var encryption: EncryptionMap
     var items: [(item: ManifestItem, linear: Bool)]
     var converter: ChapterConverter
-    var warnings: [IngestWarning]
+    var warnings: [Diagnostic]
 
     /// Converts spine item `i` (its index among readable spine documents).
     func convert(_ i: Int) -> Result<ConvertedChapter, IngestError> {
@@ -212,11 +205,12 @@ struct EPUBReader {
       let value = (try? files.read("mimetype")).map { String(decoding: $0, as: UTF8.self) } ?? ""
       if value.trimmingCharacters(in: .whitespacesAndNewlines) != "application/epub+zip" {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .mimetype,
             file: "mimetype", message: "says '\(value.prefix(60))', not application/epub+zip"))
       }
     } else {
-      warnings.append(IngestWarning(file: "mimetype", message: "missing"))
+      warnings.append(Diagnostic(.mimetype, file: "mimetype", message: "missing"))
     }
 
     let opfPath = try PackageDocument.rootfilePath(files, limits: limits)
@@ -231,14 +225,16 @@ struct EPUBReader {
     for ref in opf.spine {
       guard let declared = opf.byID[ref.idref] else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: opfPath, message: "spine idref '\(ref.idref)' is not in the manifest; skipped"))
         continue
       }
       guard let item = opf.contentItem(for: declared, warnings: &warnings) else { continue }
       if item.path == opfPath {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: opfPath,
             message: "spine item '\(item.id)' is the package document itself; skipped"))
         continue
@@ -249,7 +245,8 @@ struct EPUBReader {
       }
       guard files.contains(item.path) else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: item.path, message: "spine item '\(item.id)' is missing from the book; skipped"))
         continue
       }
@@ -292,7 +289,10 @@ struct EPUBReader {
         warnings += converted.warnings
       case .failure(let error)?:
         if error.isFatal { throw error }
-        warnings.append(IngestWarning(file: item.path, message: "unreadable, left empty: \(error)"))
+        warnings.append(
+          Diagnostic(
+            .unreadableChapter, file: item.path, spine: i,
+            message: "unreadable, left empty: \(error)"))
         chapters.append(
           Chapter(
             spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, size: 0,
@@ -326,7 +326,8 @@ struct EPUBReader {
     where files.contains(path) {
       guard let key = EncryptionMap.key(method, identifier: opf.uniqueIdentifier) else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .font,
             file: path, message: "obfuscated font, but the package identifier gives no key"))
         continue
       }
@@ -334,12 +335,12 @@ struct EPUBReader {
         decoded[path] = EncryptionMap.deobfuscate(try files.read(path), method: method, key: key)
       } catch {
         if error.isFatal { throw error }
-        warnings.append(IngestWarning(file: path, message: "unreadable font: \(error)"))
+        warnings.append(Diagnostic(.font, file: path, message: "unreadable font: \(error)"))
       }
     }
     let resources = PackageResourceStore(
       files: files, refused: Set(encryption.refused.keys), decoded: decoded)
-    var fontWarnings: [IngestWarning] = []
+    var fontWarnings: [Diagnostic] = []
     let fonts = Self.loadFonts(
       fontFaces, store: resources, encryption: encryption, warnings: &fontWarnings)
     warnings += fontWarnings
@@ -369,7 +370,7 @@ struct EPUBReader {
   /// through the resource store, which serves obfuscated fonts already decoded.
   static func loadFonts(
     _ rules: [FontFaceRule], store: any ResourceStore, encryption: EncryptionMap,
-    warnings: inout [IngestWarning]
+    warnings: inout [Diagnostic]
   ) -> [EmbeddedFont] {
     var seen: Set<FontFaceRule> = []
     var fonts: [EmbeddedFont] = []
@@ -378,7 +379,8 @@ struct EPUBReader {
       if encryption.refused[path] != nil { continue }
       guard let data = store.data(forHref: path) else {
         warnings.append(
-          IngestWarning(file: path, message: "font for '\(rule.family)' is missing or unreadable"))
+          Diagnostic(
+            .font, file: path, message: "font for '\(rule.family)' is missing or unreadable"))
         continue
       }
       fonts.append(
@@ -391,20 +393,14 @@ struct EPUBReader {
 }
 
 /// Fixed slots written from concurrent work, read once all work is done.
-final class ResultSlots<Value>: @unchecked Sendable {
-  // @unchecked: `storage` is only touched under `lock`.
-  private let lock = NSLock()
-  private var storage: [Value?]
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
+final class ResultSlots<Value: Sendable>: Sendable {
+  private let storage: Mutex<[Value?]>
+  init(count: Int) { storage = Mutex(Array(repeating: nil, count: count)) }
   func set(_ i: Int, _ value: Value) {
-    lock.lock()
-    storage[i] = value
-    lock.unlock()
+    storage.withLock { $0[i] = value }
   }
   var values: [Value?] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
+    storage.withLock { $0 }
   }
 }
 
@@ -446,27 +442,28 @@ extension Book {
 
 /// Converts a book's chapters on demand; safe to use from several threads (each chapter is
 /// converted at most once per caller race, and the first result is kept).
-public final class ChapterLoader: @unchecked Sendable {
-  // @unchecked: `slots` and `resourceCache` are only touched under `lock`.
+public final class ChapterLoader: Sendable {
   private let reader: EPUBReader?
   private let plan: EPUBReader.Plan?
   private let whole: Document?
-  private let lock = NSLock()
-  private var slots: [Result<ConvertedChapter, IngestError>?]
-  private var resourceCache: PackageResourceStore?
+  /// Conversion results by chapter, and the resource store once built.
+  private let state:
+    Mutex<
+      (slots: [Result<ConvertedChapter, IngestError>?], resources: PackageResourceStore?)
+    >
 
   init(reader: EPUBReader, plan: EPUBReader.Plan) {
     self.reader = reader
     self.plan = plan
     self.whole = nil
-    slots = Array(repeating: nil, count: plan.items.count)
+    state = Mutex((Array(repeating: nil, count: plan.items.count), nil))
   }
 
   init(whole: Document) {
     reader = nil
     plan = nil
     self.whole = whole
-    slots = []
+    state = Mutex(([], nil))
   }
 
   /// Number of chapters (readable spine items).
@@ -490,7 +487,7 @@ public final class ChapterLoader: @unchecked Sendable {
     var faces: [FontFaceRule] = []
     for c in converted { faces += c.fontFaces }
     let store = resources()
-    var ignored: [IngestWarning] = []
+    var ignored: [Diagnostic] = []
     let fonts = EPUBReader.loadFonts(
       faces, store: store, encryption: plan.encryption, warnings: &ignored)
     return Document(
@@ -542,24 +539,26 @@ public final class ChapterLoader: @unchecked Sendable {
     DispatchQueue.concurrentPerform(iterations: missing.count) { k in
       let i = missing[k]
       let result = plan.convert(i)
-      lock.lock()
-      if slots[i] == nil { slots[i] = result }
-      lock.unlock()
+      state.withLock { if $0.slots[i] == nil { $0.slots[i] = result } }
     }
   }
 
   private func snapshot() -> [Result<ConvertedChapter, IngestError>?] {
-    lock.lock()
-    defer { lock.unlock() }
-    return slots
+    state.withLock { $0.slots }
   }
 
   /// The book's resources with obfuscated fonts decoded, as `assemble` builds them (its
   /// warnings are left to `document()`).
   private func resources() -> PackageResourceStore {
-    lock.lock()
-    defer { lock.unlock() }
-    if let resourceCache { return resourceCache }
+    state.withLock { state in
+      if let cached = state.resources { return cached }
+      let store = buildResources()
+      state.resources = store
+      return store
+    }
+  }
+
+  private func buildResources() -> PackageResourceStore {
     let plan = plan!
     var decoded: [String: Data] = [:]
     for (path, method) in plan.encryption.obfuscated.sorted(by: { $0.key < $1.key })
@@ -569,9 +568,7 @@ public final class ChapterLoader: @unchecked Sendable {
       else { continue }
       decoded[path] = EncryptionMap.deobfuscate(bytes, method: method, key: key)
     }
-    let store = PackageResourceStore(
+    return PackageResourceStore(
       files: plan.files, refused: Set(plan.encryption.refused.keys), decoded: decoded)
-    resourceCache = store
-    return store
   }
 }

@@ -12,6 +12,9 @@
 //   EPUB: ZipArchive/FolderFiles ─► container.xml ─► OPF (metadata, manifest, spine) ─►
 //   encryption.xml ─► chapters converted in parallel ─► nav/NCX TOC → Locations ─►
 //   fonts (de-obfuscated) ─► Document (+ a lazy ResourceStore for images).
+//   Plain text: TextDecoding (BOM, else UTF-8, else a legacy encoding guessed by uchardet,
+//   weighed by evidence and tried on a bounded sample) ─► PlainTextBook (lines on Unicode
+//   scalars, paragraphs, headings → chapters).
 //
 // Units and coordinates. Paths inside a book are *normalized archive paths*: "/"-separated,
 // relative to the container root, percent-decoded, no "." / ".." / drive / leading "/"
@@ -26,25 +29,33 @@
 // That is a few hundred bounds-checked lines around zlib's raw inflate; libzip would add a
 // dependency, a file-descriptor API and still leave the limits to us.
 //
-// Why the libxml2 tree is converted once (XMLTree) and freed: no C pointer escapes the
+// Why one libxml2 front end (Markup/MarkupParser.swift) for package files and chapters alike,
+// converting the C tree once into Swift values and freeing it: no C pointer escapes the
 // parse call, every later step is plain Swift values (Sendable, testable), and the parser
-// options that keep hostile XML harmless (NONET, never NOENT/DTDLOAD/HUGE, NOERROR so
-// nothing prints) live in one place.
+// options that keep hostile XML harmless (NONET, never NOENT/DTDLOAD/HUGE, silenced errors,
+// depth caps) live in one place, so the OPF cannot be parsed more loosely than a chapter.
 //
-// Damage vs. hostility. Damaged *content* degrades with an `IngestWarning` (a missing
-// manifest item, a bad CRC, a wrong mimetype, a fallback cycle: the item is skipped or left
-// empty, deterministically). Hitting an `IngestLimits` bound, or content we refuse (encrypted
-// ZIP entries, DRM on every spine item), stops the book with an `IngestError` that names
-// the entry and the limit. The alternative rejected: "best effort" past a limit — a zip
-// bomb that is merely truncated still costs the memory it was designed to cost.
+// Damage vs. hostility. Damaged *content* degrades with a `Diagnostic` (a missing manifest
+// item, a bad CRC, a wrong mimetype, a fallback cycle: the item is skipped or left empty,
+// deterministically). Hitting an `IngestLimits` bound (`IngestError.limitExceeded`, which
+// names the entry and the `IngestLimit`), or content we refuse (`.unsupported`: encrypted
+// ZIP entries, DRM on every spine item), stops the book. Which errors are fatal is decided
+// by the error's case (`IngestError.isFatal`), never by its message. The alternative
+// rejected: "best effort" past a limit — a zip bomb that is merely truncated still costs the
+// memory it was designed to cost.
+//
+// Diagnostics: every warning is a QuireCore `Diagnostic` of one of Ingest's kinds
+// (Document/Diagnostic+Ingest.swift), naming the file inside the book and, for chapters,
+// the spine index, so later stages and the manifest can aggregate them by kind and file.
 //
 // Determinism: chapters are converted concurrently (DispatchQueue.concurrentPerform) into
-// fixed slots; warnings, fonts and TOC are assembled afterwards in spine order, so the
-// Document does not depend on scheduling.
+// fixed slots (a `Mutex` guards them); diagnostics, fonts and TOC are assembled afterwards
+// in spine order, so the Document does not depend on scheduling.
 
 import CLibXML2
 import CZlib
 import Foundation
+import QuireCore
 
 /// Bounds that every hostile input runs into before it can hurt.
 public struct IngestLimits: Sendable, Hashable {
@@ -77,7 +88,28 @@ public struct MediaViewport: Sendable, Hashable {
   }
 }
 
-/// Why a book could not be opened. The CLI maps each case to a sysexits code.
+/// A bound of `IngestLimits` (or `Book.maxFileBytes`) that input can run into. Its raw value
+/// is the setting's name, as messages print it ("maxEntryBytes=268435456"). Nesting depth is
+/// not here: deep markup is flattened, never refused.
+public enum IngestLimit: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// `IngestLimits.maxEntries`: entries in a ZIP archive.
+  case entries = "maxEntries"
+  /// `IngestLimits.maxEntryBytes`: bytes of one file of the book (inflated).
+  case entryBytes = "maxEntryBytes"
+  /// `IngestLimits.maxTotalBytes`: bytes of all files read from one book (inflated).
+  case totalBytes = "maxTotalBytes"
+  /// `IngestLimits.maxCompressionRatio`: inflated bytes per compressed byte of an entry.
+  case compressionRatio = "maxCompressionRatio"
+  /// `Book.maxFileBytes`: bytes of the book file itself.
+  case fileBytes = "maxFileBytes"
+
+  /// The setting's name.
+  public var description: String { rawValue }
+}
+
+/// Why a book could not be opened. The CLI maps each case to a sysexits code. Whether an
+/// error stops the whole book or only degrades one of its files is decided by the case
+/// (`isFatal`), never by the message.
 public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The file is missing or unreadable (EX_NOINPUT, 66).
   case cannotOpen(path: String, reason: String)
@@ -85,12 +117,27 @@ public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
   case badData(file: String, reason: String)
   /// A real book using something we refuse (DRM, encrypted entries) (EX_DATAERR, 65).
   case unsupported(file: String, reason: String)
+  /// The input ran into a bound of `IngestLimits`: hostile (a zip bomb) or far beyond any
+  /// real book, so it stops the whole book (EX_DATAERR, 65). `reason` says what and names
+  /// the setting with its value ("entry 'a.xhtml' inflates past maxCompressionRatio=1000").
+  case limitExceeded(file: String, limit: IngestLimit, reason: String)
 
+  /// "file: what is wrong".
   public var description: String {
     switch self {
     case .cannotOpen(let p, let r): return "\(p): cannot open: \(r)"
     case .badData(let f, let r): return "\(f): \(r)"
     case .unsupported(let f, let r): return "\(f): unsupported: \(r)"
+    case .limitExceeded(let f, _, let r): return "\(f): \(r)"
+    }
+  }
+
+  /// Whether this error stops the whole book: a limit was hit, or the content is refused
+  /// (encrypted). Damaged content (`badData`) only degrades the file it is in.
+  public var isFatal: Bool {
+    switch self {
+    case .limitExceeded, .unsupported: return true
+    case .badData, .cannotOpen: return false
     }
   }
 }

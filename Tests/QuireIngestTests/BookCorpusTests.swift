@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import QuireTestSupport
 import Testing
 
@@ -156,7 +157,7 @@ struct BookCorpusTests {
     let regular = FontFaceRule(
       family: "Old Standard", weight: 400, italic: false, src: "EPUB/OldStandard-Regular.obf.otf")
     let missing = FontFaceRule(family: "Ghost", weight: 400, italic: false, src: "EPUB/ghost.otf")
-    var warnings: [IngestWarning] = []
+    var warnings: [Diagnostic] = []
     let fonts = EPUBReader.loadFonts(
       [regular, missing, regular], store: doc.resources, encryption: encryption, warnings: &warnings
     )

@@ -48,7 +48,8 @@ struct BookDispatchTests {
     try Data(count: 100).write(to: file)
     #expect(try Book.readFile(file, limit: 100).count == 100)
     let e = #expect(throws: IngestError.self) { try Book.readFile(file, limit: 99) }
-    #expect(e?.reason.contains("99-byte cap") == true)
+    #expect(e?.limit == .fileBytes)
+    #expect(e?.reason.contains("maxFileBytes=99") == true)
   }
 
   @Test func binaryDetection() {

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import Testing
 
 @testable import QuireIngest
@@ -61,9 +62,13 @@ extension IngestError {
   var isBadData: Bool { if case .badData = self { true } else { false } }
   var isUnsupported: Bool { if case .unsupported = self { true } else { false } }
   var isCannotOpen: Bool { if case .cannotOpen = self { true } else { false } }
+  /// The limit hit, for `.limitExceeded`.
+  var limit: IngestLimit? { if case .limitExceeded(_, let l, _) = self { l } else { nil } }
   var reason: String {
     switch self {
-    case .badData(_, let r), .unsupported(_, let r), .cannotOpen(_, let r): r
+    case .badData(_, let r), .unsupported(_, let r), .cannotOpen(_, let r),
+      .limitExceeded(_, _, let r):
+      r
     }
   }
 }
@@ -146,7 +151,8 @@ struct HostileInputTests {
 
   @Test func honestBombHitsTheRatioLimit() {
     let e = Hostile.error("bomb-honest.epub")
-    #expect(e?.isBadData == true)
+    #expect(e?.limit == .compressionRatio)
+    #expect(e?.isFatal == true)
     #expect(e?.reason.contains("OEBPS/ch1.xhtml") == true)
     #expect(e?.reason.contains("maxCompressionRatio=1000") == true, "\(String(describing: e))")
   }
@@ -155,6 +161,7 @@ struct HostileInputTests {
     var limits = IngestLimits()
     limits.maxEntryBytes = 1 << 20
     let e = Hostile.error("bomb-honest.epub", limits: limits)
+    #expect(e?.limit == .entryBytes)
     #expect(e?.reason.contains("maxEntryBytes=1048576") == true, "\(String(describing: e))")
   }
 
@@ -163,6 +170,7 @@ struct HostileInputTests {
     limits.maxTotalBytes = 4 << 20
     limits.maxCompressionRatio = 100_000
     let e = Hostile.error("bomb-honest.epub", limits: limits)
+    #expect(e?.limit == .totalBytes)
     #expect(e?.reason.contains("maxTotalBytes=") == true, "\(String(describing: e))")
   }
 
@@ -181,7 +189,7 @@ struct HostileInputTests {
 
   @Test func zip64SizesOverTheLimitAreRefusedBeforeInflating() {
     let e = Hostile.error("bomb-zip64-sizes.epub")
-    #expect(e?.isBadData == true)
+    #expect(e?.limit == .entryBytes)
     #expect(e?.reason.contains("declares 5368709120 bytes") == true, "\(String(describing: e))")
   }
 
@@ -189,6 +197,7 @@ struct HostileInputTests {
     var limits = IngestLimits()
     limits.maxEntries = 3
     let e = Hostile.error("minimal.epub", limits: limits)
+    #expect(e?.limit == .entries)
     #expect(e?.reason.contains("maxEntries=3") == true)
   }
 
@@ -378,5 +387,25 @@ struct HostileInputTests {
     #expect(!doc.warnings.isEmpty)
     let again = try Hostile.open("invalid-utf8.txt")
     #expect(Hostile.allText(doc) == Hostile.allText(again))
+  }
+
+  /// Fatality is the error's case: a limit or refused content stops the book, damage only
+  /// degrades one file, whatever the message says.
+  @Test func fatalityIsDecidedByTheCase() {
+    for limit in IngestLimit.allCases {
+      let e = IngestError.limitExceeded(file: "b.epub", limit: limit, reason: "entry 'x' is big")
+      #expect(e.isFatal)
+      #expect(e.description == "b.epub: entry 'x' is big")
+    }
+    #expect(IngestError.unsupported(file: "b", reason: "encrypted").isFatal)
+    #expect(!IngestError.badData(file: "b", reason: "inflates past maxEntryBytes=1").isFatal)
+    #expect(!IngestError.cannotOpen(path: "b", reason: "gone").isFatal)
+    #expect(IngestLimit.compressionRatio.description == "maxCompressionRatio")
+  }
+
+  /// A lying header is damage, not a limit: the chapter degrades, the book opens.
+  @Test func lyingHeaderIsNotALimit() throws {
+    let doc = try Hostile.open("bomb-lying-header.epub")
+    #expect(doc.warnings.contains { $0.kind == .unreadableChapter && $0.spine == 0 })
   }
 }

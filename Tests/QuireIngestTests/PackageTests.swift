@@ -1,4 +1,6 @@
+import CLibXML2
 import Foundation
+import QuireCore
 import Testing
 
 @testable import QuireIngest
@@ -142,7 +144,7 @@ struct PackageTests {
         <spine/>
       </package>
       """)
-    var warnings: [IngestWarning] = []
+    var warnings: [Diagnostic] = []
     #expect(opf.contentItem(for: opf.byID["svg"]!, warnings: &warnings)?.id == "html")
     #expect(warnings.isEmpty)
     #expect(opf.contentItem(for: opf.byID["x"]!, warnings: &warnings) == nil)
@@ -216,5 +218,44 @@ struct PackageTests {
       e = cur.elements.first
     }
     #expect(depth == 20)
+  }
+
+  /// Package files and chapters share one libxml2 front end: entity references are never
+  /// expanded through their declaration (an HTML name gives its character, others vanish),
+  /// in attribute values too; malformed XML names libxml2's first error.
+  @Test func packageXMLGoesThroughTheOneFrontEnd() throws {
+    let xml = """
+      <?xml version="1.0"?>
+      <!DOCTYPE r [ <!ENTITY ok "fine"> <!ENTITY nbsp "&#160;"> ]>
+      <r xmlns:opf="http://www.idpf.org/2007/opf" opf:role="a&ok;b"><navPoint playOrder="2">x&nbsp;y</navPoint></r>
+      """
+    let tree = try XMLTree.parse(Data(xml.utf8), file: "x", limits: IngestLimits())
+    #expect(tree.attribute("opf:role") == "ab")
+    #expect(tree.attribute("role") == "ab")
+    #expect(tree.first("navPoint")?.attribute("playOrder") == "2")
+    let raw = tree.first("navPoint")?.children.compactMap {
+      if case .text(let t) = $0 { t } else { nil }
+    }
+    #expect(raw?.joined() == "x\u{A0}y")
+
+    let error = #expect(throws: IngestError.self) {
+      try XMLTree.parse(Data("<a></b>".utf8), file: "bad.opf", limits: IngestLimits())
+    }
+    #expect(error?.isBadData == true)
+    #expect(
+      error?.description.hasPrefix("bad.opf: malformed XML (line 1: ") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test func parserPolicyNeverLoadsOrExpands() {
+    let forbidden = [
+      XML_PARSE_NOENT, XML_PARSE_DTDLOAD, XML_PARSE_DTDATTR, XML_PARSE_DTDVALID, XML_PARSE_HUGE,
+      XML_PARSE_XINCLUDE,
+    ]
+    for option in forbidden {
+      #expect(MarkupParser.Policy.xmlOptions & Int32(option.rawValue) == 0)
+    }
+    #expect(MarkupParser.Policy.xmlOptions & Int32(XML_PARSE_NONET.rawValue) != 0)
+    #expect(MarkupParser.Policy.htmlOptions & Int32(HTML_PARSE_NONET.rawValue) != 0)
   }
 }

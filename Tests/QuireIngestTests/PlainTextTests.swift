@@ -145,4 +145,58 @@ private func paragraphs(_ doc: Document) -> [String] {
     // Locations are consistent: each chapter's length is the sum of its text.
     for c in doc.chapters { #expect(c.plainText.unicodeScalars.count == c.length) }
   }
+
+  @Test(arguments: ["\r\n", "\r", "\n", "\u{2028}", "\u{85}"])
+  func lineEndsSplitParagraphs(_ end: String) throws {
+    let text = ["It is a truth universally", "acknowledged.", "", "Second", "paragraph.", ""]
+      .joined(separator: end)
+    let doc = try PlainTextBook.document(
+      from: Data(text.utf8), path: "crlf.txt", options: IngestOptions())
+    #expect(paragraphs(doc) == ["It is a truth universally acknowledged.", "Second paragraph."])
+    #expect(!paragraphs(doc).joined().contains("\r"))
+  }
+
+  @Test func mixedLineEndsAndParagraphSeparator() {
+    let ps = TextParagraphs.split("one\r\ntwo\rthree\n\r\nfour\u{2029}five")
+    #expect(ps.map(\.text) == ["one two three", "four", "five"])
+  }
+
+  /// Hard-wrapped CJK text cut before closing punctuation (a wrapper without kinsoku): the
+  /// line that begins with it continues the previous one, even where a line would otherwise
+  /// start a paragraph (after an indented line, or one that looks like a paragraph start).
+  @Test func lineStartingWithClosingPunctuationJoinsThePreviousLine() {
+    let text = """
+      　　話說天下大勢，分久必合，合久必分。周末七國分爭，並入於秦
+      。及秦滅之後，楚、漢分爭，又並入於漢。他說：「天下
+      」
+      ……於是眾人都笑了
+      ！
+      　　第二段從這裡開始。
+
+          日本語の文章はちょ
+      っと変わっている
+      ー例えば、こういう行
+      、そして
+      』で始まる行も
+      ）前の行に続く。
+      """
+    let ps = TextParagraphs.split(text).map(\.text)
+    #expect(
+      ps == [
+        "　　話說天下大勢，分久必合，合久必分。周末七國分爭，並入於秦。及秦滅之後，楚、漢分爭，又並入於漢。他說：「天下」……於是眾人都笑了！",
+        "　　第二段從這裡開始。",
+        "日本語の文章はちょっと変わっているー例えば、こういう行、そして』で始まる行も）前の行に続く。",
+      ])
+    // Western text keeps its rules: a line starting with ")" is an ordinary line.
+    #expect(TextParagraphs.split("a note (see\n) here").map(\.text) == ["a note (see ) here"])
+  }
+
+  @Test func lineBreakClassesThatMayNotStartALine() {
+    for c in "」』）】》〕〉、。，．！？…‥ー々・：；ぁっゃァッャ゛〜’”)]!?" {
+      for s in c.unicodeScalars { #expect(TextParagraphs.forbidsLineStart(s), "\(c)") }
+    }
+    for c in "「『（【《〈天一あアA1 “‘(" {
+      for s in c.unicodeScalars { #expect(!TextParagraphs.forbidsLineStart(s), "\(c)") }
+    }
+  }
 }

@@ -3,6 +3,7 @@
 // book, and both enforce the same limits; a folder never serves a file outside itself.
 
 import Foundation
+import QuireCore
 
 /// Files of one book, by normalized path ("OPS/ch1.xhtml"). Thread-safe.
 protocol PackageFiles: Sendable {
@@ -13,27 +14,25 @@ protocol PackageFiles: Sendable {
   func size(of path: String) -> Int?
   func read(_ path: String) throws(IngestError) -> Data
   /// Problems found while opening (bad names, duplicates, symlinks).
-  var openingWarnings: [IngestWarning] { get }
+  var openingWarnings: [Diagnostic] { get }
 }
 
 extension ZipArchive: PackageFiles {
   func size(of path: String) -> Int? {
     entry(named: path).map { Int(clamping: $0.uncompressedSize) }
   }
-  var openingWarnings: [IngestWarning] { warnings }
+  var openingWarnings: [Diagnostic] { warnings }
 }
 
 /// A folder read as a book. Paths are normalized like ZIP entry names, then the real path
 /// (symlinks resolved) must still lie inside the real root: a symlink pointing out is refused.
-final class FolderFiles: PackageFiles, @unchecked Sendable {
-  // @unchecked: immutable except `total`, guarded by `lock`.
+final class FolderFiles: PackageFiles, Sendable {
   let file: String
   let root: URL
   let realRoot: String
   let limits: IngestLimits
-  private let lock = NSLock()
-  private var total: UInt64 = 0
-  private var charged: Set<String> = []
+  /// Paths already counted against `maxTotalBytes`, and their total.
+  private let budget = Mutex<(charged: Set<String>, total: UInt64)>(([], 0))
 
   init(root: URL, limits: IngestLimits) {
     self.root = root
@@ -42,7 +41,7 @@ final class FolderFiles: PackageFiles, @unchecked Sendable {
     self.limits = limits
   }
 
-  var openingWarnings: [IngestWarning] { [] }
+  var openingWarnings: [Diagnostic] { [] }
 
   /// The on-disk path for a book path, or nil when it is unsafe or outside the folder.
   private func locate(_ path: String) -> URL? {
@@ -75,26 +74,29 @@ final class FolderFiles: PackageFiles, @unchecked Sendable {
       throw .badData(file: file, reason: "'\(path)' is missing from the book folder")
     }
     guard size <= limits.maxEntryBytes else {
-      throw .badData(
-        file: file, reason: "'\(path)' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)"
-      )
+      throw .limitExceeded(
+        file: file, limit: .entryBytes,
+        reason: "'\(path)' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)")
     }
     let data: Data
     do {
       // Regular files only (a FIFO would block forever), never more than the entry cap.
-      data = try Book.readFile(url, limit: limits.maxEntryBytes)
+      data = try Book.readFile(url, limit: limits.maxEntryBytes, kind: .entryBytes)
     } catch {
+      if case .limitExceeded(_, let limit, let reason) = error {
+        throw .limitExceeded(file: file, limit: limit, reason: "'\(path)': \(reason)")
+      }
       throw .badData(file: file, reason: "'\(path)' cannot be read: \(error)")
     }
-    lock.lock()
-    defer { lock.unlock() }
-    if !charged.contains(path) {
-      guard total + UInt64(data.count) <= UInt64(limits.maxTotalBytes) else {
-        throw .badData(
-          file: file, reason: "'\(path)' takes the book past maxTotalBytes=\(limits.maxTotalBytes)")
+    try budget.withLock { (budget) throws(IngestError) in
+      if budget.charged.contains(path) { return }
+      guard budget.total + UInt64(data.count) <= UInt64(limits.maxTotalBytes) else {
+        throw .limitExceeded(
+          file: file, limit: .totalBytes,
+          reason: "'\(path)' takes the book past maxTotalBytes=\(limits.maxTotalBytes)")
       }
-      total += UInt64(data.count)
-      charged.insert(path)
+      budget.total += UInt64(data.count)
+      budget.charged.insert(path)
     }
     return data
   }

@@ -15,6 +15,7 @@
 
 import CZlib
 import Foundation
+import QuireCore
 
 /// One entry of the central directory, with its name already normalized.
 struct ZipEntry: Sendable, Hashable {
@@ -75,20 +76,17 @@ struct ByteReader {
 }
 
 /// An opened ZIP archive held in memory. Thread-safe: reads are pure except the total-bytes
-/// budget, which sits behind a lock.
-final class ZipArchive: @unchecked Sendable {
-  // @unchecked: every stored property is immutable except `charged`/`totalInflated`,
-  // which are only touched under `lock`.
+/// budget, which sits behind a mutex.
+final class ZipArchive: Sendable {
   let file: String
   let data: Data
   let limits: IngestLimits
   /// Entries in central-directory order, duplicates and rejected names removed.
   let entries: [ZipEntry]
-  let warnings: [IngestWarning]
+  let warnings: [Diagnostic]
   private let index: [String: Int]
-  private let lock = NSLock()
-  private var charged: Set<Int> = []
-  private var totalInflated: UInt64 = 0
+  /// Entries already counted against `maxTotalBytes`, and their inflated total.
+  private let budget = Mutex<(charged: Set<Int>, total: UInt64)>(([], 0))
 
   static let localSignature: UInt32 = 0x0403_4b50
   static let centralSignature: UInt32 = 0x0201_4b50
@@ -108,49 +106,11 @@ final class ZipArchive: @unchecked Sendable {
     self.data = data
     self.limits = limits
     let r = ByteReader(data)
-    var warnings: [IngestWarning] = []
+    var warnings: [Diagnostic] = []
 
-    // 1. End of central directory: the last PK\5\6 within the final 64 KiB + 22 bytes.
-    guard let eocd = Self.findEndRecord(r) else {
-      if Self.looksLikeZip(data) {
-        throw .badData(
-          file: file, reason: "truncated ZIP archive: no end-of-central-directory record")
-      }
-      throw .badData(file: file, reason: "not a ZIP archive")
-    }
-    guard let count16 = r.u16(eocd + 10), let size32 = r.u32(eocd + 12),
-      let offset32 = r.u32(eocd + 16)
-    else {
-      throw .badData(file: file, reason: "truncated end-of-central-directory record")
-    }
-    var entryCount = UInt64(count16)
-    var cdSize = UInt64(size32)
-    var cdOffset = UInt64(offset32)
+    let (entryCount, cdOffset, cdSize) = try Self.centralDirectory(r, file: file, limits: limits)
 
-    // 2. ZIP64: a locator 20 bytes before the EOCD points at the EOCD64 record.
-    if eocd >= 20, r.u32(eocd - 20) == Self.end64LocatorSignature {
-      guard let end64 = r.u64(eocd - 20 + 8), r.u32(end64) == Self.end64Signature,
-        let n = r.u64(end64 + 32), let size = r.u64(end64 + 40), let off = r.u64(end64 + 48)
-      else {
-        throw .badData(
-          file: file, reason: "ZIP64 end-of-central-directory locator points outside the file")
-      }
-      entryCount = n
-      cdSize = size
-      cdOffset = off
-    }
-    guard entryCount <= UInt64(limits.maxEntries) else {
-      throw .badData(
-        file: file,
-        reason:
-          "archive declares \(entryCount) entries, over the limit maxEntries=\(limits.maxEntries)")
-    }
-    guard r.has(cdOffset, cdSize) else {
-      throw .badData(
-        file: file, reason: "truncated ZIP archive: central directory lies outside the file")
-    }
-
-    // 3. Central directory.
+    // The central directory, entry by entry.
     var entries: [ZipEntry] = []
     var index: [String: Int] = [:]
     var p = cdOffset
@@ -173,38 +133,14 @@ final class ZipArchive: @unchecked Sendable {
         throw .badData(
           file: file, reason: "corrupt central directory: entry \(seen) runs past its end")
       }
-      var csize = UInt64(csize32)
-      var usize = UInt64(usize32)
-      var offset = UInt64(offset32)
-      // ZIP64 extra field 0x0001: 8-byte values, present only for fields saturated at 0xFFFFFFFF,
-      // in the order uncompressed, compressed, local header offset.
-      var e = extraStart
-      let extraEnd = extraStart + UInt64(extraLen)
-      while e + 4 <= extraEnd, let tag = r.u16(e), let len = r.u16(e + 2) {
-        let body = e + 4
-        guard body + UInt64(len) <= extraEnd else { break }
-        if tag == 0x0001 {
-          var q = body
-          let bodyEnd = body + UInt64(len)
-          if usize32 == 0xFFFF_FFFF, q + 8 <= bodyEnd, let v = r.u64(q) {
-            usize = v
-            q += 8
-          }
-          if csize32 == 0xFFFF_FFFF, q + 8 <= bodyEnd, let v = r.u64(q) {
-            csize = v
-            q += 8
-          }
-          if offset32 == 0xFFFF_FFFF, q + 8 <= bodyEnd, let v = r.u64(q) {
-            offset = v
-            q += 8
-          }
-        }
-        e = body + UInt64(len)
-      }
+      let (usize, csize, offset) = Self.zip64Values(
+        r, extra: extraStart..<(extraStart + UInt64(extraLen)),
+        saturated: (usize32, csize32, offset32))
       let (decoded, lossy) = EntryName.decode(nameBytes, utf8Flag: flags & (1 << 11) != 0)
       if lossy {
         warnings.append(
-          IngestWarning(file: file, message: "entry name '\(decoded)' is not valid UTF-8"))
+          Diagnostic(
+            .archiveEntry, file: file, message: "entry name '\(decoded)' is not valid UTF-8"))
       }
       let unixMode = (madeBy >> 8) == 3 ? (external >> 16) & 0o170000 : 0
       let isSymlink = unixMode == 0o120000
@@ -216,20 +152,22 @@ final class ZipArchive: @unchecked Sendable {
 
       switch EntryName.normalize(decoded) {
       case .rejected(let why):
-        warnings.append(IngestWarning(file: file, message: "entry skipped: \(why)"))
+        warnings.append(Diagnostic(.archiveEntry, file: file, message: "entry skipped: \(why)"))
         continue
       case .path(let name, let notes):
-        for n in notes { warnings.append(IngestWarning(file: file, message: n)) }
+        for n in notes { warnings.append(Diagnostic(.archiveEntry, file: file, message: n)) }
         if isDirectory { continue }
         if isSymlink {
           warnings.append(
-            IngestWarning(
+            Diagnostic(
+              .archiveEntry,
               file: file,
               message: "symlink entry '\(decoded)' is read as plain data, never followed"))
         }
         if index[name] != nil {
           warnings.append(
-            IngestWarning(
+            Diagnostic(
+              .archiveEntry,
               file: file,
               message: "duplicate entry '\(name)': the first one is used, later ones ignored"))
           continue
@@ -246,6 +184,77 @@ final class ZipArchive: @unchecked Sendable {
     self.entries = entries
     self.index = index
     self.warnings = warnings
+  }
+
+  /// Where the central directory is and how many entries it declares: the end-of-central-
+  /// directory record (the last PK\5\6 within the final 64 KiB + 22 bytes), or the ZIP64
+  /// record its locator points at. The count is held to `maxEntries` and the directory to
+  /// the file before anything else is read.
+  private static func centralDirectory(_ r: ByteReader, file: String, limits: IngestLimits)
+    throws(IngestError) -> (count: UInt64, offset: UInt64, size: UInt64)
+  {
+    guard let eocd = findEndRecord(r) else {
+      if looksLikeZip(r.bytes) {
+        throw .badData(
+          file: file, reason: "truncated ZIP archive: no end-of-central-directory record")
+      }
+      throw .badData(file: file, reason: "not a ZIP archive")
+    }
+    guard let count16 = r.u16(eocd + 10), let size32 = r.u32(eocd + 12),
+      let offset32 = r.u32(eocd + 16)
+    else {
+      throw .badData(file: file, reason: "truncated end-of-central-directory record")
+    }
+    var entryCount = UInt64(count16)
+    var cdSize = UInt64(size32)
+    var cdOffset = UInt64(offset32)
+    // ZIP64: a locator 20 bytes before the EOCD points at the EOCD64 record.
+    if eocd >= 20, r.u32(eocd - 20) == end64LocatorSignature {
+      guard let end64 = r.u64(eocd - 20 + 8), r.u32(end64) == end64Signature,
+        let n = r.u64(end64 + 32), let size = r.u64(end64 + 40), let off = r.u64(end64 + 48)
+      else {
+        throw .badData(
+          file: file, reason: "ZIP64 end-of-central-directory locator points outside the file")
+      }
+      entryCount = n
+      cdSize = size
+      cdOffset = off
+    }
+    guard entryCount <= UInt64(limits.maxEntries) else {
+      throw .limitExceeded(
+        file: file, limit: .entries,
+        reason:
+          "archive declares \(entryCount) entries, over the limit maxEntries=\(limits.maxEntries)")
+    }
+    guard r.has(cdOffset, cdSize) else {
+      throw .badData(
+        file: file, reason: "truncated ZIP archive: central directory lies outside the file")
+    }
+    return (entryCount, cdOffset, cdSize)
+  }
+
+  /// An entry's sizes and offset, the saturated 32-bit ones (0xFFFFFFFF) replaced from the
+  /// ZIP64 extra field 0x0001, which holds 8-byte values for exactly those fields, in the
+  /// order uncompressed, compressed, local header offset.
+  private static func zip64Values(
+    _ r: ByteReader, extra: Range<UInt64>, saturated: (UInt32, UInt32, UInt32)
+  ) -> (uncompressed: UInt64, compressed: UInt64, offset: UInt64) {
+    var values = [UInt64(saturated.0), UInt64(saturated.1), UInt64(saturated.2)]
+    var e = extra.lowerBound
+    while e + 4 <= extra.upperBound, let tag = r.u16(e), let len = r.u16(e + 2) {
+      let body = e + 4
+      let bodyEnd = body + UInt64(len)
+      guard bodyEnd <= extra.upperBound else { break }
+      if tag == 0x0001 {
+        var q = body
+        for k in 0..<3 where values[k] == 0xFFFF_FFFF && q + 8 <= bodyEnd {
+          if let v = r.u64(q) { values[k] = v }
+          q += 8
+        }
+      }
+      e = bodyEnd
+    }
+    return (values[0], values[1], values[2])
   }
 
   private static func findEndRecord(_ r: ByteReader) -> UInt64? {
@@ -296,8 +305,8 @@ final class ZipArchive: @unchecked Sendable {
     let entryCap = UInt64(limits.maxEntryBytes)
     // A declared size over the cap is refused before a byte is inflated (ZIP64 bombs).
     guard entry.uncompressedSize <= entryCap else {
-      throw .badData(
-        file: file,
+      throw .limitExceeded(
+        file: file, limit: .entryBytes,
         reason:
           "entry '\(entry.name)' declares \(entry.uncompressedSize) bytes, over maxEntryBytes=\(entryCap)"
       )
@@ -306,8 +315,8 @@ final class ZipArchive: @unchecked Sendable {
     switch entry.method {
     case 0:
       guard entry.compressedSize <= entryCap else {
-        throw .badData(
-          file: file,
+        throw .limitExceeded(
+          file: file, limit: .entryBytes,
           reason:
             "entry '\(entry.name)' is \(entry.compressedSize) bytes, over maxEntryBytes=\(entryCap)"
         )
@@ -349,18 +358,18 @@ final class ZipArchive: @unchecked Sendable {
 
   /// Counts an entry's bytes against `maxTotalBytes` the first time it is read.
   private func charge(_ i: Int, _ bytes: UInt64, name: String) throws(IngestError) {
-    lock.lock()
-    defer { lock.unlock() }
-    if charged.contains(i) { return }
-    let total = totalInflated + bytes
-    if total > UInt64(limits.maxTotalBytes) {
-      throw .badData(
-        file: file,
-        reason:
-          "entry '\(name)' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated")
+    try budget.withLock { (budget) throws(IngestError) in
+      if budget.charged.contains(i) { return }
+      let total = budget.total + bytes
+      if total > UInt64(limits.maxTotalBytes) {
+        throw .limitExceeded(
+          file: file, limit: .totalBytes,
+          reason:
+            "entry '\(name)' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated")
+      }
+      budget.total = total
+      budget.charged.insert(i)
     }
-    totalInflated = total
-    charged.insert(i)
   }
 }
 
@@ -392,7 +401,9 @@ enum Inflater {
         }
         let produced = chunk - Int(stream.avail_out)
         if UInt64(out.count + produced) > entryCap {
-          failure = .badData(file: file, reason: "\(entry) inflates past maxEntryBytes=\(entryCap)")
+          failure = .limitExceeded(
+            file: file, limit: .entryBytes,
+            reason: "\(entry) inflates past maxEntryBytes=\(entryCap)")
           return
         }
         if UInt64(out.count + produced) > declared {
@@ -404,8 +415,9 @@ enum Inflater {
           return
         }
         if UInt64(out.count + produced) > ratioCap {
-          failure = .badData(
-            file: file, reason: "\(entry) inflates past maxCompressionRatio=\(ratio) (zip bomb?)")
+          failure = .limitExceeded(
+            file: file, limit: .compressionRatio,
+            reason: "\(entry) inflates past maxCompressionRatio=\(ratio) (zip bomb?)")
           return
         }
         out.append(contentsOf: buffer[0..<produced])

@@ -11,6 +11,7 @@
 // each `lineBreak` counting as one). Locations survive relayout; page numbers do not.
 
 import Foundation
+import QuireCore
 
 /// A point in the book that survives relayout.
 public struct Location: Hashable, Comparable, Sendable, Codable {
@@ -42,14 +43,15 @@ public struct Document: Sendable {
   public var images: [ImageResource]
   /// Bytes of archive resources (images) by resolved href.
   public var resources: any ResourceStore
-  public var warnings: [IngestWarning]
+  /// Damaged content that was worked around, in the order found (spine order for chapters).
+  public var warnings: [Diagnostic]
   /// Landmarks (EPUB 3 nav `landmarks`, else the EPUB 2 guide): cover, toc, start of text…
   public var landmarks: [Landmark] = []
 
   public init(
     format: BookFormat, metadata: BookMetadata, chapters: [Chapter], toc: [TOCEntry],
     fonts: [EmbeddedFont], images: [ImageResource], resources: any ResourceStore,
-    warnings: [IngestWarning]
+    warnings: [Diagnostic]
   ) {
     self.format = format
     self.metadata = metadata
@@ -163,18 +165,6 @@ public struct ImageResource: Sendable, Codable, Hashable {
     self.mediaType = mediaType
     self.size = size
   }
-}
-
-/// Damaged content that was recovered from; shown on stderr and in manifests.
-public struct IngestWarning: Sendable, Codable, Hashable, CustomStringConvertible {
-  /// The file inside the book (or the book itself) the warning is about.
-  public var file: String
-  public var message: String
-  public init(file: String, message: String) {
-    self.file = file
-    self.message = message
-  }
-  public var description: String { "\(file): \(message)" }
 }
 
 /// One spine item.

@@ -129,62 +129,8 @@ struct ChapterBuilder {
           if let d = style.computed.direction { documentDirection = d }
         }
 
-        // Replaced and empty elements.
-        switch node.name {
-        case "br":
-          frames[frames.count - 1].pending.append(.lineBreak(Self.inlineStyle(style.computed)))
-          continue
-        case "img", "image":
-          if let ref = imageRef(node) {
-            if style.display == .inline {
-              frames[frames.count - 1].pending.append(.image(ref, style.computed))
-            } else {
-              flushPending()
-              appendBlock(
-                Block(
-                  kind: .image(ref), style: style.computed, location: location, element: node.name,
-                  lang: lang, dir: style.computed.direction))
-            }
-          }
-          continue
-        case "svg":
-          // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
-          if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
-            flushPending()
-            appendBlock(
-              Block(
-                kind: .image(ref), style: style.computed, location: location, element: "svg",
-                lang: lang, dir: style.computed.direction))
-          }
-          continue
-        case "hr":
-          flushPending()
-          appendBlock(
-            Block(
-              kind: .rule, style: style.computed, location: location, element: "hr", lang: lang,
-              dir: style.computed.direction))
-          continue
-        default: break
-        }
-
-        var opened = false
-        if style.display != .inline && style.display != .tableRowGroup && node.name != "html" {
-          flushPending()
-          let kind = blockKind(node, style)
-          var frame = Frame(
-            kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
-          if case .list = kind,
-            let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }
-            )
-          {
-            frame.counter = max(-1_000_000, min(1_000_000, s))
-          }
-          if case .list(let ordered, _) = kind {
-            frame.kind = .list(ordered: ordered, start: frame.counter)
-          }
-          frames.append(frame)
-          opened = true
-        }
+        if appendReplaced(node, n, style: style, lang: lang) { continue }
+        let opened = openFrame(node, style: style, lang: lang)
         contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
@@ -193,6 +139,69 @@ struct ChapterBuilder {
     // Close the document frame.
     let root = finish(frames.removeLast())
     blocks = root.children
+  }
+
+  /// Replaced and empty elements (br, img, svg cover images, hr): appended whole; true when
+  /// `node` was one of them.
+  private mutating func appendReplaced(
+    _ node: MarkupNode, _ n: Int, style: ElementStyle, lang: String?
+  )
+    -> Bool
+  {
+    switch node.name {
+    case "br":
+      frames[frames.count - 1].pending.append(.lineBreak(Self.inlineStyle(style.computed)))
+    case "img", "image":
+      guard let ref = imageRef(node) else { return true }
+      if style.display == .inline {
+        frames[frames.count - 1].pending.append(.image(ref, style.computed))
+      } else {
+        flushPending()
+        appendBlock(
+          Block(
+            kind: .image(ref), style: style.computed, location: location, element: node.name,
+            lang: lang, dir: style.computed.direction))
+      }
+    case "svg":
+      // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
+      if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
+        flushPending()
+        appendBlock(
+          Block(
+            kind: .image(ref), style: style.computed, location: location, element: "svg",
+            lang: lang, dir: style.computed.direction))
+      }
+    case "hr":
+      flushPending()
+      appendBlock(
+        Block(
+          kind: .rule, style: style.computed, location: location, element: "hr", lang: lang,
+          dir: style.computed.direction))
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Opens a block frame for a block-level element (not for inline ones, table row groups or
+  /// the html element); true when one was opened.
+  private mutating func openFrame(_ node: MarkupNode, style: ElementStyle, lang: String?) -> Bool {
+    guard style.display != .inline && style.display != .tableRowGroup && node.name != "html"
+    else { return false }
+    flushPending()
+    let kind = blockKind(node, style)
+    var frame = Frame(
+      kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
+    if case .list = kind,
+      let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+    {
+      frame.counter = max(-1_000_000, min(1_000_000, s))
+    }
+    if case .list(let ordered, _) = kind {
+      frame.kind = .list(ordered: ordered, start: frame.counter)
+    }
+    frames.append(frame)
+    return true
   }
 
   private func firstDescendant(of n: Int, named name: String) -> Int? {
@@ -354,124 +363,14 @@ struct ChapterBuilder {
 
   // MARK: - White space and offsets
 
-  private enum Piece {
-    case text(String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool)
-    case lineBreak(ComputedStyle, fromNewline: Bool)
-    case image(ImageRef, ComputedStyle)
-    case anchor(String)
-  }
-
   /// CSS white-space processing over one block's inline content, then offsets. Returns a
   /// block image instead when the content is one image and nothing else.
   private mutating func process(_ pending: [PendingInline], isPre: Bool, lang: String?) -> (
     [Inline], Block?
   ) {
-    var pieces: [Piece] = []
-    var lastWasSpace = true  // leading collapsible space at a block start is dropped
-    var atStart = true
-    func trimTrailingSpace() {
-      // Drop a collapsible space before a forced break or the block end.
-      for i in stride(from: pieces.count - 1, through: 0, by: -1) {
-        switch pieces[i] {
-        case .anchor: continue
-        case .text(var s, let st, let link, let lang, let tail):
-          if tail, s.unicodeScalars.last == " " {
-            s.unicodeScalars.removeLast()
-            pieces[i] = .text(s, st, link: link, lang: lang, collapsibleTail: tail)
-          }
-          return
-        default: return
-        }
-      }
-    }
-    for item in pending {
-      switch item {
-      case .anchor(let id): pieces.append(.anchor(id))
-      case .image(let ref, let st):
-        pieces.append(.image(ref, st))
-        lastWasSpace = false
-        atStart = false
-      case .lineBreak(let st):
-        trimTrailingSpace()
-        pieces.append(.lineBreak(st, fromNewline: false))
-        lastWasSpace = true
-        atStart = false
-      case .text(let raw, let st, let link, let lang):
-        switch st.whiteSpace {
-        case .pre, .preWrap:
-          var s = raw.replacingOccurrences(of: "\r\n", with: "\n")
-          if isPre && atStart && s.hasPrefix("\n") { s.removeFirst() }
-          var buf = String.UnicodeScalarView()
-          for c in s.unicodeScalars {
-            if c == "\n" || c == "\r" {
-              if !buf.isEmpty {
-                pieces.append(
-                  .text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
-              }
-              buf = String.UnicodeScalarView()
-              pieces.append(.lineBreak(st, fromNewline: true))
-            } else {
-              buf.append(c)
-            }
-          }
-          if !buf.isEmpty {
-            pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
-          }
-          if !s.isEmpty {
-            lastWasSpace = false
-            atStart = false
-          }
-        case .normal, .nowrap, .preLine:
-          // Collapsing works on UTF-8 bytes: every white-space character is ASCII, and any
-          // other byte (including those of multi-byte scalars) is copied as is. Appending to
-          // a byte array is far cheaper than to a String.UnicodeScalarView, scalar by scalar.
-          var buf: [UInt8] = []
-          buf.reserveCapacity(raw.utf8.count)
-          for c in raw.utf8 {
-            switch c {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
-              if st.whiteSpace == .preLine && c == 0x0A {
-                if buf.last == 0x20 { buf.removeLast() }
-                if !buf.isEmpty {
-                  pieces.append(
-                    .text(
-                      String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
-                      collapsibleTail: true))
-                }
-                buf.removeAll(keepingCapacity: true)
-                trimTrailingSpace()
-                pieces.append(.lineBreak(st, fromNewline: true))
-                lastWasSpace = true
-              } else if !lastWasSpace {
-                buf.append(0x20)
-                lastWasSpace = true
-              }
-            default:
-              buf.append(c)
-              lastWasSpace = false
-              atStart = false
-            }
-          }
-          if !buf.isEmpty {
-            pieces.append(
-              .text(
-                String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
-                collapsibleTail: true))
-          }
-        }
-      }
-    }
-    trimTrailingSpace()
-    if isPre {
-      // A newline right before </pre> ends the last line; it does not start a new one.
-      while let i = pieces.lastIndex(where: {
-        if case .anchor = $0 { return false } else { return true }
-      }),
-        case .lineBreak(_, true) = pieces[i]
-      {
-        pieces.remove(at: i)
-      }
-    }
+    var collapser = WhiteSpaceCollapser(isPre: isPre)
+    for item in pending { collapser.add(item) }
+    let pieces = collapser.finish()
 
     // One image alone (anchors aside) becomes a block-level image.
     let visible = pieces.filter {
@@ -514,8 +413,9 @@ struct ChapterBuilder {
         offset += 1
       case .text(let s, let st, let link, let lang, _):
         guard !s.isEmpty else { continue }
-        if open != nil, open!.style == st, open!.link == link, open!.lang == lang {
-          open!.text += s
+        // Compared in place: binding the run would copy its text on every append.
+        if open != nil, open?.style == st, open?.link == link, open?.lang == lang {
+          open?.text += s
         } else {
           close()
           open = TextRun(text: s, style: st, location: location, link: link, lang: lang)
@@ -570,5 +470,146 @@ enum ListMarker {
       }
     }
     return s
+  }
+}
+
+/// One block's inline content after white-space processing, before offsets are numbered.
+private enum Piece {
+  case text(String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool)
+  case lineBreak(ComputedStyle, fromNewline: Bool)
+  case image(ImageRef, ComputedStyle)
+  case anchor(String)
+}
+
+/// CSS white-space processing (CSS Text 3, the subset books use) over one block's inline
+/// content, item by item: `normal`/`nowrap` collapse runs of white space to one space and
+/// drop it at the block's start and end and before a forced break; `pre-line` also keeps
+/// newlines as breaks; `pre`/`pre-wrap` keep everything, newlines becoming breaks (a newline
+/// right after <pre> and right before </pre> does not count).
+private struct WhiteSpaceCollapser {
+  let isPre: Bool
+  private(set) var pieces: [Piece] = []
+  /// A collapsible space would be dropped here (true at the block's start).
+  private var lastWasSpace = true
+  private var atStart = true
+
+  init(isPre: Bool) { self.isPre = isPre }
+
+  mutating func add(_ item: PendingInline) {
+    switch item {
+    case .anchor(let id): pieces.append(.anchor(id))
+    case .image(let ref, let st):
+      pieces.append(.image(ref, st))
+      lastWasSpace = false
+      atStart = false
+    case .lineBreak(let st):
+      trimTrailingSpace()
+      pieces.append(.lineBreak(st, fromNewline: false))
+      lastWasSpace = true
+      atStart = false
+    case .text(let raw, let st, let link, let lang):
+      switch st.whiteSpace {
+      case .pre, .preWrap: addPreserved(raw, st, link: link, lang: lang)
+      case .normal, .nowrap, .preLine: addCollapsed(raw, st, link: link, lang: lang)
+      }
+    }
+  }
+
+  /// The pieces, with the trailing collapsible space and a final newline of <pre> removed.
+  mutating func finish() -> [Piece] {
+    trimTrailingSpace()
+    if isPre {
+      // A newline right before </pre> ends the last line; it does not start a new one.
+      while let i = pieces.lastIndex(where: {
+        if case .anchor = $0 { return false } else { return true }
+      }),
+        case .lineBreak(_, true) = pieces[i]
+      {
+        pieces.remove(at: i)
+      }
+    }
+    return pieces
+  }
+
+  /// Drops a collapsible space before a forced break or the block end.
+  private mutating func trimTrailingSpace() {
+    for i in stride(from: pieces.count - 1, through: 0, by: -1) {
+      switch pieces[i] {
+      case .anchor: continue
+      case .text(var s, let st, let link, let lang, let tail):
+        if tail, s.unicodeScalars.last == " " {
+          s.unicodeScalars.removeLast()
+          pieces[i] = .text(s, st, link: link, lang: lang, collapsibleTail: tail)
+        }
+        return
+      default: return
+      }
+    }
+  }
+
+  private mutating func addPreserved(
+    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+  ) {
+    var s = raw.replacingOccurrences(of: "\r\n", with: "\n")
+    if isPre && atStart && s.hasPrefix("\n") { s.removeFirst() }
+    var buf = String.UnicodeScalarView()
+    for c in s.unicodeScalars {
+      if c == "\n" || c == "\r" {
+        if !buf.isEmpty {
+          pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+        }
+        buf = String.UnicodeScalarView()
+        pieces.append(.lineBreak(st, fromNewline: true))
+      } else {
+        buf.append(c)
+      }
+    }
+    if !buf.isEmpty {
+      pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+    }
+    if !s.isEmpty {
+      lastWasSpace = false
+      atStart = false
+    }
+  }
+
+  /// Collapsing works on UTF-8 bytes: every white-space character is ASCII, and any other
+  /// byte (including those of multi-byte scalars) is copied as is. Appending to a byte array
+  /// is far cheaper than to a String.UnicodeScalarView, scalar by scalar.
+  private mutating func addCollapsed(
+    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+  ) {
+    var buf: [UInt8] = []
+    buf.reserveCapacity(raw.utf8.count)
+    for c in raw.utf8 {
+      switch c {
+      case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+        if st.whiteSpace == .preLine && c == 0x0A {
+          if buf.last == 0x20 { buf.removeLast() }
+          if !buf.isEmpty {
+            pieces.append(
+              .text(
+                String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
+                collapsibleTail: true))
+          }
+          buf.removeAll(keepingCapacity: true)
+          trimTrailingSpace()
+          pieces.append(.lineBreak(st, fromNewline: true))
+          lastWasSpace = true
+        } else if !lastWasSpace {
+          buf.append(0x20)
+          lastWasSpace = true
+        }
+      default:
+        buf.append(c)
+        lastWasSpace = false
+        atStart = false
+      }
+    }
+    if !buf.isEmpty {
+      pieces.append(
+        .text(
+          String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true))
+    }
   }
 }

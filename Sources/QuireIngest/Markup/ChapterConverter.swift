@@ -1,7 +1,8 @@
 // Markup → Document: one spine document becomes one `Chapter` of styled blocks.
 //
-// Pipeline per chapter: libxml2 parses the bytes (MarkupTree.swift: XML, else forgiving
-// HTML), the C tree is converted once into Swift values and freed; the style sheets the
+// Pipeline per chapter: libxml2 parses the bytes (MarkupParser.swift, Ingest's one libxml2
+// front end: XML, else forgiving HTML), the C tree is converted once into Swift values
+// (MarkupTree.swift) and freed; the style sheets the
 // document links are loaded through `loadResource` and cascaded over the user-agent sheet
 // (Style/); then one iterative walk (ChapterBuilder.swift) builds blocks, collapses white
 // space per CSS, and numbers every character with a Location.
@@ -14,6 +15,7 @@
 // know about entity nodes and namespaces. Converting once costs one extra copy of the text.
 
 import Foundation
+import QuireCore
 
 /// One spine document, as read from the archive.
 public struct ChapterSource: Sendable {
@@ -49,8 +51,8 @@ public struct FontFaceRule: Sendable, Hashable {
 public struct ConvertedChapter: Sendable {
   public var chapter: Chapter
   public var fontFaces: [FontFaceRule]
-  public var warnings: [IngestWarning]
-  public init(chapter: Chapter, fontFaces: [FontFaceRule], warnings: [IngestWarning]) {
+  public var warnings: [Diagnostic]
+  public init(chapter: Chapter, fontFaces: [FontFaceRule], warnings: [Diagnostic]) {
     self.chapter = chapter
     self.fontFaces = fontFaces
     self.warnings = warnings
@@ -81,7 +83,9 @@ public struct ChapterConverter: Sendable {
   public func convert(_ source: ChapterSource) -> ConvertedChapter {
     let tree = MarkupParser.parse(
       source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
-    var warnings = tree.warnings.map { IngestWarning(file: source.href, message: $0) }
+    var warnings = tree.warnings.map {
+      Diagnostic(.malformedMarkup, file: source.href, spine: source.spineIndex, message: $0)
+    }
 
     // Style sheets, in document order. Chapters of one book link the same sheets, so the
     // parsed rules are cached per converter, keyed by what the document links.
@@ -130,7 +134,9 @@ public struct ChapterConverter: Sendable {
     }
     let rules = styles.rules
     let fontFaces = styles.fontFaces
-    warnings += styles.warnings.map { IngestWarning(file: source.href, message: $0) }
+    warnings += styles.warnings.map {
+      Diagnostic(.styleSheet, file: source.href, spine: source.spineIndex, message: $0)
+    }
 
     var builder = ChapterBuilder(
       tree: tree, resolver: StyleResolver(tree: tree, rules: rules), spineIndex: source.spineIndex,
@@ -158,23 +164,19 @@ struct CachedStyles: Sendable {
 }
 
 /// Parsed style sheets by the list of sheets a document links. Chapters are converted in
-/// parallel, hence the lock.
-final class StyleCache: @unchecked Sendable {
-  // @unchecked: `entries` is only touched under `lock`.
-  private let lock = NSLock()
-  private var entries: [String: CachedStyles] = [:]
+/// parallel, hence the mutex.
+final class StyleCache: Sendable {
+  private let entries = Mutex<[String: CachedStyles]>([:])
   static let maxEntries = 64
 
   func get(_ key: String) -> CachedStyles? {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries[key]
+    entries.withLock { $0[key] }
   }
 
   func set(_ key: String, _ value: CachedStyles) {
-    lock.lock()
-    defer { lock.unlock() }
-    if entries.count >= Self.maxEntries { entries.removeAll() }
-    entries[key] = value
+    entries.withLock { entries in
+      if entries.count >= Self.maxEntries { entries.removeAll() }
+      entries[key] = value
+    }
   }
 }

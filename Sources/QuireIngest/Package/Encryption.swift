@@ -7,6 +7,7 @@
 // identifier's hex digits; XOR the first 1024 bytes.
 
 import Foundation
+import QuireCore
 
 enum FontObfuscation: Sendable, Hashable {
   case idpf
@@ -24,14 +25,15 @@ struct EncryptionMap: Sendable {
 
   init() {}
 
-  init(files: any PackageFiles, limits: IngestLimits, warnings: inout [IngestWarning]) {
+  init(files: any PackageFiles, limits: IngestLimits, warnings: inout [Diagnostic]) {
     let path = "META-INF/encryption.xml"
     guard files.contains(path) else { return }
     let tree: XMLElement
     do {
       tree = try XMLTree.parse(try files.read(path), file: "\(files.file): \(path)", limits: limits)
     } catch {
-      warnings.append(IngestWarning(file: path, message: "unreadable, ignored: \(error)"))
+      warnings.append(
+        Diagnostic(.encryptionFile, file: path, message: "unreadable, ignored: \(error)"))
       return
     }
     for encrypted in tree.descendants(named: "EncryptedData") {
@@ -45,7 +47,8 @@ struct EncryptionMap: Sendable {
       default:
         refused[target.path] = algorithm
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .encryptedResource,
             file: target.path,
             message:
               "encrypted (\(algorithm.isEmpty ? "unknown algorithm" : algorithm)); not supported, skipped"

@@ -3,6 +3,7 @@
 // Everything here is plain values; nothing is read from the archive but the three XML files.
 
 import Foundation
+import QuireCore
 
 struct ManifestItem: Sendable, Hashable {
   var id: String
@@ -38,7 +39,7 @@ struct PackageDocument: Sendable {
   /// The spine's `toc` attribute (EPUB 2 NCX id).
   var ncxID: String?
   var guide: [GuideReference]
-  var warnings: [IngestWarning]
+  var warnings: [Diagnostic]
 
   static let contentTypes: Set<String> = [
     "application/xhtml+xml", "text/html", "application/x-dtbook+xml",
@@ -98,7 +99,7 @@ struct PackageDocument: Sendable {
     guard tree.name == "package" else {
       throw .badData(file: book, reason: "\(path): root element is <\(tree.name)>, not <package>")
     }
-    var warnings: [IngestWarning] = []
+    var warnings: [Diagnostic] = []
     self.path = path
     self.version = tree.attribute("version") ?? ""
 
@@ -108,18 +109,21 @@ struct PackageDocument: Sendable {
     for item in tree.first("manifest")?.elements(named: "item") ?? [] {
       guard let id = item.attribute("id"), let href = item.attribute("href") else {
         warnings.append(
-          IngestWarning(file: path, message: "manifest item without id or href skipped"))
+          Diagnostic(.manifestItem, file: path, message: "manifest item without id or href skipped")
+        )
         continue
       }
       guard let resolved = Self.resolve(href, from: path) else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .manifestItem,
             file: path, message: "manifest item '\(id)': href '\(href)' is outside the book"))
         continue
       }
       if byID[id] != nil {
         warnings.append(
-          IngestWarning(file: path, message: "duplicate manifest id '\(id)': the first is used"))
+          Diagnostic(
+            .manifestItem, file: path, message: "duplicate manifest id '\(id)': the first is used"))
         continue
       }
       let entry = ManifestItem(
@@ -217,7 +221,7 @@ struct PackageDocument: Sendable {
 
   /// Follows an item's fallback chain to the first content document (XHTML/HTML).
   /// Cycles and dead ends give nil and a warning.
-  func contentItem(for item: ManifestItem, warnings: inout [IngestWarning]) -> ManifestItem? {
+  func contentItem(for item: ManifestItem, warnings: inout [Diagnostic]) -> ManifestItem? {
     var current = item
     var visited: Set<String> = []
     while true {
@@ -225,7 +229,8 @@ struct PackageDocument: Sendable {
       visited.insert(current.id)
       guard let next = current.fallback else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: path,
             message:
               "spine item '\(item.id)' (\(item.mediaType)) is not a content document and has no usable fallback"
@@ -234,13 +239,15 @@ struct PackageDocument: Sendable {
       }
       if visited.contains(next) {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: path, message: "fallback cycle at '\(next)' for spine item '\(item.id)'"))
         return nil
       }
       guard let nextItem = byID[next] else {
         warnings.append(
-          IngestWarning(
+          Diagnostic(
+            .spineItem,
             file: path, message: "fallback '\(next)' of '\(current.id)' is not in the manifest"))
         return nil
       }

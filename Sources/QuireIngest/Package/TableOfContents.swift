@@ -3,6 +3,7 @@
 // `Book` turns them into Locations once the chapters (and their anchors) exist.
 
 import Foundation
+import QuireCore
 
 /// A TOC entry before Locations are known: `path` and `fragment` inside the book.
 struct RawTOCEntry: Sendable, Hashable {
@@ -16,7 +17,7 @@ enum TableOfContents {
   /// Reads the nav document (EPUB 3) or the NCX (EPUB 2). Failures degrade to warnings.
   static func read(
     package opf: PackageDocument, files: any PackageFiles, limits: IngestLimits,
-    warnings: inout [IngestWarning]
+    warnings: inout [Diagnostic]
   ) -> [RawTOCEntry] {
     if let nav = opf.manifest.first(where: { $0.properties.contains("nav") }),
       files.contains(nav.path)
@@ -28,7 +29,8 @@ enum TableOfContents {
         if !entries.isEmpty { return entries }
       } catch {
         warnings.append(
-          IngestWarning(file: nav.path, message: "navigation document unreadable: \(error)"))
+          Diagnostic(
+            .tableOfContents, file: nav.path, message: "navigation document unreadable: \(error)"))
       }
     }
     let ncx =
@@ -41,7 +43,8 @@ enum TableOfContents {
         guard let navMap = tree.first("navMap") else { return [] }
         return fromNCX(navMap, base: ncx.path, depth: 0, limit: limits.maxDepth)
       } catch {
-        warnings.append(IngestWarning(file: ncx.path, message: "NCX unreadable: \(error)"))
+        warnings.append(
+          Diagnostic(.tableOfContents, file: ncx.path, message: "NCX unreadable: \(error)"))
       }
     }
     return []

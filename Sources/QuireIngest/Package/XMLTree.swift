@@ -1,14 +1,10 @@
 // A tiny XML element tree for the package files (container.xml, the OPF, NCX, the nav
-// document, encryption.xml). libxml2 parses; the C tree is converted once into these Swift
-// values and freed before `parse` returns, so no C pointer outlives the call.
-//
-// Parser options for untrusted books: XML_PARSE_NONET (no network), never XML_PARSE_NOENT or
-// XML_PARSE_DTDLOAD (with them external entities such as SYSTEM "file:///etc/passwd" are read
-// from the local disk), never XML_PARSE_HUGE (libxml2's own depth/size/amplification limits
-// stay on). Entity references that are left unexpanded are dropped from the tree.
-// XML_PARSE_NOERROR/NOWARNING keep libxml2 from printing: the library never prints.
+// document, encryption.xml): nested values, easy to query by local name. The bytes go
+// through the one libxml2 front end (Markup/MarkupParser.swift, which owns every parser
+// option and frees the C tree before it returns); this file only reshapes its flat
+// `MarkupTree` into nested elements, dropping elements nested deeper than
+// `IngestLimits.maxDepth` (package files are never legitimately deep).
 
-import CLibXML2
 import Foundation
 
 struct XMLElement: Sendable {
@@ -64,77 +60,43 @@ indirect enum XMLNode: Sendable {
 }
 
 enum XMLTree {
-  private static let initialized: Bool = {
-    xmlInitParser()
-    return true
-  }()
-
   /// Parses `data` as XML. Malformed XML is a `badData` error naming `file`.
   static func parse(_ data: Data, file: String, limits: IngestLimits) throws(IngestError)
     -> XMLElement
   {
-    _ = initialized
-    guard !data.isEmpty else { throw .badData(file: file, reason: "empty XML document") }
-    guard data.count < Int(Int32.max) else {
-      throw .badData(file: file, reason: "XML document too large")
-    }
-    let options = Int32(
-      XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-    let doc: xmlDocPtr? = data.withUnsafeBytes { raw in
-      raw.withMemoryRebound(to: CChar.self) { chars in
-        xmlReadMemory(chars.baseAddress, Int32(chars.count), file, nil, options)
-      }
-    }
-    guard let doc else {
-      throw .badData(file: file, reason: "malformed XML (xmlReadMemory failed)")
-    }
-    defer { xmlFreeDoc(doc) }
-    guard let root = xmlDocGetRootElement(doc) else {
-      throw .badData(file: file, reason: "XML document has no root element")
-    }
-    return convert(root, depth: 0, maxDepth: max(limits.maxDepth, 8))
+    let tree = try MarkupParser.parseWellFormed(data, file: file, limits: limits)
+    let maxDepth = max(limits.maxDepth, 8)
+    // The root element exists: `parseWellFormed` checked.
+    let root = tree.nodes[tree.root].children.first { tree.nodes[$0].kind == .element } ?? 0
+    return element(root, in: tree, depth: 0, maxDepth: maxDepth)
   }
 
-  private static func string(_ p: UnsafePointer<xmlChar>?) -> String {
-    guard let p else { return "" }
-    return String(cString: p)
-  }
-
-  private static func convert(_ node: xmlNodePtr, depth: Int, maxDepth: Int) -> XMLElement {
+  /// Recursion is bounded by `maxDepth` (and libxml2 refuses XML deeper than 256 anyway).
+  private static func element(_ index: Int, in tree: MarkupTree, depth: Int, maxDepth: Int)
+    -> XMLElement
+  {
+    let node = tree.nodes[index]
     var attributes: [String: String] = [:]
-    var a = node.pointee.properties
-    while let attr = a {
-      let local = string(attr.pointee.name)
-      var value = ""
-      if let v = xmlNodeListGetString(node.pointee.doc, attr.pointee.children, 1) {
-        value = String(cString: v)
-        cxml_free(v)
-      }
-      if let ns = attr.pointee.ns, let prefix = ns.pointee.prefix {
-        attributes["\(string(prefix)):\(local)"] = value
+    for (name, value) in node.attributes {
+      if let colon = name.firstIndex(of: ":") {
+        attributes[name] = value
+        let local = String(name[name.index(after: colon)...])
         if attributes[local] == nil { attributes[local] = value }
       } else {
-        attributes[local] = value
+        attributes[name] = value
       }
-      a = attr.pointee.next
     }
     var children: [XMLNode] = []
-    var c = node.pointee.children
-    while let child = c {
-      switch child.pointee.type {
-      case XML_ELEMENT_NODE:
-        if depth + 1 < maxDepth {
-          children.append(.element(convert(child, depth: depth + 1, maxDepth: maxDepth)))
-        }
-      case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-        children.append(.text(string(child.pointee.content)))
-      default:
-        break  // comments, PIs, unexpanded entity references
+    for c in node.children {
+      let child = tree.nodes[c]
+      switch child.kind {
+      case .text: children.append(.text(child.text))
+      case .element where depth + 1 < maxDepth:
+        children.append(.element(element(c, in: tree, depth: depth + 1, maxDepth: maxDepth)))
+      case .element: break
       }
-      c = child.pointee.next
     }
-    let ns = node.pointee.ns.map { string($0.pointee.href) } ?? ""
     return XMLElement(
-      name: string(node.pointee.name), namespace: ns, attributes: attributes, children: children)
+      name: node.name, namespace: node.namespace, attributes: attributes, children: children)
   }
 }

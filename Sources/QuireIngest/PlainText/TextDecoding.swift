@@ -1,14 +1,17 @@
 // Bytes → text for plain-text books.
 //
 // Order: a byte-order mark decides (UTF-8, UTF-16LE/BE, UTF-32LE/BE); else valid UTF-8;
-// else GB18030 (the legacy encoding of the Chinese books we must read; it covers GBK and
-// GB2312 as subsets). `IngestOptions.encoding` forces any encoding name glibc knows.
+// else a legacy encoding chosen by EncodingDetection.swift (uchardet's answer weighed by how
+// much evidence the text gives, tried on a sample, with windows-1252 and GB18030 as the
+// fallbacks for Western and Chinese text). `IngestOptions.encoding` forces any encoding
+// name glibc knows.
 //
 // Why glibc `iconv` and not Foundation: on Linux, `String(data:encoding:)` only knows the
-// Unicode encodings, ASCII, Latin-1 and a few Western code pages; GB18030 is not among them
-// (CFStringEncoding conversions are not wired through on Linux). glibc's iconv ships a
-// complete GB18030 table (the four-byte ranges included) and converts the corpus file back
-// to the exact original UTF-8. Invalid byte sequences become U+FFFD (one per bad byte).
+// Unicode encodings, ASCII, Latin-1 and a few Western code pages; GB18030, Shift_JIS, Big5
+// and the rest are not among them (CFStringEncoding conversions are not wired through on
+// Linux). glibc's iconv ships complete tables (GB18030's four-byte ranges included) and
+// converts the corpus file back to the exact original UTF-8. Invalid byte sequences become
+// U+FFFD (one per bad byte).
 
 import Foundation
 
@@ -24,6 +27,16 @@ struct DecodedText {
   var encoding: String
   /// Number of invalid byte sequences replaced by U+FFFD.
   var replacements: Int
+  /// How a legacy encoding was guessed (nil for a BOM, UTF-8 or a forced encoding).
+  var guess: EncodingGuess? = nil
+
+  /// A legacy encoding chosen on a word or two of evidence, or not the detector's answer.
+  var isUncertain: Bool {
+    guard let guess else { return false }
+    return guess.evidence < EncodingDetection.reportedEvidence
+      || guess.detectorAnswer.map { EncodingDetection.iconvNames(forDetectorName: $0) }?
+        .contains(encoding) != true
+  }
 }
 
 /// One iconv conversion descriptor; closed when the owner goes away.
@@ -31,8 +44,9 @@ final class IconvConverter {
   private let cd: iconv_t
   let fromEncoding: String
 
-  init?(from: String) {
-    let cd = iconv_open("UTF-8", from)
+  /// A converter from `from` to `to` (UTF-8 unless named), or nil when iconv knows neither.
+  init?(from: String, to: String = "UTF-8") {
+    let cd = iconv_open(to, from)
     guard let cd, cd != iconv_t(bitPattern: -1) else { return nil }
     self.cd = cd
     self.fromEncoding = from
@@ -40,8 +54,15 @@ final class IconvConverter {
 
   deinit { iconv_close(cd) }
 
-  /// Converts all of `data`; bad bytes become U+FFFD.
+  /// Converts all of `data` to UTF-8 text; bad bytes become U+FFFD.
   func convert(_ data: Data) -> (String, Int) {
+    let (bytes, replacements) = convertBytes(data, replacement: [0xEF, 0xBF, 0xBD])
+    return (String(decoding: bytes, as: UTF8.self), replacements)
+  }
+
+  /// Converts all of `data`; each byte iconv cannot convert becomes `replacement` (which
+  /// must be in the target encoding). Returns the bytes and how many were replaced.
+  func convertBytes(_ data: Data, replacement: [UInt8]) -> ([UInt8], Int) {
     var output = [UInt8]()
     output.reserveCapacity(data.count * 3 / 2)
     var replacements = 0
@@ -49,15 +70,17 @@ final class IconvConverter {
     let chunk = 64 * 1024
     var outBuf = [UInt8](repeating: 0, count: chunk)
     input.withUnsafeMutableBufferPointer { inPtr in
+      guard let inBase = inPtr.baseAddress else { return }
       var inLeft = inPtr.count
       var inPos = 0
       while inLeft > 0 {
-        var inP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPtr.baseAddress! + inPos)
+        var inP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBase + inPos)
           .assumingMemoryBound(to: CChar.self)
         var inBytes = inLeft
         let (rc, produced, err) = outBuf.withUnsafeMutableBufferPointer {
           outPtr -> (Int, Int, Int32) in
-          var outP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outPtr.baseAddress!)
+          guard let outBase = outPtr.baseAddress else { return (-1, 0, EINVAL) }
+          var outP: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBase)
             .assumingMemoryBound(to: CChar.self)
           var outLeft = outPtr.count
           let rc = iconv(cd, &inP, &inBytes, &outP, &outLeft)
@@ -70,7 +93,7 @@ final class IconvConverter {
         if rc == -1 {
           if err == E2BIG { continue }
           // EILSEQ (invalid) or EINVAL (truncated at the end): replace one byte, go on.
-          output.append(contentsOf: [0xEF, 0xBF, 0xBD])
+          output.append(contentsOf: replacement)
           replacements += 1
           inPos += 1
           inLeft -= 1
@@ -79,7 +102,7 @@ final class IconvConverter {
         }
       }
     }
-    return (String(decoding: output, as: UTF8.self), replacements)
+    return (output, replacements)
   }
 }
 
@@ -112,10 +135,32 @@ enum TextDecoding {
     if let s = String(validatingUTF8Data: data) {
       return DecodedText(text: s, encoding: "UTF-8", replacements: 0)
     }
-    // Not UTF-8: GB18030, unless that is even worse than lossy UTF-8.
-    let gb = try iconvDecode(data, "GB18030", file)
+    return try legacy(data, file: file)
+  }
+
+  /// Decodes text that has no BOM and is not UTF-8: the first candidate of the guess that
+  /// decodes the sample cleanly (at most one bad sequence per 200 non-ASCII bytes: damage,
+  /// not a wrong guess), else the one with the fewest bad sequences; lossy UTF-8 when even
+  /// that is worse.
+  static func legacy(_ data: Data, file: String) throws(IngestError) -> DecodedText {
+    let sample = EncodingDetection.sample(data)
+    let guess = EncodingDetection.guess(sample)
+    let tolerated = guess.evidence / 200
+    var best: (name: String, replacements: Int)? = nil
+    for name in guess.candidates {
+      guard let converter = IconvConverter(from: name) else { continue }
+      let (_, bad) = converter.convert(sample)
+      if bad <= tolerated {
+        best = (name, bad)
+        break
+      }
+      if bad < best?.replacements ?? Int.max { best = (name, bad) }
+    }
     let lossy = utf8(data)
-    return lossy.replacements < gb.replacements ? lossy : gb
+    guard let best else { return lossy }
+    var decoded = try iconvDecode(data, best.name, file)
+    decoded.guess = guess
+    return lossy.replacements < decoded.replacements ? lossy : decoded
   }
 
   private static func iconvDecode(_ data: Data, _ name: String, _ file: String) throws(IngestError)
