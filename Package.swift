@@ -24,28 +24,32 @@ let package = Package(
     .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 
-    // The shared core: colour, diagnostics, pixels, files; knows no stage.
-    .target(name: "QuireCore"),
+    // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
+    // files, PNG chunks and encoding, one lock type; knows no stage.
+    .target(name: "QuireCore", dependencies: ["CDeflate"]),
 
     // The pipeline.
     .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib"]),
     .target(
       name: "QuireTypeset",
       dependencies: ["QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
-    .target(name: "QuireRaster", dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
-    .target(name: "QuireCache", dependencies: ["QuireRaster"]),
-    .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP", "CDeflate"]),
+    .target(name: "QuireRaster", dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG"]),
+    // Cache and Motion need pixels, not fonts: they stand on the core alone.
+    .target(name: "QuireCache", dependencies: ["QuireCore"]),
+    .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP"]),
     .target(
       name: "Quire",
-      dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
+      dependencies: ["QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 
     .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
     .testTarget(name: "QuireIngestTests", dependencies: ["QuireCore", "QuireIngest"], resources: [.copy("Fixtures")]),
     .testTarget(name: "QuireTypesetTests", dependencies: ["QuireCore", "QuireTypeset"], resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireRasterTests", dependencies: ["QuireCore", "QuireRaster"], resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireCacheTests", dependencies: ["QuireCache"]),
-    .testTarget(name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireRasterTests", dependencies: ["QuireCore", "QuireRaster", "CZlib"], resources: [.copy("Goldens")]),
+    .testTarget(name: "QuireCacheTests", dependencies: ["QuireCore", "QuireCache"]),
+    // QuireRaster only as a reference PNG decoder (libpng) for the goldens and encoders.
+    .testTarget(
+      name: "QuireMotionTests", dependencies: ["QuireCore", "QuireMotion", "QuireRaster"], resources: [.copy("Goldens")]),
     .testTarget(name: "QuireTests", dependencies: ["Quire"], resources: [.copy("Goldens")]),
   ]
 )

@@ -16,7 +16,7 @@
 // eviction order must follow the reading position, not recency); a lock-protected class
 // (an actor makes the in-flight bookkeeping safe across suspension points for free).
 import Foundation
-import QuireRaster
+@_exported import QuireCore
 
 /// Renders pages on demand (the layout + raster stages behind the cache).
 public protocol PageSource: Sendable {

@@ -44,6 +44,5 @@
 // Written by hand because no installed library does it: there is no Core Animation (or
 // Quartz) on Linux, and the installed C libraries decode/encode images but do not composite
 // projective quads.
-import CWebP
+@_exported import QuireCore
 import Foundation
-import QuireRaster

@@ -1,4 +1,3 @@
-import QuireRaster
 
 // The shared machinery of the per-pixel leaf renderers (curl, leaves, fold).
 //
