@@ -59,7 +59,9 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
     let shade = GradientLayer()
     shade.frame = LayerRect(x: start, y: 0, width: pw * 0.5, height: h)
     let dark = shadowStrength * sin(Double.pi * t)
-    shade.colors = [RGBA(red: 0, green: 0, blue: 0, alpha: dark), .clear]
+    // The strength is the layer's opacity (a Double), not the colour's 8-bit alpha.
+    shade.colors = [.black, .clear]
+    shade.opacity = dark
     shade.startPoint = LayerPoint(x: 0, y: 0.5)
     shade.endPoint = LayerPoint(x: 1, y: 0.5)
     root.addSublayer(shade)
@@ -87,7 +89,8 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
     if let b = faces.back { back.contents = b.flippedLeftRight() }
     if faces.backVeil > 0 {
       let veil = Layer(frame: leaf.bounds)
-      veil.backgroundColor = RGBA(red: 1, green: 1, blue: 1, alpha: Double(faces.backVeil))
+      veil.backgroundColor = .white
+      veil.opacity = Double(faces.backVeil)
       back.addSublayer(veil)
     }
     leaf.addSublayer(front)
