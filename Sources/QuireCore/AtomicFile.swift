@@ -90,7 +90,9 @@ public final class AtomicFile {
 
   /// Appends `bytes` (an array, `Data`, a slice…; contiguous collections are not copied).
   public func write(_ bytes: some Collection<UInt8>) throws(AtomicFileError) {
-    try Self.withContiguousBytes(bytes) { (raw) throws(AtomicFileError) in try writeAll(raw, at: nil) }
+    try Self.withContiguousBytes(bytes) { (raw) throws(AtomicFileError) in
+      try writeAll(raw, at: nil)
+    }
   }
 
   /// Overwrites the bytes at `offset` (already written) with `bytes`, leaving the append

@@ -27,8 +27,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   public var message: String
 
   /// A diagnostic of `kind` about `file`.
-  public init(_ kind: Kind, file: String, spine: Int? = nil, offset: Int? = nil, message: String)
-  {
+  public init(_ kind: Kind, file: String, spine: Int? = nil, offset: Int? = nil, message: String) {
     self.kind = kind
     self.file = file
     self.spine = spine

@@ -14,7 +14,8 @@ public struct PNGChunkType: RawRepresentable, Sendable, Hashable, CustomStringCo
   }
   /// The four letters.
   public var description: String {
-    String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }, as: UTF8.self)
+    String(
+      decoding: (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }, as: UTF8.self)
   }
 
   /// Image header: size, bit depth, colour type.

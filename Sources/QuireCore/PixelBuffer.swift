@@ -63,7 +63,8 @@ extension PixelBuffer {
           }
         } else {
           for i in 0..<n {
-            dst[i] = grayOnWhite(r: src[4 * i], g: src[4 * i + 1], b: src[4 * i + 2], a: src[4 * i + 3])
+            dst[i] = grayOnWhite(
+              r: src[4 * i], g: src[4 * i + 1], b: src[4 * i + 2], a: src[4 * i + 3])
           }
         }
       }
@@ -77,19 +78,10 @@ extension PixelBuffer {
     x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil,
     _ body: (PixelView) throws(E) -> R
   ) throws(E) -> R {
-    let w = width ?? self.width - x
-    let h = height ?? self.height - y
-    checkRectangle(x: x, y: y, width: w, height: h)
-    let stride = bytesPerRow
-    let offset = y * stride + x * format.channels
-    let format = self.format
+    let (window, offset) = self.window.window(x: x, y: y, width: width, height: height)
     return try pixels.withUnsafeBufferPointer { (buffer) throws(E) -> R in
-      // A zero-sized buffer may have no storage; give views a valid dangling base then.
-      guard let base = buffer.baseAddress else {
-        return try body(PixelView(empty: format, width: w, height: h))
-      }
-      return try body(
-        PixelView(base: base + offset, width: w, height: h, format: format, rowStride: stride))
+      let base = buffer.baseAddress ?? UnsafePointer(PixelWindow.placeholderBase)
+      return try body(PixelView(base: base + offset, window))
     }
   }
 
@@ -100,32 +92,22 @@ extension PixelBuffer {
     x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil,
     _ body: (MutablePixelView) throws(E) -> R
   ) throws(E) -> R {
-    let w = width ?? self.width - x
-    let h = height ?? self.height - y
-    checkRectangle(x: x, y: y, width: w, height: h)
-    let stride = bytesPerRow
-    let offset = y * stride + x * format.channels
-    let format = self.format
+    let (window, offset) = self.window.window(x: x, y: y, width: width, height: height)
     return try pixels.withUnsafeMutableBufferPointer { (buffer) throws(E) -> R in
-      guard let base = buffer.baseAddress else {
-        return try body(MutablePixelView(empty: format, width: w, height: h))
-      }
-      return try body(
-        MutablePixelView(
-          base: base + offset, width: w, height: h, format: format, rowStride: stride))
+      let base = buffer.baseAddress ?? PixelWindow.placeholderBase
+      return try body(MutablePixelView(base: base + offset, window))
     }
+  }
+
+  /// The whole image as a window.
+  private var window: PixelWindow {
+    PixelWindow(width: width, height: height, format: format, rowStride: bytesPerRow)
   }
 
   /// A copy of the rectangle (x, y, width, height); the buffer itself when that is all of it.
   public func cropped(x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
     if x == 0 && y == 0 && width == self.width && height == self.height { return self }
     return withView(x: x, y: y, width: width, height: height) { $0.copy() }
-  }
-
-  private func checkRectangle(x: Int, y: Int, width w: Int, height h: Int) {
-    precondition(
-      x >= 0 && y >= 0 && w >= 0 && h >= 0 && x <= width - w && y <= height - h,
-      "PixelBuffer: rectangle (\(x), \(y), \(w), \(h)) is outside \(width)x\(height)")
   }
 }
 

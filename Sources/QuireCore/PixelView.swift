@@ -1,3 +1,30 @@
+/// The geometry of a rectangle of pixels inside an image: what a view knows besides where its
+/// first byte is.
+struct PixelWindow {
+  var width: Int
+  var height: Int
+  var format: PixelBuffer.Format
+  /// Bytes from the start of one row to the next in the owner.
+  var rowStride: Int
+
+  /// A base for views of an image without storage (zero bytes are ever read through it).
+  static var placeholderBase: UnsafeMutablePointer<UInt8> {
+    UnsafeMutablePointer(bitPattern: MemoryLayout<UInt64>.alignment).unsafelyUnwrapped
+  }
+
+  /// The rectangle (x, y, width, height) inside this window — to its right and bottom edges
+  /// when a size is nil — and the byte offset of its first pixel. Traps when it is outside.
+  func window(x: Int, y: Int, width w: Int?, height h: Int?) -> (PixelWindow, offset: Int) {
+    let w = w ?? width - x
+    let h = h ?? height - y
+    precondition(
+      x >= 0 && y >= 0 && w >= 0 && h >= 0 && x <= width - w && y <= height - h,
+      "pixels: rectangle (\(x), \(y), \(w), \(h)) is outside \(width)x\(height)")
+    let sub = PixelWindow(width: w, height: h, format: format, rowStride: rowStride)
+    return (sub, y * rowStride + x * format.channels)
+  }
+}
+
 /// A borrowed, read-only window onto part (or all) of a `PixelBuffer`: no copy, rows keep the
 /// owner's stride. A view is handed to a closure by `PixelBuffer.withView` and is valid only
 /// inside it — it holds a pointer into the owner's storage, so it must not be stored or
@@ -13,19 +40,16 @@ public struct PixelView {
   public let rowStride: Int
   @usableFromInline let base: UnsafePointer<UInt8>
 
-  init(base: UnsafePointer<UInt8>, width: Int, height: Int, format: PixelBuffer.Format, rowStride: Int)
-  {
+  init(base: UnsafePointer<UInt8>, _ window: PixelWindow) {
     self.base = base
-    self.width = width
-    self.height = height
-    self.format = format
-    self.rowStride = rowStride
+    width = window.width
+    height = window.height
+    format = window.format
+    rowStride = window.rowStride
   }
 
-  init(empty format: PixelBuffer.Format, width: Int, height: Int) {
-    self.init(
-      base: UnsafePointer(bitPattern: MemoryLayout<UInt64>.alignment).unsafelyUnwrapped,
-      width: width, height: height, format: format, rowStride: 0)
+  var window: PixelWindow {
+    PixelWindow(width: width, height: height, format: format, rowStride: rowStride)
   }
 
   /// Bytes in one row of the window: width × channels.
@@ -47,13 +71,9 @@ public struct PixelView {
   }
 
   /// A window inside this one, in this window's coordinates, with the same lifetime.
-  public func view(x: Int, y: Int, width w: Int, height h: Int) -> PixelView {
-    precondition(
-      x >= 0 && y >= 0 && w >= 0 && h >= 0 && x <= width - w && y <= height - h,
-      "PixelView: rectangle (\(x), \(y), \(w), \(h)) is outside \(width)x\(height)")
-    return PixelView(
-      base: base + y * rowStride + x * format.channels, width: w, height: h, format: format,
-      rowStride: rowStride)
+  public func view(x: Int, y: Int, width: Int, height: Int) -> PixelView {
+    let (sub, offset) = window.window(x: x, y: y, width: width, height: height)
+    return PixelView(base: base + offset, sub)
   }
 
   /// An owned copy of the window.
@@ -94,32 +114,23 @@ public struct MutablePixelView {
   public let rowStride: Int
   @usableFromInline let base: UnsafeMutablePointer<UInt8>
 
-  init(
-    base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, format: PixelBuffer.Format,
-    rowStride: Int
-  ) {
+  init(base: UnsafeMutablePointer<UInt8>, _ window: PixelWindow) {
     self.base = base
-    self.width = width
-    self.height = height
-    self.format = format
-    self.rowStride = rowStride
+    width = window.width
+    height = window.height
+    format = window.format
+    rowStride = window.rowStride
   }
 
-  init(empty format: PixelBuffer.Format, width: Int, height: Int) {
-    self.init(
-      base: UnsafeMutablePointer(bitPattern: MemoryLayout<UInt64>.alignment).unsafelyUnwrapped,
-      width: width, height: height, format: format, rowStride: 0)
+  var window: PixelWindow {
+    PixelWindow(width: width, height: height, format: format, rowStride: rowStride)
   }
 
   /// Bytes in one row of the window: width × channels.
   public var bytesPerRow: Int { width * format.channels }
 
   /// The same window, read-only.
-  public var readOnly: PixelView {
-    PixelView(
-      base: UnsafePointer(base), width: width, height: height, format: format,
-      rowStride: rowStride)
-  }
+  public var readOnly: PixelView { PixelView(base: UnsafePointer(base), window) }
 
   /// Row `y` (0 at the window's top) as `bytesPerRow` writable bytes. Traps when outside.
   @inlinable
@@ -129,13 +140,9 @@ public struct MutablePixelView {
   }
 
   /// A window inside this one, in this window's coordinates, with the same lifetime.
-  public func view(x: Int, y: Int, width w: Int, height h: Int) -> MutablePixelView {
-    precondition(
-      x >= 0 && y >= 0 && w >= 0 && h >= 0 && x <= width - w && y <= height - h,
-      "MutablePixelView: rectangle (\(x), \(y), \(w), \(h)) is outside \(width)x\(height)")
-    return MutablePixelView(
-      base: base + y * rowStride + x * format.channels, width: w, height: h, format: format,
-      rowStride: rowStride)
+  public func view(x: Int, y: Int, width: Int, height: Int) -> MutablePixelView {
+    let (sub, offset) = window.window(x: x, y: y, width: width, height: height)
+    return MutablePixelView(base: base + offset, sub)
   }
 
   /// Fills the window with `color` (gray8: the gray it shows on white paper).

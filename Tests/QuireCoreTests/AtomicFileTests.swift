@@ -26,7 +26,9 @@ import Testing
     #expect(Self.contents(dir) != ["page-0001.png"])  // nothing under the name before commit
     try file.commit()
     #expect(Self.contents(dir) == ["page-0001.png"])
-    #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/page-0001.png")) == Data([1, 9, 9, 4, 5, 6, 7, 8]))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: dir + "/page-0001.png"))
+        == Data([1, 9, 9, 4, 5, 6, 7, 8]))
   }
 
   @Test func aWriterDroppedWithoutCommitLeavesNeitherTemporaryNorPartialFile() throws {

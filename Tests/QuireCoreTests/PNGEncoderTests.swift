@@ -71,7 +71,8 @@ enum ReferenceDecoder {
   @Test(arguments: [PixelBuffer.Format.gray8, .rgba8])
   func decodesToTheSamePixelsInAReferenceDecoder(format: PixelBuffer.Format) throws {
     guard ReferenceDecoder.available else {
-      print("skipped: /usr/bin/python3 with PIL is not installed (libpng round trip: QuireRasterTests)")
+      print(
+        "skipped: /usr/bin/python3 with PIL is not installed (libpng round trip: QuireRasterTests)")
       return
     }
     for seed: UInt64 in 1...4 {

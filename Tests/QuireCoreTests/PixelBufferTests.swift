@@ -67,7 +67,9 @@ func samplePixels(width: Int, height: Int, format: PixelBuffer.Format, seed: UIn
     source.withView(x: 1, y: 1, width: 3, height: 2) { from in
       target.withMutableView(x: 4, y: 5, width: 3, height: 2) { $0.copy(from: from) }
     }
-    #expect(target.cropped(x: 4, y: 5, width: 3, height: 2) == source.cropped(x: 1, y: 1, width: 3, height: 2))
+    #expect(
+      target.cropped(x: 4, y: 5, width: 3, height: 2)
+        == source.cropped(x: 1, y: 1, width: 3, height: 2))
     var gray = PixelBuffer(width: 4, height: 4, format: .gray8, fill: 0)
     gray.withMutableView(x: 1, y: 1, width: 2, height: 2) { $0.fill(.white) }
     #expect(gray.pixels == [0, 0, 0, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 0, 0, 0])

@@ -49,7 +49,8 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
   @Test(arguments: [PixelBuffer.Format.gray8, .rgba8])
   func coreEncoderWindowsDecodeWithLibpng(format: PixelBuffer.Format) throws {
     var rng = SplitMix(seed: 9)
-    let pixels = (0..<(40 * 30 * format.channels)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    let pixels = (0..<(40 * 30 * format.channels)).map { _ in UInt8(truncatingIfNeeded: rng.next())
+    }
     let page = PixelBuffer(width: 40, height: 30, format: format, pixels: pixels)
     for filter in PNGEncoder.Filter.allCases {
       // A borrowed window, encoded without a copy, decodes (libpng) to the cropped pixels.

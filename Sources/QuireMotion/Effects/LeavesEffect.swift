@@ -1,4 +1,3 @@
-
 /// The Leaves flip (Tom Brow's Leaves for iOS): the page folds along a vertical line that
 /// travels from the right edge to the left; the folded-over part shows its back.
 ///

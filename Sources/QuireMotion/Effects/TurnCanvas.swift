@@ -1,4 +1,3 @@
-
 // The shared machinery of the per-pixel leaf renderers (curl, leaves, fold).
 //
 // Coordinates. Every leaf effect works in *page coordinates*: x to the right, y down, in

@@ -107,7 +107,9 @@ public struct APNGSink: FrameSink {
     repeat {
       let end = Swift.min(frame.count, start + piece)
       if frameCount == 0 {
-        frame.withUnsafeBytes { out.append(.imageData, UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        frame.withUnsafeBytes {
+          out.append(.imageData, UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+        }
       } else {
         var body: [UInt8] = []
         body.reserveCapacity(end - start + 4)
