@@ -30,8 +30,9 @@ let package = Package(
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
 
-    // The shared core: colour, diagnostics, pixels, files; knows no stage.
-    .target(name: "QuireCore"),
+    // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
+    // files, PNG chunks and encoding, one lock type; knows no stage.
+    .target(name: "QuireCore", dependencies: ["CDeflate"]),
 
     // The pipeline.
     .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib", "CUchardet"]),
@@ -42,14 +43,15 @@ let package = Package(
       ]),
     .target(
       name: "QuireRaster",
-      dependencies: [
-        "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib",
-      ]),
-    .target(name: "QuireCache", dependencies: ["QuireRaster"]),
-    .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP", "CDeflate"]),
+      dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG"]),
+    // Cache and Motion need pixels, not fonts: they stand on the core alone.
+    .target(name: "QuireCache", dependencies: ["QuireCore"]),
+    .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP"]),
     .target(
       name: "Quire",
-      dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
+      dependencies: [
+        "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion",
+      ]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 
     // Test-only support shared by the test targets (where the corpus is).
@@ -62,11 +64,14 @@ let package = Package(
       name: "QuireTypesetTests", dependencies: ["QuireTestSupport", "QuireCore", "QuireTypeset"],
       resources: [.copy("Goldens")]),
     .testTarget(
-      name: "QuireRasterTests", dependencies: ["QuireTestSupport", "QuireCore", "QuireRaster"],
+      name: "QuireRasterTests",
+      dependencies: ["QuireTestSupport", "QuireCore", "QuireRaster", "CZlib"],
       resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireCacheTests", dependencies: ["QuireCache"]),
+    .testTarget(name: "QuireCacheTests", dependencies: ["QuireCore", "QuireCache"]),
+    // QuireRaster only as a reference PNG decoder (libpng) for the goldens and encoders.
     .testTarget(
-      name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
+      name: "QuireMotionTests", dependencies: ["QuireCore", "QuireMotion", "QuireRaster"],
+      resources: [.copy("Goldens")]),
     .testTarget(
       name: "QuireTests", dependencies: ["QuireTestSupport", "Quire"], resources: [.copy("Goldens")]
     ),

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// The one place Quire writes files. Every file goes into `root` under a plain name (no
 /// separators, no dot-dot), first to a hidden temporary name, then renamed, so an
@@ -30,39 +31,14 @@ public struct OutputFolder: Sendable {
     try Self.writeAtomically(data, to: root.appendingPathComponent(Self.checked(name)))
   }
 
-  /// Writes one file atomically (temporary name in the same folder, then rename).
-  ///
-  /// Plain POSIX calls rather than `Data.write(to:)`: Foundation fsyncs every file, which on
-  /// a virtual disk costs more than rendering the page. Rename gives the atomicity readers
-  /// need (no half-written page under the final name); durability across a power cut is not
-  /// a goal for regenerable output.
+  /// Writes one file atomically (temporary name in the same folder, then rename) with the
+  /// core's `AtomicFile`: plain POSIX calls, no fsync — Foundation's `Data.write(to:)` fsyncs
+  /// every file, which on a virtual disk costs more than rendering the page; rename gives the
+  /// atomicity readers need, and durability across a power cut is not a goal for
+  /// regenerable output.
   public static func writeAtomically(_ data: Data, to url: URL) throws(QuireError) {
-    let dir = url.deletingLastPathComponent()
-    let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard fd >= 0 else {
-      throw .cannotCreate(path: url.path, reason: "open: \(String(cString: strerror(errno)))")
-    }
-    var failure: String? = nil
-    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-      var offset = 0
-      while offset < raw.count {
-        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = "write: \(String(cString: strerror(errno)))"
-          return
-        }
-        offset += n
-      }
-    }
-    if close(fd) != 0 && failure == nil { failure = "close: \(String(cString: strerror(errno)))" }
-    if failure == nil && rename(tmp.path, url.path) != 0 {
-      failure = "rename: \(String(cString: strerror(errno)))"
-    }
-    if let failure {
-      unlink(tmp.path)
-      throw .cannotCreate(path: url.path, reason: failure)
+    do { try AtomicFile.write(data, to: url.path) } catch {
+      throw .cannotCreate(path: url.path, reason: error.reason)
     }
   }
 

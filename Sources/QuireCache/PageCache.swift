@@ -12,11 +12,14 @@
 // starting another. Everything the cache stores is tagged with a generation; changing the
 // layout key bumps it, so renders started under an old layout are never stored.
 //
+// Dependencies: the cache holds pixels and never renders, so it depends only on QuireCore
+// (`PixelBuffer`), not on the raster stage and its fonts; a `PageSource` does the rendering.
+//
 // Rejected: an LRU over all pages ever seen (the window is what a reader needs, and the
 // eviction order must follow the reading position, not recency); a lock-protected class
 // (an actor makes the in-flight bookkeeping safe across suspension points for free).
 import Foundation
-import QuireRaster
+@_exported import QuireCore
 
 /// Renders pages on demand (the layout + raster stages behind the cache).
 public protocol PageSource: Sendable {

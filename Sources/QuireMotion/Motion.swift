@@ -1,3 +1,4 @@
+import Foundation
 // Motion: an offline Core Animation and the page-turn effects built on it.
 //
 // What it is. A layer tree (`Layer`, `GradientLayer`) with Core Animation's model —
@@ -41,9 +42,16 @@
 // (a cylinder is not a quad); rigid effects (hard page, transitions, open, shelf) are
 // exactly what a layer compositor draws, and drawing them through it tests it.
 //
+// What it stands on. Motion needs pixels, not fonts: it depends on QuireCore alone (plus
+// libwebp for animated WebP) and re-exports it. Pages arrive as the core's `PixelBuffer`;
+// colours are the core's 8-bit `RGBA`, interpolated in premultiplied `Double` and rounded
+// once per animated value (gradient tables keep the unrounded in-between values, and effect
+// strengths that vary per frame — a shade, a veil — are layer opacities, which are `Double`);
+// frame PNGs and APNG chunks come from the core's `PNGEncoder` and `PNGChunkWriter`, and
+// every output file is an `AtomicFile`, so a turn's frame and the page it shows encode the
+// same way as the raster stage's page PNGs.
+//
 // Written by hand because no installed library does it: there is no Core Animation (or
 // Quartz) on Linux, and the installed C libraries decode/encode images but do not composite
 // projective quads.
-import CWebP
-import Foundation
-import QuireRaster
+@_exported import QuireCore

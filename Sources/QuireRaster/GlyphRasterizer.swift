@@ -26,22 +26,20 @@ final class FontBytes: @unchecked Sendable {
 
 /// The renderer's fonts, copied out of the `FontTable` lazily (a book may list faces it never
 /// draws with) and shared read-only by every rasterizer.
-final class FontStore: @unchecked Sendable {
+final class FontStore: Sendable {
   private let table: FontTable
-  // Guarded by `lock`.
-  private var bytes: [Int: FontBytes] = [:]
-  private let lock = NSLock()
+  private let bytes = Mutex<[Int: FontBytes]>([:])
 
   init(_ table: FontTable) { self.table = table }
 
   func bytes(for id: FontID) -> FontBytes? {
     guard id >= 0 && id < table.faces.count else { return nil }
-    lock.lock()
-    defer { lock.unlock() }
-    if let b = bytes[id] { return b }
-    let b = FontBytes(table.faces[id])
-    bytes[id] = b
-    return b
+    return bytes.withLock { bytes in
+      if let b = bytes[id] { return b }
+      let b = FontBytes(table.faces[id])
+      bytes[id] = b
+      return b
+    }
   }
 }
 
@@ -66,8 +64,10 @@ struct GlyphKey: Hashable {
 }
 
 /// One thread's FreeType: its own FT_Library, the faces opened in it, and a glyph cache.
-/// Not thread-safe; `PageRenderer` lends it to one page render at a time.
-final class GlyphRasterizer {
+/// Not thread-safe; `PageRenderer` lends it to one page render at a time. It moves between
+/// threads only through the renderer's pool (inside its `Mutex`) and is never used by two at
+/// once, which the compiler cannot see: hence `@unchecked Sendable`.
+final class GlyphRasterizer: @unchecked Sendable {
   private var library: OpaquePointer?
   private var faces: [Int: FT_Face] = [:]
   private var faceSize: [Int: Int32] = [:]

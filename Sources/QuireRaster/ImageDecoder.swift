@@ -211,7 +211,7 @@ enum Resampler {
 
 /// Decoded and scaled images by (href, size), shared by all threads, bounded in bytes
 /// (oldest entry out first). Failures are cached too, so a broken image is decoded once.
-final class ImageStore: @unchecked Sendable {
+final class ImageStore: Sendable {
   enum Entry {
     case image(ScaledImage)
     case failed(RasterError)
@@ -222,13 +222,16 @@ final class ImageStore: @unchecked Sendable {
     var height: Int
   }
 
+  /// Decoded images, oldest first in `order`, `bytes` in all.
+  private struct Cache {
+    var entries: [Key: Entry] = [:]
+    var order: [Key] = []
+    var bytes = 0
+  }
+
   private let images: @Sendable (String) -> Data?
   private let budget: Int
-  // Guarded by `lock`.
-  private var entries: [Key: Entry] = [:]
-  private var order: [Key] = []
-  private var bytes = 0
-  private let lock = NSLock()
+  private let cache = Mutex(Cache())
 
   init(images: @escaping @Sendable (String) -> Data?, budget: Int) {
     self.images = images
@@ -237,12 +240,7 @@ final class ImageStore: @unchecked Sendable {
 
   func image(href: String, width: Int, height: Int) -> Entry {
     let key = Key(href: href, width: width, height: height)
-    lock.lock()
-    if let e = entries[key] {
-      lock.unlock()
-      return e
-    }
-    lock.unlock()
+    if let e = cache.withLock({ $0.entries[key] }) { return e }
     // Decode outside the lock: another thread may do the same work once, which is cheaper
     // than making every page wait behind a large JPEG.
     let entry: Entry
@@ -258,18 +256,18 @@ final class ImageStore: @unchecked Sendable {
     }
     let size: Int
     if case .image(let s) = entry { size = s.premultiplied.count } else { size = 64 }
-    lock.lock()
-    defer { lock.unlock() }
-    if entries[key] == nil, size <= budget {
-      entries[key] = entry
-      order.append(key)
-      bytes += size
-      while bytes > budget, !order.isEmpty {
-        let old = order.removeFirst()
-        if case .image(let s) = entries.removeValue(forKey: old) {
-          bytes -= s.premultiplied.count
+    let budget = self.budget
+    cache.withLock { cache in
+      guard cache.entries[key] == nil, size <= budget else { return }
+      cache.entries[key] = entry
+      cache.order.append(key)
+      cache.bytes += size
+      while cache.bytes > budget, !cache.order.isEmpty {
+        let old = cache.order.removeFirst()
+        if case .image(let s) = cache.entries.removeValue(forKey: old) {
+          cache.bytes -= s.premultiplied.count
         } else {
-          bytes -= 64
+          cache.bytes -= 64
         }
       }
     }

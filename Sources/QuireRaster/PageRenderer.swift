@@ -5,16 +5,19 @@ import QuireTypeset
 
 /// Draws `Page` display lists into pixel buffers. Safe to call from several threads at once:
 /// each `render` borrows a `GlyphRasterizer` (its own FreeType state and glyph cache) from a
-/// pool for the whole page; decoded images are shared behind a lock.
-public final class PageRenderer: @unchecked Sendable {
+/// pool for the whole page; decoded images are shared behind a mutex.
+public final class PageRenderer: Sendable {
+  /// What the renderer's threads share: idle rasterizers and the warnings so far.
+  private struct Shared {
+    var idle: [GlyphRasterizer] = []
+    var warningList: [String] = []
+    var warned: Set<String> = []
+  }
+
   private let store: FontStore
   private let imageStore: ImageStore
   private let glyphCacheBytes: Int
-  // Guarded by `lock`: idle rasterizers and the warnings so far.
-  private var idle: [GlyphRasterizer] = []
-  private var warningList: [String] = []
-  private var warned: Set<String> = []
-  private let lock = NSLock()
+  private let shared = Mutex(Shared())
 
   /// - Parameters:
   ///   - fonts: the layout's font table; faces are opened on first use.
@@ -28,28 +31,22 @@ public final class PageRenderer: @unchecked Sendable {
   /// Problems met so far (images that could not be decoded, fonts that would not open),
   /// each once, in the order first seen.
   public var warnings: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return warningList
+    shared.withLock { $0.warningList }
   }
 
   private func warn(_ message: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    if warned.insert(message).inserted { warningList.append(message) }
+    shared.withLock {
+      if $0.warned.insert(message).inserted { $0.warningList.append(message) }
+    }
   }
 
   private func checkout() -> GlyphRasterizer {
-    lock.lock()
-    let r = idle.popLast()
-    lock.unlock()
-    return r ?? GlyphRasterizer(store: store, cacheBytes: glyphCacheBytes)
+    shared.withLock { $0.idle.popLast() }
+      ?? GlyphRasterizer(store: store, cacheBytes: glyphCacheBytes)
   }
 
   private func checkin(_ r: GlyphRasterizer) {
-    lock.lock()
-    idle.append(r)
-    lock.unlock()
+    shared.withLock { $0.idle.append(r) }
   }
 
   /// Renders `page` on white paper. Items are painted in order; RGBA colours are composited

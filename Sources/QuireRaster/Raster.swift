@@ -29,13 +29,24 @@
 // alpha from a ring of rows, so a 4000×3000 photo placed at 500 px never exists at full
 // size in memory.
 //
-// Why some things are hand-written: the PNG encoder writes its own chunks because libpng's
-// simplified writer uses zlib (2–3× slower than libdeflate for the same size on text pages;
-// see Benchmarks/png-encoding.md) and cannot choose the row filter; the resampler and the
-// coverage blitter are small loops no installed library offers with premultiplied-alpha
-// compositing into our own buffers.
+// Pixels and PNG output live in QuireCore. `PixelBuffer` (the page image this stage returns)
+// and `PNGEncoder` are the core's, because Cache and Motion need pixels and PNG bytes but not
+// fonts; this stage re-exports the core so `import QuireRaster` still sees them. `PNGCodec`
+// here is the encode entry point the façade calls (a thin name over the core encoder) and
+// the decoder (libpng's simplified API, which needs no setjmp from Swift). The core's encoder
+// writes its own chunks because libpng's simplified writer uses zlib (2–3× slower than
+// libdeflate for the same size on text pages; see Benchmarks/png-encoding.md) and cannot
+// choose the row filter.
+//
+// Threads share mutable state only through the core's one lock type, `Mutex`: the pool of
+// idle rasterizers and the warnings (PageRenderer), the font bytes (FontStore), the decoded
+// images (ImageStore).
+//
+// Why some things are hand-written: the resampler and the coverage blitter are small loops no
+// installed library offers with premultiplied-alpha compositing into our own buffers.
 
 import Foundation
+@_exported import QuireCore
 
 /// What went wrong in the raster stage, naming the input and the failing C function.
 public enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,17 +1,16 @@
 import Foundation
-import QuireRaster
+import QuireCore
 import Testing
 
 @testable import QuireCache
 
 /// A page source that draws page i as a 4×4 gray8 page filled with i (plus a layout salt),
 /// counts its renders, and can be slow.
-final class FakeSource: PageSource, @unchecked Sendable {
+final class FakeSource: PageSource, Sendable {
   let pageCount: Int
   let salt: UInt8
   let delayNanos: UInt64
-  private let lock = NSLock()
-  private var _renders: [Int] = []
+  private let rendered = Mutex<[Int]>([])
 
   init(pageCount: Int, salt: UInt8 = 0, delayNanos: UInt64 = 0) {
     self.pageCount = pageCount
@@ -19,11 +18,11 @@ final class FakeSource: PageSource, @unchecked Sendable {
     self.delayNanos = delayNanos
   }
 
-  var renders: [Int] { lock.withLock { _renders } }
+  var renders: [Int] { rendered.withLock { $0 } }
   func renderCount(_ i: Int) -> Int { renders.filter { $0 == i }.count }
 
   func renderPage(_ index: Int) async throws -> PixelBuffer {
-    lock.withLock { _renders.append(index) }
+    rendered.withLock { $0.append(index) }
     if delayNanos > 0 { try await Task.sleep(nanoseconds: delayNanos) }
     return PixelBuffer(width: 4, height: 4, format: .gray8, fill: UInt8(index % 200) &+ salt)
   }

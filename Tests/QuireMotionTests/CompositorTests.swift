@@ -120,7 +120,7 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
   l.transform = .rotation(-40 * Double.pi / 180, x: 0, y: 1, z: 0)
   l.contents = board
   root.addSublayer(l)
-  let out = Compositor(width: 200, height: 200, background: RGBA(r: 1, g: 0, b: 0))
+  let out = Compositor(width: 200, height: 200, background: RGBA(red: 1, green: 0, blue: 0))
     .render(presentation: root)
   // Forward-map the centre of every cell with the same matrices and check its colour.
   let m = Transform3D.translation(x: 0, y: -60).concatenating(l.transform)
@@ -157,7 +157,7 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
   l.shadowOpacity = 0.8
   l.shadowRadius = 10
   l.shadowOffset = LayerSize(width: 0, height: 6)
-  let c = Compositor(width: 80, height: 80, background: RGBA(r: 0.8, g: 0.8, b: 0.8))
+  let c = Compositor(width: 80, height: 80, background: RGBA(red: 0.8, green: 0.8, blue: 0.8))
   let a = c.render(presentation: l)
   let b = c.render(presentation: l)
   #expect(a == b)
@@ -172,14 +172,14 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
   root.sublayerTransform = .perspective(400)
   let g = GradientLayer()
   g.frame = root.bounds
-  g.colors = [RGBA(r: 0.9, g: 0.9, b: 1), RGBA(r: 0.3, g: 0.3, b: 0.5)]
+  g.colors = [RGBA(red: 0.9, green: 0.9, blue: 1), RGBA(red: 0.3, green: 0.3, blue: 0.5)]
   root.addSublayer(g)
   let card = Layer(frame: LayerRect(x: 20, y: 30, width: 80, height: 100))
   card.contents = Synthetic.page(width: 80, height: 100, seed: 2)
   card.cornerRadius = 8
   card.masksToBounds = true
   card.borderWidth = 2
-  card.borderColor = RGBA(r: 0.2, g: 0.2, b: 0.2)
+  card.borderColor = RGBA(red: 0.2, green: 0.2, blue: 0.2)
   card.shadowOpacity = 0.6
   card.shadowRadius = 6
   card.shadowOffset = LayerSize(width: 3, height: 5)

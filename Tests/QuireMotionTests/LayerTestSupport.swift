@@ -7,6 +7,13 @@ import Testing
 // Test-only helpers: synthetic pages (no fonts), PNG goldens (QuireRaster's PNGCodec;
 // compared pixel for pixel, so an encoder change does not invalidate them), image metrics.
 
+extension RGBA {
+  /// Test colours (the core's `RGBA` has no named primaries besides black, white, clear).
+  static let red = RGBA(r: 255, g: 0, b: 0)
+  static let green = RGBA(r: 0, g: 255, b: 0)
+  static let blue = RGBA(r: 0, g: 0, b: 255)
+}
+
 enum Synthetic {
   /// A page with a coloured header block, a diagonal gradient and stripes, distinct per seed.
   static func page(width: Int, height: Int, seed: Int) -> PixelBuffer {

@@ -13,7 +13,7 @@ private func book() -> BookOpenAnimation {
   return BookOpenAnimation(
     cover: coverPx, firstPage: Synthetic.page(width: 120, height: 160, seed: 1),
     canvas: (width: 120, height: 160), from: (x: 70, y: 100, w: 30, h: 40),
-    background: RGBA(r: 0.3, g: 0.2, b: 0.1), perspective: 200)
+    background: RGBA(red: 0.3, green: 0.2, blue: 0.1), perspective: 200)
 }
 
 @Test func openEndsOnTheFirstPageAndStartsInTheShelfCell() {

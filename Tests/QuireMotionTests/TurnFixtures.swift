@@ -84,7 +84,7 @@ enum Golden {
   static func check(_ image: PixelBuffer, name: String) throws {
     let path = sourceDirectory + "/" + name
     if ProcessInfo.processInfo.environment["QUIRE_BLESS"] == "1" {
-      try PNGChunk.encode(image, level: 9).write(to: URL(fileURLWithPath: path))
+      try Data(PNGEncoder.encode(image, level: 9)).write(to: URL(fileURLWithPath: path))
       return
     }
     let bundled =
@@ -100,7 +100,7 @@ enum Golden {
     }
     if expected != image {
       let actual = NSTemporaryDirectory() + "actual-" + name
-      try? PNGChunk.encode(image).write(to: URL(fileURLWithPath: actual))
+      try? Data(PNGEncoder.encode(image, level: 2)).write(to: URL(fileURLWithPath: actual))
       Issue.record("\(name) differs from the golden (actual written to \(actual))")
     }
   }

@@ -46,6 +46,23 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
     }
   }
 
+  @Test(arguments: [PixelBuffer.Format.gray8, .rgba8])
+  func coreEncoderWindowsDecodeWithLibpng(format: PixelBuffer.Format) throws {
+    var rng = SplitMix(seed: 9)
+    let pixels = (0..<(40 * 30 * format.channels)).map { _ in UInt8(truncatingIfNeeded: rng.next())
+    }
+    let page = PixelBuffer(width: 40, height: 30, format: format, pixels: pixels)
+    for filter in PNGEncoder.Filter.allCases {
+      // A borrowed window, encoded without a copy, decodes (libpng) to the cropped pixels.
+      let png = page.withView(x: 7, y: 3, width: 25, height: 20) {
+        PNGEncoder.encode($0, filter: filter, level: 5)
+      }
+      #expect(
+        try PNGCodec.decode(Data(png)) == page.cropped(x: 7, y: 3, width: 25, height: 20),
+        "\(format) \(filter)")
+    }
+  }
+
   @Test func encodingIsDeterministicAndMinimal() {
     let b = PixelBuffer(width: 3, height: 2, format: .gray8, pixels: [0, 1, 2, 3, 4, 5])
     let a = PNGCodec.encode(b)

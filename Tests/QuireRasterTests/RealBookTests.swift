@@ -106,14 +106,10 @@ struct RealBookBenchmark {
     let firstStart = RasterBenchmark.now()
     _ = PNGCodec.encode(r.render(pages[0], width: 600, height: 800, format: .gray8))
     let firstMs = (RasterBenchmark.now() - firstStart) * 1000
-    let next = NSLock()
-    nonisolated(unsafe) var cursor = 0
+    let cursor = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 2) { _ in
       while true {
-        next.lock()
-        let i = cursor
-        cursor += 1
-        next.unlock()
+        let i = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
         if i >= pages.count { break }
         let png = PNGCodec.encode(r.render(pages[i], width: 600, height: 800, format: .gray8))
         try? Data(png).write(to: dir.appendingPathComponent(String(format: "page-%04d.png", i + 1)))

@@ -44,7 +44,7 @@ public enum AnimatableValue: Sendable, Hashable {
           x: p.minX + q.minX, y: p.minY + q.minY, width: p.width + q.width,
           height: p.height + q.height))
     case (.color(let p), .color(let q)):
-      return .color(RGBA(r: p.r + q.r, g: p.g + q.g, b: p.b + q.b, a: p.a + q.a))
+      return .color(p + q)
     case (.transform(let p), .transform(let q)): return .transform(p.concatenating(q))
     default: return nil
     }
@@ -63,7 +63,7 @@ public enum AnimatableValue: Sendable, Hashable {
           x: p.minX - q.minX, y: p.minY - q.minY, width: p.width - q.width,
           height: p.height - q.height))
     case (.color(let p), .color(let q)):
-      return .color(RGBA(r: p.r - q.r, g: p.g - q.g, b: p.b - q.b, a: p.a - q.a))
+      return .color(p - q)
     default: return nil
     }
   }
@@ -77,7 +77,8 @@ public enum AnimatableValue: Sendable, Hashable {
     case (.size(let p), .size(let q)): return h([p.width - q.width, p.height - q.height])
     case (.rect(let p), .rect(let q)):
       return h([p.minX - q.minX, p.minY - q.minY, p.width - q.width, p.height - q.height])
-    case (.color(let p), .color(let q)): return h([p.r - q.r, p.g - q.g, p.b - q.b, p.a - q.a])
+    case (.color(let p), .color(let q)):
+      return h([p.red - q.red, p.green - q.green, p.blue - q.blue, p.alpha - q.alpha])
     case (.transform(let p), .transform(let q)):
       return h(zip(p.entries, q.entries).map { $0 - $1 })
     default: return 1

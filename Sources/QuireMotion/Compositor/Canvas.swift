@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// A premultiplied RGBA working surface: Float channels on the 0…255 scale, so that an
 /// opaque 8-bit pixel copied in and rounded out is bit-identical.
@@ -13,8 +12,8 @@ struct Canvas {
   init(width: Int, height: Int, fill: RGBA = .clear) {
     self.width = width
     self.height = height
-    let a = Float(fill.a * 255)
-    let pm: [Float] = [Float(fill.r) * a, Float(fill.g) * a, Float(fill.b) * a, a]
+    let a = Float(fill.alpha * 255)
+    let pm: [Float] = [Float(fill.red) * a, Float(fill.green) * a, Float(fill.blue) * a, a]
     if a == 0 {
       px = [Float](repeating: 0, count: width * height * 4)
     } else {

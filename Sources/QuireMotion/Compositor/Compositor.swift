@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// Renders a layer tree into an RGBA8 `PixelBuffer` (straight alpha), offline, on the CPU.
 ///
@@ -142,10 +141,10 @@ public struct Compositor: Sendable {
       var table = [Float](repeating: 0, count: 256 * 4)
       for i in 0..<256 {
         let c = g.color(at: Double(i) / 255)
-        let a = Float(c.a * 255)
-        table[i * 4] = Float(c.r) * a
-        table[i * 4 + 1] = Float(c.g) * a
-        table[i * 4 + 2] = Float(c.b) * a
+        let a = Float(c.alpha * 255)
+        table[i * 4] = Float(c.red) * a
+        table[i * 4 + 1] = Float(c.green) * a
+        table[i * 4 + 2] = Float(c.blue) * a
         table[i * 4 + 3] = a
       }
       canvas.fill(
@@ -165,7 +164,7 @@ public struct Compositor: Sendable {
   private func drawShadow(
     _ l: Layer, _ m: Transform3D, _ opacity: Double, into canvas: inout Canvas
   ) {
-    let strength = l.shadowOpacity * l.shadowColor.a * opacity
+    let strength = l.shadowOpacity * l.shadowColor.alpha * opacity
     guard strength > 0 else { return }
     let b = l.bounds
     guard let q = ProjectedQuad(m, b, canvasWidth: Int.max / 4, canvasHeight: Int.max / 4)
@@ -193,7 +192,7 @@ public struct Compositor: Sendable {
     gaussianApproximation(&plane, width: rw, height: rh, sigma: sigma)
     let c = l.shadowColor
     let k = Float(strength) * 255
-    let (cr, cg, cb) = (Float(c.r), Float(c.g), Float(c.b))
+    let (cr, cg, cb) = (Float(c.red), Float(c.green), Float(c.blue))
     let cx0 = max(rx0, 0)
     let cy0 = max(ry0, 0)
     let cx1 = min(rx1, width)
@@ -218,8 +217,8 @@ public struct Compositor: Sendable {
   }
 
   private func solid(_ c: RGBA) -> Paint {
-    let a = Float(min(max(c.a, 0), 1) * 255)
-    return .solid(r: Float(c.r) * a, g: Float(c.g) * a, b: Float(c.b) * a, a: a)
+    let a = Float(c.alpha * 255)
+    return .solid(r: Float(c.red) * a, g: Float(c.green) * a, b: Float(c.blue) * a, a: a)
   }
 }
 

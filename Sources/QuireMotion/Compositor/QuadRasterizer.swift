@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// What fills a quad, sampled at layer-local coordinates (u, v); colours premultiplied.
 enum Paint {

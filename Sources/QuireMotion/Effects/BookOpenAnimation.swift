@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// `quire open`: a book opening from its shelf cell, iBooks style. Two motions at once: the
 /// book rectangle moves and scales from `from` (canvas coordinates) to the whole canvas,

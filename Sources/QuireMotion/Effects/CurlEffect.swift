@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// A realistic page curl: the leaf rolls around a cylinder whose axis (the fold line) sweeps
 /// from the right edge across the page.

@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// A flat 2-D fold (the StPageFlip / turn.js model): the turning page is reflected across a
 /// fold line and clipped; no cylinder, no perspective.

@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// A stiff leaf (a board cover, a hard page), drawn through the layer compositor: the page
 /// rotates rigidly in 3-D about its spine (the left edge) from 0 to −π, toward the viewer,
@@ -60,7 +59,9 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
     let shade = GradientLayer()
     shade.frame = LayerRect(x: start, y: 0, width: pw * 0.5, height: h)
     let dark = shadowStrength * sin(Double.pi * t)
-    shade.colors = [RGBA(r: 0, g: 0, b: 0, a: dark), RGBA(r: 0, g: 0, b: 0, a: 0)]
+    // The strength is the layer's opacity (a Double), not the colour's 8-bit alpha.
+    shade.colors = [.black, .clear]
+    shade.opacity = dark
     shade.startPoint = LayerPoint(x: 0, y: 0.5)
     shade.endPoint = LayerPoint(x: 1, y: 0.5)
     root.addSublayer(shade)
@@ -88,7 +89,8 @@ public struct HardPageEffect: PageTurnEffect, LeafEffect {
     if let b = faces.back { back.contents = b.flippedLeftRight() }
     if faces.backVeil > 0 {
       let veil = Layer(frame: leaf.bounds)
-      veil.backgroundColor = RGBA(r: 1, g: 1, b: 1, a: Double(faces.backVeil))
+      veil.backgroundColor = .white
+      veil.opacity = Double(faces.backVeil)
       back.addSublayer(veil)
     }
     leaf.addSublayer(front)

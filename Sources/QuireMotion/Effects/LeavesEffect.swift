@@ -1,5 +1,3 @@
-import QuireRaster
-
 /// The Leaves flip (Tom Brow's Leaves for iOS): the page folds along a vertical line that
 /// travels from the right edge to the left; the folded-over part shows its back.
 ///

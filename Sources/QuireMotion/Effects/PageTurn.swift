@@ -1,5 +1,3 @@
-import QuireRaster
-
 // The contract of every page-turn effect. An effect draws one frame of a forward turn from
 // page N (`current`) to page N+1 (`next`) at progress t ∈ [0, 1] (already eased by the timing
 // function): frame(0) must equal `current` pixel for pixel, frame(1) must equal `next`.

@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// Where one book lies in a scattered shelf: its centre in canvas pixels and its rotation
 /// in degrees (clockwise on screen).
@@ -111,7 +110,7 @@ public struct ShelfAnimation: Sendable {
   public init(
     covers: [PixelBuffer], canvas: (width: Int, height: Int), scatter: [ShelfPlacement]? = nil,
     front: Int? = nil, progress: [Double?] = [],
-    background: RGBA = RGBA(r: 0.36, g: 0.25, b: 0.16)
+    background: RGBA = RGBA(red: 0.36, green: 0.25, blue: 0.16)
   ) {
     self.covers = covers
     canvasWidth = canvas.width
@@ -204,11 +203,11 @@ public struct ShelfAnimation: Sendable {
           frame: LayerRect(
             x: inset, y: size.height - barH * 2.2, width: size.width - 2 * inset,
             height: barH))
-        track.backgroundColor = RGBA(r: 0, g: 0, b: 0, a: 0.55)
+        track.backgroundColor = RGBA(red: 0, green: 0, blue: 0, alpha: 0.55)
         track.cornerRadius = barH / 2
         let fill = Layer(
           frame: LayerRect(x: 0, y: 0, width: track.bounds.width * frac, height: barH))
-        fill.backgroundColor = RGBA(r: 0.25, g: 0.6, b: 1)
+        fill.backgroundColor = RGBA(red: 0.25, green: 0.6, blue: 1)
         fill.cornerRadius = barH / 2
         track.addSublayer(fill)
         layer.addSublayer(track)

@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// Core Animation transitions as page turns: "slide" (moveIn), "fade" and "push", driven
 /// through the engine itself — a layer showing `current` gets a `Transition` and then its

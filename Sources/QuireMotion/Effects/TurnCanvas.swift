@@ -1,5 +1,3 @@
-import QuireRaster
-
 // The shared machinery of the per-pixel leaf renderers (curl, leaves, fold).
 //
 // Coordinates. Every leaf effect works in *page coordinates*: x to the right, y down, in

@@ -1,11 +1,14 @@
 import Foundation
-import QuireRaster
 
 /// An animated PNG: frame 0 is also the default image (fcTL before IDAT), later frames are
 /// fdAT chunks. With dispose none and blend source, a later frame stores only the rectangle
 /// where it differs from the frame before it (when the recorder passes that frame; else the
 /// whole frame) — the page beneath and the untouched page stay in the canvas.
 /// acTL's frame count is patched in `finish`, so the frame count need not be known up front.
+///
+/// Chunks are framed by the core's `PNGChunkWriter` and the image data compressed by its
+/// `PNGEncoder` (filter none: the fastest, and page frames are mostly flat paper); the file
+/// is an `AtomicFile`, renamed into place by `finish`.
 public struct APNGSink: FrameSink {
   public let path: String
   public let width: Int
@@ -15,7 +18,7 @@ public struct APNGSink: FrameSink {
   private let delay: (numerator: UInt16, denominator: UInt16)
   private var sequence: UInt32 = 0
   private var frameCount: UInt32 = 0
-  private let actlOffset: UInt64
+  private let actlOffset: Int
 
   public init(path: String, fps: Double, width: Int, height: Int, level: Int32 = 4) throws {
     guard width > 0, height > 0, width < 1 << 24, height < 1 << 24 else {
@@ -30,12 +33,16 @@ public struct APNGSink: FrameSink {
     } else {
       delay = (UInt16(Swift.min(65535, Swift.max(1, (1000 / fps).rounded()))), 1000)
     }
-    file = try AtomicFile(target: path)
-    var head = PNGChunk.signature
-    head.append(PNGChunk.header(width: width, height: height))
-    actlOffset = UInt64(head.count)
-    head.append(Self.actl(frames: 0))
-    try file.write(head)
+    do { file = try AtomicFile(path: path) } catch {
+      throw FrameSinkError.cannotCreate(path: path, reason: error.reason)
+    }
+    var head = PNGChunkWriter()
+    head.header(width: width, height: height, format: .rgba8)
+    actlOffset = head.bytes.count
+    head.append(.animationControl, Self.actl(frames: 0))
+    do { try file.write(head.bytes) } catch {
+      throw FrameSinkError.cannotWrite(path: path, reason: error.reason)
+    }
     let w = width
     let h = height
     encoder = { frame, previous in
@@ -43,68 +50,91 @@ public struct APNGSink: FrameSink {
         throw FrameSinkError.frameSize(
           path: path, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
       }
-      let deflater = try Deflater(level: level)
+      let rgba = frame.asRGBA()
       guard let previous, previous.width == w, previous.height == h,
         previous.format == frame.format
       else {
-        return APNGFrame(
-          x: 0, y: 0, width: w, height: h, data: try PNGChunk.imageData(frame, deflater: deflater))
+        return APNGFrame(x: 0, y: 0, width: w, height: h, data: Self.imageData(rgba, level: level))
       }
       let (x, y, cw, ch) = changedRectangle(frame, previous)
-      let crop = cropped(frame, x: x, y: y, width: cw, height: ch)
-      return APNGFrame(
-        x: x, y: y, width: cw, height: ch, data: try PNGChunk.imageData(crop, deflater: deflater))
+      let data = Self.imageData(rgba, x: x, y: y, width: cw, height: ch, level: level)
+      return APNGFrame(x: x, y: y, width: cw, height: ch, data: data)
     }
   }
 
-  private static func actl(frames: UInt32) -> Data {
-    var b = Data()
-    b.appendBigEndian(frames)
-    b.appendBigEndian(UInt32(0))  // loop forever
-    return PNGChunk.chunk("acTL", b)
+  /// The zlib image data of the rectangle (x, y, width, height) of `frame` (the whole frame by
+  /// default), read through a borrowed view: no cropped copy.
+  private static func imageData(
+    _ frame: PixelBuffer, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil,
+    level: Int32
+  ) -> [UInt8] {
+    frame.withView(x: x, y: y, width: width, height: height) {
+      PNGEncoder.imageData($0, filter: .none, level: level)
+    }
+  }
+
+  private static func actl(frames: UInt32) -> [UInt8] {
+    var b: [UInt8] = []
+    PNGChunkWriter.appendBigEndian(frames, to: &b)
+    PNGChunkWriter.appendBigEndian(UInt32(0), to: &b)  // loop forever
+    return b
+  }
+
+  private func write(_ bytes: [UInt8], at offset: Int? = nil) throws {
+    do {
+      if let offset { try file.write(bytes, at: offset) } else { try file.write(bytes) }
+    } catch { throw FrameSinkError.cannotWrite(path: path, reason: error.reason) }
   }
 
   public mutating func append(_ encoded: APNGFrame, info: FrameInfo) throws {
     // The first frame is the default image: it must cover the whole canvas.
     precondition(frameCount > 0 || (encoded.width == width && encoded.height == height))
     let frame = encoded.data
-    var fctl = Data()
-    fctl.appendBigEndian(sequence)
+    var fctl: [UInt8] = []
+    PNGChunkWriter.appendBigEndian(sequence, to: &fctl)
     sequence += 1
-    fctl.appendBigEndian(UInt32(encoded.width))
-    fctl.appendBigEndian(UInt32(encoded.height))
-    fctl.appendBigEndian(UInt32(encoded.x))
-    fctl.appendBigEndian(UInt32(encoded.y))
-    fctl.appendBigEndian(delay.numerator)
-    fctl.appendBigEndian(delay.denominator)
+    for v in [encoded.width, encoded.height, encoded.x, encoded.y] {
+      PNGChunkWriter.appendBigEndian(UInt32(v), to: &fctl)
+    }
+    PNGChunkWriter.appendBigEndian(delay.numerator, to: &fctl)
+    PNGChunkWriter.appendBigEndian(delay.denominator, to: &fctl)
     fctl.append(contentsOf: [0, 0])  // dispose none, blend source
-    var out = PNGChunk.chunk("fcTL", fctl)
+    var out = PNGChunkWriter(signature: false, capacity: frame.count)
+    out.append(.frameControl, fctl)
     // Chunks are capped well below PNG's 2^31 − 1 limit; a frame may take several.
     let piece = 1 << 24
     var start = 0
     repeat {
       let end = Swift.min(frame.count, start + piece)
-      let part = frame.subdata(in: start..<end)
       if frameCount == 0 {
-        out.append(PNGChunk.chunk("IDAT", part))
+        frame.withUnsafeBytes {
+          out.append(.imageData, UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+        }
       } else {
-        var body = Data()
-        body.appendBigEndian(sequence)
+        var body: [UInt8] = []
+        body.reserveCapacity(end - start + 4)
+        PNGChunkWriter.appendBigEndian(sequence, to: &body)
         sequence += 1
-        body.append(part)
-        out.append(PNGChunk.chunk("fdAT", body))
+        body.append(contentsOf: frame[start..<end])
+        out.append(.frameData, body)
       }
       start = end
     } while start < frame.count
-    try file.write(out)
+    try write(out.bytes)
     frameCount += 1
   }
 
   public mutating func finish() throws {
     guard frameCount > 0 else { throw FrameSinkError.noFrames(path: path) }
-    try file.write(PNGChunk.chunk("IEND", Data()))
-    try file.seekAndWrite(Self.actl(frames: frameCount), at: actlOffset)
-    try file.commit()
+    var end = PNGChunkWriter(signature: false)
+    end.end()
+    try write(end.bytes)
+    var actl = PNGChunkWriter(signature: false)
+    actl.append(.animationControl, Self.actl(frames: frameCount))
+    try write(actl.bytes, at: actlOffset)
+    do { try file.commit() } catch {
+      throw FrameSinkError.cannotWrite(path: path, reason: error.reason)
+    }
   }
 }
 
@@ -114,7 +144,7 @@ public struct APNGFrame: Sendable {
   public var y: Int
   public var width: Int
   public var height: Int
-  public var data: Data
+  public var data: [UInt8]
 }
 
 /// The smallest rectangle outside which `a` and `b` (same size and format) are equal;
@@ -145,17 +175,4 @@ func changedRectangle(_ a: PixelBuffer, _ b: PixelBuffer) -> (Int, Int, Int, Int
   }
   if top < 0 { return (0, 0, 1, 1) }
   return (left, top, right - left + 1, bottom - top + 1)
-}
-
-/// A copy of the rectangle (x, y, width, height) of `image`.
-func cropped(_ image: PixelBuffer, x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
-  if x == 0 && y == 0 && width == image.width && height == image.height { return image }
-  let c = image.format.channels
-  var out = [UInt8]()
-  out.reserveCapacity(width * height * c)
-  for r in y..<(y + height) {
-    let start = (r * image.width + x) * c
-    out.append(contentsOf: image.pixels[start..<(start + width * c)])
-  }
-  return PixelBuffer(width: width, height: height, format: image.format, pixels: out)
 }

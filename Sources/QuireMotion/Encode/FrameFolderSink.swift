@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// A folder of frame-0001.png … plus frames.json (DESIGN.md's contract: frameCount, fps,
 /// width, height, style, and per frame t and progress).
@@ -9,7 +8,7 @@ public struct FrameFolderSink: FrameSink {
   public let style: String
   public let width: Int
   public let height: Int
-  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
+  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> [UInt8]
   private var frames: [FrameRecord] = []
 
   struct FrameRecord: Codable {
@@ -56,8 +55,8 @@ public struct FrameFolderSink: FrameSink {
         throw FrameSinkError.frameSize(
           path: directory, expected: "\(w)x\(h)", got: "\(frame.width)x\(frame.height)")
       }
-      // The raster stage's encoder; filter none: the fastest, and page frames are flat paper.
-      return Data(PNGCodec.encode(frame, filter: .none, level: level))
+      // The core's encoder; filter none: the fastest, and page frames are flat paper.
+      return PNGEncoder.encode(frame, filter: .none, level: level)
     }
   }
 
@@ -66,9 +65,9 @@ public struct FrameFolderSink: FrameSink {
     return "frame-" + String(repeating: "0", count: Swift.max(0, 4 - n.count)) + n + ".png"
   }
 
-  public mutating func append(_ frame: Data, info: FrameInfo) throws {
+  public mutating func append(_ frame: [UInt8], info: FrameInfo) throws {
     let name = Self.fileName(index: info.index)
-    try AtomicFile.write(frame, to: directory + "/" + name)
+    try AtomicFile.writeFrameOutput(frame, to: directory + "/" + name)
     frames.append(
       FrameRecord(index: info.index + 1, file: name, t: info.t, progress: info.progress))
   }
@@ -84,6 +83,6 @@ public struct FrameFolderSink: FrameSink {
     do { data = try encoder.encode(manifest) } catch {
       throw FrameSinkError.cannotWrite(path: directory + "/frames.json", reason: "\(error)")
     }
-    try AtomicFile.write(data, to: directory + "/frames.json")
+    try AtomicFile.writeFrameOutput(data, to: directory + "/frames.json")
   }
 }

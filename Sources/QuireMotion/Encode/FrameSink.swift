@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import QuireRaster
 
 // Encode: where the frames of a flip go.
 //
@@ -13,9 +12,9 @@ import QuireRaster
 // sequential loop, leaves a core idle; a fully concurrent sink would need the sink itself to
 // be thread-safe, which WebPAnimEncoder and a pipe are not.
 //
-// Every sink writes to a temporary name next to its target (inside the output folder) and
-// renames into place in `finish`, so a failed run never leaves a half-written file under the
-// asked name.
+// Every sink writes through the core's `AtomicFile`: a temporary name next to its target
+// (inside the output folder), renamed into place in `finish`, so a failed run never leaves a
+// half-written file under the asked name (ffmpeg writes the temporary file itself).
 
 /// Where one frame sits on the timeline (index from 0; file names count from 1).
 public struct FrameInfo: Sendable, Codable, Hashable {
@@ -244,63 +243,13 @@ extension FlipOutput {
   }
 }
 
-/// A file written under a temporary name in the target's folder, renamed into place.
-final class AtomicFile {
-  let target: String
-  let temporary: String
-  private(set) var handle: FileHandle?
-
-  init(target: String) throws {
-    self.target = target
-    let url = URL(fileURLWithPath: target)
-    let dir = url.deletingLastPathComponent().path
-    temporary =
-      dir + "/." + url.lastPathComponent + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-      throw FrameSinkError.cannotCreate(path: target, reason: "cannot create \(temporary)")
+extension AtomicFile {
+  /// Writes `bytes` to `path` atomically, reporting failures as the sinks' errors.
+  static func writeFrameOutput(_ bytes: some Collection<UInt8>, to path: String) throws {
+    do { try AtomicFile.write(bytes, to: path) } catch {
+      throw error.step == .open
+        ? FrameSinkError.cannotCreate(path: path, reason: error.reason)
+        : FrameSinkError.cannotWrite(path: path, reason: error.reason)
     }
-    guard let h = FileHandle(forWritingAtPath: temporary) else {
-      throw FrameSinkError.cannotCreate(path: target, reason: "cannot open \(temporary)")
-    }
-    handle = h
-  }
-
-  func write(_ data: Data) throws {
-    do { try handle?.write(contentsOf: data) } catch {
-      throw FrameSinkError.cannotWrite(path: target, reason: "\(error)")
-    }
-  }
-
-  func seekAndWrite(_ data: Data, at offset: UInt64) throws {
-    do {
-      let end = try handle!.offset()
-      try handle!.seek(toOffset: offset)
-      try handle!.write(contentsOf: data)
-      try handle!.seek(toOffset: end)
-    } catch { throw FrameSinkError.cannotWrite(path: target, reason: "\(error)") }
-  }
-
-  func commit() throws {
-    try? handle?.close()
-    handle = nil
-    if rename(temporary, target) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw FrameSinkError.cannotWrite(path: target, reason: "rename: \(reason)")
-    }
-  }
-
-  deinit {
-    if handle != nil {
-      try? handle?.close()
-      unlink(temporary)
-    }
-  }
-
-  /// Writes `data` to `target` atomically in one go.
-  static func write(_ data: Data, to target: String) throws {
-    let file = try AtomicFile(target: target)
-    try file.write(data)
-    try file.commit()
   }
 }

@@ -1,10 +1,10 @@
 import Foundation
-import QuireRaster
 
 /// MP4 (H.264) or WebM (VP9) through the `ffmpeg` program: raw RGBA frames are piped to
 /// `ffmpeg -f rawvideo -pix_fmt rgba -s WxH -r FPS -i - -pix_fmt yuv420p …`. yuv420p needs even
-/// dimensions, so odd sizes are padded by one white row/column. ffmpeg writes to a temporary
-/// name in the output folder; `finish` renames it. Linking libavcodec instead would add a
+/// dimensions, so odd sizes are padded by one white row/column. ffmpeg writes to the
+/// temporary file of an `AtomicFile` in the output folder; `finish` commits (renames) it, and
+/// a failed run discards it. Linking libavcodec instead would add a
 /// large C surface for an optional output; the program is the stable interface.
 public struct VideoSink: FrameSink {
   public let path: String
@@ -14,7 +14,7 @@ public struct VideoSink: FrameSink {
   private let process: Process
   private let input: FileHandle
   private let errors: Pipe
-  private let temporary: String
+  private let file: AtomicFile
   private var frameCount = 0
   private var finished = false
 
@@ -55,10 +55,9 @@ public struct VideoSink: FrameSink {
     self.path = path
     self.width = width
     self.height = height
-    let url = URL(fileURLWithPath: path)
-    temporary =
-      url.deletingLastPathComponent().path + "/." + url.lastPathComponent
-      + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    do { file = try AtomicFile(path: path) } catch {
+      throw FrameSinkError.cannotCreate(path: path, reason: error.reason)
+    }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: ffmpeg)
     p.arguments =
@@ -67,7 +66,7 @@ public struct VideoSink: FrameSink {
         "-s", "\(width)x\(height)", "-r", String(fps), "-i", "-",
         "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:white", "-pix_fmt", "yuv420p",
       ]
-      + codec + ["-f", container, temporary]
+      + codec + ["-f", container, file.temporaryPath]
     let stdin = Pipe()
     errors = Pipe()
     p.standardInput = stdin
@@ -96,7 +95,7 @@ public struct VideoSink: FrameSink {
     do { try input.write(contentsOf: frame) } catch {
       try? input.close()
       process.waitUntilExit()
-      unlink(temporary)
+      file.discard()
       throw FrameSinkError.ffmpegFailed(
         path: path, status: process.terminationStatus, message: errorText())
     }
@@ -107,15 +106,13 @@ public struct VideoSink: FrameSink {
     try? input.close()
     process.waitUntilExit()
     guard process.terminationStatus == 0, frameCount > 0 else {
-      unlink(temporary)
+      file.discard()
       if frameCount == 0 { throw FrameSinkError.noFrames(path: path) }
       throw FrameSinkError.ffmpegFailed(
         path: path, status: process.terminationStatus, message: errorText())
     }
-    if rename(temporary, path) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw FrameSinkError.cannotWrite(path: path, reason: "rename: \(reason)")
+    do { try file.commit() } catch {
+      throw FrameSinkError.cannotWrite(path: path, reason: error.reason)
     }
   }
 

@@ -1,6 +1,5 @@
 import CWebP
 import Foundation
-import QuireRaster
 
 /// An animated WebP through libwebp's WebPAnimEncoder.
 ///
@@ -48,7 +47,7 @@ public struct WebPSink: FrameSink {
     guard frameCount > 0 else { throw FrameSinkError.noFrames(path: path) }
     let data = try animation.assemble(
       endMillis: Int32((Double(frameCount) * frameMillis).rounded()))
-    try AtomicFile.write(data, to: path)
+    try AtomicFile.writeFrameOutput(data, to: path)
   }
 }
 

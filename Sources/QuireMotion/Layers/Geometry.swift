@@ -48,35 +48,40 @@ public struct LayerRect: Sendable, Hashable, Codable {
   public var midY: Double { origin.y + size.height / 2 }
 }
 
-/// A colour with straight (not premultiplied) alpha, components in 0…1.
-public struct RGBA: Sendable, Hashable, Codable {
-  public var r: Double
-  public var g: Double
-  public var b: Double
-  public var a: Double
-  public init(r: Double, g: Double, b: Double, a: Double = 1) {
-    self.r = r
-    self.g = g
-    self.b = b
-    self.a = a
-  }
-  /// From 8-bit components.
-  public init(r8: UInt8, g8: UInt8, b8: UInt8, a8: UInt8 = 255) {
-    self.init(
-      r: Double(r8) / 255, g: Double(g8) / 255, b: Double(b8) / 255, a: Double(a8) / 255)
-  }
-  public static let clear = RGBA(r: 0, g: 0, b: 0, a: 0)
-  public static let black = RGBA(r: 0, g: 0, b: 0)
-  public static let white = RGBA(r: 1, g: 1, b: 1)
-  public static let red = RGBA(r: 1, g: 0, b: 0)
-  public static let green = RGBA(r: 0, g: 1, b: 0)
-  public static let blue = RGBA(r: 0, g: 0, b: 1)
+// Colours are the core's `RGBA` (8-bit sRGB, straight alpha), the same type pages and CSS
+// use. Motion interpolates them in premultiplied space in `Double` and rounds once to 8 bits
+// per animated value; gradients never round their stops' interpolants (`GradientLayer`).
 
-  /// Interpolates in premultiplied space (so a fade to `clear` does not darken).
+extension RGBA {
+  /// Interpolates in premultiplied space (so a fade to `clear` does not darken), rounding the
+  /// result once to 8 bits.
   public static func mix(_ p: RGBA, _ q: RGBA, _ t: Double) -> RGBA {
-    let a = p.a + (q.a - p.a) * t
-    if a <= 0 { return RGBA(r: 0, g: 0, b: 0, a: 0) }
-    func c(_ x: Double, _ y: Double) -> Double { (x * p.a + (y * q.a - x * p.a) * t) / a }
-    return RGBA(r: c(p.r, q.r), g: c(p.g, q.g), b: c(p.b, q.b), a: a)
+    let c = premultipliedMix(p, q, t)
+    return RGBA(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
+  }
+
+  /// The straight-alpha components (0…1, unrounded) of the premultiplied-space mix of `p`
+  /// and `q` at `t`: what `mix` rounds, and what gradient tables use as they are.
+  static func premultipliedMix(_ p: RGBA, _ q: RGBA, _ t: Double) -> (
+    red: Double, green: Double, blue: Double, alpha: Double
+  ) {
+    let a = p.alpha + (q.alpha - p.alpha) * t
+    if a <= 0 { return (0, 0, 0, 0) }
+    func c(_ x: Double, _ y: Double) -> Double {
+      (x * p.alpha + (y * q.alpha - x * p.alpha) * t) / a
+    }
+    return (c(p.red, q.red), c(p.green, q.green), c(p.blue, q.blue), a)
+  }
+
+  /// Component-wise sum, clamped to 0…255 (additive colour animations).
+  static func + (p: RGBA, q: RGBA) -> RGBA {
+    func s(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(min(255, Int(x) + Int(y))) }
+    return RGBA(r: s(p.r, q.r), g: s(p.g, q.g), b: s(p.b, q.b), a: s(p.a, q.a))
+  }
+
+  /// Component-wise difference, clamped at 0 (a by-animation's start, `to − by`).
+  static func - (p: RGBA, q: RGBA) -> RGBA {
+    func d(_ x: UInt8, _ y: UInt8) -> UInt8 { x > y ? x - y : 0 }
+    return RGBA(r: d(p.r, q.r), g: d(p.g, q.g), b: d(p.b, q.b), a: d(p.a, q.a))
   }
 }

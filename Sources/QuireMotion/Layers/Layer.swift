@@ -1,5 +1,4 @@
 import Foundation
-import QuireRaster
 
 /// How `contents` is placed inside the layer's bounds (CALayer's contentsGravity).
 /// The image's natural size is its pixel size (content scale 1).
@@ -352,19 +351,24 @@ public final class GradientLayer: Layer {
     }
   }
 
-  /// The premultiplied-space colour at parameter t along the axis.
-  func color(at t: Double) -> RGBA {
-    guard let first = colors.first else { return .clear }
-    if colors.count == 1 { return first }
+  /// The colour at parameter t along the axis, interpolated between the stops in
+  /// premultiplied space: straight-alpha components in 0…1, not rounded to 8 bits (the
+  /// compositor's gradient table keeps the in-between values).
+  func color(at t: Double) -> (red: Double, green: Double, blue: Double, alpha: Double) {
+    func components(_ c: RGBA) -> (red: Double, green: Double, blue: Double, alpha: Double) {
+      (c.red, c.green, c.blue, c.alpha)
+    }
+    guard let first = colors.first else { return (0, 0, 0, 0) }
+    if colors.count == 1 { return components(first) }
     let stops: [Double] =
-      (locations?.count == colors.count)
-      ? locations! : (0..<colors.count).map { Double($0) / Double(colors.count - 1) }
-    if t <= stops[0] { return colors[0] }
+      locations.flatMap { $0.count == colors.count ? $0 : nil }
+      ?? (0..<colors.count).map { Double($0) / Double(colors.count - 1) }
+    if t <= stops[0] { return components(colors[0]) }
     for i in 1..<colors.count where t <= stops[i] {
       let span = stops[i] - stops[i - 1]
       let f = span > 0 ? (t - stops[i - 1]) / span : 1
-      return RGBA.mix(colors[i - 1], colors[i], f)
+      return RGBA.premultipliedMix(colors[i - 1], colors[i], f)
     }
-    return colors[colors.count - 1]
+    return components(colors[colors.count - 1])
   }
 }

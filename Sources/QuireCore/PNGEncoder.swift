@@ -1,0 +1,202 @@
+import CDeflate
+
+/// Still PNG files from pixels: filtered rows, compressed by libdeflate, framed by
+/// `PNGChunkWriter`. Deterministic — the same pixels, filter and level give the same bytes
+/// (no time, text or gamma chunks).
+///
+/// Why not libpng's writer: it compresses with zlib, 2–3× slower than libdeflate for the same
+/// size on text pages (Benchmarks/png-encoding.md), and cannot be told which row filter to use.
+public enum PNGEncoder {
+  /// PNG row filters (the PNG spec's filter types 0–4, plus a per-row adaptive choice).
+  public enum Filter: String, Sendable, CaseIterable {
+    /// Rows stored as they are (type 0).
+    case none
+    /// Each byte minus the byte one pixel to the left (type 1).
+    case sub
+    /// Each byte minus the byte above (type 2).
+    case up
+    /// Each byte minus the mean of left and above (type 3).
+    case average
+    /// Each byte minus the Paeth predictor of left, above, upper left (type 4).
+    case paeth
+    /// Per row, the filter with the smallest sum of |signed residuals| (libpng's heuristic).
+    case adaptive
+
+    /// The filter-type byte that precedes a row filtered this way.
+    var code: UInt8 {
+      switch self {
+      case .none, .adaptive: return 0
+      case .sub: return 1
+      case .up: return 2
+      case .average: return 3
+      case .paeth: return 4
+      }
+    }
+  }
+
+  /// The defaults chosen from the measurements in Benchmarks/png-encoding.md: page images are
+  /// mostly flat paper, where filter none at level 3 is fastest for nearly the same size.
+  public static let defaultFilter: Filter = .none
+  /// libdeflate's compression level by default (1 fastest … 12 smallest).
+  public static let defaultLevel: Int32 = 3
+
+  /// A complete PNG of `image` (8-bit gray or RGBA).
+  public static func encode(
+    _ image: PixelBuffer, filter: Filter = defaultFilter, level: Int32 = defaultLevel
+  ) -> [UInt8] {
+    image.withView { encode($0, filter: filter, level: level) }
+  }
+
+  /// A complete PNG of the borrowed window `view`.
+  public static func encode(
+    _ view: PixelView, filter: Filter = defaultFilter, level: Int32 = defaultLevel
+  ) -> [UInt8] {
+    let idat = imageData(view, filter: filter, level: level)
+    var png = PNGChunkWriter(capacity: idat.count)
+    png.header(width: view.width, height: view.height, format: view.format)
+    png.append(.imageData, idat)
+    png.end()
+    return png.bytes
+  }
+
+  /// The zlib stream an IDAT (or APNG fdAT) carries for `view`: its rows filtered, deflated.
+  public static func imageData(_ view: PixelView, filter: Filter, level: Int32) -> [UInt8] {
+    Deflater.compress(filteredRows(view, filter: filter), level: level)
+  }
+
+  /// One filter-type byte before each row, then the filtered row: what PNG compresses.
+  public static func filteredRows(_ view: PixelView, filter: Filter) -> [UInt8] {
+    let bpp = view.format.channels
+    let stride = view.bytesPerRow
+    let total = view.height * (stride + 1)
+    // PNG forbids empty images; an empty buffer still gets well-formed (if invalid) output.
+    if stride == 0 || view.height == 0 { return [UInt8](repeating: 0, count: view.height) }
+    // Every byte is written below (a filter byte and a full row per row), so skip zeroing.
+    return [UInt8](unsafeUninitializedCapacity: total) { dst, initialized in
+      guard let out = dst.baseAddress else { return }
+      var prior: UnsafePointer<UInt8>? = nil
+      for y in 0..<view.height {
+        let row = view.row(y).baseAddress.unsafelyUnwrapped
+        let o = out + y * (stride + 1)
+        var kind = filter
+        if filter == .adaptive {
+          kind = bestFilter(row: row, prior: prior, count: stride, bpp: bpp, scratch: o + 1)
+        }
+        o[0] = kind.code
+        apply(kind, row: row, prior: prior, count: stride, bpp: bpp, out: o + 1)
+        prior = row
+      }
+      initialized = total
+    }
+  }
+
+  /// The libpng heuristic: the filter with the smallest sum of |signed residuals|.
+  private static func bestFilter(
+    row: UnsafePointer<UInt8>, prior: UnsafePointer<UInt8>?, count: Int, bpp: Int,
+    scratch: UnsafeMutablePointer<UInt8>
+  ) -> Filter {
+    var best = Filter.none
+    var bestSum = Int.max
+    for kind in [Filter.none, .sub, .up, .average, .paeth] {
+      apply(kind, row: row, prior: prior, count: count, bpp: bpp, out: scratch)
+      var sum = 0
+      for i in 0..<count {
+        let v = Int(Int8(bitPattern: scratch[i]))
+        sum &+= v < 0 ? -v : v
+      }
+      if sum < bestSum {
+        bestSum = sum
+        best = kind
+      }
+    }
+    return best
+  }
+
+  private static func apply(
+    _ kind: Filter, row: UnsafePointer<UInt8>, prior: UnsafePointer<UInt8>?, count: Int, bpp: Int,
+    out: UnsafeMutablePointer<UInt8>
+  ) {
+    switch kind {
+    case .none, .adaptive:
+      out.update(from: row, count: count)
+    case .sub:
+      for i in 0..<count { out[i] = row[i] &- (i >= bpp ? row[i - bpp] : 0) }
+    case .up:
+      if let p = prior {
+        for i in 0..<count { out[i] = row[i] &- p[i] }
+      } else {
+        out.update(from: row, count: count)
+      }
+    case .average:
+      for i in 0..<count {
+        let a = i >= bpp ? Int(row[i - bpp]) : 0
+        let up = prior.map { Int($0[i]) } ?? 0
+        out[i] = row[i] &- UInt8((a + up) >> 1)
+      }
+    case .paeth:
+      for i in 0..<count {
+        let a = i >= bpp ? Int(row[i - bpp]) : 0
+        let up = prior.map { Int($0[i]) } ?? 0
+        let c = i >= bpp ? (prior.map { Int($0[i - bpp]) } ?? 0) : 0
+        let p = a + up - c
+        let pa = abs(p - a)
+        let pb = abs(p - up)
+        let pc = abs(p - c)
+        let pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? up : c)
+        out[i] = row[i] &- UInt8(pred)
+      }
+    }
+  }
+}
+
+/// zlib streams from libdeflate, with compressors reused across calls: allocating one costs a
+/// few hundred kilobytes of tables. A compressor is used by one thread at a time; idle ones
+/// wait in a small pool behind a `Mutex`.
+public enum Deflater {
+  /// One libdeflate compressor; this class is its only owner. It moves between threads only
+  /// through the pool's mutex, never shared, hence `@unchecked Sendable`.
+  private final class Compressor: @unchecked Sendable {
+    let level: Int32
+    let handle: OpaquePointer
+    init(level: Int32) {
+      // Fails only when out of memory.
+      guard let h = libdeflate_alloc_compressor(level) else {
+        preconditionFailure("libdeflate_alloc_compressor(\(level)) failed: out of memory")
+      }
+      self.level = level
+      self.handle = h
+    }
+    deinit { libdeflate_free_compressor(handle) }
+  }
+
+  /// Idle compressors, at most `poolLimit`.
+  private static let idle = Mutex<[Compressor]>([])
+  private static let poolLimit = 8
+
+  /// The zlib-wrapped deflate stream of `input` at libdeflate `level` (clamped to 0…12).
+  public static func compress(_ input: [UInt8], level: Int32) -> [UInt8] {
+    input.withUnsafeBytes { compress($0, level: level) }
+  }
+
+  /// The zlib-wrapped deflate stream of `input` at libdeflate `level` (clamped to 0…12).
+  public static func compress(_ input: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
+    let level = max(0, min(12, level))
+    let compressor =
+      idle.withLock { pool -> Compressor? in
+        pool.lastIndex { $0.level == level }.map { pool.remove(at: $0) }
+      } ?? Compressor(level: level)
+    defer {
+      idle.withLock { pool in
+        if pool.count < poolLimit { pool.append(compressor) }
+      }
+    }
+    let bound = libdeflate_zlib_compress_bound(compressor.handle, input.count)
+    let out = [UInt8](unsafeUninitializedCapacity: bound) { dst, initialized in
+      initialized = libdeflate_zlib_compress(
+        compressor.handle, input.baseAddress, input.count, dst.baseAddress, dst.count)
+    }
+    // The bound guarantees success; 0 would mean libdeflate broke its contract.
+    precondition(!out.isEmpty, "libdeflate_zlib_compress returned 0 within its own bound")
+    return out
+  }
+}
