@@ -14,14 +14,19 @@ let package = Package(
     // C libraries from Debian's -dev packages: module map + shim.h, no Swift.
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-    .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-    .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
+    .systemLibrary(
+      name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+    .systemLibrary(
+      name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+    .systemLibrary(
+      name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
     .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
     .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-    .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-    .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(
+      name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 
     // The shared core: colour, diagnostics, pixels, files; knows no stage.
@@ -31,21 +36,43 @@ let package = Package(
     .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib"]),
     .target(
       name: "QuireTypeset",
-      dependencies: ["QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen"]),
-    .target(name: "QuireRaster", dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib"]),
+      dependencies: [
+        "QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen",
+      ]),
+    .target(
+      name: "QuireRaster",
+      dependencies: [
+        "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CDeflate", "CZlib",
+      ]),
     .target(name: "QuireCache", dependencies: ["QuireRaster"]),
     .target(name: "QuireMotion", dependencies: ["QuireRaster", "QuireCache", "CWebP", "CDeflate"]),
     .target(
       name: "Quire",
-      dependencies: ["QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion"]),
+      dependencies: [
+        "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion",
+      ]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 
     .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
-    .testTarget(name: "QuireIngestTests", dependencies: ["QuireCore", "QuireIngest"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "QuireTypesetTests", dependencies: ["QuireCore", "QuireTypeset"], resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireRasterTests", dependencies: ["QuireCore", "QuireRaster"], resources: [.copy("Goldens")]),
+    .testTarget(
+      name: "QuireIngestTests", dependencies: ["QuireCore", "QuireIngest"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "QuireTypesetTests", dependencies: ["QuireCore", "QuireTypeset"],
+      resources: [.copy("Goldens")]),
+    .testTarget(
+      name: "QuireRasterTests", dependencies: ["QuireCore", "QuireRaster"],
+      resources: [.copy("Goldens")]),
     .testTarget(name: "QuireCacheTests", dependencies: ["QuireCache"]),
-    .testTarget(name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
-    .testTarget(name: "QuireTests", dependencies: ["Quire"], resources: [.copy("Goldens")]),
+    .testTarget(
+      name: "QuireMotionTests", dependencies: ["QuireMotion"], resources: [.copy("Goldens")]),
+    .testTarget(
+      name: "QuireTests",
+      dependencies: [
+        "Quire", "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireMotion",
+      ],
+      resources: [.copy("Goldens")]),
+    // The library as a consumer sees it: `import Quire`, no @testable.
+    .testTarget(name: "QuireAPITests", dependencies: ["Quire"]),
   ]
 )
