@@ -22,20 +22,32 @@ public struct BenchRequest: Sendable {
   public init(book: URL) { self.book = book }
 }
 
-/// Stage timings of one book. Stage times are medians over the repeats; raster and encode
-/// run on `threads` workers, so their numbers are wall-clock seconds of those phases.
+/// Stage timings of one book, medians over the repeats. The stages overlap (layout streams
+/// into raster), so layout, raster and encode are thread time divided by the workers.
 public struct BenchResult: Codable, Sendable {
+  /// The book's file name.
   public var book: String
+  /// Pages laid out and drawn per run.
   public var pages: Int
+  /// Worker threads.
   public var threads: Int
+  /// Runs the medians are over.
   public var repeats: Int
+  /// Opening and converting the book (wall clock).
   public var ingestSeconds: Double
+  /// Laying chapters out (thread time over the workers).
   public var layoutSeconds: Double
+  /// Drawing pages (thread time over the workers).
   public var rasterSeconds: Double
+  /// PNG-encoding pages (thread time over the workers).
   public var encodeSeconds: Double
+  /// The whole run (wall clock).
   public var totalSeconds: Double
+  /// Pages over total seconds.
   public var pagesPerSecond: Double
+  /// The process's peak resident memory.
   public var peakRSSMegabytes: Double
+  /// The reading simulation, when asked for.
   public var reading: ReadingReport?
 
   /// JSON keys as documented (seconds and MB in the names, snake_case like ReadingReport's).
@@ -50,6 +62,7 @@ public struct BenchResult: Codable, Sendable {
     case peakRSSMegabytes = "peak_rss_mb"
   }
 
+  /// The result as aligned text lines.
   public func text() -> String {
     var s = """
       book      \(book)

@@ -7,32 +7,32 @@ struct Manifest: Codable, Sendable {
   typealias LayoutInfo = LayoutSummary
   typealias LocationInfo = BookLocation
   typealias WarningInfo = WarningEntry
-  public struct TOCItem: Codable, Sendable {
-    public var title: String
-    public var page: Int?
-    public var children: [TOCItem]
+  struct TOCItem: Codable, Sendable {
+    var title: String
+    var page: Int?
+    var children: [TOCItem]
   }
-  public struct LineInfo: Codable, Sendable {
-    public var text: String
-    public var x: Double, y: Double, width: Double, height: Double
-    public var block: Int
-    public var role: String
-    public var hyphenated: Bool
-    public var ratio: Double
+  struct LineInfo: Codable, Sendable {
+    var text: String
+    var x: Double, y: Double, width: Double, height: Double
+    var block: Int
+    var role: String
+    var hyphenated: Bool
+    var ratio: Double
   }
-  public struct ImageInfo: Codable, Sendable {
-    public var x: Double, y: Double, width: Double, height: Double
-    public var href: String
+  struct ImageInfo: Codable, Sendable {
+    var x: Double, y: Double, width: Double, height: Double
+    var href: String
   }
-  public struct PageInfo: Codable, Sendable {
-    public var number: Int
-    public var file: String?
-    public var spine: Int
-    public var href: String
-    public var start: LocationInfo
-    public var end: LocationInfo
-    public var lines: [LineInfo]?
-    public var images: [ImageInfo]?
+  struct PageInfo: Codable, Sendable {
+    var number: Int
+    var file: String?
+    var spine: Int
+    var href: String
+    var start: LocationInfo
+    var end: LocationInfo
+    var lines: [LineInfo]?
+    var images: [ImageInfo]?
   }
 
   var format = "quire-pages/2"
@@ -76,7 +76,7 @@ struct Manifest: Codable, Sendable {
   }
 
   /// Page number holding `location`: the last page starting at or before it.
-  public static func page(for location: Location, starts: [Location]) -> Int? {
+  static func page(for location: Location, starts: [Location]) -> Int? {
     guard !starts.isEmpty else { return nil }
     var lo = 0
     var hi = starts.count - 1

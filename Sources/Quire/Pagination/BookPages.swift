@@ -80,5 +80,7 @@ func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
   thread.stackSize = 16 << 20
   thread.start()
   done.wait()
-  return result.withLock { $0.take() }!
+  // The thread sets the result before signalling; should it ever not, run on this thread.
+  guard let value = result.withLock({ $0.take() }) else { return body() }
+  return value
 }
