@@ -1,8 +1,9 @@
 // Quire: the façade that ties the stages together for the CLI and for library users.
 //
-//   BookPagination: Book.openLazily (Ingest) → Typesetter per chapter (Typeset), streamed in
-//     spine order by PageStream → each wanted page to a visitor (PageRenderer + PNGCodec in
-//     RenderJob, a timer in Benchmark, nothing in PaginateJob) → thin PageRecords;
+//   BookPagination: Book.open, or Book.openLazily when some pages come first (Ingest) →
+//     Typesetter per chapter (Typeset), streamed in spine order by PageStream → each wanted
+//     page to a visitor (PageRenderer + PNGCodec in RenderJob, timers in Benchmark, nothing
+//     in PaginateJob) → thin PageRecords;
 //   PagedBook: the records plus chapters laid out again on demand (BookPages), the source of
 //     the page cache (Cache) that the effects (Motion) take page images from.
 //
@@ -17,7 +18,7 @@
 // `Diagnostic`s aggregated in a `DiagnosticLog`. Strings are parsed into these only by the
 // CLI, and no error of the library names a CLI flag. The stage modules are not re-exported;
 // the few of their types that are part of the API (pixels, turn geometry, timing curves,
-// diagnostics) are re-exported one by one below.
+// diagnostics, the reading report) are re-exported one by one below.
 //
 // The façade owns no algorithm: it wires stages, runs pages on worker threads, and keeps
 // output deterministic (page files and the manifest are identical for identical inputs,

@@ -1,15 +1,16 @@
 // BookPagination: the one layout path of the façade. Every job lays its book out here.
 //
-// The book is opened lazily (package, spine, metadata; no chapter converted yet). When the
-// wanted pages are bounded (`PageSelection.last`), chapters are converted and laid out in
-// spine order in growing prefixes (1, 2, 4, … chapters, each prefix a Document of its own
-// with the fonts its chapters declare) only until the last wanted page is numbered: that is
-// what puts the first pages of a `--pages 1-3` render on disk before the rest of the book is
-// read. A job that needs nothing more (a flip of page 3) stops there. Otherwise the whole
-// book is then converted and the chapters not laid out yet are streamed through one
-// typesetter: the Document and layout key are exactly those of `Book.open`. Pages laid out
-// by a prefix's typesetter equal the whole book's (a chapter's layout depends only on the
-// chapter, the options and the fonts; the FastPath tests pin it).
+// When the wanted pages are bounded (`PageSelection.last`), the book is opened lazily
+// (package, spine, metadata; no chapter converted yet) and chapters are converted and laid
+// out in spine order in growing prefixes (1, 2, 4, … chapters, each prefix a Document of
+// its own with the fonts its chapters declare) only until the last wanted page is numbered:
+// that is what puts the first pages of a `--pages 1-3` render on disk before the rest of
+// the book is read. A job that needs nothing more (a flip of page 3) stops there. Otherwise
+// the whole book is then converted (or, with no page to put first, read at once by
+// `Book.open`) and the chapters not laid out yet are streamed through one typesetter: the
+// Document and layout key are exactly those of `Book.open`. Pages laid out by a prefix's
+// typesetter equal the whole book's (a chapter's layout depends only on the chapter, the
+// options and the fonts; the FastPath tests pin it).
 //
 // Every pass is a `PageStream`: parallel layout, numbering in spine order, wanted pages
 // handed to the job's visitor with their display lists, then dropped. What is kept per page
@@ -89,11 +90,13 @@ struct BookPagination {
     wantedKnown: @escaping @Sendable () -> Void = {}
   ) throws(QuireError) -> PaginatedBook {
     var state = Progress()
-    let loader = try timed(&state) { () throws(IngestError) in
-      try Book.openLazily(URL(fileURLWithPath: path), options: settings.ingestOptions)
-    }
+    let url = URL(fileURLWithPath: path)
     var next = 0
+    let document: Document
     if let limit = plan.wanted.last, !plan.strict {
+      let loader = try timed(&state) { () throws(IngestError) in
+        try Book.openLazily(url, options: settings.ingestOptions)
+      }
       var batch = 1
       var last: (Document, Typesetter)?
       while next < loader.count && state.records.count < limit {
@@ -104,13 +107,18 @@ struct BookPagination {
         last = (prefix, typesetter)
         batch *= 2
       }
-      if plan.stopEarly, state.records.count >= limit, let (document, typesetter) = last {
+      if plan.stopEarly, state.records.count >= limit, let (prefix, typesetter) = last {
         var log = DiagnosticLog()
         log.add(layout: typesetter.warnings, file: path)
-        return finish(document, typesetter, state, log, complete: false)
+        return finish(prefix, typesetter, state, log, complete: false)
+      }
+      document = try timed(&state) { () throws(IngestError) in try loader.document() }
+    } else {
+      // No page to put first: the whole book at once, as `Book.open` reads it.
+      document = try timed(&state) { () throws(IngestError) in
+        try Book.open(url, options: settings.ingestOptions)
       }
     }
-    let document = try timed(&state) { () throws(IngestError) in try loader.document() }
     let typesetter = try makeTypesetter(document)
     var log = DiagnosticLog()
     log.add(ingest: document.warnings)
