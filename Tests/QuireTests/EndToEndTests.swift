@@ -115,6 +115,25 @@ struct EndToEndTests {
     }
   }
 
+  @Test("Manifest warnings are {kind, file, message, count}, one per kind and file")
+  func manifestWarnings() throws {
+    let damaged = packageRoot.appendingPathComponent(
+      "Tests/QuireIngestTests/Fixtures/hostile/malformed-chapter.epub"
+    ).path
+    let r = RenderRequest(book: damaged, output: temporaryFolder("warnings"))
+    let summary = try RenderJob.run(r)
+    let data = try #require(FileManager.default.contents(atPath: r.output.path + "/manifest.json"))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let warnings = try #require(json["warnings"] as? [[String: Any]])
+    #expect(warnings.count == summary.diagnostics.entries.count)
+    let first = try #require(warnings.first)
+    #expect(Set(first.keys) == ["kind", "file", "message", "count"])
+    #expect(first["kind"] as? String == "ingest")
+    #expect(first["file"] as? String == "OEBPS/ch1.xhtml")
+    #expect(first["count"] as? Int == 1)
+    #expect((first["message"] as? String)?.contains("recovered") == true)
+  }
+
   @Test("The first frame of a flip equals page N and the last page N+1")
   func flipEnds() throws {
     let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
