@@ -74,7 +74,13 @@ let package = Package(
       name: "QuireMotionTests", dependencies: ["QuireCore", "QuireMotion", "QuireRaster"],
       resources: [.copy("Goldens")]),
     .testTarget(
-      name: "QuireTests", dependencies: ["QuireTestSupport", "Quire"], resources: [.copy("Goldens")]
-    ),
+      name: "QuireTests",
+      dependencies: [
+        "Quire", "QuireTestSupport", "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster",
+        "QuireMotion",
+      ],
+      resources: [.copy("Goldens")]),
+    // The library as a consumer sees it: `import Quire`, no @testable.
+    .testTarget(name: "QuireAPITests", dependencies: ["Quire"]),
   ]
 )

@@ -1,31 +1,53 @@
 import Foundation
+import QuireCache
+import QuireCore
+import QuireRaster
 
+/// What `quire bench` asks for.
 public struct BenchRequest: Sendable {
-  public var book: String
-  public var ingest = IngestOptions()
-  public var layout = LayoutOptions()
+  /// The book.
+  public var book: URL
+  /// How the book is laid out.
+  public var layout = LayoutSettings()
+  /// How many times the whole run is repeated (stage times are medians).
   public var repeats = 1
+  /// Worker threads (at least 1).
   public var threads = ProcessInfo.processInfo.activeProcessorCount
-  public var format: PixelBuffer.Format = .gray8
+  /// Gray or colour pages.
+  public var color = PageColor.gray
   /// When set, also simulate reading with the page cache for this many turns.
   public var readingTurns: Int? = nil
-  public init(book: String) { self.book = book }
+
+  /// A benchmark of `book` with the defaults.
+  public init(book: URL) { self.book = book }
 }
 
-/// Stage timings of one book. Stage times are medians over the repeats; raster and encode
-/// run on `threads` workers, so their numbers are wall-clock seconds of those phases.
+/// Stage timings of one book, medians over the repeats. The stages overlap (layout streams
+/// into raster), so layout, raster and encode are thread time divided by the workers.
 public struct BenchResult: Codable, Sendable {
+  /// The book's file name.
   public var book: String
+  /// Pages laid out and drawn per run.
   public var pages: Int
+  /// Worker threads.
   public var threads: Int
+  /// Runs the medians are over.
   public var repeats: Int
+  /// Opening and converting the book (wall clock).
   public var ingestSeconds: Double
+  /// Laying chapters out (thread time over the workers).
   public var layoutSeconds: Double
+  /// Drawing pages (thread time over the workers).
   public var rasterSeconds: Double
+  /// PNG-encoding pages (thread time over the workers).
   public var encodeSeconds: Double
+  /// The whole run (wall clock).
   public var totalSeconds: Double
+  /// Pages over total seconds.
   public var pagesPerSecond: Double
+  /// The process's peak resident memory.
   public var peakRSSMegabytes: Double
+  /// The reading simulation, when asked for.
   public var reading: ReadingReport?
 
   /// JSON keys as documented (seconds and MB in the names, snake_case like ReadingReport's).
@@ -40,6 +62,7 @@ public struct BenchResult: Codable, Sendable {
     case peakRSSMegabytes = "peak_rss_mb"
   }
 
+  /// The result as aligned text lines.
   public func text() -> String {
     var s = """
       book      \(book)
@@ -67,76 +90,81 @@ public struct BenchResult: Codable, Sendable {
   private func ms(_ s: Double) -> String { String(format: "%8.1f ms", s * 1000) }
 }
 
+/// `quire bench`: stage timings of a book, nothing written.
 public enum Benchmark {
+  /// Runs the book through every stage `repeats` times. Layout streams as in a render
+  /// (`BookPagination`), so the stages overlap: ingest is wall-clock time, layout, raster and
+  /// encode are thread time over the workers, total is wall-clock.
   public static func run(_ r: BenchRequest) throws(QuireError) -> BenchResult {
-    var ingest: [Double] = []
-    var layoutT: [Double] = []
-    var raster: [Double] = []
-    var encode: [Double] = []
-    var total: [Double] = []
-    var pages = 0
-    var last: LaidOutBook? = nil
-    for _ in 0..<r.repeats {
-      let t0 = now()
-      let doc: Document
-      do {
-        doc = try Book.open(URL(fileURLWithPath: r.book), options: r.ingest)
-      } catch {
-        throw .ingest(error)
-      }
-      let t1 = now()
-      let typesetter: Typesetter
-      do {
-        typesetter = try Typesetter(document: doc, options: r.layout)
-      } catch {
-        throw .typeset("\(r.book): \(error)")
-      }
-      let layout = typesetter.layoutBook(threads: r.threads)
-      let t2 = now()
-      let book = LaidOutBook(document: doc, typesetter: typesetter, layout: layout, warnings: [])
-      let renderer = book.makeRenderer()
-      let counter = AtomicCounter()
-      let times = StageClock()
-      let all = layout.pages
-      let threads = max(1, min(r.threads, all.count))
-      DispatchQueue.concurrentPerform(iterations: threads) { _ in
-        var rasterT = 0.0
-        var encodeT = 0.0
-        while true {
-          let i = counter.next()
-          if i >= all.count { break }
-          let a = now()
-          let image = renderer.render(
-            all[i], width: r.layout.width, height: r.layout.height, format: r.format)
-          let b = now()
-          let png = PNGCodec.encode(image)
-          let c = now()
-          precondition(!png.isEmpty)
-          rasterT += b - a
-          encodeT += c - b
-        }
-        times.add(raster: rasterT, encode: encodeT)
-      }
-      let t3 = now()
-      ingest.append(t1 - t0)
-      layoutT.append(t2 - t1)
-      raster.append(times.raster / Double(threads))
-      encode.append(times.encode / Double(threads))
-      total.append(t3 - t0)
-      pages = all.count
+    guard r.threads >= 1 else { throw .invalidRequest(.threads(r.threads)) }
+    var runs: [StageTimes] = []
+    var last: PaginatedBook? = nil
+    for _ in 0..<max(1, r.repeats) {
+      let (book, times) = try once(r)
+      runs.append(times)
       last = book
     }
     var reading: ReadingReport? = nil
     if let turns = r.readingTurns, let book = last {
       reading = try readingSimulation(book: book, request: r, turns: turns)
     }
-    let t = median(total)
+    let t = median(runs.map(\.total))
+    let pages = last?.records.count ?? 0
     return BenchResult(
-      book: (r.book as NSString).lastPathComponent, pages: pages, threads: r.threads,
-      repeats: r.repeats,
-      ingestSeconds: median(ingest), layoutSeconds: median(layoutT), rasterSeconds: median(raster),
-      encodeSeconds: median(encode), totalSeconds: t, pagesPerSecond: t > 0 ? Double(pages) / t : 0,
+      book: r.book.lastPathComponent, pages: pages, threads: r.threads, repeats: runs.count,
+      ingestSeconds: median(runs.map(\.ingest)), layoutSeconds: median(runs.map(\.layout)),
+      rasterSeconds: median(runs.map(\.raster)), encodeSeconds: median(runs.map(\.encode)),
+      totalSeconds: t, pagesPerSecond: t > 0 ? Double(pages) / t : 0,
       peakRSSMegabytes: processPeakRSSMegabytes(), reading: reading)
+  }
+
+  private struct StageTimes {
+    var ingest = 0.0, layout = 0.0, raster = 0.0, encode = 0.0, total = 0.0
+  }
+
+  /// One run: every page laid out, drawn and PNG-encoded, timed by stage.
+  private static func once(_ r: BenchRequest) throws(QuireError) -> (PaginatedBook, StageTimes) {
+    let start = now()
+    let clock = Mutex<(raster: Double, encode: Double)>((0, 0))
+    let settings = r.layout
+    let format = r.color.format
+    var plan = PaginationPlan()
+    plan.wanted = .all
+    plan.threads = r.threads
+    let book = try BookPagination(path: r.book.path, settings: settings, plan: plan).run(
+      visit: { page, renderer throws(QuireError) in
+        let a = now()
+        let image = renderer.render(
+          page, width: settings.pageWidth, height: settings.pageHeight, format: format)
+        let b = now()
+        let png = PNGCodec.encode(image)
+        let c = now()
+        if png.isEmpty { throw .internalError("page \(page.number) encoded to no bytes") }
+        clock.withLock {
+          $0.raster += b - a
+          $0.encode += c - b
+        }
+      })
+    let workers = Double(max(1, min(r.threads, book.records.count)))
+    let (raster, encode) = clock.withLock { $0 }
+    let times = StageTimes(
+      ingest: book.ingestSeconds, layout: book.layoutSeconds / workers, raster: raster / workers,
+      encode: encode / workers, total: now() - start)
+    return (book, times)
+  }
+
+  /// Reads through the book with the page cache, as a reader app would.
+  static func readingSimulation(book: PaginatedBook, request: BenchRequest, turns: Int)
+    throws(QuireError) -> ReadingReport
+  {
+    let source = BookPages(
+      book: book, width: request.layout.pageWidth, height: request.layout.pageHeight)
+    let cache = PageCache(source: source, radius: 1, layoutKey: book.key)
+    do {
+      return try blocking { try await ReadingSimulation.run(cache: cache, turns: turns, seed: 1) }
+    } catch {
+      throw .internalError("reading simulation: \(error)")
+    }
   }
 
   static func median(_ xs: [Double]) -> Double {
@@ -146,27 +174,9 @@ public enum Benchmark {
   }
 }
 
-func now() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Peak resident set size of this process, from getrusage (Linux reports KiB).
 public func processPeakRSSMegabytes() -> Double {
   var usage = rusage()
   getrusage(RUSAGE_SELF.rawValue, &usage)
   return Double(usage.ru_maxrss) / 1024
-}
-
-final class StageClock: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var raster = 0.0
-  private(set) var encode = 0.0
-  func add(raster r: Double, encode e: Double) {
-    lock.lock()
-    raster += r
-    encode += e
-    lock.unlock()
-  }
 }

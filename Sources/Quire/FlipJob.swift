@@ -1,255 +1,258 @@
 import Foundation
+import QuireCache
+import QuireMotion
+import QuireRaster
 
-/// The styles `quire flip --style` accepts, in help order.
-public let flipStyles = pageTurnStyles
-
-/// How many frames and how fast; shared by flip, open and shelf.
-public struct AnimationTiming: Sendable {
+/// How many frames and how fast; shared by turns, openings and shelves.
+public struct AnimationTiming: Sendable, Hashable {
+  /// The number of frames (both ends included); nil: from `duration`, else 30.
   public var frames: Int? = nil
+  /// The duration in seconds, when `frames` is nil.
   public var duration: Double? = nil
+  /// Frames per second.
   public var fps: Double = 30
+  /// The easing curve.
   public var timing: TimingFunction = .easeInEaseOut
+
+  /// 30 frames at 30 fps, ease in and out.
   public init() {}
 
-  public var timeline: FlipTimeline {
+  /// A fixed number of frames.
+  public init(frames: Int, fps: Double = 30, timing: TimingFunction = .easeInEaseOut) {
+    self.frames = frames
+    self.fps = fps
+    self.timing = timing
+  }
+
+  /// The frames' times, once the numbers are checked.
+  func timeline() throws(QuireError) -> FlipTimeline {
+    guard fps.isFinite, fps > 0, fps <= 1000 else {
+      throw .invalidRequest(.timing("\(fps) frames per second is outside (0, 1000]"))
+    }
     let f = timing
-    if let d = duration { return FlipTimeline(duration: d, fps: fps, easing: { f($0) }) }
-    return FlipTimeline(frameCount: frames ?? 30, fps: fps, easing: { f($0) })
+    if let frames {
+      guard (1...100_000).contains(frames) else {
+        throw .invalidRequest(.timing("\(frames) frames is outside 1…100000"))
+      }
+      return FlipTimeline(frameCount: frames, fps: fps, easing: { f($0) })
+    }
+    if let duration {
+      guard duration.isFinite, duration > 0, duration * fps <= 99_999 else {
+        throw .invalidRequest(.timing("a duration of \(duration) s at \(fps) fps"))
+      }
+      return FlipTimeline(duration: duration, fps: fps, easing: { f($0) })
+    }
+    return FlipTimeline(frameCount: 30, fps: fps, easing: { f($0) })
   }
 }
 
-public struct FlipRequest: Sendable {
-  public var book: String
-  public var output: String
-  /// 1-based page the turn starts on.
-  public var page: Int
-  public var style = "curl"
-  public var turn = TurnOptions()
-  /// nil: from the book's page-progression direction.
+/// How a page turns.
+public enum PageTurnStyle: String, Sendable, Hashable, CaseIterable {
+  /// The page curls up from a corner, as around a cylinder.
+  case curl
+  /// The Leaves flip: the page folds over with a shadow.
+  case leaves
+  /// A straight fold along a moving line.
+  case fold
+  /// A hard page (a board book) swinging about the spine.
+  case hard
+  /// The next page slides in.
+  case slide
+  /// The pages cross-fade.
+  case fade
+  /// The next page pushes the current one out.
+  case push
+
+  var effect: (any PageTurnEffect)? { makeEffect(style: rawValue) }
+}
+
+/// One page turn: its style, geometry and timing.
+public struct PageTurn: Sendable, Hashable {
+  /// The effect.
+  public var style = PageTurnStyle.curl
+  /// To the next page or the previous one.
+  public var direction = TurnDirection.next
+  /// The corner the turn starts from.
+  public var corner = TurnCorner.bottom
+  /// What the back of the turning leaf shows.
+  public var back = LeafBack.mirrored
+  /// Turn two-page spreads instead of single pages.
+  public var spread = false
+  /// Right-to-left geometry; nil: from the book's page-progression direction.
   public var rightToLeft: Bool? = nil
+  /// Frames and easing.
   public var timing = AnimationTiming()
-  public var ingest = IngestOptions()
-  public var layout = LayoutOptions()
-  public init(book: String, output: String, page: Int) {
+
+  /// A curl to the next page, from the bottom corner, 30 frames.
+  public init() {}
+
+  /// A turn in `style` with the defaults for the rest.
+  public init(style: PageTurnStyle, timing: AnimationTiming = AnimationTiming()) {
+    self.style = style
+    self.timing = timing
+  }
+
+  /// The page indices (from 0) the turn shows, in display order; out of range: blank paper.
+  func shownIndices(from first: Int, rightToLeft: Bool) -> [Int] {
+    let step = direction == .next ? 1 : -1
+    guard spread else { return [first, first + step] }
+    // The current spread is (N, N+1); forward shows (N+2, N+3), backward (N−2, N−1). In an
+    // RTL book the earlier page of a spread sits on the right.
+    let m = first + 2 * step
+    return rightToLeft ? [first + 1, first, m + 1, m] : [first, first + 1, m, m + 1]
+  }
+
+  /// The page index (from 0) the turn ends on.
+  func target(from first: Int) -> Int {
+    let step = direction == .next ? 1 : -1
+    return spread ? first + 2 * step : first + step
+  }
+}
+
+/// A page turn ready to draw: frame i is the turn at the i-th time of its timeline. Frame 0
+/// is the starting page exactly, the last frame the page turned to.
+public struct PageTurnAnimation: Sendable {
+  let renderer: PageTurnRenderer
+  let input: TurnInput
+  let timeline: FlipTimeline
+  /// The style's name.
+  public let style: String
+  /// Frame width in pixels (two pages for a spread).
+  public let width: Int
+  /// Frame height in pixels.
+  public let height: Int
+
+  /// The number of frames.
+  public var frameCount: Int { timeline.frameCount }
+  /// Frames per second.
+  public var fps: Double { timeline.fps }
+
+  /// Frame `index` (0 ..< frameCount), RGBA.
+  public func frame(_ index: Int) -> PixelBuffer {
+    renderer.frame(at: timeline.info(min(max(0, index), frameCount - 1)).progress, input: input)
+  }
+
+  /// Writes the frames to `output`: a folder (frame-0001.png … + frames.json), .png/.apng,
+  /// .webp, or .mp4/.webm (through ffmpeg).
+  public func write(to output: URL) throws(QuireError) {
+    let renderer = renderer
+    let input = input
+    try writeFrames(output.path, timeline: timeline, style: style, width: width, height: height) {
+      renderer.frame(at: $0, input: input)
+    }
+  }
+}
+
+extension PagedBook {
+  /// The turn from page `number` (from 1) to the next page (or the previous one), with the
+  /// pages taken through a page cache, as a reader app gets them.
+  public func turn(from number: Int, _ turn: PageTurn = PageTurn()) throws(QuireError)
+    -> PageTurnAnimation
+  {
+    guard let effect = turn.style.effect else {
+      throw .internalError("no effect for style \(turn.style.rawValue)")
+    }
+    let timeline = try turn.timing.timeline()
+    let count = pageCount
+    guard number >= 1 else { throw .invalidRequest(.pageNumberBelowOne(number)) }
+    guard number <= count else { throw .invalidRequest(.noSuchPage(number, pageCount: count)) }
+    let first = number - 1
+    guard (0..<count).contains(turn.target(from: first)) else {
+      throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
+    }
+    var options = TurnOptions()
+    options.direction = turn.direction
+    options.corner = turn.corner
+    options.back = turn.back
+    options.spread = turn.spread
+    options.rightToLeft = turn.rightToLeft ?? rightToLeft
+    let images = try cachedPages(turn.shownIndices(from: first, rightToLeft: options.rightToLeft))
+    let input: TurnInput =
+      turn.spread
+      ? .spread(
+        SpreadPages(
+          leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3]
+        ))
+      : .single(TurnPages(current: images[0], next: images[1]))
+    return PageTurnAnimation(
+      renderer: PageTurnRenderer(effect: effect, options: options), input: input,
+      timeline: timeline, style: effect.name,
+      width: turn.spread ? 2 * settings.pageWidth : settings.pageWidth,
+      height: settings.pageHeight)
+  }
+
+  /// The pages at `indices` (from 0) through a `PageCache`; blank paper where out of range.
+  private func cachedPages(_ indices: [Int]) throws(QuireError) -> [PixelBuffer] {
+    let source = pages
+    let cache = PageCache(source: source, radius: 2, layoutKey: layoutKey)
+    let blank = PixelBuffer(width: source.width, height: source.height, format: .rgba8)
+    do {
+      return try blocking {
+        var out: [PixelBuffer] = []
+        for i in indices {
+          out.append(i >= 0 && i < source.pageCount ? try await cache.page(i) : blank)
+        }
+        return out
+      }
+    } catch let e as QuireError {
+      throw e
+    } catch {
+      throw .internalError("page cache: \(error)")
+    }
+  }
+}
+
+/// What `quire flip` asks for.
+public struct FlipRequest: Sendable {
+  /// The book.
+  public var book: URL
+  /// Where the frames go (see `PageTurnAnimation.write(to:)`).
+  public var output: URL
+  /// The page (from 1) the turn starts on.
+  public var page: Int
+  /// The turn.
+  public var turn = PageTurn()
+  /// How the book is laid out.
+  public var layout = LayoutSettings()
+
+  /// A default turn of `page` of `book` into `output`.
+  public init(book: URL, output: URL, page: Int) {
     self.book = book
     self.output = output
     self.page = page
   }
 }
 
+/// `quire flip`: one page turn of a book, written as frames or an animation.
 public enum FlipJob {
-  /// Renders the turn from `page` (to the next page, or the previous with `.prev`) and writes
-  /// it to `output`. Pages come through a `PageCache`, as a reader app would get them.
+  /// Lays the book out only as far as the pages the turn shows, renders the turn and writes
+  /// it to `output`.
   public static func run(_ r: FlipRequest) throws(QuireError) {
-    guard let effect = makeEffect(style: r.style) else {
-      throw .usage("--style must be one of \(flipStyles.joined(separator: "|")), got '\(r.style)'")
+    guard FlipOutputKind(path: r.output.path) != nil else {
+      throw .invalidRequest(.outputKind(path: r.output.path))
     }
-    let book = try LaidOutBook.open(
-      r.book, ingest: r.ingest, layout: r.layout,
-      threads: ProcessInfo.processInfo.activeProcessorCount)
-    let count = book.layout.pages.count
-    guard (1...max(1, count)).contains(r.page), count > 0 else {
-      throw .usage("--page \(r.page): \(r.book) has \(count) pages")
-    }
-    var options = r.turn
-    options.rightToLeft = r.rightToLeft ?? (book.document.metadata.direction == .rtl)
-    let forward = options.direction == .next
-    let step = forward ? 1 : -1
-    // Page indices (from 0) the turn shows; nil where the book has no page (blank paper).
-    let first = r.page - 1
-    let wanted: [Int]
-    if options.spread {
-      // The current spread is (N, N+1); forward shows (N+2, N+3), backward (N−2, N−1).
-      // SpreadPages holds display positions: left to right in an LTR book, but in an RTL
-      // book the earlier page of a spread sits on the right.
-      let n = first
-      let m = first + 2 * step
-      wanted = options.rightToLeft ? [n + 1, n, m + 1, m] : [n, n + 1, m, m + 1]
-    } else {
-      wanted = [first, first + step]
-    }
-    let target = options.spread ? first + 2 * step : first + step
-    guard target >= 0, target < count else {
-      throw .usage("--page \(r.page): no page to turn to (\(forward ? "last" : "first") page)")
-    }
-    let source = BookPages(book: book, options: r.layout)
-    let cache = PageCache(source: source, radius: 2, layoutKey: book.layout.key)
-    let images: [PixelBuffer]
-    do {
-      images = try blocking {
-        var out: [PixelBuffer] = []
-        for i in wanted {
-          if i >= 0 && i < count {
-            out.append(try await cache.page(i))
-          } else {
-            out.append(PixelBuffer(width: r.layout.width, height: r.layout.height, format: .rgba8))
-          }
-        }
-        return out
-      }
-    } catch {
-      throw .internalError("page cache: \(error)")
-    }
-    let input: TurnInput =
-      options.spread
-      ? .spread(
-        SpreadPages(
-          leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3]
-        ))
-      : .single(TurnPages(current: images[0], next: images[1]))
-    let renderer = PageTurnRenderer(effect: effect, options: options)
-    let width = options.spread ? 2 * r.layout.width : r.layout.width
-    try write(
-      r.output, timeline: r.timing.timeline, style: effect.name, width: width,
-      height: r.layout.height
-    ) {
-      renderer.frame(at: $0, input: input)
-    }
-  }
-
-  /// Writes frames through the motion encoders, mapping their errors to sysexits.
-  static func write(
-    _ output: String, timeline: FlipTimeline, style: String, width: Int, height: Int,
-    render: @escaping @Sendable (Double) -> PixelBuffer
-  ) throws(QuireError) {
-    guard FlipOutputKind(path: output) != nil else {
-      throw .usage("-o \(output): use a folder, .png/.apng, .webp, .mp4 or .webm")
-    }
-    do {
-      try FlipOutput.write(
-        to: output, timeline: timeline, style: style, width: width, height: height, render: render)
-    } catch let e as FrameSinkError {
-      throw .cannotCreate(path: output, reason: e.description)
-    } catch {
-      throw .cannotCreate(path: output, reason: "\(error)")
-    }
+    let last = r.page + (r.turn.spread ? 3 : 1)
+    let book = try PagedBook(
+      r.book.path, layout: r.layout, threads: ProcessInfo.processInfo.activeProcessorCount,
+      through: last)
+    try book.turn(from: r.page, r.turn).write(to: r.output)
   }
 }
 
-/// `quire open`: the book's cover swinging open from a shelf rectangle.
-public struct OpenRequest: Sendable {
-  public var book: String
-  public var output: String
-  public var canvas: (width: Int, height: Int) = (600, 800)
-  public var from: (x: Double, y: Double, w: Double, h: Double)? = nil
-  public var closing = false
-  public var timing = AnimationTiming()
-  public var ingest = IngestOptions()
-  public var layout = LayoutOptions()
-  public init(book: String, output: String) {
-    self.book = book
-    self.output = output
+/// Writes frames through the motion encoders, mapping their errors to `QuireError`.
+func writeFrames(
+  _ output: String, timeline: FlipTimeline, style: String, width: Int, height: Int,
+  render: @escaping @Sendable (Double) -> PixelBuffer
+) throws(QuireError) {
+  guard FlipOutputKind(path: output) != nil else {
+    throw .invalidRequest(.outputKind(path: output))
   }
-}
-
-public enum OpenJob {
-  public static func run(_ r: OpenRequest) throws(QuireError) {
-    var layout = r.layout
-    layout.width = r.canvas.width
-    layout.height = r.canvas.height
-    layout.margins = .proportional(width: layout.width, height: layout.height)
-    let book = try LaidOutBook.open(
-      r.book, ingest: r.ingest, layout: layout,
-      threads: ProcessInfo.processInfo.activeProcessorCount)
-    let renderer = book.makeRenderer()
-    let pages = book.layout.pages
-    // The page under the cover: the first page of the first linear spine item (a cover
-    // document is usually non-linear, and showing the cover twice would hide the effect).
-    let linear = Set(book.document.chapters.filter(\.linear).map(\.spineIndex))
-    let under = pages.first { linear.contains($0.spine) && !$0.lines.isEmpty } ?? pages.first
-    let firstPage =
-      under.map { renderer.render($0, width: layout.width, height: layout.height, format: .rgba8) }
-      ?? PixelBuffer(width: layout.width, height: layout.height, format: .rgba8)
-    let cover = Cover.image(
-      of: book, width: layout.width, height: layout.height, renderer: renderer)
-    // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
-    let from =
-      r.from ?? (
-        Double(r.canvas.width) * 0.08, Double(r.canvas.height) * 0.6,
-        Double(r.canvas.width) * 0.22, Double(r.canvas.height) * 0.22
-      )
-    let anim = BookOpenAnimation(
-      cover: cover, firstPage: firstPage, canvas: r.canvas, from: from)
-    let closing = r.closing
-    try FlipJob.write(
-      r.output, timeline: r.timing.timeline, style: closing ? "close" : "open",
-      width: r.canvas.width,
-      height: r.canvas.height
-    ) { anim.frame(at: $0, closing: closing) }
-  }
-}
-
-/// `quire shelf`: several books' covers, grid ⇄ scattered.
-public struct ShelfRequest: Sendable {
-  public var books: [String]
-  public var output: String
-  public var canvas: (width: Int, height: Int) = (1200, 900)
-  /// nil: the built-in scatter; else a JSON or plist file.
-  public var layoutFile: String? = nil
-  /// "grid": stay in the grid (no scatter); "scatter": the built-in scatter.
-  public var layoutName = "scatter"
-  public var front: Int? = nil
-  public var progress: [Double?] = []
-  public var timing = AnimationTiming()
-  public var ingest = IngestOptions()
-  public init(books: [String], output: String) {
-    self.books = books
-    self.output = output
-  }
-}
-
-public enum ShelfJob {
-  public static func run(_ r: ShelfRequest) throws(QuireError) {
-    guard !r.books.isEmpty, r.books.count <= 200 else { throw .usage("shelf: give 1…200 books") }
-    var covers: [PixelBuffer] = []
-    var layout = LayoutOptions()
-    layout.width = 300
-    layout.height = 400
-    layout.margins = .proportional(width: 300, height: 400)
-    for path in r.books {
-      let book = try LaidOutBook.open(path, ingest: r.ingest, layout: layout, threads: 2)
-      covers.append(Cover.image(of: book, width: 300, height: 400, renderer: book.makeRenderer()))
-    }
-    var scatter: [ShelfPlacement]? = nil
-    if let file = r.layoutFile {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw .ingest(.cannotOpen(path: file, reason: "no such file or not readable"))
-      }
-      do {
-        scatter = try ShelfPlacement.parseLayout(data, file: file)
-      } catch {
-        throw .ingest(.badData(file: file, reason: "\(error)"))
-      }
-    } else if r.layoutName == "grid" {
-      scatter = []  // an empty scatter keeps every book in its grid cell
-    }
-    if let k = r.front, !(1...covers.count).contains(k) {
-      throw .usage("--front \(k): there are \(covers.count) books")
-    }
-    let anim = ShelfAnimation(
-      covers: covers, canvas: r.canvas, scatter: scatter, front: r.front.map { $0 - 1 },
-      progress: r.progress)
-    try FlipJob.write(
-      r.output, timeline: r.timing.timeline, style: "shelf", width: r.canvas.width,
-      height: r.canvas.height
-    ) { anim.frame(at: $0) }
-  }
-}
-
-/// A book's cover picture: the manifest's cover image when it decodes, else page 1.
-enum Cover {
-  static func image(of book: LaidOutBook, width: Int, height: Int, renderer: PageRenderer)
-    -> PixelBuffer
-  {
-    if let href = book.document.metadata.coverHref,
-      let data = book.document.resources.data(forHref: href),
-      let decoded = decodeImage(data, href: href)
-    {
-      return decoded.converted(to: .rgba8)
-    }
-    if let first = book.layout.pages.first {
-      return renderer.render(first, width: width, height: height, format: .rgba8)
-    }
-    return PixelBuffer(width: width, height: height, format: .rgba8)
+  do {
+    try FlipOutput.write(
+      to: output, timeline: timeline, style: style, width: width, height: height, render: render)
+  } catch let e as FrameSinkError {
+    throw .cannotCreate(path: output, reason: e.description)
+  } catch {
+    throw .cannotCreate(path: output, reason: "\(error)")
   }
 }

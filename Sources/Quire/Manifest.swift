@@ -1,93 +1,63 @@
 import Foundation
+import QuireIngest
+import QuireTypeset
 
-/// `manifest.json` of `quire render` (format "quire-pages/1"; DESIGN.md has the contract).
-public struct Manifest: Codable, Sendable {
-  public struct BookInfo: Codable, Sendable {
-    public var title: String
-    public var creators: [String]
-    public var language: String?
-    public var identifier: String?
-    public var direction: String
+/// `manifest.json` of `quire render` (format "quire-pages/2"; DESIGN.md has the contract).
+struct Manifest: Codable, Sendable {
+  typealias LayoutInfo = LayoutSummary
+  typealias LocationInfo = BookLocation
+  typealias WarningInfo = WarningEntry
+  struct TOCItem: Codable, Sendable {
+    var title: String
+    var page: Int?
+    var children: [TOCItem]
   }
-  public struct LayoutInfo: Codable, Sendable {
-    public var width: Int
-    public var height: Int
-    public var fontSize: Double
-    public var margins: [Double]
-    public var lineHeight: Double
-    public var fonts: [String]
-    public var engine: String
-    public var key: String
+  struct LineInfo: Codable, Sendable {
+    var text: String
+    var x: Double, y: Double, width: Double, height: Double
+    var block: Int
+    var role: String
+    var hyphenated: Bool
+    var ratio: Double
   }
-  public struct TOCItem: Codable, Sendable {
-    public var title: String
-    public var page: Int?
-    public var children: [TOCItem]
+  struct ImageInfo: Codable, Sendable {
+    var x: Double, y: Double, width: Double, height: Double
+    var href: String
   }
-  public struct LocationInfo: Codable, Sendable {
-    public var spine: Int
-    public var offset: Int
-    init(_ l: Location) {
-      spine = l.spine
-      offset = l.offset
-    }
-  }
-  public struct LineInfo: Codable, Sendable {
-    public var text: String
-    public var x: Double, y: Double, width: Double, height: Double
-    public var block: Int
-    public var role: String
-    public var hyphenated: Bool
-    public var ratio: Double
-  }
-  public struct ImageInfo: Codable, Sendable {
-    public var x: Double, y: Double, width: Double, height: Double
-    public var href: String
-  }
-  public struct PageInfo: Codable, Sendable {
-    public var number: Int
-    public var file: String?
-    public var spine: Int
-    public var href: String
-    public var start: LocationInfo
-    public var end: LocationInfo
-    public var lines: [LineInfo]?
-    public var images: [ImageInfo]?
+  struct PageInfo: Codable, Sendable {
+    var number: Int
+    var file: String?
+    var spine: Int
+    var href: String
+    var start: LocationInfo
+    var end: LocationInfo
+    var lines: [LineInfo]?
+    var images: [ImageInfo]?
   }
 
-  public var format = "quire-pages/1"
-  public var book: BookInfo
-  public var layout: LayoutInfo
-  public var pageCount: Int
-  public var toc: [TOCItem]
-  public var warnings: [String]
-  public var pages: [PageInfo]
+  var format = "quire-pages/2"
+  var book: BookInfo
+  var layout: LayoutInfo
+  var pageCount: Int
+  var toc: [TOCItem]
+  var warnings: [WarningInfo]
+  var pages: [PageInfo]
 
-  /// Builds the manifest. `files` maps page numbers to written file names (pages not
-  /// rendered in this run have none); `boxes` adds line and image boxes.
-  public init(
-    document: Document, layout: BookLayout, options: LayoutOptions, files: [Int: String],
-    boxes: Bool, warnings: [String]
-  ) {
-    let m = document.metadata
-    book = BookInfo(
-      title: m.title, creators: m.creators, language: m.language, identifier: m.identifier,
-      direction: m.direction.rawValue)
-    self.layout = LayoutInfo(
-      width: options.width, height: options.height, fontSize: options.fontSize,
-      margins: [
-        options.margins.top, options.margins.right, options.margins.bottom, options.margins.left,
-      ],
-      lineHeight: options.lineHeight, fonts: layout.fonts.faces.map(\.name),
-      engine: LayoutKey.engineVersion, key: layout.key.description)
-    pageCount = layout.pages.count
-    let starts = layout.pages.map(\.start)
+  /// Builds the manifest of a paginated book. `files` maps page numbers to written file
+  /// names (pages not rendered in this run have none); `boxes` adds line and image boxes.
+  init(book paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool) {
+    let document = paginated.document
+    let records = paginated.records.map(\.page)
+    book = BookInfo(document.metadata)
+    layout = LayoutInfo(settings, fonts: paginated.fontsUsed, key: paginated.key)
+    pageCount = records.count
+    let starts = records.map(\.start)
     toc = document.toc.map { Self.tocItem($0, starts: starts) }
-    self.warnings = warnings
-    pages = layout.pages.map { p in
+    warnings = paginated.diagnostics.entries.map(WarningInfo.init)
+    pages = records.map { p in
       PageInfo(
         number: p.number, file: files[p.number], spine: p.spine, href: p.href,
-        start: LocationInfo(p.start), end: LocationInfo(p.end),
+        start: BookLocation(p.start), end: BookLocation(p.end),
         lines: boxes
           ? p.lines.map {
             LineInfo(
@@ -106,7 +76,7 @@ public struct Manifest: Codable, Sendable {
   }
 
   /// Page number holding `location`: the last page starting at or before it.
-  public static func page(for location: Location, starts: [Location]) -> Int? {
+  static func page(for location: Location, starts: [Location]) -> Int? {
     guard !starts.isEmpty else { return nil }
     var lo = 0
     var hi = starts.count - 1
@@ -127,7 +97,7 @@ public struct Manifest: Codable, Sendable {
   /// Two decimals: enough for pixels and ratios, and stable text across platforms.
   static func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
-  public func encoded() -> Data {
+  func encoded() -> Data {
     let enc = JSONEncoder()
     enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return (try? enc.encode(self)) ?? Data()

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTypeset
 
 /// Typographic quality of a laid-out book, from its line boxes (`quire paginate --stats`).
 ///

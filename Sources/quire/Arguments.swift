@@ -82,6 +82,14 @@ struct Arguments {
     return v
   }
 
+  /// A value naming a case of `E` (its raw value).
+  func choice<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type)
+    throws(UsageError) -> E? where E.RawValue == String
+  {
+    guard let v = try choice(name, E.allCases.map(\.rawValue)) else { return nil }
+    return E(rawValue: v)
+  }
+
   /// `WxH`, each side within `range`.
   func size(_ name: String, in range: ClosedRange<Int> = 16...8192) throws(UsageError) -> (
     Int, Int

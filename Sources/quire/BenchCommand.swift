@@ -8,16 +8,17 @@ enum BenchCommand {
       words, valued: layoutValued.union(["--repeat", "--threads", "--turns", "--color"]),
       switches: layoutSwitches.union(["--json", "--reading"]))
     let path = try singleBook(a, command: "bench")
-    var request = BenchRequest(book: path)
-    request.ingest = try ingestOptions(a)
-    request.layout = try layoutOptions(a)
+    var request = BenchRequest(book: fileURL(path))
+    request.layout = try layoutSettings(a)
     request.repeats = try a.int("--repeat", in: 1...1000) ?? 1
     request.threads = try threadCount(a)
-    request.format = try a.choice("--color", ["gray", "rgb"]) == "rgb" ? .rgba8 : .gray8
+    request.color = try a.choice("--color", PageColor.self) ?? .gray
     if a.flag("--reading") {
       request.readingTurns = try a.int("--turns", in: 2...100_000) ?? 60
     }
-    let result = try Benchmark.run(request)
+    let result = try withFlagNames(book: path) { () throws(QuireError) in
+      try Benchmark.run(request)
+    }
     if a.flag("--json") {
       let enc = JSONEncoder()
       enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -23,11 +23,11 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   return t
 }
 
-func output(_ a: Arguments, _ command: String) throws(UsageError) -> String {
+func output(_ a: Arguments, _ command: String) throws(UsageError) -> URL {
   guard let o = a.value("-o") ?? a.value("--output") else {
     throw UsageError("\(command): -o OUT is required")
   }
-  return o
+  return fileURL(o)
 }
 
 /// `quire flip BOOK --page N -o OUT …`.
@@ -43,24 +43,23 @@ enum FlipCommand {
     guard let page = try a.int("--page", in: 1...1_000_000) else {
       throw UsageError("flip: --page N is required")
     }
-    var r = FlipRequest(book: book, output: try output(a, "flip"), page: page)
-    r.ingest = try ingestOptions(a)
-    r.layout = try layoutOptions(a)
-    r.style = try a.choice("--style", flipStyles) ?? "curl"
-    if let d = try a.choice("--direction", ["next", "prev"]) {
-      r.turn.direction = TurnDirection(rawValue: d)!
+    var r = FlipRequest(book: fileURL(book), output: try output(a, "flip"), page: page)
+    r.layout = try layoutSettings(a)
+    if let s = try a.choice("--style", PageTurnStyle.self) { r.turn.style = s }
+    if let d = try a.choice("--direction", ["next", "prev"]).flatMap(TurnDirection.init) {
+      r.turn.direction = d
     }
-    if let c = try a.choice("--corner", ["top", "bottom", "middle"]) {
-      r.turn.corner = TurnCorner(rawValue: c)!
+    if let c = try a.choice("--corner", ["top", "bottom", "middle"]).flatMap(TurnCorner.init) {
+      r.turn.corner = c
     }
-    if let b = try a.choice("--back", ["mirrored", "blank", "next"]) {
-      r.turn.back = LeafBack(rawValue: b)!
+    if let b = try a.choice("--back", ["mirrored", "blank", "next"]).flatMap(LeafBack.init) {
+      r.turn.back = b
     }
     if a.flag("--rtl") && a.flag("--ltr") { throw UsageError("give --rtl or --ltr, not both") }
-    r.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
+    r.turn.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
     r.turn.spread = a.flag("--spread")
-    r.timing = try animationTiming(a)
-    try FlipJob.run(r)
+    r.turn.timing = try animationTiming(a)
+    try withFlagNames(book: book) { () throws(QuireError) in try FlipJob.run(r) }
     return 0
   }
 }
@@ -75,16 +74,19 @@ enum OpenCommand {
       ]),
       switches: ["--close", "--strict"])
     let book = try singleBook(a, command: "open")
-    var r = OpenRequest(book: book, output: try output(a, "open"))
-    r.ingest = try ingestOptions(a)
-    if let (w, h) = try a.size("--canvas") { r.canvas = (w, h) }
+    var r = OpenRequest(book: fileURL(book), output: try output(a, "open"))
+    r.reading = try readingOptions(a)
+    if let (w, h) = try a.size("--canvas") {
+      r.canvasWidth = w
+      r.canvasHeight = h
+    }
     if let f = try a.numbers("--from", count: 4, in: -100_000...100_000) {
       guard f[2] >= 1, f[3] >= 1 else { throw UsageError("--from: width and height must be ≥ 1") }
-      r.from = (f[0], f[1], f[2], f[3])
+      r.from = CanvasRect(x: f[0], y: f[1], width: f[2], height: f[3])
     }
     r.closing = a.flag("--close")
     r.timing = try animationTiming(a)
-    try OpenJob.run(r)
+    try withFlagNames(book: book) { () throws(QuireError) in try OpenJob.run(r) }
     return 0
   }
 }
@@ -99,11 +101,14 @@ enum ShelfCommand {
       ]),
       switches: ["--strict"])
     guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
-    var r = ShelfRequest(books: a.positionals, output: try output(a, "shelf"))
-    r.ingest = try ingestOptions(a)
-    if let (w, h) = try a.size("--canvas") { r.canvas = (w, h) }
+    var r = ShelfRequest(books: a.positionals.map(fileURL), output: try output(a, "shelf"))
+    r.reading = try readingOptions(a)
+    if let (w, h) = try a.size("--canvas") {
+      r.canvasWidth = w
+      r.canvasHeight = h
+    }
     if let l = a.value("--layout") {
-      if l == "grid" || l == "scatter" { r.layoutName = l } else { r.layoutFile = l }
+      r.arrangement = l == "grid" ? .grid : l == "scatter" ? .scatter : .file(fileURL(l))
     }
     r.front = try a.int("--front", in: 1...10_000)
     if let p = a.value("--progress") {
@@ -118,7 +123,7 @@ enum ShelfCommand {
       }
     }
     r.timing = try animationTiming(a)
-    try ShelfJob.run(r)
+    try withFlagNames(book: nil) { () throws(QuireError) in try ShelfJob.run(r) }
     return 0
   }
 }

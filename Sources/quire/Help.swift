@@ -43,7 +43,7 @@ let commandHelp: [String: String] = [
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
                [--threads N] [--boxes]
 
-  Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/1:
+  Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
   --boxes also each page's text lines and images). Files are written atomically.
     --color gray|rgb   [gray]

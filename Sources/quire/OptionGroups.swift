@@ -8,40 +8,12 @@ let layoutValued: Set<String> = [
 ]
 let layoutSwitches: Set<String> = ["--folio", "--strict"]
 
-func ingestOptions(_ a: Arguments) throws(UsageError) -> IngestOptions {
-  var o = IngestOptions()
+/// `--encoding`, `--publisher-styles`, `--lang`: how the book's content is read.
+func readingOptions(_ a: Arguments) throws(UsageError) -> ReadingOptions {
+  var o = ReadingOptions()
   if let e = a.value("--encoding") {
     guard !e.isEmpty, e.count < 64 else { throw UsageError("--encoding: bad name '\(e)'") }
-    o.encoding = e
-  }
-  if let p = try a.choice("--publisher-styles", ["on", "off"]) { o.publisherStyles = p == "on" }
-  // Publisher @media queries (orientation, widths) see the page being laid out.
-  let size = try a.size("--size")
-  let canvas = try a.size("--canvas")
-  if let (w, h) = size ?? canvas { o.viewport = MediaViewport(width: w, height: h) }
-  return o
-}
-
-func layoutOptions(_ a: Arguments) throws(UsageError) -> LayoutOptions {
-  var o = LayoutOptions()
-  if let (w, h) = try a.size("--size") {
-    o.width = w
-    o.height = h
-    o.margins = .proportional(width: w, height: h)
-  }
-  if let s = try a.double("--font-size", in: 4...400) { o.fontSize = s }
-  if let m = try a.numbers("--margins", count: 4, in: 0...4000) {
-    o.margins = .init(top: m[0], right: m[1], bottom: m[2], left: m[3])
-  }
-  guard o.margins.left + o.margins.right < Double(o.width) - 8,
-    o.margins.top + o.margins.bottom < Double(o.height) - 8
-  else { throw UsageError("--margins leave no room for text on a \(o.width)x\(o.height) page") }
-  if let l = try a.double("--line-height", in: 0.5...5) { o.lineHeight = l }
-  if let f = a.value("--font") { o.font = f }
-  if let al = try a.choice("--align", ["justify", "start"]) { o.align = .init(rawValue: al)! }
-  if let h = try a.choice("--hyphenate", ["auto", "off"]) { o.hyphenate = .init(rawValue: h)! }
-  if let b = try a.choice("--linebreak", ["optimal", "greedy"]) {
-    o.lineBreaking = .init(rawValue: b)!
+    o.textEncoding = e
   }
   if let p = try a.choice("--publisher-styles", ["on", "off"]) { o.publisherStyles = p == "on" }
   if let l = a.value("--lang") {
@@ -51,8 +23,60 @@ func layoutOptions(_ a: Arguments) throws(UsageError) -> LayoutOptions {
     }
     o.language = l
   }
-  o.folio = a.flag("--folio")
   return o
+}
+
+/// The layout options of a command that lays a book out.
+func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
+  var o = LayoutSettings()
+  if let (w, h) = try a.size("--size") {
+    o.pageWidth = w
+    o.pageHeight = h
+  }
+  if let s = try a.double("--font-size", in: 4...400) { o.fontSize = s }
+  if let m = try a.numbers("--margins", count: 4, in: 0...4000) {
+    o.margins = PageMargins(top: m[0], right: m[1], bottom: m[2], left: m[3])
+  }
+  let m = o.effectiveMargins
+  guard m.left + m.right < Double(o.pageWidth) - 8, m.top + m.bottom < Double(o.pageHeight) - 8
+  else {
+    throw UsageError(
+      "--margins leave no room for text on a \(o.pageWidth)x\(o.pageHeight) page")
+  }
+  if let l = try a.double("--line-height", in: 0.5...5) { o.lineHeight = l }
+  if let f = a.value("--font"), !f.isEmpty {
+    let looksLikePath =
+      f.contains("/") || [".ttf", ".otf", ".ttc"].contains { f.lowercased().hasSuffix($0) }
+    o.font = looksLikePath ? .file(URL(fileURLWithPath: f)) : .family(f)
+  }
+  if let v = try a.choice("--align", TextAlignment.self) { o.alignment = v }
+  if let v = try a.choice("--hyphenate", Hyphenation.self) { o.hyphenation = v }
+  if let v = try a.choice("--linebreak", LineBreaking.self) { o.lineBreaking = v }
+  o.folio = a.flag("--folio")
+  o.reading = try readingOptions(a)
+  return o
+}
+
+/// `--pages 1-10,15,20-`: ranges of pages from 1; "N-" runs to the end of the book.
+func pageSelection(_ text: String) throws(UsageError) -> PageSelection {
+  var selection = PageSelection(ranges: [])
+  for part in text.split(separator: ",") {
+    let ends = part.split(separator: "-", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard (1...2).contains(ends.count), let a = Int(ends[0]), a >= 1 else {
+      throw UsageError("--pages: bad range '\(part)'")
+    }
+    if ends.count == 1 {
+      selection.ranges.append(a...a)
+    } else if ends[1].isEmpty {
+      selection.from = min(selection.from ?? a, a)
+    } else {
+      guard let b = Int(ends[1]), b >= a else { throw UsageError("--pages: bad range '\(part)'") }
+      selection.ranges.append(a...b)
+    }
+  }
+  return selection
 }
 
 /// Exactly one BOOK positional.
@@ -68,3 +92,6 @@ func singleBook(_ a: Arguments, command: String) throws(UsageError) -> String {
 func threadCount(_ a: Arguments) throws(UsageError) -> Int {
   try a.int("--threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
 }
+
+/// The book (or file) argument as a URL.
+func fileURL(_ path: String) -> URL { URL(fileURLWithPath: path) }

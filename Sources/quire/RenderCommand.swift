@@ -11,70 +11,52 @@ enum RenderCommand {
     guard let out = a.value("-o") ?? a.value("--output") else {
       throw UsageError("render: -o DIR is required")
     }
-    var r = RenderRequest(book: book, output: out)
-    r.ingest = try ingestOptions(a)
-    r.layout = try layoutOptions(a)
-    r.format = try a.choice("--color", ["gray", "rgb"]) == "rgb" ? .rgba8 : .gray8
-    r.pages = a.value("--pages")
+    var r = RenderRequest(book: fileURL(book), output: fileURL(out))
+    r.layout = try layoutSettings(a)
+    r.color = try a.choice("--color", PageColor.self) ?? .gray
+    let pagesText = a.value("--pages")
+    if let text = pagesText { r.pages = try pageSelection(text) }
     r.threads = try threadCount(a)
     r.boxes = a.flag("--boxes")
     r.strict = a.flag("--strict")
     let bar = ProgressBar("render")
-    let summary = try RenderJob.run(r, progress: { bar.update($0, $1) })
-    for w in summary.warnings.prefix(20) { Terminal.warning(w) }
-    if summary.warnings.count > 20 {
-      Terminal.warning("… \(summary.warnings.count - 20) more in manifest.json")
+    let summary = try withFlagNames(book: book, pages: pagesText) { () throws(QuireError) in
+      try RenderJob.run(r, progress: { bar.update($0, $1) })
     }
+    Terminal.warnings(summary.diagnostics, more: "in manifest.json")
     return 0
   }
 }
 
 /// `quire paginate BOOK [--json] [--stats]`.
 enum PaginateCommand {
-  struct Report: Encodable {
-    struct PageEntry: Encodable {
-      var number: Int, spine: Int, href: String
-      var start: Manifest.LocationInfo, end: Manifest.LocationInfo
-    }
-    var pageCount: Int
-    var layout: Manifest.LayoutInfo
-    var warnings: [String]
-    var pages: [PageEntry]
-    var stats: QualityReport?
-  }
-
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
       words, valued: layoutValued.union(["--threads"]),
       switches: layoutSwitches.union(["--json", "--stats"]))
     let path = try singleBook(a, command: "paginate")
-    let options = try layoutOptions(a)
-    let book = try LaidOutBook.open(
-      path, ingest: try ingestOptions(a), layout: options, threads: try threadCount(a))
-    if a.flag("--strict"), let w = book.warnings.first { throw QuireError.strict("\(path): \(w)") }
-    let manifest = Manifest(
-      document: book.document, layout: book.layout, options: options, files: [:], boxes: false,
-      warnings: book.warnings)
-    let stats = a.flag("--stats") ? QualityReport(layout: book.layout, options: options) : nil
+    var r = PaginateRequest(book: fileURL(path))
+    r.layout = try layoutSettings(a)
+    r.threads = try threadCount(a)
+    r.stats = a.flag("--stats")
+    r.strict = a.flag("--strict")
+    let map = try withFlagNames(book: path) { () throws(QuireError) in try PaginateJob.run(r) }
     if a.flag("--json") {
-      let report = Report(
-        pageCount: manifest.pageCount, layout: manifest.layout, warnings: book.warnings,
-        pages: manifest.pages.map {
-          .init(number: $0.number, spine: $0.spine, href: $0.href, start: $0.start, end: $0.end)
-        }, stats: stats)
       let enc = JSONEncoder()
       enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      Terminal.out(String(decoding: try enc.encode(report), as: UTF8.self))
+      Terminal.out(String(decoding: try enc.encode(map), as: UTF8.self))
       return 0
     }
-    var s = "pages: \(manifest.pageCount)\n"
+    var s = "pages: \(map.pageCount)\n"
     var lastSpine = -1
-    for p in manifest.pages where p.spine != lastSpine {
+    for p in map.pages where p.spine != lastSpine {
       lastSpine = p.spine
       s += "  page \(p.number): spine \(p.spine + 1) \(p.href)\n"
     }
-    if let stats { s += stats.text() }
-    for w in book.warnings { s += "warning: \(w)\n" }
+    if let stats = map.stats { s += stats.text() }
+    for w in map.warnings {
+      s += "warning: \(w.file): \(w.message)\(w.count > 1 ? " (\(w.count) times)" : "")\n"
+    }
     Terminal.out(s)
     return 0
   }

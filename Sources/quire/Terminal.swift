@@ -1,4 +1,6 @@
 import Foundation
+import Quire
+import Synchronization
 
 /// stderr output of the CLI: one-line errors and, when stderr is a terminal, a progress bar.
 enum Terminal {
@@ -12,6 +14,12 @@ enum Terminal {
     FileHandle.standardError.write(Data("quire: warning: \(message)\n".utf8))
   }
 
+  /// The first 20 entries of `log` as warnings, then how many more there are and where.
+  static func warnings(_ log: DiagnosticLog, more place: String) {
+    for e in log.entries.prefix(20) { warning(e.description) }
+    if log.entries.count > 20 { warning("… \(log.entries.count - 20) more \(place)") }
+  }
+
   static func out(_ text: String) {
     FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
   }
@@ -19,10 +27,9 @@ enum Terminal {
 
 /// A progress bar on stderr, redrawn at most ten times a second; silent when stderr is not
 /// a terminal (logs and pipes stay clean).
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
   private let label: String
-  private let lock = NSLock()
-  private var lastDraw = 0.0
+  private let lastDraw = Mutex(0.0)
   private let enabled = Terminal.isInteractive
   private let start = Date()
 
@@ -30,17 +37,18 @@ final class ProgressBar: @unchecked Sendable {
 
   func update(_ done: Int, _ total: Int) {
     guard enabled, total > 0 else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    let now = Date().timeIntervalSince(start)
-    guard done == total || now - lastDraw >= 0.1 else { return }
-    lastDraw = now
-    let width = 30
-    let filled = done * width / total
-    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-    let rate = now > 0 ? Double(done) / now : 0
-    let line = "\r\(label) [\(bar)] \(done)/\(total)  \(String(format: "%.0f", rate))/s"
-    FileHandle.standardError.write(Data(line.utf8))
-    if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    lastDraw.withLock { lastDraw in
+      let now = Date().timeIntervalSince(start)
+      guard done == total || now - lastDraw >= 0.1 else { return }
+      lastDraw = now
+      let width = 30
+      let filled = min(width, done * width / total)
+      let bar =
+        String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+      let rate = now > 0 ? Double(done) / now : 0
+      let line = "\r\(label) [\(bar)] \(done)/\(total)  \(String(format: "%.0f", rate))/s"
+      FileHandle.standardError.write(Data(line.utf8))
+      if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
   }
 }

@@ -24,7 +24,7 @@ func dispatch(_ words: [String]) throws -> Int32 {
     Terminal.out(text)
     return 0
   case "--version":
-    Terminal.out("quire \(LayoutKey.engineVersion)")
+    Terminal.out("quire \(layoutEngineVersion)")
     return 0
   default:
     if rest.contains("--help") || rest.contains("-h"), let text = commandHelp[command] {
@@ -53,9 +53,6 @@ do {
 } catch let e as QuireError {
   Terminal.error(e.description)
   exit(e.exitCode)
-} catch let e as IngestError {
-  Terminal.error(e.description)
-  exit(QuireError.ingest(e).exitCode)
 } catch {
   Terminal.error("\(error)")
   exit(70)

@@ -1,4 +1,5 @@
 import Foundation
+import QuireRaster
 import QuireTestSupport
 import Testing
 
@@ -10,12 +11,10 @@ struct EndToEndTests {
     "Every corpus book lays out, conserves its text, and renders pages of the asked size",
     .enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)))
   func wholeCorpus() throws {
-    var options = LayoutOptions()
-    options.width = 600
-    options.height = 800
+    let settings = LayoutSettings(pageWidth: 600, pageHeight: 800)
+    let options = settings.layoutOptions
     for name in corpusBooks {
-      let book = try LaidOutBook.open(
-        corpusBook(name), ingest: IngestOptions(), layout: options, threads: 2)
+      let book = try EagerBook(corpusBook(name), settings: settings)
       let pages = book.layout.pages
       #expect(pages.count > 0, "\(name): no pages")
       // No tofu: every character of the corpus has a glyph in some vendored or book font.
@@ -60,33 +59,34 @@ struct EndToEndTests {
   func determinism() throws {
     let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
     var r1 = RenderRequest(book: sample, output: temporaryFolder("det1"))
-    r1.pages = "1-6"
+    r1.pages = PageSelection(ranges: [1...6])
     r1.boxes = true
     r1.threads = 2
     var r2 = r1
-    r2.output = temporaryFolder("det2")
+    r2.output = URL(fileURLWithPath: temporaryFolder("det2"))
     r2.threads = 1
     _ = try RenderJob.run(r1)
     _ = try RenderJob.run(r2)
-    let files = try FileManager.default.contentsOfDirectory(atPath: r1.output).sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: r1.output.path).sorted()
     #expect(files == ["manifest.json"] + (1...6).map { String(format: "page-%04d.png", $0) })
     for f in files {
-      let a = FileManager.default.contents(atPath: r1.output + "/" + f)
-      let b = FileManager.default.contents(atPath: r2.output + "/" + f)
+      let a = FileManager.default.contents(atPath: r1.output.path + "/" + f)
+      let b = FileManager.default.contents(atPath: r2.output.path + "/" + f)
       #expect(a == b, "\(f) differs between runs")
     }
   }
 
-  @Test("The manifest follows the quire-pages/1 contract")
+  @Test("The manifest follows the quire-pages/2 contract")
   func manifestContract() throws {
     let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
     var r = RenderRequest(book: sample, output: temporaryFolder("manifest"))
-    r.pages = "2-3"
+    r.pages = PageSelection(ranges: [2...3])
     r.boxes = true
     _ = try RenderJob.run(r)
-    let data = try #require(FileManager.default.contents(atPath: r.output + "/manifest.json"))
+    let data = try #require(FileManager.default.contents(atPath: r.output.path + "/manifest.json"))
     let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    #expect(json["format"] as? String == "quire-pages/1")
+    #expect(json["format"] as? String == "quire-pages/2")
+    #expect(json["warnings"] is [Any])
     let book = try #require(json["book"] as? [String: Any])
     #expect(book["title"] as? String == "Children's Literature")
     #expect(book["direction"] as? String == "ltr")
@@ -117,15 +117,34 @@ struct EndToEndTests {
     }
   }
 
+  @Test("Manifest warnings are {kind, file, message, count}, one per kind and file")
+  func manifestWarnings() throws {
+    let damaged = packageRoot.appendingPathComponent(
+      "Tests/QuireIngestTests/Fixtures/hostile/malformed-chapter.epub"
+    ).path
+    let r = RenderRequest(book: damaged, output: temporaryFolder("warnings"))
+    let summary = try RenderJob.run(r)
+    let data = try #require(FileManager.default.contents(atPath: r.output.path + "/manifest.json"))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let warnings = try #require(json["warnings"] as? [[String: Any]])
+    #expect(warnings.count == summary.diagnostics.entries.count)
+    let first = try #require(warnings.first)
+    #expect(Set(first.keys) == ["kind", "file", "message", "count"])
+    #expect(first["kind"] as? String == "ingest")
+    #expect(first["file"] as? String == "OEBPS/ch1.xhtml")
+    #expect(first["count"] as? Int == 1)
+    #expect((first["message"] as? String)?.contains("recovered") == true)
+  }
+
   @Test("The first frame of a flip equals page N and the last page N+1")
   func flipEnds() throws {
     let sample = packageRoot.appendingPathComponent("samples/childrens-literature.epub").path
     let out = temporaryFolder("flip")
-    var r = FlipRequest(book: sample, output: out, page: 3)
-    r.timing.frames = 5
+    var r = FlipRequest(
+      book: URL(fileURLWithPath: sample), output: URL(fileURLWithPath: out), page: 3)
+    r.turn.timing.frames = 5
     try FlipJob.run(r)
-    let book = try LaidOutBook.open(
-      sample, ingest: IngestOptions(), layout: LayoutOptions(), threads: 2)
+    let book = try EagerBook(sample)
     let renderer = book.makeRenderer()
     let p3 = renderer.render(book.layout.pages[2], width: 600, height: 800, format: .rgba8)
     let p4 = renderer.render(book.layout.pages[3], width: 600, height: 800, format: .rgba8)
@@ -159,6 +178,12 @@ struct EndToEndTests {
     let sample = packageRoot.appendingPathComponent("samples/xiyouji-chapter1.txt").path
     let blocker = temporaryFolder("afile")
     try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+    let backwards = try runQuire(["render", sample, "-o", temporaryFolder("bw"), "--pages", "3-1"])
+    #expect(backwards.status == 64 && backwards.stderr.contains("--pages"), "\(backwards.stderr)")
+    let past = try runQuire(["render", sample, "-o", temporaryFolder("past"), "--pages", "9999"])
+    #expect(past.status == 64 && past.stderr.contains("--pages '9999'"), "\(past.stderr)")
+    let noTurn = try runQuire(["flip", sample, "--page", "9999", "-o", temporaryFolder("nt")])
+    #expect(noTurn.status == 64 && noTurn.stderr.contains("--page 9999"), "\(noTurn.stderr)")
     let cannot = try runQuire(["render", sample, "-o", blocker + "/sub", "--pages", "1"])
     #expect(cannot.status == 73, "\(cannot.stderr)")
     // A readable package whose only chapter is damaged: bad data, one line, no pages.

@@ -1,5 +1,7 @@
 import Foundation
+import QuireRaster
 import QuireTestSupport
+import QuireTypeset
 import Testing
 
 @testable import Quire
@@ -29,12 +31,8 @@ struct GoldenPageTests {
 
   @Test(.enabled(if: corpusPresent, Comment(rawValue: Corpus.missing)), arguments: cases)
   func page(_ c: Case) throws {
-    var options = LayoutOptions()
-    options.width = c.width
-    options.height = c.height
-    options.margins = .proportional(width: c.width, height: c.height)
-    let book = try LaidOutBook.open(
-      corpusBook(c.book), ingest: IngestOptions(), layout: options, threads: 2)
+    let book = try EagerBook(
+      corpusBook(c.book), settings: LayoutSettings(pageWidth: c.width, pageHeight: c.height))
     let page = try #require(book.layout.pages.first { $0.number == c.page })
     try checkGolden(Data(lineDump(page).utf8), "\(c.name).lines.txt")
     let image = book.makeRenderer().render(page, width: c.width, height: c.height, format: .gray8)

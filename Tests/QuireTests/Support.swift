@@ -1,5 +1,9 @@
 import Foundation
+import QuireCore
+import QuireIngest
+import QuireRaster
 import QuireTestSupport
+import QuireTypeset
 import Testing
 
 @testable import Quire
@@ -102,5 +106,73 @@ func checkGolden(_ actual: Data, _ name: String) throws {
     let dump = FileManager.default.temporaryDirectory.appendingPathComponent("actual-\(name)")
     try actual.write(to: dump)
     Issue.record("\(name) differs from its golden; actual written to \(dump.path)")
+  }
+}
+
+/// The reference the streamed path is checked against: the whole book opened eagerly
+/// (`Book.open`) and laid out at once by the Typeset stage (`Typesetter.layoutBook`).
+struct EagerBook {
+  var document: Document
+  var typesetter: Typesetter
+  var layout: BookLayout
+  /// Ingest, typesetter and chapter warnings, as strings.
+  var warnings: [String]
+
+  init(_ path: String, settings: LayoutSettings = LayoutSettings()) throws {
+    document = try Book.open(URL(fileURLWithPath: path), options: settings.ingestOptions)
+    typesetter = try Typesetter(document: document, options: settings.layoutOptions)
+    layout = typesetter.layoutBook(threads: 2)
+    warnings = document.warnings.map(\.description) + layout.warnings
+  }
+
+  func makeRenderer() -> PageRenderer {
+    let resources = document.resources
+    return PageRenderer(fonts: layout.fonts, images: { href in resources.data(forHref: href) })
+  }
+
+  /// The diagnostics a render of the book reports (no raster warnings): ingest, typesetter,
+  /// then each chapter's, through the façade's adapter.
+  func diagnostics(book path: String) -> DiagnosticLog {
+    var log = DiagnosticLog()
+    log.add(ingest: document.warnings)
+    log.add(layout: typesetter.warnings, file: path)
+    for c in document.chapters {
+      log.add(
+        layout: typesetter.layoutChapter(c.spineIndex).warnings, file: c.href, spine: c.spineIndex)
+    }
+    return log
+  }
+
+  /// The manifest a render of this book should write.
+  func manifest(book path: String, settings: LayoutSettings, files: [Int: String], boxes: Bool)
+    -> Data
+  {
+    var records: [PageRecord] = []
+    for var page in layout.pages {
+      var faces: [FontFace] = []
+      for item in page.items {
+        if case .glyphs(let run) = item, !faces.contains(layout.fonts.faces[run.font]) {
+          faces.append(layout.fonts.faces[run.font])
+        }
+      }
+      page.items = []
+      if !boxes {
+        page.lines = []
+        page.images = []
+      }
+      records.append(PageRecord(page: page, faces: faces))
+    }
+    let book = PaginatedBook(
+      document: document, typesetter: typesetter, records: records, complete: true,
+      diagnostics: diagnostics(book: path), key: settings.reading.refined(typesetter.key),
+      ingestSeconds: 0, layoutSeconds: 0)
+    return Manifest(book: book, settings: settings, files: files, boxes: boxes).encoded()
+  }
+}
+
+extension RenderRequest {
+  /// A request from paths (what the tests have).
+  init(book: String, output: String) {
+    self.init(book: URL(fileURLWithPath: book), output: URL(fileURLWithPath: output))
   }
 }

@@ -15,11 +15,15 @@
 // chapters. Output bytes never depend on the schedule: pages are rendered independently and
 // records land in slots by page number.
 //
+// Early stop: with `stopAfter` set, no chapter is started once that page is numbered, so a
+// job that needs only the first pages (a flip, a `--pages 1-3` render) lays out no more.
+//
 // The alternative rejected: `Typesetter.layoutBook` then raster (the eager path). It is
 // simpler but keeps every page's display list until the end (the peak memory of a render)
 // and renders nothing until the last chapter is laid out.
 
 import Foundation
+import QuireTypeset
 
 /// One page as the manifest needs it after its pixels are written.
 struct PageRecord: Sendable {
@@ -30,20 +34,33 @@ struct PageRecord: Sendable {
   var faces: [FontFace]
 }
 
-/// Lays out a range of chapters with one typesetter and renders the wanted pages.
+/// What one run of a `PageStream` leaves: the page records (numbered from its first page),
+/// the chapters' diagnostics, both in spine order, and where it stopped.
+struct StreamResult: Sendable {
+  var records: [PageRecord]
+  var diagnostics: DiagnosticLog
+  /// The first chapter not laid out (the range's end unless stopped early).
+  var nextChapter: Int
+  /// Thread-seconds spent laying out chapters.
+  var layoutSeconds: Double
+}
+
+/// Lays out a range of chapters with one typesetter and hands the wanted pages to a visitor.
 final class PageStream: @unchecked Sendable {
   // @unchecked: every mutable field is guarded by `condition`.
   private let typesetter: Typesetter
   private let chapters: Range<Int>
+  private let hrefs: [String]
   private let firstPage: Int
   private let keepBoxes: Bool
-  /// `--strict`: a chapter with layout warnings stops the stream before its pages render.
-  private let strictAbout: String?
+  /// Strict: a chapter with layout diagnostics stops the stream before its pages are visited.
+  private let strict: Bool
+  private let stopAfter: Int?
   private let wanted: @Sendable (Int) -> Bool
-  private let render: @Sendable (Page) throws(QuireError) -> Void
-  private let rendered: @Sendable () -> Void
+  private let visit: @Sendable (Page) throws(QuireError) -> Void
 
   private let condition = NSCondition()
+  private var end: Int
   private var nextLayout: Int
   private var nextNumber: Int
   private var laidOut: [Int: ChapterLayout] = [:]
@@ -52,35 +69,37 @@ final class PageStream: @unchecked Sendable {
   private var queueHead = 0
   private var rendering = 0
   private var records: [PageRecord] = []
-  private var warnings: [String] = []
+  private var diagnostics = DiagnosticLog()
+  private var layoutSeconds = 0.0
   private var failure: QuireError?
 
   /// - Parameters:
+  ///   - hrefs: every chapter's href, by spine index (diagnostics name the chapter).
   ///   - firstPage: the number of the first page of `chapters.lowerBound`.
-  ///   - wanted: whether a page number is to be rendered.
-  ///   - render: renders and writes one (numbered) page; called from worker threads.
-  ///   - rendered: called after each rendered page (progress).
+  ///   - stopAfter: stop laying out once this page is numbered.
+  ///   - wanted: whether a page number is to be visited.
+  ///   - visit: renders (or times) one numbered page; called from worker threads.
   init(
-    typesetter: Typesetter, chapters: Range<Int>, firstPage: Int, keepBoxes: Bool,
-    strictAbout: String? = nil, wanted: @escaping @Sendable (Int) -> Bool,
-    render: @escaping @Sendable (Page) throws(QuireError) -> Void,
-    rendered: @escaping @Sendable () -> Void
+    typesetter: Typesetter, chapters: Range<Int>, hrefs: [String], firstPage: Int,
+    keepBoxes: Bool, strict: Bool, stopAfter: Int?, wanted: @escaping @Sendable (Int) -> Bool,
+    visit: @escaping @Sendable (Page) throws(QuireError) -> Void
   ) {
     self.typesetter = typesetter
     self.chapters = chapters
+    self.hrefs = hrefs
     self.firstPage = firstPage
     self.keepBoxes = keepBoxes
-    self.strictAbout = strictAbout
+    self.strict = strict
+    self.stopAfter = stopAfter
     self.wanted = wanted
-    self.render = render
-    self.rendered = rendered
+    self.visit = visit
+    end = chapters.upperBound
     nextLayout = chapters.lowerBound
     nextNumber = chapters.lowerBound
   }
 
-  /// Runs the stream on `threads` threads; returns the page records (numbered from
-  /// `firstPage`) and the chapters' layout warnings, both in spine order.
-  func run(threads: Int) throws(QuireError) -> (records: [PageRecord], warnings: [String]) {
+  /// Runs the stream on `threads` threads.
+  func run(threads: Int) throws(QuireError) -> StreamResult {
     let workers = max(1, min(threads, 64))
     let done = DispatchGroup()
     for _ in 0..<workers {
@@ -96,7 +115,9 @@ final class PageStream: @unchecked Sendable {
     }
     done.wait()
     if let failure { throw failure }
-    return (records, warnings)
+    return StreamResult(
+      records: records, diagnostics: diagnostics, nextChapter: nextNumber,
+      layoutSeconds: layoutSeconds)
   }
 
   private enum Task {
@@ -109,9 +130,12 @@ final class PageStream: @unchecked Sendable {
     while let task = nextTask(workers: workers) {
       switch task {
       case .layout(let k):
+        let started = now()
         let layout = typesetter.layoutChapter(k, worker: worker)
+        let seconds = now() - started
         condition.lock()
         laidOut[k] = layout
+        layoutSeconds += seconds
         inLayout -= 1
         numberReadyChapters()
         condition.broadcast()
@@ -119,11 +143,10 @@ final class PageStream: @unchecked Sendable {
       case .render(let page):
         var failed: QuireError?
         do throws(QuireError) {
-          try render(page)
+          try visit(page)
         } catch {
           failed = error
         }
-        rendered()
         condition.lock()
         rendering -= 1
         if let failed, failure == nil { failure = failed }
@@ -140,7 +163,7 @@ final class PageStream: @unchecked Sendable {
     while true {
       if failure != nil { return nil }
       let pending = queue.count - queueHead
-      let canLayout = nextLayout < chapters.upperBound
+      let canLayout = nextLayout < end
       let ahead = nextLayout - nextNumber
       if canLayout && inLayout == 0 && pending < 256 {
         return claimLayout()
@@ -158,7 +181,7 @@ final class PageStream: @unchecked Sendable {
       if canLayout && ahead <= workers {
         return claimLayout()
       }
-      if !canLayout && inLayout == 0 && rendering == 0 && nextNumber == chapters.upperBound {
+      if !canLayout && inLayout == 0 && rendering == 0 && nextNumber >= end {
         return nil
       }
       condition.wait()
@@ -174,12 +197,15 @@ final class PageStream: @unchecked Sendable {
 
   /// Numbers laid-out chapters in spine order and queues their wanted pages. Under the lock.
   private func numberReadyChapters() {
-    while let layout = laidOut.removeValue(forKey: nextNumber) {
+    while nextNumber < end, let layout = laidOut.removeValue(forKey: nextNumber) {
       let first = firstPage + records.count
       let pages = typesetter.numbered(layout.pages, from: first)
-      warnings += layout.warnings
-      if let book = strictAbout, let first = layout.warnings.first {
-        if failure == nil { failure = .strict("\(book): \(first)") }
+      var log = DiagnosticLog()
+      let href = hrefs.indices.contains(nextNumber) ? hrefs[nextNumber] : ""
+      log.add(layout: layout.warnings, file: href, spine: nextNumber)
+      diagnostics.merge(log)
+      if strict, let first = log.entries.first?.first {
+        if failure == nil { failure = .strict(first) }
         return
       }
       for page in pages {
@@ -187,6 +213,7 @@ final class PageStream: @unchecked Sendable {
         if wanted(page.number) { queue.append(page) }
       }
       nextNumber += 1
+      if let stopAfter, firstPage + records.count > stopAfter { end = nextNumber }
     }
   }
 
