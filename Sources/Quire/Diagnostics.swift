@@ -1,16 +1,14 @@
 import QuireIngest
 
 // The one place where the stages' warnings become `Diagnostic`s. Ingest reports
-// `IngestWarning`s, Typeset and Raster report strings; when a stage reports `Diagnostic`s
+// `Diagnostic`s itself; Typeset and Raster report strings; when a stage reports `Diagnostic`s
 // itself, its adapter below becomes `for d in warnings { add(d) }` and nothing else changes.
 
 extension Diagnostic.Kind {
-  /// Damaged or unusual content that Ingest worked around.
-  static let ingest = Diagnostic.Kind("ingest")
   /// A character that no font has (drawn as a missing-glyph box).
   static let missingGlyph = Diagnostic.Kind("missingGlyph")
   /// A font that was asked for but not found or not usable.
-  static let font = Diagnostic.Kind("font")
+  static let layoutFont = Diagnostic.Kind("font")
   /// Something the typesetter worked around.
   static let layout = Diagnostic.Kind("layout")
   /// An image or font that could not be drawn.
@@ -19,8 +17,8 @@ extension Diagnostic.Kind {
 
 extension DiagnosticLog {
   /// Ingest's warnings (the book's files).
-  mutating func add(ingest warnings: [IngestWarning]) {
-    for w in warnings { add(Diagnostic(.ingest, file: w.file, message: w.message)) }
+  mutating func add(ingest warnings: [Diagnostic]) {
+    for w in warnings { add(w) }
   }
 
   /// Typeset's warnings: the typesetter's own (fonts) with `file` the book, a chapter's with
@@ -28,7 +26,7 @@ extension DiagnosticLog {
   mutating func add(layout warnings: [String], file: String, spine: Int? = nil) {
     for w in warnings {
       let kind: Diagnostic.Kind =
-        w.contains("no font has") ? .missingGlyph : w.hasPrefix("font ") ? .font : .layout
+        w.contains("no font has") ? .missingGlyph : w.hasPrefix("font ") ? .layoutFont : .layout
       add(Diagnostic(kind, file: file, spine: spine, message: Self.message(w, in: file)))
     }
   }

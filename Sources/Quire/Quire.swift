@@ -145,6 +145,8 @@ extension QuireError {
     case .cannotOpen(let p, let r): self = .cannotOpen(file: p, reason: r)
     case .badData(let f, let r): self = .badData(file: f, reason: r)
     case .unsupported(let f, let r): self = .unsupported(file: f, reason: r)
+    // A bound of IngestLimits: hostile or far beyond any real book, bad data to the caller.
+    case .limitExceeded(let f, _, let r): self = .badData(file: f, reason: r)
     }
   }
 
