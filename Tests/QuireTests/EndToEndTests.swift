@@ -130,7 +130,7 @@ struct EndToEndTests {
     #expect(warnings.count == summary.diagnostics.entries.count)
     let first = try #require(warnings.first)
     #expect(Set(first.keys) == ["kind", "file", "message", "count"])
-    #expect(first["kind"] as? String == "ingest")
+    #expect(first["kind"] as? String == "malformedMarkup")
     #expect(first["file"] as? String == "OEBPS/ch1.xhtml")
     #expect(first["count"] as? Int == 1)
     #expect((first["message"] as? String)?.contains("recovered") == true)
