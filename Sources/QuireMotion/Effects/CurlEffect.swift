@@ -66,6 +66,15 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
       radius = Float(r)
       shadowWidth = Float(sw)
     }
+
+    /// The farthest any corner of a width × height page lies on the lifted side (n·q − c).
+    func farthestLift(width: Float, height: Float) -> Float {
+      var farthest = -Float.infinity
+      for x in [Float(0), width] {
+        for y in [Float(0), height] { farthest = Swift.max(farthest, nx * x + ny * y - c) }
+      }
+      return farthest
+    }
   }
 
   func render(progress: Double, faces: LeafFaces, corner: TurnCorner) -> PixelBuffer {
@@ -88,32 +97,12 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
     let veil = faces.backVeil
     let canvasWidth = faces.canvasWidth
     let originX = faces.originX
-    // The farthest any page point lies on the lifted side.
-    let dMax = [Float(0), fw].flatMap { x in [Float(0), fh].map { y in nx * x + ny * y - g.c } }
-      .max()!
+    let dMax = g.farthestLift(width: fw, height: fh)
     // Output pixels with dq below this see neither the flap nor its shadow.
     let flapMin = Swift.min(0, piR - dMax - sw - 1)
-    // Light from the viewer and the upper left; shading is normalised to 1 on flat paper.
-    let light = SIMD3<Float>(-0.35, -0.45, 1)
-    let l = light / (light * light).sum().squareRoot()
+    let paper = CurlPaper(width: fw, height: fh, shadowWidth: sw, shadowMax: shadowMax)
+    let l = CurlPaper.light
     let lateral = nx * l.x + ny * l.y
-
-    @inline(__always) func coverage(_ px: Float, _ py: Float) -> Float {
-      clamp01(Swift.min(Swift.min(px, fw - px), Swift.min(py, fh - py)) + 0.5)
-    }
-    @inline(__always) func outside(_ px: Float, _ py: Float) -> Float {
-      let dx = Swift.max(0, Swift.max(-px, px - fw))
-      let dy = Swift.max(0, Swift.max(-py, py - fh))
-      return (dx * dx + dy * dy).squareRoot()
-    }
-    @inline(__always) func dropShadow(_ distance: Float) -> Float {
-      guard sw > 1e-3, distance < sw else { return 0 }
-      let k = 1 - distance / sw
-      return shadowMax * k * k
-    }
-    @inline(__always) func lit(_ c: Texel, _ shade: Float) -> Texel {
-      Texel(c.x * shade, c.y * shade, c.z * shade, c.w)
-    }
 
     return withLeafCanvas(faces) { out, front, back, beneath, left in
       @inline(__always) func backColor(_ px: Float, _ py: Float) -> Texel {
@@ -156,9 +145,9 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
             let dA = piR - dq
             let ax = qx + (dA - dq) * nx
             let ay = qy + (dA - dq) * ny
-            let shadow = dropShadow(outside(ax, ay))
+            let shadow = paper.dropShadow(paper.outside(ax, ay))
             if shadow > 0 { color = shadowed(color, shadow) }
-            let cov = coverage(ax, ay)
+            let cov = paper.coverage(ax, ay)
             if cov > 0 { color = mix(color, backColor(ax, ay), cov) }
           } else if hasCylinder && dq <= r + 0.5 {
             let s = Swift.min(1, dq / r)
@@ -172,26 +161,26 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
             let p2y = qy + move2 * ny
             let edge = clamp01(r - dq + 0.5)
             color = under(px, y)
-            let cov1 = coverage(p1x, p1y) * edge
-            let shadow = dropShadow(Swift.max(dq - r, outside(p1x, p1y)))
+            let cov1 = paper.coverage(p1x, p1y) * edge
+            let shadow = paper.dropShadow(Swift.max(dq - r, paper.outside(p1x, p1y)))
             if shadow > 0 { color = shadowed(color, shadow) }
             if cov1 > 0 {
               let sin1 = sin(theta1)
               let cos1 = cos(theta1)
               let shade = Swift.min(
                 1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
-              color = mix(color, lit(front.sample(p1x, p1y), shade), cov1)
+              color = mix(color, CurlPaper.lit(front.sample(p1x, p1y), shade), cov1)
             }
-            let cov2 = coverage(p2x, p2y) * edge
+            let cov2 = paper.coverage(p2x, p2y) * edge
             if cov2 > 0 {
               let sin2 = sin(theta2)
               let cos2 = cos(theta2)
               let shade = Swift.min(
                 1.08, 0.35 + 0.65 * Swift.max(0, sin2 * lateral - cos2 * l.z) / l.z)
-              color = mix(color, lit(backColor(p2x, p2y), shade), cov2)
+              color = mix(color, CurlPaper.lit(backColor(p2x, p2y), shade), cov2)
             }
           } else {
-            let shadow = dropShadow(dq - r)
+            let shadow = paper.dropShadow(dq - r)
             if shadow <= 0 {
               if px < 0 {
                 copyPixel(left!.base, (y * w + px + w) * 4, out, o)
@@ -206,5 +195,45 @@ public struct CurlEffect: PageTurnEffect, LeafEffect {
         }
       }
     }
+  }
+}
+
+/// The leaf as a sheet of paper for the curl's per-pixel work: edge coverage, distance
+/// outside the sheet, the drop shadow's falloff, and the light.
+private struct CurlPaper {
+  let width: Float
+  let height: Float
+  let shadowWidth: Float
+  let shadowMax: Float
+
+  /// Light from the viewer and the upper left (unit vector); shading is normalised to 1 on
+  /// flat paper.
+  static let light: SIMD3<Float> = {
+    let v = SIMD3<Float>(-0.35, -0.45, 1)
+    return v / (v * v).sum().squareRoot()
+  }()
+
+  /// Anti-aliased coverage of page point (px, py): clamp(distance inside the edge + ½).
+  @inline(__always) func coverage(_ px: Float, _ py: Float) -> Float {
+    clamp01(Swift.min(Swift.min(px, width - px), Swift.min(py, height - py)) + 0.5)
+  }
+
+  /// How far (px, py) lies outside the sheet (0 inside).
+  @inline(__always) func outside(_ px: Float, _ py: Float) -> Float {
+    let dx = Swift.max(0, Swift.max(-px, px - width))
+    let dy = Swift.max(0, Swift.max(-py, py - height))
+    return (dx * dx + dy * dy).squareRoot()
+  }
+
+  /// The shadow's opacity at `distance` past the silhouette: quadratic falloff to 0.
+  @inline(__always) func dropShadow(_ distance: Float) -> Float {
+    guard shadowWidth > 1e-3, distance < shadowWidth else { return 0 }
+    let k = 1 - distance / shadowWidth
+    return shadowMax * k * k
+  }
+
+  /// `c` with its colour (not alpha) scaled by `shade`.
+  @inline(__always) static func lit(_ c: Texel, _ shade: Float) -> Texel {
+    Texel(c.x * shade, c.y * shade, c.z * shade, c.w)
   }
 }
