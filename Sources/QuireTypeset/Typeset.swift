@@ -196,13 +196,13 @@ public final class Typesetter: Sendable {
       language: chapter.language ?? document.metadata.language ?? options.language,
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
-    flow.hyphenPoints = caches.hyphenPoints
+    flow.hyphenation.points = caches.hyphenPoints
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
-      caches.hyphenPoints = flow.hyphenPoints
+      caches.hyphenPoints = flow.hyphenation.points
       if caches.hyphenPoints.count > 200_000 { caches.hyphenPoints = [:] }
-      flow.hyphenPoints = [:]
+      flow.hyphenation.points = [:]
     }
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,
@@ -294,17 +294,11 @@ public final class Typesetter: Sendable {
           text: label.unicodeScalars.map(\.value), face: choice.face, smallCaps: false, rtl: false,
           script: HB_SCRIPT_LATIN.rawValue, language: ""))
       let w = shaped.advance * scale
-      var pen = (Double(options.width) - w) / 2
-      var xs: [Float] = []
-      for g in shaped.glyphs {
-        xs.append(Float(pen + Double(g.dx) * scale))
-        pen += Double(g.advance) * scale
-      }
       pages[i].items.append(
         .glyphs(
-          GlyphRun(
-            font: choice.face, size: size, color: .black, glyphs: shaped.glyphs.map(\.glyph), x: xs,
-            y: Array(repeating: Float(baseline), count: xs.count))))
+          GlyphRunBuilder(scale: scale, baseline: baseline).run(
+            shaped, face: choice, size: size, color: .black, at: (Double(options.width) - w) / 2)
+        ))
       pages[i].lines.append(
         LineBox(
           text: label,
