@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// What `quire render` asks for.
 public struct RenderRequest: Sendable {
@@ -47,7 +48,7 @@ public struct LaidOutBook: Sendable {
       throw .typeset("\(path): \(error)")
     }
     let layout = typesetter.layoutBook(threads: max(1, threads))
-    let warnings = doc.warnings.map(\.description) + layout.warnings
+    let warnings = doc.warnings.map(\.description) + layout.warnings.map(\.description)
     return LaidOutBook(document: doc, typesetter: typesetter, layout: layout, warnings: warnings)
   }
 
@@ -92,7 +93,7 @@ public enum RenderJob {
     let writtenBox = WrittenPages()
 
     var records: [PageRecord] = []
-    var chapterWarnings: [String] = []
+    var chapterWarnings: [Diagnostic] = []
     var rendererWarnings: [String] = []
 
     /// Lays out `range` with `typesetter`, rendering the wanted pages as they are numbered.
@@ -164,7 +165,8 @@ public enum RenderJob {
       throw .typeset("\(request.book): \(error)")
     }
     if request.strict,
-      let first = (document.warnings.map(\.description) + typesetter.warnings).first
+      let first = (document.warnings.map(\.description) + typesetter.warnings.map(\.description))
+        .first
     {
       throw .strict("\(request.book): \(first)")
     }
@@ -198,10 +200,12 @@ public enum RenderJob {
       }
     }
 
-    let layoutWarnings = typesetter.warnings + chapterWarnings
-    var warnings = document.warnings.map(\.description) + layoutWarnings + rendererWarnings
+    let layoutDiagnostics = typesetter.warnings + chapterWarnings
+    var warnings =
+      document.warnings.map(\.description) + layoutDiagnostics.map(\.description)
+      + rendererWarnings
     warnings = Array(NSOrderedSet(array: warnings).array as! [String])
-    if request.strict, let first = (chapterWarnings + rendererWarnings).first {
+    if request.strict, let first = (chapterWarnings.map(\.description) + rendererWarnings).first {
       throw .strict("\(request.book): \(first)")
     }
     // The fonts the pages use, in first-use order (as Typesetter.layoutBook renumbers them).
@@ -212,7 +216,7 @@ public enum RenderJob {
     }
     let layout = BookLayout(
       pages: records.map(\.page), fonts: FontTable(faces: used), key: typesetter.key,
-      warnings: layoutWarnings)
+      warnings: layoutDiagnostics)
     var files: [Int: String] = [:]
     for n in written { files[n] = pageFileName(n, digits: digits) }
     let manifest = Manifest(

@@ -20,6 +20,7 @@
 // and renders nothing until the last chapter is laid out.
 
 import Foundation
+import QuireCore
 
 /// One page as the manifest needs it after its pixels are written.
 struct PageRecord: Sendable {
@@ -52,7 +53,7 @@ final class PageStream: @unchecked Sendable {
   private var queueHead = 0
   private var rendering = 0
   private var records: [PageRecord] = []
-  private var warnings: [String] = []
+  private var warnings: [Diagnostic] = []
   private var failure: QuireError?
 
   /// - Parameters:
@@ -80,7 +81,7 @@ final class PageStream: @unchecked Sendable {
 
   /// Runs the stream on `threads` threads; returns the page records (numbered from
   /// `firstPage`) and the chapters' layout warnings, both in spine order.
-  func run(threads: Int) throws(QuireError) -> (records: [PageRecord], warnings: [String]) {
+  func run(threads: Int) throws(QuireError) -> (records: [PageRecord], warnings: [Diagnostic]) {
     let workers = max(1, min(threads, 64))
     let done = DispatchGroup()
     for _ in 0..<workers {

@@ -21,10 +21,10 @@ struct ChapterFlow {
   var styles: [ResolvedStyle] = []
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
-  var missing: Set<UInt32> = []
+  /// Characters no font has, by script and face (for the chapter's diagnostics).
+  var missing = MissingGlyphs()
   /// Dictionaries and hyphenation points (moved in from the worker, back after).
   var hyphenation: WordHyphenation
-  var warnings: [String] = []
   /// Book-global index of the next block with text.
   var nextBlock: Int
   /// Space (flushed margins, padding) waiting to go before the next entry.

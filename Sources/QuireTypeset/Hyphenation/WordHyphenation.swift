@@ -13,6 +13,13 @@ struct WordHyphenation {
 
   init(shared: SharedCache<HyphenKey, [Int]>) { self.shared = shared }
 
+  /// Moves the caches out, leaving this empty (so the taker holds the only reference).
+  mutating func take() -> WordHyphenation {
+    var taken = WordHyphenation(shared: shared)
+    swap(&taken, &self)
+    return taken
+  }
+
   /// The dictionary for `lang`, loaded at the first word that asks.
   mutating func hyphenator(for lang: String) -> Hyphenator? {
     if let h = dictionaries[lang] { return h }

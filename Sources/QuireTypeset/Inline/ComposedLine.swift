@@ -117,7 +117,8 @@ struct LineComposer {
       let justify = geometry.align == .justify && lineIndex < breaks.count - 1
       let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
       // The breaker measures the first line from item 0; later lines from their first box.
-      var (order, natural) = kept(from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
+      var (order, natural) = kept(
+        from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
       let (shown, spaceFactor) = shownText(order, ratio: ratio, capacity: 4 * (lb.index - s + 1))
       if !bidi.levels.isEmpty {
         order = visualOrder(order)

@@ -5,7 +5,7 @@
 //   itemize   `ItemizedText`    bidi levels, UAX #14 opportunities, script and face per scalar
 //   shape     `PieceShaper`     → `ShapedParagraph`: shaped pieces (word cache, HarfBuzz,
 //                               hyphenation) and BreakItems with their `ItemSource`s
-//   break     `LineBreaking`    → [LineBreak] (Knuth–Plass or greedy)
+//   break     `InlineBreaking`  → [LineBreak] (Knuth–Plass or greedy)
 //   compose   `LineComposer`    → [ComposedLine]: visual order, justification, letter
 //                               spacing, decorations, inserted hyphens, glyph runs
 //
@@ -75,7 +75,9 @@ extension ChapterFlow {
     let itemized = ItemizedText(
       text, styles: styles, fonts: fonts, rtl: rtl, language: lang,
       preserveSpaces: whiteSpace.preserve)
-    for m in itemized.missing { missing.insert(m.scalar) }
+    for m in itemized.missing {
+      missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
+    }
 
     let shaped = shape(
       text, itemized, styles: styles,
@@ -84,7 +86,7 @@ extension ChapterFlow {
 
     let indent = px(st.textIndent, of: width)
     let firstWidth = max(1, width - max(0, indent))
-    let breaks = LineBreaking(
+    let breaks = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: width
     ).lines(shaped.items)
 
@@ -150,11 +152,11 @@ extension ChapterFlow {
       images[i] = ImagePlacement(
         href: img.image.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
     }
-    var taken = WordHyphenation(shared: hyphenation.shared)
-    swap(&taken, &hyphenation)
+    // Moved, not copied: a second reference to the caches would make the stage's first
+    // insertion copy a whole dictionary (copy-on-write).
     var stage = PieceShaper(
       text, itemized, styles: styles, fonts: fonts, settings: settings, images: images,
-      shaper: shaper.take(), hyphenation: taken)
+      shaper: shaper.take(), hyphenation: hyphenation.take())
     let shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)

@@ -39,6 +39,8 @@ struct ItemizedText {
 
   /// A character that no font could draw.
   struct MissingGlyph: Hashable {
+    /// Its index in the text.
+    var index: Int
     var scalar: UInt32
     var face: Int
     var script: hb_script_t
@@ -101,7 +103,7 @@ struct ItemizedText {
       if let f = fonts.face(for: v, choice: choice, script: script) {
         face = f
       } else if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) {
-        missing.append(MissingGlyph(scalar: v, face: choice.face, script: script))
+        missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: script))
       }
       faces[i] = Int32(face)
       previous = v == 0x20 ? -1 : Int32(face)
@@ -119,11 +121,9 @@ struct ItemizedText {
     var level: UInt8
 
     var description: String {
-      var tag = "????"
-      withUnsafeBytes(of: hb_script_to_iso15924_tag(script).bigEndian) {
-        tag = String(decoding: $0, as: UTF8.self)
-      }
-      return "\(range.lowerBound)..<\(range.upperBound) style \(style) face \(face) \(tag) level \(level)"
+      let tag = Scripts.tag(script)
+      return
+        "\(range.lowerBound)..<\(range.upperBound) style \(style) face \(face) \(tag) level \(level)"
     }
   }
 

@@ -4,7 +4,7 @@
 // first line may be shorter (a text indent); every other line has the full measure.
 
 /// Chooses the breaks of one paragraph.
-struct LineBreaking {
+struct InlineBreaking {
   var breaker: any ParagraphBreaker
   /// The first line's measure and every other line's, px.
   var firstWidth: Double
