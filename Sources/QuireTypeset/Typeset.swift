@@ -5,10 +5,12 @@
 // in font units (units per em) and is scaled per run, so one shaped word serves all sizes.
 //
 // The pipeline inside: fonts (`FontSet`: vendored faces, the book's embedded ones, the
-// reader's `--font`; per-character fallback) → paragraphs (`ChapterFlow.paragraph`: scalars,
-// libunibreak opportunities plus Kinsoku, FriBidi levels, HarfBuzz-shaped pieces, Liang
-// hyphenation points, Knuth–Plass boxes/glue/penalties, the breaker that
-// `LayoutOptions.paragraphBreaker` names) → blocks (`ChapterFlow`: margins collapse, indents,
+// reader's `--font`; per-character fallback) → paragraphs (`ChapterFlow.paragraph`, inline
+// layout in named stages, see Inline/InlineLayout.swift: collect → itemize (FriBidi levels,
+// libunibreak opportunities, face per character) → shape (HarfBuzz pieces, Liang
+// hyphenation points, Knuth–Plass boxes/glue/penalties plus Kinsoku) → break (the breaker
+// that `LayoutOptions.paragraphBreaker` names) → compose (glyph runs through the one
+// `GlyphRunBuilder`, which folios use too)) → blocks (`ChapterFlow`: margins collapse, indents,
 // lists, tables, images) → a vertical list of `FlowEntry` (one per line, image, rule or table
 // row, with split flags) → `Paginator` (the `PageSplitter`: an entry that would cross the
 // page bottom moves to the next page, widows/orphans/keep-with-next honoured when possible)
@@ -21,6 +23,11 @@
 // with chapters as forced breaks — would make relayout after a font-size change cost the
 // whole book and forbid parallelism; it buys nothing because spine items start pages anyway.
 //
+// Diagnostics. What the typesetter works around is reported as typed `Diagnostic`s
+// (QuireCore; kinds in Layout/TypesetDiagnostics.swift), never printed: missing glyphs once
+// per chapter, script and face with a count, fonts that could not be used, a chapter index
+// the book lacks.
+//
 // Rejected: laying out straight into pages while walking blocks (as MuPDF does). A separate
 // flow list costs one pass over line entries but gives the page splitter (widows, orphans,
 // keep-with-next) a clean place to look back without re-running line breaking.
@@ -28,8 +35,8 @@
 import CHarfBuzz
 import Dispatch
 import Foundation
+import QuireCore
 import QuireIngest
-import Synchronization
 
 /// Why a typesetter could not be made.
 public enum TypesetError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -81,8 +88,8 @@ public struct ChapterLayout: Sendable {
   /// Numbered from 1 within the chapter. Glyph runs' `FontID`s index `Typesetter.fonts`.
   public var pages: [Page]
   /// Characters no font has, and other degradations, for this chapter.
-  public var warnings: [String] = []
-  public init(spineIndex: Int, pages: [Page], warnings: [String] = []) {
+  public var warnings: [Diagnostic] = []
+  public init(spineIndex: Int, pages: [Page], warnings: [Diagnostic] = []) {
     self.spineIndex = spineIndex
     self.pages = pages
     self.warnings = warnings
@@ -95,8 +102,8 @@ public struct BookLayout: Sendable {
   /// Only the faces the pages use; `FontID`s are renumbered to index this table.
   public var fonts: FontTable
   public var key: LayoutKey
-  public var warnings: [String]
-  public init(pages: [Page], fonts: FontTable, key: LayoutKey, warnings: [String]) {
+  public var warnings: [Diagnostic]
+  public init(pages: [Page], fonts: FontTable, key: LayoutKey, warnings: [Diagnostic]) {
     self.pages = pages
     self.fonts = fonts
     self.key = key
@@ -107,7 +114,8 @@ public struct BookLayout: Sendable {
 public final class Typesetter: Sendable {
   public let fonts: FontTable
   public let key: LayoutKey
-  public let warnings: [String]
+  /// Fonts that could not be used.
+  public let warnings: [Diagnostic]
   let document: Document
   let options: LayoutOptions
   let fontSet: FontSet
@@ -188,7 +196,12 @@ public final class Typesetter: Sendable {
   func layoutChapter(_ spineIndex: Int, caches: inout WorkerCaches) -> ChapterLayout {
     guard document.chapters.indices.contains(spineIndex) else {
       return ChapterLayout(
-        spineIndex: spineIndex, pages: [], warnings: ["spine \(spineIndex): no such chapter"])
+        spineIndex: spineIndex, pages: [],
+        warnings: [
+          Diagnostic(
+            .noSuchChapter, file: "spine \(spineIndex)", spine: spineIndex,
+            message: "no such chapter")
+        ])
     }
     let chapter = document.chapters[spineIndex]
     var flow = ChapterFlow(
@@ -196,13 +209,13 @@ public final class Typesetter: Sendable {
       language: chapter.language ?? document.metadata.language ?? options.language,
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
-    flow.hyphenPoints = caches.hyphenPoints
+    flow.hyphenation.points = caches.hyphenPoints
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
-      caches.hyphenPoints = flow.hyphenPoints
+      caches.hyphenPoints = flow.hyphenation.points
       if caches.hyphenPoints.count > 200_000 { caches.hyphenPoints = [:] }
-      flow.hyphenPoints = [:]
+      flow.hyphenation.points = [:]
     }
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,
@@ -212,10 +225,8 @@ public final class Typesetter: Sendable {
     let pages = Paginator(options: options).pages(
       entries, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0))
-    var warnings = flow.warnings
-    for v in flow.missing.sorted().prefix(200) {
-      let ch = Unicode.Scalar(v).map { " (\(Character($0)))" } ?? ""
-      warnings.append("\(chapter.href): no font has U+\(String(format: "%04X", v))\(ch)")
+    let warnings = flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
+      fontSet.faces[$0].family
     }
     return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
   }
@@ -294,17 +305,11 @@ public final class Typesetter: Sendable {
           text: label.unicodeScalars.map(\.value), face: choice.face, smallCaps: false, rtl: false,
           script: HB_SCRIPT_LATIN.rawValue, language: ""))
       let w = shaped.advance * scale
-      var pen = (Double(options.width) - w) / 2
-      var xs: [Float] = []
-      for g in shaped.glyphs {
-        xs.append(Float(pen + Double(g.dx) * scale))
-        pen += Double(g.advance) * scale
-      }
       pages[i].items.append(
         .glyphs(
-          GlyphRun(
-            font: choice.face, size: size, color: .black, glyphs: shaped.glyphs.map(\.glyph), x: xs,
-            y: Array(repeating: Float(baseline), count: xs.count))))
+          GlyphRunBuilder(scale: scale, baseline: baseline).run(
+            shaped, face: choice, size: size, color: .black, at: (Double(options.width) - w) / 2)
+        ))
       pages[i].lines.append(
         LineBox(
           text: label,

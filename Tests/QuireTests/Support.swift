@@ -122,7 +122,7 @@ struct EagerBook {
     document = try Book.open(URL(fileURLWithPath: path), options: settings.ingestOptions)
     typesetter = try Typesetter(document: document, options: settings.layoutOptions)
     layout = typesetter.layoutBook(threads: 2)
-    warnings = document.warnings.map(\.description) + layout.warnings
+    warnings = (document.warnings + layout.warnings).map(\.description)
   }
 
   func makeRenderer() -> PageRenderer {
@@ -135,10 +135,9 @@ struct EagerBook {
   func diagnostics(book path: String) -> DiagnosticLog {
     var log = DiagnosticLog()
     log.add(ingest: document.warnings)
-    log.add(layout: typesetter.warnings, file: path)
+    log.add(layout: typesetter.warnings)
     for c in document.chapters {
-      log.add(
-        layout: typesetter.layoutChapter(c.spineIndex).warnings, file: c.href, spine: c.spineIndex)
+      log.add(layout: typesetter.layoutChapter(c.spineIndex).warnings)
     }
     return log
   }

@@ -73,7 +73,7 @@ import Testing
       family: "Broken", weight: 400, italic: false, href: "fonts/bad.otf",
       data: Data(repeating: 7, count: 100), wasObfuscated: true)
     let s2 = try FontSet(embedded: [broken], userFont: nil)
-    #expect(s2.warnings.count == 1 && s2.warnings[0].contains("fonts/bad.otf"))
+    #expect(s2.warnings.count == 1 && s2.warnings[0].description.contains("fonts/bad.otf"))
   }
 
   @Test func readerFontByFamilyOrPath() throws {

@@ -109,7 +109,7 @@ struct BookPagination {
       }
       if plan.stopEarly, state.records.count >= limit, let (prefix, typesetter) = last {
         var log = DiagnosticLog()
-        log.add(layout: typesetter.warnings, file: path)
+        log.add(layout: typesetter.warnings)
         return finish(prefix, typesetter, state, log, complete: false)
       }
       document = try timed(&state) { () throws(IngestError) in try loader.document() }
@@ -122,7 +122,7 @@ struct BookPagination {
     let typesetter = try makeTypesetter(document)
     var log = DiagnosticLog()
     log.add(ingest: document.warnings)
-    log.add(layout: typesetter.warnings, file: path)
+    log.add(layout: typesetter.warnings)
     if plan.strict, let first = log.entries.first?.first { throw .strict(first) }
     if next < document.chapters.count {
       _ = try stream(
@@ -163,7 +163,7 @@ struct BookPagination {
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) })
     let wanted = plan.wanted
     let pass = PageStream(
-      typesetter: typesetter, chapters: range, hrefs: document.chapters.map(\.href),
+      typesetter: typesetter, chapters: range,
       firstPage: state.records.count + 1, keepBoxes: plan.keepBoxes, strict: plan.strict,
       stopAfter: plan.stopEarly ? wanted.last : nil,
       wanted: { n in

@@ -50,7 +50,6 @@ final class PageStream: @unchecked Sendable {
   // @unchecked: every mutable field is guarded by `condition`.
   private let typesetter: Typesetter
   private let chapters: Range<Int>
-  private let hrefs: [String]
   private let firstPage: Int
   private let keepBoxes: Bool
   /// Strict: a chapter with layout diagnostics stops the stream before its pages are visited.
@@ -74,19 +73,17 @@ final class PageStream: @unchecked Sendable {
   private var failure: QuireError?
 
   /// - Parameters:
-  ///   - hrefs: every chapter's href, by spine index (diagnostics name the chapter).
   ///   - firstPage: the number of the first page of `chapters.lowerBound`.
   ///   - stopAfter: stop laying out once this page is numbered.
   ///   - wanted: whether a page number is to be visited.
   ///   - visit: renders (or times) one numbered page; called from worker threads.
   init(
-    typesetter: Typesetter, chapters: Range<Int>, hrefs: [String], firstPage: Int,
+    typesetter: Typesetter, chapters: Range<Int>, firstPage: Int,
     keepBoxes: Bool, strict: Bool, stopAfter: Int?, wanted: @escaping @Sendable (Int) -> Bool,
     visit: @escaping @Sendable (Page) throws(QuireError) -> Void
   ) {
     self.typesetter = typesetter
     self.chapters = chapters
-    self.hrefs = hrefs
     self.firstPage = firstPage
     self.keepBoxes = keepBoxes
     self.strict = strict
@@ -201,8 +198,7 @@ final class PageStream: @unchecked Sendable {
       let first = firstPage + records.count
       let pages = typesetter.numbered(layout.pages, from: first)
       var log = DiagnosticLog()
-      let href = hrefs.indices.contains(nextNumber) ? hrefs[nextNumber] : ""
-      log.add(layout: layout.warnings, file: href, spine: nextNumber)
+      log.add(layout: layout.warnings)
       diagnostics.merge(log)
       if strict, let first = log.entries.first?.first {
         if failure == nil { failure = .strict(first) }

@@ -14,7 +14,6 @@ struct ChapterFlow {
   let direction: TextDirection
   let resources: any ResourceStore
   let breaker: any ParagraphBreaker
-  let sharedHyphens: SharedCache<HyphenKey, [Int]>
   /// Width and height of the text area, px.
   let textWidth: Double
   let pageHeight: Double
@@ -22,10 +21,10 @@ struct ChapterFlow {
   var styles: [ResolvedStyle] = []
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
-  var missing: Set<UInt32> = []
-  var hyphenators: [String: Hyphenator?] = [:]
-  var hyphenPoints: [[UInt32]: [Int]] = [:]
-  var warnings: [String] = []
+  /// Characters no font has, by script and face (for the chapter's diagnostics).
+  var missing = MissingGlyphs()
+  /// Dictionaries and hyphenation points (moved in from the worker, back after).
+  var hyphenation: WordHyphenation
   /// Book-global index of the next block with text.
   var nextBlock: Int
   /// Space (flushed margins, padding) waiting to go before the next entry.
@@ -50,7 +49,7 @@ struct ChapterFlow {
     self.direction = direction
     self.resources = resources
     self.breaker = breaker
-    self.sharedHyphens = sharedHyphens
+    self.hyphenation = WordHyphenation(shared: sharedHyphens)
     self.textWidth = max(1, Double(options.width) - options.margins.left - options.margins.right)
     self.pageHeight = max(1, Double(options.height) - options.margins.top - options.margins.bottom)
     self.nextBlock = firstBlock
@@ -232,11 +231,11 @@ struct ChapterFlow {
       var trial = self
       // The caches move into the trial and back, so neither side copies them.
       trial.shaper = shaper.take()
-      trial.hyphenPoints = hyphenPoints
-      hyphenPoints = [:]
+      trial.hyphenation.points = hyphenation.points
+      hyphenation.points = [:]
       defer {
         shaper = trial.shaper.take()
-        hyphenPoints = trial.hyphenPoints
+        hyphenation.points = trial.hyphenation.points
       }
       trial.entries = []
       trial.pendingSpace = 0

@@ -1,6 +1,9 @@
-// Typographic quality counters for `quire paginate --stats`: how loose the justified lines
-// are, how often words are hyphenated and in runs, widows/orphans left by the page
-// splitter, and kinsoku violations. Pure accumulation; merging two stats adds them.
+// Typographic quality counters: how loose the justified lines are, how often words are
+// hyphenated and in runs, widows/orphans, and kinsoku violations. They accumulate from
+// break items (`addParagraph`, the breakers' tests), from split pages (`addPages`), or from
+// a laid-out book's line boxes (`addLaidOut`, what `quire paginate --stats` reports through
+// the Quire module's `QualityReport`, a Codable view of these counters). Pure
+// accumulation; merging two stats adds them.
 
 /// Accumulated line-breaking quality over paragraphs, pages or a whole book.
 public struct LineQualityStats: Sendable, Hashable, Codable {
@@ -25,15 +28,26 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
   public private(set) var widows = 0
   public private(set) var orphans = 0
   public private(set) var kinsokuViolations = 0
+  /// Lines whose word spacing is judged: not the last of a paragraph (from break items), or
+  /// laid-out text lines with word spaces that are not the last of their block.
+  public private(set) var justifiedLines = 0
+  /// Ratio histogram of judged lines in quarter steps: key k counts ratios r with
+  /// k/4 ≤ r < (k+1)/4, r clamped to −1…3 (keys −4…12).
+  public private(set) var ratioQuarters: [Int: Int] = [:]
+  /// Pages added by `addLaidOut`, and those (not the last) whose last text line ends with
+  /// an inserted hyphen.
+  public private(set) var pages = 0
+  public private(set) var hyphenatedPageEnds = 0
 
   private var currentRun = 0
+  private var longestRun = 0
 
   public init() {}
 
   /// Share of lines that end hyphenated (0 when empty).
   public var hyphenatedShare: Double { lines == 0 ? 0 : Double(hyphenatedLines) / Double(lines) }
   /// Longest run of consecutive hyphenated lines.
-  public var longestHyphenRun: Int { (hyphenRuns.lastIndex { $0 > 0 }).map { $0 + 1 } ?? 0 }
+  public var longestHyphenRun: Int { longestRun }
 
   /// Adds one line. `spaceStretchFactor` is stretch/width of the line's widest-growing
   /// glue, so a word space is set at natural × (1 + ratio × factor) when ratio > 0.
@@ -52,17 +66,25 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
       lastLines += 1
       return
     }
+    addSpacing(ratio: ratio, factor: ratio > 0 ? 1 + ratio * spaceStretchFactor : 1)
+  }
+
+  /// A judged line: its ratio and its word spaces' width over their natural width.
+  private mutating func addSpacing(ratio: Double, factor: Double) {
+    justifiedLines += 1
     let bucket =
       LineQualityStats.ratioBucketEdges.firstIndex { ratio <= $0 }
       ?? LineQualityStats.ratioBucketEdges.count
     ratioHistogram[bucket] += 1
-    let factor = ratio > 0 ? 1 + ratio * spaceStretchFactor : 1
+    let quarter = Int(max(-4, min(12, (ratio * 4).rounded(.down))))
+    ratioQuarters[quarter, default: 0] += 1
     if factor > 1.5 + 1e-12 { linesWithSpacesOver150 += 1 }
     if factor > 2 + 1e-12 { linesWithSpacesOver200 += 1 }
   }
 
   private mutating func endHyphenRun() {
     if currentRun > 0 { hyphenRuns[min(currentRun, hyphenRuns.count) - 1] += 1 }
+    longestRun = max(longestRun, currentRun)
     currentRun = 0
   }
 
@@ -119,9 +141,78 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
     linesWithSpacesOver200 += other.linesWithSpacesOver200
     for k in hyphenRuns.indices { hyphenRuns[k] += other.hyphenRuns[k] }
     if other.currentRun > 0 { hyphenRuns[min(other.currentRun, hyphenRuns.count) - 1] += 1 }
+    longestRun = max(longestRun, other.longestRun, other.currentRun)
+    justifiedLines += other.justifiedLines
+    for (k, v) in other.ratioQuarters { ratioQuarters[k, default: 0] += v }
+    pages += other.pages
+    hyphenatedPageEnds += other.hyphenatedPageEnds
     widows += other.widows
     orphans += other.orphans
     kinsokuViolations += other.kinsokuViolations
+  }
+
+  /// Adds a laid-out book's text lines (folios and other roles are left out). Word-space
+  /// widths are the typesetter's `LineBox.spaceFactor`; without it they follow from the
+  /// ratio and the word-space glue's proportions (stretch 1/2, shrink 1/3 of the space).
+  /// Judged lines are text lines with word spaces that are not their block's last (those
+  /// are set ragged by design), with a ratio or under justification (`justify`); CJK lines
+  /// justify between characters and are left out. Hyphen runs count across paragraphs.
+  public mutating func addLaidOut(_ book: [Page], justify: Bool) {
+    let pageLines = book.map { $0.lines.filter { $0.role == .text } }
+    let all = pageLines.flatMap { $0 }
+    pages += book.count
+    for (i, line) in all.enumerated() {
+      lines += 1
+      if line.hyphenated {
+        hyphenatedLines += 1
+        currentRun += 1
+      } else {
+        endHyphenRun()
+      }
+      let lastOfBlock = i + 1 == all.count || all[i + 1].block != line.block
+      guard !lastOfBlock, line.ratio != 0 || justify, line.text.contains(" ") else { continue }
+      let factor =
+        line.spaceFactor ?? (line.ratio > 0 ? 1 + line.ratio * 0.5 : 1 + line.ratio * (1.0 / 3))
+      addSpacing(ratio: line.ratio, factor: factor)
+    }
+    endHyphenRun()
+    addPageEdges(pageLines)
+    addKinsokuEdges(all)
+  }
+
+  /// Widows (a page opens with the last line of a paragraph begun on an earlier page),
+  /// orphans (a page ends with the first line of a paragraph that goes on to the next) and
+  /// pages ending with a hyphen, from each page's text lines.
+  private mutating func addPageEdges(_ pageLines: [[LineBox]]) {
+    for k in 1..<max(1, pageLines.count) {
+      let prev = pageLines[k - 1]
+      let cur = pageLines[k]
+      guard let last = prev.last, let first = cur.first, last.block == first.block else { continue }
+      if cur.count == 1 || cur[1].block != first.block { widows += 1 }
+      if prev.count == 1 || prev[prev.count - 2].block != last.block { orphans += 1 }
+    }
+    hyphenatedPageEnds += pageLines.dropLast().filter { $0.last?.hyphenated == true }.count
+  }
+
+  /// Kinsoku judges line breaks inside a paragraph: a line that continues its block may not
+  /// start with a forbidden character, and one that its block continues may not end with
+  /// one, where the character or its neighbour across the break is CJK (Latin text may
+  /// start a line with a quote). A block's own first or last character is not a break.
+  private mutating func addKinsokuEdges(_ all: [LineBox]) {
+    for i in all.indices {
+      let l = all[i].text.unicodeScalars
+      if i > 0, all[i - 1].block == all[i].block, let f = l.first, !Kinsoku.mayStartLine(f),
+        Kinsoku.isCJK(f) || all[i - 1].text.unicodeScalars.last.map(Kinsoku.isCJK) == true
+      {
+        kinsokuViolations += 1
+      }
+      if i + 1 < all.count, all[i + 1].block == all[i].block, let e = l.last,
+        !Kinsoku.mayEndLine(e),
+        Kinsoku.isCJK(e) || all[i + 1].text.unicodeScalars.first.map(Kinsoku.isCJK) == true
+      {
+        kinsokuViolations += 1
+      }
+    }
   }
 
   /// A readable multi-line report.

@@ -11,6 +11,7 @@
 
 import CHarfBuzz
 import Foundation
+import QuireCore
 import QuireIngest
 
 /// A face chosen for a style, with the synthesis the rasterizer must apply.
@@ -28,7 +29,7 @@ final class FontSet: Sendable {
   let families: [String: [Int]]
   /// The family used for default and generic serif text.
   let bodyFamily: String
-  let warnings: [String]
+  let warnings: [Diagnostic]
   private let cjk: Int?
   private let arabic: Int?
   private let tail: [Int]
@@ -86,7 +87,7 @@ final class FontSet: Sendable {
     let folder = try FontSet.locateFontsFolder()
     var faces: [Face] = []
     var families: [String: [Int]] = [:]
-    var warnings: [String] = []
+    var warnings: [Diagnostic] = []
     func add(_ face: Face, _ family: String) {
       families[family, default: []].append(faces.count)
       faces.append(face)
@@ -129,7 +130,9 @@ final class FontSet: Sendable {
       } else if let generic = FontSet.generic(user.lowercased()) {
         body = generic
       } else if !embedded.contains(where: { $0.family.lowercased() == user.lowercased() }) {
-        warnings.append("font family \(user) not found; using Noto Serif")
+        warnings.append(
+          Diagnostic(
+            .fontUnavailable, file: user, message: "font family not found; using Noto Serif"))
       } else {
         body = user.lowercased()
       }
@@ -141,7 +144,8 @@ final class FontSet: Sendable {
           italic: e.italic)
         add(face, e.family.lowercased())
       } catch {
-        warnings.append("\(e.href): embedded font skipped: \(error)")
+        warnings.append(
+          Diagnostic(.fontUnavailable, file: e.href, message: "embedded font skipped: \(error)"))
       }
     }
     self.faces = faces

@@ -14,6 +14,7 @@
 
 import CHyphen
 import Foundation
+import QuireCore
 
 /// Finds the points where a word may be hyphenated, for one language.
 public final class Hyphenator: Sendable {
@@ -377,61 +378,54 @@ enum DictionaryEncoding: Sendable {
 }
 
 /// The process-wide cache: one Hyphenator per dictionary file, one entry per tag.
-final class HyphenatorRegistry: @unchecked Sendable {
-  // @unchecked: all state is guarded by `lock`.
-  private let lock = NSCondition()
-  private var byTag: [String: Hyphenator?] = [:]
-  private var byPath: [String: Hyphenator] = [:]
-  private var loading: Set<String> = []
-  private var notes: [String] = []
+final class HyphenatorRegistry: Sendable {
+  /// One tag's dictionary: empty until loaded, and locked by the thread loading it.
+  private final class Slot: Sendable {
+    let loaded = Mutex<Hyphenator??>(nil)
+  }
+  private struct Tables {
+    var byTag: [String: Slot] = [:]
+    var byPath: [String: Hyphenator] = [:]
+    var notes: [String] = []
+  }
+  private let tables = Mutex(Tables())
 
-  /// Loading happens outside the lock (hyph_de_DE.dic takes seconds in libhyphen), so a
-  /// slow language never blocks lookups of others. A thread asking for a tag another
-  /// thread is loading waits for that load instead of repeating it: parallel chapters all
-  /// ask for the book's language at once, and each load is pure CPU.
+  /// Loading happens outside the table lock (hyph_de_DE.dic takes seconds in libhyphen), so
+  /// a slow language never blocks lookups of others. The first thread to lock a tag's slot
+  /// loads it while holding that slot; a thread asking for the same tag meanwhile waits on
+  /// the slot and then reads the result instead of repeating the load: parallel chapters all
+  /// ask for the book's language at once, and each load is pure CPU. (Lock order: a slot,
+  /// then the tables; never the other way round.)
   func lookup(_ tag: String) -> Hyphenator? {
-    lock.lock()
-    while true {
-      if let hit = byTag[tag] {
-        lock.unlock()
-        return hit
+    let slot = tables.withLock { t -> Slot? in
+      if let s = t.byTag[tag] { return s }
+      if t.byTag.count >= 256 { return nil }
+      let s = Slot()
+      t.byTag[tag] = s
+      return s
+    }
+    guard let slot else { return nil }
+    return slot.loaded.withLock { loaded -> Hyphenator? in
+      if let done = loaded { return done }
+      let result: Hyphenator?
+      switch Hyphenator.load(tag: tag) {
+      case .success(let h):
+        // Share one instance per file (en, en-US and en-GB may all land on en_US).
+        result = tables.withLock { t in
+          let shared = t.byPath[h.dictionaryPath] ?? h
+          t.byPath[h.dictionaryPath] = shared
+          return shared
+        }
+      case .failure(let f):
+        tables.withLock { $0.notes.append(f.message) }
+        result = nil
       }
-      if !loading.contains(tag) { break }
-      lock.wait()
-    }
-    let full = byTag.count >= 256
-    if full {
-      lock.unlock()
-      return nil
-    }
-    loading.insert(tag)
-    lock.unlock()
-    let loaded = Hyphenator.load(tag: tag)
-    lock.lock()
-    defer {
-      loading.remove(tag)
-      lock.broadcast()
-      lock.unlock()
-    }
-    switch loaded {
-    case .success(let h):
-      // Share one instance per file (en, en-US and en-GB may all land on en_US).
-      let shared = byPath[h.dictionaryPath] ?? h
-      byPath[h.dictionaryPath] = shared
-      byTag[tag] = shared
-      return shared
-    case .failure(let f):
-      notes.append(f.message)
-      byTag[tag] = .some(nil)
-      return nil
+      loaded = .some(result)
+      return result
     }
   }
 
-  func messages() -> [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return notes
-  }
+  func messages() -> [String] { tables.withLock { $0.notes } }
 }
 
 extension Hyphenator {

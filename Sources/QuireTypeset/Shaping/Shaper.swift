@@ -8,7 +8,7 @@
 
 import CHarfBuzz
 import Foundation
-import Synchronization
+import QuireCore
 
 struct ShapedGlyph: Sendable, Hashable {
   var glyph: UInt32
@@ -226,6 +226,12 @@ enum Scripts {
       return letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
     }
     return hb_unicode_script(funcs.p, scalar)
+  }
+  /// The script's ISO 15924 tag ("Latn", "Hebr").
+  static func tag(_ script: hb_script_t) -> String {
+    withUnsafeBytes(of: hb_script_to_iso15924_tag(script).bigEndian) {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
   static func isWide(_ s: UInt32) -> Bool {
     (0x1100...0x115F).contains(s) || (0x2E80...0xA4CF).contains(s) || (0xAC00...0xD7A3).contains(s)

@@ -1,0 +1,164 @@
+// Stage 1 of inline layout, **collect**: a block's inlines flattened into one array of
+// Unicode scalar values, each with its source offset (the character offset in the chapter
+// that a `Location` names) and its style index (into the chapter's `ResolvedStyle` table).
+//
+// What happens here and nowhere later: CSS white-space processing (collapsible spaces,
+// tabs and newlines; `pre`, `pre-wrap`, `pre-line` keep what they keep), `text-transform`,
+// fake small caps (lowercase uppercased and flagged, for a face without `smcp`), `<br>` as
+// U+2028, and an inline image as U+FFFC with the image kept by scalar index. Soft hyphens
+// (U+00AD) pass through; the shape stage turns them into flagged penalties.
+//
+// Source offsets are per scalar: a transform that makes two scalars of one ("ß" → "SS")
+// gives both the same offset, so a line's `start`/`end` still name the book's text.
+
+import QuireIngest
+
+/// The scalars of one block, ready to itemize.
+struct CollectedText {
+  /// Unicode scalar values (U+2028 for a line break, U+FFFC for an inline image).
+  var scalars: [UInt32] = []
+  /// Source offset of each scalar.
+  var sources: [Int] = []
+  /// Style index of each scalar.
+  var styles: [Int] = []
+  /// Whether each scalar was uppercased for fake small caps (set smaller).
+  var smallCaps: [Bool] = []
+  /// Inline images by scalar index.
+  var images: [Int: InlineImage] = [:]
+  /// The source offset just after the last inline: where a line with no text is.
+  var endOffset: Int
+
+  var count: Int { scalars.count }
+  var isEmpty: Bool { scalars.isEmpty }
+
+  /// More scalars than this in one block are dropped (hostile input).
+  static let limit = 1_000_000
+
+  /// How white space is treated (CSS `white-space`).
+  struct WhiteSpaceRule {
+    /// Spaces and tabs are kept (`pre`, `pre-wrap`).
+    var preserve: Bool
+    /// Newlines are kept as line breaks (`pre`, `pre-wrap`, `pre-line`).
+    var keepNewlines: Bool
+
+    init(_ ws: WhiteSpace) {
+      preserve = ws == .pre || ws == .preWrap
+      keepNewlines = preserve || ws == .preLine
+    }
+  }
+
+  /// What collect needs of a style: its index and whether it fakes small caps.
+  struct InlineStyle {
+    var index: Int
+    var fakeSmallCaps: Bool
+  }
+
+  /// Flattens `inlines`. `inlineStyles[k]` is the resolved style of `inlines[k]` (a line
+  /// break uses the block's style, `blockStyle`); `startOffset` is the block's own offset.
+  init(
+    inlines: [Inline], inlineStyles: [InlineStyle], blockStyle: Int, startOffset: Int,
+    whiteSpace: WhiteSpaceRule
+  ) {
+    endOffset = startOffset
+    let estimate = inlines.reduce(0) {
+      if case .text(let r) = $1 { return $0 + r.text.utf8.count } else { return $0 + 1 }
+    }
+    scalars.reserveCapacity(estimate)
+    sources.reserveCapacity(estimate)
+    styles.reserveCapacity(estimate)
+    smallCaps.reserveCapacity(estimate)
+    for (k, inline) in inlines.enumerated() {
+      guard scalars.count < CollectedText.limit else { break }
+      switch inline {
+      case .text(let run):
+        endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
+      case .lineBreak(let loc):
+        push(0x2028, loc.offset, blockStyle)
+        endOffset = loc.offset + 1
+      case .image(let img):
+        images[scalars.count] = img
+        push(0xFFFC, img.location.offset, inlineStyles[k].index)
+        endOffset = img.location.offset + 1
+      }
+    }
+    while scalars.last == 0x20, !whiteSpace.preserve {
+      scalars.removeLast()
+      sources.removeLast()
+      styles.removeLast()
+      smallCaps.removeLast()
+    }
+  }
+
+  @inline(__always)
+  private mutating func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
+    scalars.append(s)
+    sources.append(o)
+    styles.append(si)
+    smallCaps.append(sm)
+  }
+
+  /// Appends one text run; returns the source offset just after it.
+  private mutating func appendText(_ run: TextRun, style: InlineStyle, whiteSpace: WhiteSpaceRule)
+    -> Int
+  {
+    let si = style.index
+    let fakeSmall = style.fakeSmallCaps
+    let transform = run.style.textTransform
+    let preserve = whiteSpace.preserve
+    let keepNewlines = whiteSpace.keepNewlines
+    var offset = run.location.offset
+    var atWordStart = scalars.last.map { $0 == 0x20 } ?? true
+    for sc in run.text.unicodeScalars {
+      defer { offset += 1 }
+      var v = sc.value
+      if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
+        if keepNewlines && v == 0x0A {
+          push(0x2028, offset, si)
+          atWordStart = true
+          continue
+        }
+        if preserve && v == 0x09 {
+          for _ in 0..<4 { push(0x20, offset, si) }
+          continue
+        }
+        v = 0x20
+      }
+      if v == 0x20 && !preserve {
+        if scalars.isEmpty || scalars.last == 0x20 || scalars.last == 0x2028 { continue }
+        push(0x20, offset, si)
+        atWordStart = true
+        continue
+      }
+      if !fakeSmall && transform == .none {
+        push(v, offset, si)
+        continue
+      }
+      appendTransformed(
+        v == sc.value ? sc : " ", transform: transform, fakeSmallCaps: fakeSmall,
+        atWordStart: atWordStart, offset: offset, style: si)
+      atWordStart = v == 0x20
+    }
+    return offset
+  }
+
+  /// `text-transform` and fake small caps of one scalar (possibly several out).
+  private mutating func appendTransformed(
+    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, atWordStart: Bool,
+    offset: Int, style si: Int
+  ) {
+    var out = String(sc)
+    switch transform {
+    case .none: break
+    case .uppercase: out = out.uppercased()
+    case .lowercase: out = out.lowercased()
+    case .capitalize: if atWordStart { out = out.uppercased() }
+    }
+    for u in out.unicodeScalars {
+      if fakeSmallCaps, u.properties.isLowercase {
+        for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
+      } else {
+        push(u.value, offset, si)
+      }
+    }
+  }
+}

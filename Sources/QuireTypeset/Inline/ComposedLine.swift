@@ -1,0 +1,259 @@
+// Stage 5 of inline layout, **compose**: chosen breaks → placed lines. For each line: the
+// items it keeps (glue at its end and penalties inside drop out), its natural width at the
+// line's adjustment ratio, its visual order (bidi runs of the line, items of an RTL run
+// reversed), its start x from the alignment, its height from the strut and every piece's
+// style, and its glyph runs, decoration fills and images.
+//
+// Coordinates: x in page pixels (the caller's `left` is the line's left edge); y relative
+// to the line's top, the baseline at `baseline`. Justification widens glue by the line's
+// ratio (clamped to −1…4); letter-spacing glue widens its word's glyph gaps instead of
+// moving the word. An inserted hyphen is drawn (from the style's face) but is not part of
+// the line's text.
+
+import CHarfBuzz
+import QuireCore
+import QuireIngest
+
+/// A glue's width after justification (infinite "fil" glue only fills, never moves text).
+@inline(__always) func adjusted(_ w: Double, _ stretch: Double, _ shrink: Double, _ ratio: Double)
+  -> Double
+{
+  if ratio >= 0 { return stretch.isFinite ? w + ratio * stretch : w }
+  return shrink.isFinite ? w + ratio * shrink : w
+}
+
+/// One placed line of a paragraph.
+struct ComposedLine {
+  /// The line's number in its paragraph (from 0).
+  var index: Int
+  var runs: [GlyphRun] = []
+  /// Underlines and strike-throughs.
+  var fills: [DisplayItem] = []
+  var images: [ImagePlacement] = []
+  /// Height of the line box and its baseline from the top, px.
+  var height: Double
+  var baseline: Double
+  /// Source offsets of its first and last character (`Int.max`, −1 for none).
+  var firstSource = Int.max
+  var lastSource = -1
+  /// The text as shown, without an inserted hyphen.
+  var text: String
+  /// The pen where the line starts and where it ends (the pen always moves right, also
+  /// in right-to-left text, which is placed in visual order).
+  var start: Double
+  var end: Double
+  var hyphenated: Bool
+  var ratio: Double
+  /// A word space as set over its natural width (nil: no word space).
+  var spaceFactor: Double?
+}
+
+/// How a paragraph's lines are set: measure, alignment, direction.
+struct LineGeometry {
+  /// Left edge of the text and the measure, px.
+  var left: Double
+  var width: Double
+  /// First-line indent (negative: hanging) and the first line's measure.
+  var indent: Double
+  var firstWidth: Double
+  var align: TextAlign
+  var rtl: Bool
+  /// The page's text height: no line is taller.
+  var pageHeight: Double
+}
+
+/// Places the lines of one shaped paragraph.
+struct LineComposer {
+  let text: [UInt32]
+  /// Source offset of each scalar.
+  let src: [Int]
+  let pieces: [Piece]
+  let items: [BreakItem]
+  let sources: [ItemSource]
+  let styles: [ResolvedStyle]
+  let fonts: FontSet
+  let bidi: BidiParagraph
+  let geometry: LineGeometry
+  /// The block's own style (its strut).
+  let blockStyle: Int
+  /// A piece's trivially copyable fields, read many times per line: an element of `pieces`
+  /// is copied whole (with retains) by each subscript read.
+  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double)]
+
+  init(
+    _ text: CollectedText, _ shaped: ShapedParagraph, bidi: BidiParagraph,
+    styles: [ResolvedStyle], fonts: FontSet, geometry: LineGeometry, blockStyle: Int
+  ) {
+    self.text = text.scalars
+    src = text.sources
+    pieces = shaped.pieces
+    items = shaped.items
+    sources = shaped.sources
+    self.styles = styles
+    self.fonts = fonts
+    self.bidi = bidi
+    self.geometry = geometry
+    self.blockStyle = blockStyle
+    pieceSpans = shaped.pieces.map {
+      (start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove)
+    }
+  }
+
+  /// Composes every line of `breaks` (a line with no box, e.g. between two `<br>`, is
+  /// skipped).
+  func compose(_ breaks: [LineBreak], shaper: inout Shaper) -> [ComposedLine] {
+    var lines: [ComposedLine] = []
+    lines.reserveCapacity(breaks.count)
+    var start = 0
+    var metrics = MetricCache()
+    for (lineIndex, lb) in breaks.enumerated() {
+      defer { start = lb.index + 1 }
+      var s = start
+      while s <= lb.index {
+        if case .box = items[s] { break }
+        s += 1
+      }
+      if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
+      let justify = geometry.align == .justify && lineIndex < breaks.count - 1
+      let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
+      // The breaker measures the first line from item 0; later lines from their first box.
+      var (order, natural) = kept(
+        from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
+      let (shown, spaceFactor) = shownText(order, ratio: ratio, capacity: 4 * (lb.index - s + 1))
+      if !bidi.levels.isEmpty {
+        order = visualOrder(order)
+      } else if geometry.rtl {
+        order.reverse()
+      }
+      let (above, below) = lineMetrics(order, cache: &metrics)
+      var line = ComposedLine(
+        index: lineIndex, height: above + below, baseline: above, text: shown, start: 0, end: 0,
+        hyphenated: lb.hyphenated, ratio: ratio, spaceFactor: spaceFactor)
+      line.start = startX(lineIndex: lineIndex, natural: natural)
+      place(order, ratio: ratio, into: &line, shaper: &shaper)
+      lines.append(line)
+    }
+    return lines
+  }
+
+  /// The items a line keeps, in logical order, and their width at `ratio`: boxes, glue
+  /// before the break, and the break's penalty when it is drawn (a hyphen) or has width.
+  func kept(from first: Int, firstBox s: Int, to end: Int, _ ratio: Double) -> ([Int], Double) {
+    var natural = 0.0
+    var order: [Int] = []
+    for k in first...end {
+      if k < s, case .penalty = items[k] { continue }
+      switch items[k] {
+      case .box(let w):
+        natural += w
+        order.append(k)
+      case .glue(let w, let st, let sh):
+        if k < end {
+          natural += adjusted(w, st, sh, ratio)
+          order.append(k)
+        }
+      case .penalty(let w, _, let flagged):
+        if k == end && (flagged || w != 0) {
+          natural += w
+          order.append(k)
+        }
+      }
+    }
+    return (order, natural)
+  }
+
+  /// The line's text as shown (pieces and word spaces, logical order) and the first word
+  /// space's width over its natural width.
+  func shownText(_ order: [Int], ratio: Double, capacity: Int) -> (String, Double?) {
+    var shown = LineText(capacity: capacity)
+    var spaceFactor: Double? = nil
+    for k in order {
+      if spaceFactor == nil, case .space = sources[k], case .glue(let w, let st, let sh) = items[k],
+        w > 0
+      {
+        spaceFactor = adjusted(w, st, sh, ratio) / w
+      }
+      switch sources[k] {
+      case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
+      case .space: if case .glue = items[k] { shown.appendSpace() }
+      default: break
+      }
+    }
+    return (shown.string, spaceFactor)
+  }
+
+  /// Visual order: the bidi runs of the line, items inside a run in its direction.
+  func visualOrder(_ order: [Int]) -> [Int] {
+    let n = text.count
+    func position(_ k: Int) -> Int {
+      switch sources[k] {
+      case .piece(let p): return pieceSpans[p].start
+      case .space(let t, _), .soft(let t, _), .plain(let t): return t
+      case .letter(let p): return pieceSpans[p].start
+      case .end: return n
+      }
+    }
+    let positions = order.map(position)
+    let lo = positions.min() ?? 0
+    let hi = min(n, (positions.max() ?? 0) + 1)
+    let runs = bidi.visualRuns(lineRange: lo..<max(lo, hi))
+    var keyed: [(run: Int, key: Int, item: Int)] = []
+    keyed.reserveCapacity(order.count)
+    for (k, pos) in zip(order, positions) {
+      let r = runs.firstIndex { $0.range.contains(pos) } ?? runs.count
+      let rtlRun = r < runs.count && runs[r].rtl
+      keyed.append((r, rtlRun ? -pos : pos, k))
+    }
+    keyed.sort { ($0.run, $0.key) < ($1.run, $1.key) }
+    return keyed.map(\.item)
+  }
+
+  /// Where the pen starts: the alignment's share of the free space.
+  func startX(lineIndex: Int, natural: Double) -> Double {
+    let g = geometry
+    let lineWidth = lineIndex == 0 ? g.firstWidth : g.width
+    let lineLeft = g.left + (lineIndex == 0 ? max(0, g.indent) : 0)
+    let free = lineWidth - natural
+    var x: Double
+    switch g.align {
+    case .start, .justify: x = g.rtl ? lineLeft + free : lineLeft
+    case .left: x = lineLeft
+    case .end: x = g.rtl ? lineLeft : lineLeft + free
+    case .right: x = lineLeft + free
+    case .center: x = lineLeft + free / 2
+    }
+    if free < 0 && !g.rtl { x = lineLeft }
+    return x
+  }
+
+  /// The last style whose strut was read (a style is copied whole by each read).
+  struct MetricCache {
+    var style = -1
+    var above = 0.0
+    var below = 0.0
+  }
+
+  /// Space above and below the baseline: the block's strut plus every piece's style and
+  /// inline image, cut to the page.
+  func lineMetrics(_ order: [Int], cache: inout MetricCache) -> (Double, Double) {
+    var above = styles[blockStyle].above
+    var below = styles[blockStyle].below
+    for k in order {
+      if case .piece(let p) = sources[k] {
+        let ps = pieceSpans[p].style
+        if ps != cache.style {  // styles[i] copies the whole style: once per style run
+          cache.style = ps
+          cache.above = styles[ps].above
+          cache.below = styles[ps].below
+        }
+        above = max(above, cache.above, pieceSpans[p].imageAbove)
+        below = max(below, cache.below)
+      }
+    }
+    // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
+    let pageHeight = geometry.pageHeight
+    if above + below > pageHeight { below = max(0, pageHeight - above) }
+    if above > pageHeight { above = pageHeight }
+    return (above, below)
+  }
+}

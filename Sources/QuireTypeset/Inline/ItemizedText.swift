@@ -1,0 +1,154 @@
+// Stage 2 of inline layout, **itemize**: what each scalar of a `CollectedText` is, before
+// anything is shaped — its bidi embedding level (FriBidi, UAX #9), its line-break class
+// result (libunibreak, UAX #14), its script (HarfBuzz's Unicode functions) and the face that
+// will draw it (the style's face, else the per-character fallback of `FontSet`).
+//
+// Combining marks (script Inherited) stay on their base's face, so a base and its accents
+// are shaped together; a mark after a space, a line break or an image chooses its own.
+// Characters no face has keep the style's face (they draw as .notdef) and are listed in
+// `missing` for the chapter's diagnostics.
+//
+// Stored per scalar (flat arrays, not runs): the shape stage reads them once each in one
+// pass, and a run list would need a search per scalar. `runs()` gives the run view (style,
+// face, script, level) for tests and for stages that want runs.
+
+import CHarfBuzz
+import CUnibreak
+import QuireIngest
+
+private let unibreakReady: Bool = {
+  init_linebreak()
+  return true
+}()
+
+/// Per-scalar analysis of one block's text.
+struct ItemizedText {
+  /// Bidi resolution of the paragraph (its `levels` are empty on the all-LTR fast path).
+  var bidi: BidiParagraph
+  /// libunibreak's result after each scalar (`LINEBREAK_ALLOWBREAK`, …).
+  var breaks: [CChar]
+  /// The face of each scalar; −1 for one that is not drawn from a font (a collapsible
+  /// space, a line break, a soft hyphen, an inline image).
+  var faces: [Int32]
+  /// The script of each scalar (`HB_SCRIPT_COMMON` where `faces` is −1).
+  var scripts: [hb_script_t]
+  /// Scalars no face has, with the face used instead and their script.
+  var missing: [MissingGlyph] = []
+
+  var levels: [UInt8] { bidi.levels }
+
+  /// A character that no font could draw.
+  struct MissingGlyph: Hashable {
+    /// Its index in the text.
+    var index: Int
+    var scalar: UInt32
+    var face: Int
+    var script: hb_script_t
+  }
+
+  /// Itemizes `text`: bidi levels against the paragraph's base direction, break
+  /// opportunities for `language`, and a face per character chosen from each style's
+  /// `choice` (`styles` is the chapter's table; the text's style indices point into it).
+  init(
+    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, rtl: Bool, language: String,
+    preserveSpaces: Bool
+  ) {
+    _ = unibreakReady
+    let scalars = text.scalars
+    let n = scalars.count
+    bidi = BidiParagraph(
+      text: scalars.map { Unicode.Scalar($0) ?? " " }, baseDirection: rtl ? .rtl : .ltr)
+    var brks = [CChar](repeating: 0, count: n)
+    scalars.withUnsafeBufferPointer { t in
+      language.withCString { l in set_linebreaks_utf32(t.baseAddress, n, l, &brks) }
+    }
+    breaks = brks
+    faces = []
+    scripts = []
+    assignFaces(text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces)
+  }
+
+  /// Chooses each character's face: the style's if it has the glyph, else a fallback.
+  private mutating func assignFaces(
+    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
+  ) {
+    let scalars = text.scalars
+    let sty = text.styles
+    let n = scalars.count
+    var faces = [Int32](repeating: -1, count: n)
+    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: n)
+    var choiceStyle = -1
+    var choice = FaceChoice(face: 0, syntheticBold: false, syntheticItalic: false)
+    var previous: Int32 = -1  // the face of the character before, −1 after a boundary
+    for i in 0..<n {
+      let v = scalars[i]
+      if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
+        || (v == 0xFFFC && text.images[i] != nil)
+      {
+        previous = -1
+        continue
+      }
+      let script = Scripts.script(v)
+      scripts[i] = script
+      if script == HB_SCRIPT_INHERITED && previous >= 0 {
+        faces[i] = previous  // a combining mark stays on its base
+        continue
+      }
+      let si = sty[i]
+      if si != choiceStyle {  // styles[si] copies the whole style: once per style run
+        choiceStyle = si
+        choice = styles[si].choice
+      }
+      var face = choice.face
+      if let f = fonts.face(for: v, choice: choice, script: script) {
+        face = f
+      } else if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) {
+        missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: script))
+      }
+      faces[i] = Int32(face)
+      previous = v == 0x20 ? -1 : Int32(face)
+    }
+    self.faces = faces
+    self.scripts = scripts
+  }
+
+  /// A maximal stretch of characters with one style, face, script and bidi level.
+  struct Run: Equatable, CustomStringConvertible {
+    var range: Range<Int>
+    var style: Int
+    var face: Int
+    var script: hb_script_t
+    var level: UInt8
+
+    var description: String {
+      let tag = Scripts.tag(script)
+      return
+        "\(range.lowerBound)..<\(range.upperBound) style \(style) face \(face) \(tag) level \(level)"
+    }
+  }
+
+  /// The run view: characters without a face (spaces, breaks) end a run and belong to none;
+  /// Common and Inherited characters join the run around them.
+  func runs(_ text: CollectedText) -> [Run] {
+    var runs: [Run] = []
+    for i in faces.indices where faces[i] >= 0 {
+      let level = bidi.level(at: i)
+      let script = scripts[i]
+      let weak = script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED
+      if var last = runs.last, last.range.upperBound == i, last.style == text.styles[i],
+        last.face == Int(faces[i]), last.level == level,
+        weak || last.script == script || last.script == HB_SCRIPT_COMMON
+      {
+        last.range = last.range.lowerBound..<(i + 1)
+        if !weak { last.script = script }
+        runs[runs.count - 1] = last
+      } else {
+        runs.append(
+          Run(
+            range: i..<(i + 1), style: text.styles[i], face: Int(faces[i]),
+            script: weak ? HB_SCRIPT_COMMON : script, level: level))
+      }
+    }
+    return runs
+  }
+}

@@ -1,0 +1,366 @@
+// Stage 3 of inline layout, **shape**: itemized text → shaped pieces and the boxes, glue and
+// penalties the breaker reads (`BreakItem`), each item with its `ItemSource` (what in the
+// text it stands for), so compose can turn a chosen break back into glyphs.
+//
+// A *piece* is a maximal stretch of non-space text between two break opportunities that
+// shares one style, face, script and bidi level; it is shaped as a unit through the worker's
+// `Shaper` (word cache, then HarfBuzz), so kerning and ligatures work inside words and Arabic
+// joins. Liang hyphenation points split an eligible word into boxes joined by flagged
+// penalties; the split, shaped word is cached whole, so a repeated word costs one lookup.
+// Spaces become glue (TeX: stretch 1/2, shrink 1/3 of the space), break opportunities
+// without a space penalties (or small glue between CJK characters, for inter-character
+// justification), soft hyphens flagged penalties, `<br>` and the end the finishing glue
+// plus a forced break. CJK spacing comes from `Kinsoku.boundaryItems`.
+//
+// Letter spacing: each Latin/Cyrillic/Greek word (after the paragraph's first) is preceded
+// by a zero-width glue whose stretch is 2 % of the word's width, never a break (it follows
+// a glue or a penalty); compose spreads its width between the word's glyphs.
+
+import CHarfBuzz
+import CUnibreak
+import QuireIngest
+
+struct Piece {
+  var start: Int
+  var end: Int
+  var style: Int
+  var face: Int
+  var size: Double
+  var shaped: ShapedText
+  var width: Double
+  var image: ImagePlacement?
+  var imageAbove: Double = 0
+}
+
+enum ItemSource {
+  case piece(Int)
+  case space(Int, style: Int)
+  case soft(Int, style: Int)
+  case plain(Int)
+  /// Letter-spacing glue of piece `p` (placed just before its box): its adjusted width is
+  /// spread between the piece's glyphs.
+  case letter(Int)
+  case end
+}
+
+/// The shape stage's result: pieces, and the break items with what each stands for.
+struct ShapedParagraph {
+  var pieces: [Piece] = []
+  var items: [BreakItem] = []
+  /// `sources[k]` is what `items[k]` stands for.
+  var sources: [ItemSource] = []
+}
+
+/// Paragraph-wide settings of the shape stage.
+struct ShapeSettings {
+  /// The language tag (hyphenation dictionary) and its HarfBuzz form.
+  var language: String
+  var shapeLanguage: ShapeLanguage
+  /// Hyphenation wanted (option, style, a known language, wrapping text).
+  var hyphenate: Bool
+  /// `white-space` keeps spaces (they are boxes, one by one).
+  var preserve: Bool
+  /// `white-space` forbids wrapping (no stretch, no breaks but forced ones).
+  var noWrap: Bool
+  /// Fullwidth punctuation may be compressed (not Traditional Chinese).
+  var compressPunctuation: Bool
+}
+
+/// Walks itemized text once, shaping pieces and appending break items.
+struct PieceShaper {
+  let text: [UInt32]
+  let sty: [Int]
+  let small: [Bool]
+  let faces: [Int32]
+  let scripts: [hb_script_t]
+  let levels: [UInt8]
+  let breaks: [CChar]
+  let styles: [ResolvedStyle]
+  let fonts: FontSet
+  let settings: ShapeSettings
+  /// Inline images by scalar index, already sized.
+  let images: [Int: ImagePlacement]
+  /// The worker's caches, moved in for the stage and taken back after.
+  var shaper: Shaper
+  var hyphenation: WordHyphenation
+
+  private(set) var out = ShapedParagraph()
+  private var pieceStart = -1
+  private var pieceFace = -1
+  private var pieceScript = HB_SCRIPT_COMMON
+  private var runScript = HB_SCRIPT_LATIN
+  private var hyphenator: Hyphenator? = nil
+  private var hyphenatorResolved = false
+  private var spaceStyle = -1
+  private var spaceWidth = 0.0
+
+  init(
+    _ text: CollectedText, _ itemized: ItemizedText, styles: [ResolvedStyle], fonts: FontSet,
+    settings: ShapeSettings, images: [Int: ImagePlacement], shaper: Shaper,
+    hyphenation: WordHyphenation
+  ) {
+    self.text = text.scalars
+    sty = text.styles
+    small = text.smallCaps
+    faces = itemized.faces
+    scripts = itemized.scripts
+    levels = itemized.levels
+    breaks = itemized.breaks
+    self.styles = styles
+    self.fonts = fonts
+    self.settings = settings
+    self.images = images
+    self.shaper = shaper
+    self.hyphenation = hyphenation
+    out.items.reserveCapacity(text.count / 3)
+  }
+
+  /// Runs the stage over the whole text.
+  mutating func shape() -> ShapedParagraph {
+    let n = text.count
+    let preserve = settings.preserve
+    var i = 0
+    while i < n {
+      let v = text[i]
+      if v == 0x2028 {
+        flush(i)
+        finishing(i)
+      } else if v == 0x20 && !preserve {
+        flush(i)
+        space(i)
+      } else if v == 0xAD {
+        flush(i)
+        if !settings.noWrap {
+          out.items.append(BreakItem.hyphen(width: styles[sty[i]].hyphenWidth))
+          out.sources.append(.soft(i, style: sty[i]))
+        }
+      } else {
+        if v == 0xFFFC, let place = images[i] {
+          flush(i)
+          image(place, at: i)
+        } else {
+          extend(i)
+        }
+        breakAfter(i)
+      }
+      i += 1
+    }
+    flush(n)
+    finishing(n)
+    return out
+  }
+
+  /// Adds text character `i` to the open piece, first closing the piece when the face,
+  /// style, small caps, level or a strong script changes.
+  @inline(__always) private mutating func extend(_ i: Int) {
+    let script = scripts[i]
+    let face = Int(faces[i])
+    let realScript =
+      script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
+    if pieceStart >= 0,
+      face != pieceFace || sty[i] != sty[pieceStart] || small[i] != small[pieceStart]
+        || (!levels.isEmpty && levels[i] != levels[pieceStart])
+        || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
+          && realScript != HB_SCRIPT_COMMON)
+    {
+      flush(i)
+    }
+    if pieceStart < 0 {
+      pieceStart = i
+      pieceFace = face
+      pieceScript = HB_SCRIPT_COMMON
+    }
+    if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
+      pieceScript = realScript
+      runScript = realScript
+    }
+  }
+
+  /// An inline image: one box as wide as the image.
+  private mutating func image(_ place: ImagePlacement, at i: Int) {
+    let si = sty[i]
+    let rs = styles[si]
+    out.pieces.append(
+      Piece(
+        start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+        shaped: ShapedText(glyphs: [], advance: 0), width: place.rect.width, image: place,
+        imageAbove: place.rect.height))
+    out.items.append(.box(width: place.rect.width))
+    out.sources.append(.piece(out.pieces.count - 1))
+  }
+
+  /// A collapsible space: word-space glue (one for a run of spaces).
+  private mutating func space(_ i: Int) {
+    let si = sty[i]
+    let n = text.count
+    if si != spaceStyle {  // styles[si] copies the whole style: once per style run
+      spaceStyle = si
+      spaceWidth = styles[si].spaceWidth
+    }
+    if case .glue = out.items.last { return }
+    // Kinsoku across a space ("我 ？"): the space may not be a line end either.
+    let before = i > 0 ? text[i - 1] : 0x20
+    let after = i + 1 < n ? text[i + 1] : 0x20
+    if before >= 0x2000 || after >= 0x2000, let x = Unicode.Scalar(before),
+      let y = Unicode.Scalar(after), Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
+      Kinsoku.forbidBreak(before: x, after: y)
+    {
+      out.items.append(BreakItem.prohibitedBreak)
+      out.sources.append(.plain(i))
+    }
+    let sw = spaceWidth
+    let noWrap = settings.noWrap
+    out.items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
+    out.sources.append(.space(i, style: si))
+  }
+
+  /// The break opportunity after text character `i`, if any: CJK spacing items, a
+  /// penalty, or inter-character glue.
+  private mutating func breakAfter(_ i: Int) {
+    let n = text.count
+    let v = text[i]
+    let si = sty[i]
+    let noWrap = settings.noWrap
+    let preserve = settings.preserve
+    let b = Int32(breaks[i])
+    if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
+      text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
+      let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
+      let adjust = Kinsoku.boundaryItems(
+        x, y, em: styles[si].size,
+        breakAllowed: b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1]),
+        compress: settings.compressPunctuation)
+    {
+      // CJK spacing: punctuation compression and hanging, ¼ em next to Latin (Kinsoku).
+      flush(i + 1)
+      out.items += adjust
+      for _ in adjust { out.sources.append(.plain(i + 1)) }
+    } else if i + 1 < n,
+      b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1]) || (noWrap && preserve),
+      text[i + 1] != 0x20,
+      text[i + 1] != 0xAD,
+      text[i + 1] != 0x2028, v != 0x20
+    {
+      flush(i + 1)
+      if noWrap {
+        if preserve {
+          out.items.append(.penalty(width: 0, cost: 0, flagged: false))
+          out.sources.append(.plain(i + 1))
+        }
+      } else if Scripts.isWide(v) || Scripts.isWide(text[i + 1]) {
+        out.items.append(.glue(width: 0, stretch: styles[si].size * 0.1, shrink: 0))
+        out.sources.append(.plain(i + 1))
+      } else {
+        out.items.append(.penalty(width: 0, cost: 50, flagged: false))
+        out.sources.append(.plain(i + 1))
+      }
+    } else if preserve && v == 0x20 {
+      // Preserved spaces are boxes: flush them one by one so lines can end after them.
+      flush(i + 1)
+    }
+  }
+
+  /// Kinsoku (JLREQ/clreq) on top of UAX #14, between CJK characters and their punctuation.
+  @inline(__always) static func cjkForbids(_ a: UInt32, _ b: UInt32) -> Bool {
+    guard a >= 0x2000 || b >= 0x2000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
+      return false
+    }
+    return Kinsoku.forbidBreak(before: x, after: y)
+  }
+
+  /// `<br>` or the paragraph's end: fill the line and force a break.
+  private mutating func finishing(_ at: Int) {
+    out.items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
+    out.sources.append(.plain(at))
+    out.items.append(BreakItem.forcedLineBreak)
+    out.sources.append(.plain(at))
+  }
+
+  /// Closes the open piece at `end`: shapes it (hyphenated when eligible) and appends its
+  /// boxes, with letter-spacing glue and hyphen penalties between them.
+  private mutating func flush(_ end: Int) {
+    guard pieceStart >= 0, end > pieceStart else {
+      pieceStart = -1
+      return
+    }
+    let si = sty[pieceStart]
+    let fake = small[pieceStart]
+    let size = fake ? styles[si].size * 0.8 : styles[si].size
+    let upem = fonts.upem[pieceFace]
+    let script =
+      pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
+      ? runScript : pieceScript
+    let key = ShapeKey(
+      text: Array(text[pieceStart..<end]), face: pieceFace,
+      smallCaps: styles[si].smallCapsFeature,
+      rtl: levels.isEmpty
+        ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+        : levels[pieceStart] & 1 == 1,
+      script: script.rawValue,
+      language: settings.shapeLanguage)
+    let alphabetic =
+      script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
+    let eligible =
+      settings.hyphenate && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
+      && alphabetic
+    if eligible && !hyphenatorResolved {
+      // Looked up at the first word that could use it, not per paragraph: loading one is
+      // costly (hyph_de_DE.dic takes seconds) and many spans never need it.
+      hyphenator = hyphenation.hyphenator(for: settings.language)
+      hyphenatorResolved = true
+    }
+    let parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    let letterSpacing = !settings.noWrap && !fake && alphabetic
+    for (k, part) in parts.enumerated() {
+      if k > 0 {
+        out.items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
+        out.sources.append(.soft(pieceStart + part.start, style: si))
+      }
+      let w = part.shaped.advance / upem * size
+      if letterSpacing && part.shaped.glyphs.count > 1, let last = out.items.last, !last.isBox {
+        // Letter spacing: glue before the box (never a break: it follows a glue or a
+        // penalty, not a box), so the box stretches a little with the line's word spaces.
+        out.items.append(
+          .glue(
+            width: 0, stretch: w * ChapterFlow.letterStretch, shrink: w * ChapterFlow.letterShrink))
+        out.sources.append(.letter(out.pieces.count))
+      }
+      out.pieces.append(
+        Piece(
+          start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
+          size: size, shaped: part.shaped, width: w))
+      out.items.append(.box(width: w))
+      out.sources.append(.piece(out.pieces.count - 1))
+    }
+    pieceStart = -1
+  }
+
+  /// A word shaped whole, or split at its hyphenation points and each part shaped; cached
+  /// in the shaper's word cache either way.
+  private mutating func shapeWord(_ key: ShapeKey, hyphenate hyphenator: Hyphenator?)
+    -> [WordPart]
+  {
+    let wordKey = WordKey(shape: key, hyphenated: hyphenator != nil)
+    if let hit = shaper.word(wordKey) { return hit }
+    var parts: [WordPart] = []
+    if let hyphenator {
+      var from = 0
+      for p in hyphenation.points(key.text, hyphenator) where p > from && p < key.text.count {
+        var sub = key
+        sub.text = Array(key.text[from..<p])
+        parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
+        from = p
+      }
+      var sub = key
+      sub.text = Array(key.text[from...])
+      parts.append(
+        WordPart(
+          start: from, end: key.text.count,
+          shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
+    } else {
+      parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
+    }
+    shaper.storeWord(wordKey, parts)
+    return parts
+  }
+}
