@@ -68,7 +68,7 @@ public struct BenchResult: Codable, Sendable {
       book      \(book)
       pages     \(pages)  (threads \(threads), median of \(repeats))
       ingest    \(ms(ingestSeconds))
-      layout    \(ms(layoutSeconds))
+      layout    \(ms(layoutSeconds))  (thread time / threads)
       raster    \(ms(rasterSeconds))  (thread time / threads)
       encode    \(ms(encodeSeconds))  (thread time / threads)
       total     \(ms(totalSeconds))

@@ -93,7 +93,7 @@ struct BookPagination {
     let url = URL(fileURLWithPath: path)
     var next = 0
     let document: Document
-    if let limit = plan.wanted.last, !plan.strict {
+    if let limit = plan.wanted.last, limit > 0, !plan.strict {
       let loader = try timed(&state) { () throws(IngestError) in
         try Book.openLazily(url, options: settings.ingestOptions)
       }

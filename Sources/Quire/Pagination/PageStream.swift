@@ -223,13 +223,15 @@ final class PageStream: @unchecked Sendable {
     return p
   }
 
+  /// The faces of the page's glyph runs in first-use order. A page uses a handful of faces,
+  /// so a linear search over the ones seen beats hashing.
   private func faces(of page: Page) -> [FontFace] {
-    var seen: Set<Int> = []
-    var out: [FontFace] = []
+    var seen: [Int] = []
+    let faces = typesetter.fonts.faces
     for item in page.items {
-      guard case .glyphs(let run) = item, seen.insert(run.font).inserted else { continue }
-      out.append(typesetter.fonts.faces[run.font])
+      guard case .glyphs(let run) = item, !seen.contains(run.font) else { continue }
+      seen.append(run.font)
     }
-    return out
+    return seen.compactMap { faces.indices.contains($0) ? faces[$0] : nil }
   }
 }
