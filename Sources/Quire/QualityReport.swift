@@ -23,13 +23,13 @@ public struct QualityReport: Codable, Sendable {
   /// Pages (not the last) whose last text line ends with an inserted hyphen.
   public var hyphenatedPageEnds: Int = 0
 
-  public init(layout: BookLayout, options: LayoutOptions) {
+  init(layout: BookLayout, options: LayoutOptions) {
     var stats = LineQualityStats()
     stats.addLaidOut(layout.pages, justify: options.align == .justify)
     self.init(stats)
   }
 
-  public init(_ s: LineQualityStats) {
+  init(_ s: LineQualityStats) {
     func share(_ n: Int) -> Double {
       s.justifiedLines > 0 ? Double(n) / Double(s.justifiedLines) : 0
     }

@@ -34,7 +34,8 @@ import QuireTypeset
 @_exported import struct QuireMotion.TimingFunction
 @_exported import enum QuireMotion.TurnCorner
 @_exported import enum QuireMotion.TurnDirection
-@_exported import struct QuireRaster.PixelBuffer
+@_exported import struct QuireCore.PixelBuffer
+@_exported import struct QuireCore.RGBA
 
 /// Why a job failed. Each case says which file and what failed; the CLI maps each case to
 /// one stderr line and a sysexits code.

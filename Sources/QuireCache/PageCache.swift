@@ -22,37 +22,37 @@ import Foundation
 @_exported import QuireCore
 
 /// Renders pages on demand (the layout + raster stages behind the cache).
-public protocol PageSource: Sendable {
+package protocol PageSource: Sendable {
   var pageCount: Int { get }
   func renderPage(_ index: Int) async throws -> PixelBuffer
 }
 
-public enum PageCacheError: Error, Equatable, CustomStringConvertible {
+package enum PageCacheError: Error, Equatable, CustomStringConvertible {
   case pageOutOfRange(index: Int, pageCount: Int)
-  public var description: String {
+  package var description: String {
     switch self {
     case .pageOutOfRange(let i, let n): return "page \(i + 1) is outside 1…\(n)"
     }
   }
 }
 
-public struct PageCacheStats: Sendable, Codable, Equatable {
+package struct PageCacheStats: Sendable, Codable, Equatable {
   /// Requests served from the cache (including renders already in flight).
-  public var hits = 0
+  package var hits = 0
   /// Requests that had to start a render.
-  public var misses = 0
+  package var misses = 0
   /// Renders started by the prefetcher.
-  public var prefetches = 0
+  package var prefetches = 0
   /// Pages dropped (window, budget, invalidation).
-  public var evictions = 0
+  package var evictions = 0
   /// Duration of the renders, in ms, in completion order (the most recent 4096).
-  public var renderMillis: [Double] = []
-  public init() {}
+  package var renderMillis: [Double] = []
+  package init() {}
 }
 
-public actor PageCache {
-  public nonisolated let radius: Int
-  public nonisolated let byteBudget: Int
+package actor PageCache {
+  package nonisolated let radius: Int
+  package nonisolated let byteBudget: Int
   private var source: any PageSource
   private var layoutKey: AnyHashable
   private var generation = 0
@@ -61,12 +61,12 @@ public actor PageCache {
   private var prefetchTask: Task<Void, Never>?
   private var current: Int?
   private var forward = true
-  public private(set) var stats = PageCacheStats()
+  package private(set) var stats = PageCacheStats()
 
   /// - radius: pages kept on each side of the current one (1 = previous, current, next).
   /// - byteBudget: the most pixel bytes held; the pages farthest from the current one go
   ///   first, and the current page is always kept.
-  public init(
+  package init(
     source: any PageSource, radius: Int = 1, byteBudget: Int = 256 << 20,
     layoutKey: AnyHashable = ""
   ) {
@@ -76,15 +76,15 @@ public actor PageCache {
     self.layoutKey = layoutKey
   }
 
-  public var pageCount: Int { source.pageCount }
+  package var pageCount: Int { source.pageCount }
   /// The indices held now, ascending.
-  public var cachedIndices: [Int] { pages.keys.sorted() }
+  package var cachedIndices: [Int] { pages.keys.sorted() }
   /// Pixel bytes held now.
-  public var bytes: Int { pages.values.reduce(0) { $0 + $1.pixels.count } }
+  package var bytes: Int { pages.values.reduce(0) { $0 + $1.pixels.count } }
 
   /// The page at `index`, which becomes the current page: served from the cache when
   /// prefetched, else rendered (a miss). Then the window moves and prefetching starts.
-  public func page(_ index: Int) async throws -> PixelBuffer {
+  package func page(_ index: Int) async throws -> PixelBuffer {
     guard index >= 0 && index < source.pageCount else {
       throw PageCacheError.pageOutOfRange(index: index, pageCount: source.pageCount)
     }
@@ -107,12 +107,12 @@ public actor PageCache {
   }
 
   /// Waits until the current prefetch pass is done (what a reader's dwell on a page allows).
-  public func prefetchCompletion() async {
+  package func prefetchCompletion() async {
     await prefetchTask?.value
   }
 
   /// Drops every page outside the window around `index`.
-  public func minimize(to index: Int) {
+  package func minimize(to index: Int) {
     let window = (index - radius)...(index + radius)
     for key in pages.keys where !window.contains(key) {
       pages[key] = nil
@@ -123,7 +123,7 @@ public actor PageCache {
 
   /// A new layout (page size, fonts, …) or a new source: everything cached is stale.
   /// Nothing happens when the key is unchanged.
-  public func invalidate(layoutKey key: AnyHashable, source newSource: (any PageSource)? = nil) {
+  package func invalidate(layoutKey key: AnyHashable, source newSource: (any PageSource)? = nil) {
     guard key != layoutKey || newSource != nil else { return }
     layoutKey = key
     if let newSource { source = newSource }

@@ -26,8 +26,8 @@ public struct ReadingReport: Codable, Sendable, Equatable {
 /// depend on the machine's speed relative to the sleep.
 /// A turn's time is the time `page(_:)` takes to return. cold_ms is the median time of the
 /// renders the cache did (every render is of an uncached page).
-public struct ReadingSimulation {
-  public static func run(cache: PageCache, turns: Int, seed: UInt64) async throws
+package struct ReadingSimulation {
+  package static func run(cache: PageCache, turns: Int, seed: UInt64) async throws
     -> ReadingReport
   {
     let count = await cache.pageCount

@@ -6,13 +6,13 @@ import Foundation
 import QuireCore
 
 /// Opens books. The façade of the Ingest stage.
-public enum Book {
+package enum Book {
   /// Files larger than this are refused before being read (books are small; this is 2 GiB).
-  public static let maxFileBytes = 2 << 30
+  package static let maxFileBytes = 2 << 30
 
   /// Opens any supported book: .epub (or any zip with an OCF container), a folder holding an
   /// unpacked EPUB, a single .xhtml/.html file, or plain text.
-  public static func open(_ url: URL, options: IngestOptions = IngestOptions()) throws(IngestError)
+  package static func open(_ url: URL, options: IngestOptions = IngestOptions()) throws(IngestError)
     -> Document
   {
     let path = url.path
@@ -414,7 +414,7 @@ final class ResultSlots<Value: Sendable>: Sendable {
 
 extension Book {
   /// Opens a book without converting its chapters yet (EPUB); other formats are read whole.
-  public static func openLazily(_ url: URL, options: IngestOptions = IngestOptions())
+  package static func openLazily(_ url: URL, options: IngestOptions = IngestOptions())
     throws(IngestError) -> ChapterLoader
   {
     var isDirectory: ObjCBool = false
@@ -442,7 +442,7 @@ extension Book {
 
 /// Converts a book's chapters on demand; safe to use from several threads (each chapter is
 /// converted at most once per caller race, and the first result is kept).
-public final class ChapterLoader: Sendable {
+package final class ChapterLoader: Sendable {
   private let reader: EPUBReader?
   private let plan: EPUBReader.Plan?
   private let whole: Document?
@@ -467,14 +467,14 @@ public final class ChapterLoader: Sendable {
   }
 
   /// Number of chapters (readable spine items).
-  public var count: Int { whole?.chapters.count ?? plan!.items.count }
+  package var count: Int { whole?.chapters.count ?? plan!.items.count }
 
-  public var metadata: BookMetadata { whole?.metadata ?? plan!.opf.metadata }
+  package var metadata: BookMetadata { whole?.metadata ?? plan!.opf.metadata }
 
   /// The first `n` chapters (converted now if not yet, in parallel) as a Document with the
   /// fonts their @font-face rules declare. Its toc, landmarks and warnings are empty: the
   /// whole book's come from `document()`.
-  public func prefix(_ n: Int) throws(IngestError) -> Document {
+  package func prefix(_ n: Int) throws(IngestError) -> Document {
     let n = max(0, min(n, count))
     if var doc = whole {
       doc.chapters = Array(doc.chapters.prefix(n))
@@ -497,7 +497,7 @@ public final class ChapterLoader: Sendable {
 
   /// The whole book, exactly as `Book.open` gives it; converts the chapters not yet converted
   /// in parallel.
-  public func document() throws(IngestError) -> Document {
+  package func document() throws(IngestError) -> Document {
     if let whole { return whole }
     let reader = reader!
     let plan = plan!

@@ -58,31 +58,31 @@ import Foundation
 import QuireCore
 
 /// Bounds that every hostile input runs into before it can hurt.
-public struct IngestLimits: Sendable, Hashable {
-  public var maxEntries = 20_000
-  public var maxEntryBytes = 256 << 20
-  public var maxTotalBytes = 1 << 30
-  public var maxCompressionRatio = 1_000
-  public var maxDepth = 200
-  public init() {}
+package struct IngestLimits: Sendable, Hashable {
+  package var maxEntries = 20_000
+  package var maxEntryBytes = 256 << 20
+  package var maxTotalBytes = 1 << 30
+  package var maxCompressionRatio = 1_000
+  package var maxDepth = 200
+  package init() {}
 }
 
-public struct IngestOptions: Sendable, Hashable {
+package struct IngestOptions: Sendable, Hashable {
   /// Forces the plain-text encoding (IANA name, e.g. "GB18030", "UTF-16LE").
-  public var encoding: String? = nil
+  package var encoding: String? = nil
   /// Apply the book's own style sheets (off: the user-agent sheet only).
-  public var publisherStyles: Bool = true
-  public var limits = IngestLimits()
+  package var publisherStyles: Bool = true
+  package var limits = IngestLimits()
   /// The page size in px that CSS media queries see (orientation, width, height).
-  public var viewport = MediaViewport()
-  public init() {}
+  package var viewport = MediaViewport()
+  package init() {}
 }
 
 /// What `@media` queries are evaluated against: the reader's page, portrait by default.
-public struct MediaViewport: Sendable, Hashable {
-  public var width: Int
-  public var height: Int
-  public init(width: Int = 600, height: Int = 800) {
+package struct MediaViewport: Sendable, Hashable {
+  package var width: Int
+  package var height: Int
+  package init(width: Int = 600, height: Int = 800) {
     self.width = width
     self.height = height
   }
@@ -91,7 +91,7 @@ public struct MediaViewport: Sendable, Hashable {
 /// A bound of `IngestLimits` (or `Book.maxFileBytes`) that input can run into. Its raw value
 /// is the setting's name, as messages print it ("maxEntryBytes=268435456"). Nesting depth is
 /// not here: deep markup is flattened, never refused.
-public enum IngestLimit: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum IngestLimit: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// `IngestLimits.maxEntries`: entries in a ZIP archive.
   case entries = "maxEntries"
   /// `IngestLimits.maxEntryBytes`: bytes of one file of the book (inflated).
@@ -104,13 +104,13 @@ public enum IngestLimit: String, Sendable, Hashable, CaseIterable, CustomStringC
   case fileBytes = "maxFileBytes"
 
   /// The setting's name.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }
 
 /// Why a book could not be opened. The CLI maps each case to a sysexits code. Whether an
 /// error stops the whole book or only degrades one of its files is decided by the case
 /// (`isFatal`), never by the message.
-public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The file is missing or unreadable (EX_NOINPUT, 66).
   case cannotOpen(path: String, reason: String)
   /// The bytes are not a book we can read (EX_DATAERR, 65).
@@ -123,7 +123,7 @@ public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
   case limitExceeded(file: String, limit: IngestLimit, reason: String)
 
   /// "file: what is wrong".
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotOpen(let p, let r): return "\(p): cannot open: \(r)"
     case .badData(let f, let r): return "\(f): \(r)"
@@ -134,7 +134,7 @@ public enum IngestError: Error, Sendable, CustomStringConvertible, Equatable {
 
   /// Whether this error stops the whole book: a limit was hit, or the content is refused
   /// (encrypted). Damaged content (`badData`) only degrades the file it is in.
-  public var isFatal: Bool {
+  package var isFatal: Bool {
     switch self {
     case .limitExceeded, .unsupported: return true
     case .badData, .cannotOpen: return false

@@ -4,7 +4,7 @@ import Foundation
 
 /// Decodes a PNG or JPEG into straight-alpha RGBA8; nil for other formats or broken data.
 /// The motion engine reuses this for cover images.
-public func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
+package func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
   try? ImageDecoder.decode(data, href: href)
 }
 

@@ -4,26 +4,26 @@ import Foundation
 /// PNG in and out. Encoding is the core's `PNGEncoder` (chunks written by hand, compressed
 /// with libdeflate; see Benchmarks/png-encoding.md), shared with Motion's APNG writer;
 /// decoding uses libpng's simplified `png_image_*` API, which needs no setjmp from Swift.
-public enum PNGCodec {
+package enum PNGCodec {
   /// PNG row filters (the PNG spec's filter types 0–4, plus per-row adaptive choice).
-  public typealias Filter = PNGEncoder.Filter
+  package typealias Filter = PNGEncoder.Filter
 
   /// The defaults chosen from the measurements in Benchmarks/png-encoding.md.
-  public static let defaultFilter: Filter = PNGEncoder.defaultFilter
-  public static let defaultLevel: Int32 = PNGEncoder.defaultLevel
+  package static let defaultFilter: Filter = PNGEncoder.defaultFilter
+  package static let defaultLevel: Int32 = PNGEncoder.defaultLevel
 
   /// Encodes 8-bit gray or RGBA, deterministic bytes: no time or text chunks.
-  public static func encode(_ b: PixelBuffer) -> [UInt8] {
+  package static func encode(_ b: PixelBuffer) -> [UInt8] {
     PNGEncoder.encode(b, filter: defaultFilter, level: defaultLevel)
   }
 
   /// Encodes with an explicit row filter and libdeflate level (1…12), for measurement.
-  public static func encode(_ b: PixelBuffer, filter: Filter, level: Int32) -> [UInt8] {
+  package static func encode(_ b: PixelBuffer, filter: Filter, level: Int32) -> [UInt8] {
     PNGEncoder.encode(b, filter: filter, level: level)
   }
 
   /// Decodes a PNG into gray8 (gray files without alpha) or rgba8 (everything else).
-  public static func decode(_ data: Data) throws(RasterError) -> PixelBuffer {
+  package static func decode(_ data: Data) throws(RasterError) -> PixelBuffer {
     try decode(data, source: "PNG data")
   }
 

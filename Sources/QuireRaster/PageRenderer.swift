@@ -6,7 +6,7 @@ import QuireTypeset
 /// Draws `Page` display lists into pixel buffers. Safe to call from several threads at once:
 /// each `render` borrows a `GlyphRasterizer` (its own FreeType state and glyph cache) from a
 /// pool for the whole page; decoded images are shared behind a mutex.
-public final class PageRenderer: Sendable {
+package final class PageRenderer: Sendable {
   /// What the renderer's threads share: idle rasterizers and the warnings so far.
   private struct Shared {
     var idle: [GlyphRasterizer] = []
@@ -22,7 +22,7 @@ public final class PageRenderer: Sendable {
   /// - Parameters:
   ///   - fonts: the layout's font table; faces are opened on first use.
   ///   - images: the bytes for an image href (nil if the book lacks it).
-  public init(fonts: FontTable, images: @escaping @Sendable (String) -> Data?) {
+  package init(fonts: FontTable, images: @escaping @Sendable (String) -> Data?) {
     self.store = FontStore(fonts)
     self.imageStore = ImageStore(images: images, budget: 32 << 20)
     self.glyphCacheBytes = 4 << 20
@@ -30,7 +30,7 @@ public final class PageRenderer: Sendable {
 
   /// Problems met so far (images that could not be decoded, fonts that would not open),
   /// each once, in the order first seen.
-  public var warnings: [String] {
+  package var warnings: [String] {
     shared.withLock { $0.warningList }
   }
 
@@ -52,7 +52,7 @@ public final class PageRenderer: Sendable {
   /// Renders `page` on white paper. Items are painted in order; RGBA colours are composited
   /// with their alpha; gray8 takes the Rec. 709 luminance of each colour. The canvas is
   /// bounded by `ImageLimits` (sides ≤ 16384, ≤ 100 MP): larger requests are cut down.
-  public func render(_ page: Page, width: Int, height: Int, format: PixelBuffer.Format)
+  package func render(_ page: Page, width: Int, height: Int, format: PixelBuffer.Format)
     -> PixelBuffer
   {
     let width = Swift.max(0, Swift.min(width, ImageLimits.maxSide))

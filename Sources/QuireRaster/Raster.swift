@@ -49,7 +49,7 @@ import Foundation
 @_exported import QuireCore
 
 /// What went wrong in the raster stage, naming the input and the failing C function.
-public enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A C library call failed: `function` is its name, `detail` its message.
   case library(function: String, detail: String, source: String)
   /// The data is not a format we decode (GIF, SVG, WebP…).
@@ -59,7 +59,7 @@ public enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A font in the FontTable could not be opened.
   case font(function: String, code: Int32, source: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .library(let function, let detail, let source):
       return "\(source): \(function) failed: \(detail)"
@@ -74,9 +74,9 @@ public enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Limits on decoded images: no side above 16384 px and at most 100 megapixels.
-public enum ImageLimits {
-  public static let maxSide = 16_384
-  public static let maxPixels = 100_000_000
+package enum ImageLimits {
+  package static let maxSide = 16_384
+  package static let maxPixels = 100_000_000
   static func check(width: Int, height: Int, source: String) throws(RasterError) {
     if width <= 0 || height <= 0 || width > maxSide || height > maxSide
       || width * height > maxPixels

@@ -39,12 +39,12 @@ import QuireCore
 import QuireIngest
 
 /// Why a typesetter could not be made.
-public enum TypesetError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum TypesetError: Error, Sendable, CustomStringConvertible, Equatable {
   case fonts(FontError)
   /// Options that leave no room for text (e.g. margins wider than the page).
   case badOptions(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .fonts(let e): return e.description
     case .badOptions(let m): return "layout options: \(m)"
@@ -54,12 +54,12 @@ public enum TypesetError: Error, Sendable, CustomStringConvertible, Equatable {
 
 /// Identifies a layout: equal keys give equal pages. Hex digest of the engine version, the
 /// options, the fonts' origins and sizes, and the document's identity.
-public struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
-  public var digest: String
-  public init(digest: String) { self.digest = digest }
-  public var description: String { digest }
+package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
+  package var digest: String
+  package init(digest: String) { self.digest = digest }
+  package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  public static let engineVersion = "quire-typeset/1"
+  package static let engineVersion = "quire-typeset/1"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
@@ -83,27 +83,27 @@ extension UInt64 {
   fileprivate func rotatedLeft() -> UInt64 { (self << 7) | (self >> 57) }
 }
 
-public struct ChapterLayout: Sendable {
-  public var spineIndex: Int
+package struct ChapterLayout: Sendable {
+  package var spineIndex: Int
   /// Numbered from 1 within the chapter. Glyph runs' `FontID`s index `Typesetter.fonts`.
-  public var pages: [Page]
+  package var pages: [Page]
   /// Characters no font has, and other degradations, for this chapter.
-  public var warnings: [Diagnostic] = []
-  public init(spineIndex: Int, pages: [Page], warnings: [Diagnostic] = []) {
+  package var warnings: [Diagnostic] = []
+  package init(spineIndex: Int, pages: [Page], warnings: [Diagnostic] = []) {
     self.spineIndex = spineIndex
     self.pages = pages
     self.warnings = warnings
   }
 }
 
-public struct BookLayout: Sendable {
+package struct BookLayout: Sendable {
   /// Numbered across the book.
-  public var pages: [Page]
+  package var pages: [Page]
   /// Only the faces the pages use; `FontID`s are renumbered to index this table.
-  public var fonts: FontTable
-  public var key: LayoutKey
-  public var warnings: [Diagnostic]
-  public init(pages: [Page], fonts: FontTable, key: LayoutKey, warnings: [Diagnostic]) {
+  package var fonts: FontTable
+  package var key: LayoutKey
+  package var warnings: [Diagnostic]
+  package init(pages: [Page], fonts: FontTable, key: LayoutKey, warnings: [Diagnostic]) {
     self.pages = pages
     self.fonts = fonts
     self.key = key
@@ -111,11 +111,11 @@ public struct BookLayout: Sendable {
   }
 }
 
-public final class Typesetter: Sendable {
-  public let fonts: FontTable
-  public let key: LayoutKey
+package final class Typesetter: Sendable {
+  package let fonts: FontTable
+  package let key: LayoutKey
   /// Fonts that could not be used.
-  public let warnings: [Diagnostic]
+  package let warnings: [Diagnostic]
   let document: Document
   let options: LayoutOptions
   let fontSet: FontSet
@@ -124,7 +124,7 @@ public final class Typesetter: Sendable {
   /// Book-global number of the first text block of each chapter.
   let firstBlock: [Int]
 
-  public init(document: Document, options: LayoutOptions) throws(TypesetError) {
+  package init(document: Document, options: LayoutOptions) throws(TypesetError) {
     let o = options
     guard (16...20_000).contains(o.width), (16...20_000).contains(o.height) else {
       throw .badOptions("page size \(o.width)x\(o.height) outside 16…20000 px")
@@ -188,7 +188,7 @@ public final class Typesetter: Sendable {
     var hyphenPoints: [[UInt32]: [Int]] = [:]
   }
 
-  public func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
+  package func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
     var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
     return layoutChapter(spineIndex, caches: &caches)
   }
@@ -231,7 +231,7 @@ public final class Typesetter: Sendable {
     return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
   }
 
-  public func layoutBook(threads: Int) -> BookLayout {
+  package func layoutBook(threads: Int) -> BookLayout {
     let count = document.chapters.count
     let results = Mutex<[ChapterLayout?]>(Array(repeating: nil, count: count))
     // Biggest chapters first, so no thread is left with a long one at the end.
@@ -324,7 +324,7 @@ extension Typesetter {
   /// What `layoutBook` does to each chapter's pages, for callers that lay out chapter by
   /// chapter (the streaming renderer): numbers them from `first` and adds folios when the
   /// options ask. FontIDs stay those of `fonts` (no renumbering).
-  public func numbered(_ pages: [Page], from first: Int) -> [Page] {
+  package func numbered(_ pages: [Page], from first: Int) -> [Page] {
     var pages = pages
     for i in pages.indices { pages[i].number = first + i }
     if options.folio { addFolios(&pages) }
@@ -336,18 +336,18 @@ extension Typesetter {
   /// What one thread keeps from one chapter to the next (shaped words, hyphenation points),
   /// for callers that lay out chapter by chapter on their own threads, as `layoutBook` does.
   /// Use one per thread.
-  public final class Worker: @unchecked Sendable {
+  package final class Worker: @unchecked Sendable {
     // @unchecked: used by one thread at a time (the caller's contract).
     var caches: WorkerCaches
     init(_ caches: WorkerCaches) { self.caches = caches }
   }
 
-  public func makeWorker() -> Worker {
+  package func makeWorker() -> Worker {
     Worker(WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes)))
   }
 
   /// `layoutChapter(_:)` reusing `worker`'s caches.
-  public func layoutChapter(_ spineIndex: Int, worker: Worker) -> ChapterLayout {
+  package func layoutChapter(_ spineIndex: Int, worker: Worker) -> ChapterLayout {
     layoutChapter(spineIndex, caches: &worker.caches)
   }
 }

@@ -26,6 +26,14 @@ struct PublicAPITests {
     #expect(page.pixels.contains { $0 < 128 })
   }
 
+  @Test("One colour type: `RGBA` from `import Quire` is unambiguous and round-trips")
+  func oneColour() {
+    // With two public RGBA types in view this line would not compile ("ambiguous").
+    let ink = RGBA(r: 0, g: 0, b: 0)
+    #expect(ink == RGBA(red: 0, green: 0, blue: 0))
+    #expect(RGBA.white.alpha == 1)
+  }
+
   @Test("A turn: the asked frame count, frame 0 is the page, the last frame the next page")
   func turn() throws {
     let book = try PagedBook(contentsOf: sample)

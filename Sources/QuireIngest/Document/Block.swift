@@ -8,7 +8,7 @@
 
 import Foundation
 
-public enum BlockKind: Sendable, Hashable, Codable {
+package enum BlockKind: Sendable, Hashable, Codable {
   case paragraph
   case heading(level: Int)
   /// `ordered` lists number their items; `start` is the first number.
@@ -29,14 +29,14 @@ public enum BlockKind: Sendable, Hashable, Codable {
   case container
 }
 
-public struct ImageRef: Sendable, Hashable, Codable {
+package struct ImageRef: Sendable, Hashable, Codable {
   /// Resolved href inside the archive.
-  public var href: String
-  public var alt: String
+  package var href: String
+  package var alt: String
   /// Intrinsic size hints from width/height attributes, in CSS px, if given.
-  public var width: Double?
-  public var height: Double?
-  public init(href: String, alt: String, width: Double? = nil, height: Double? = nil) {
+  package var width: Double?
+  package var height: Double?
+  package init(href: String, alt: String, width: Double? = nil, height: Double? = nil) {
     self.href = href
     self.alt = alt
     self.width = width
@@ -44,19 +44,19 @@ public struct ImageRef: Sendable, Hashable, Codable {
   }
 }
 
-public struct Block: Sendable {
-  public var kind: BlockKind
-  public var style: ComputedStyle
-  public var inlines: [Inline]
-  public var children: [Block]
+package struct Block: Sendable {
+  package var kind: BlockKind
+  package var style: ComputedStyle
+  package var inlines: [Inline]
+  package var children: [Block]
   /// Where this block's text starts.
-  public var location: Location
+  package var location: Location
   /// The element name it came from ("p", "h2", "div"), for dumps and debugging.
-  public var element: String
-  public var lang: String?
-  public var dir: TextDirection?
+  package var element: String
+  package var lang: String?
+  package var dir: TextDirection?
 
-  public init(
+  package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],
     location: Location, element: String, lang: String? = nil, dir: TextDirection? = nil
   ) {
@@ -71,23 +71,23 @@ public struct Block: Sendable {
   }
 }
 
-public enum Inline: Sendable {
+package enum Inline: Sendable {
   case text(TextRun)
   /// `<br>`: counts as one character at its location.
   case lineBreak(Location)
   case image(InlineImage)
 }
 
-public struct TextRun: Sendable {
+package struct TextRun: Sendable {
   /// The text after white-space processing (collapsed unless `style.whiteSpace` keeps it).
   /// Soft hyphens (U+00AD) are kept; the typesetter uses them as break points.
-  public var text: String
-  public var style: ComputedStyle
-  public var location: Location
+  package var text: String
+  package var style: ComputedStyle
+  package var location: Location
   /// Resolved link target, if inside `<a href>`.
-  public var link: String?
-  public var lang: String?
-  public init(
+  package var link: String?
+  package var lang: String?
+  package init(
     text: String, style: ComputedStyle, location: Location, link: String? = nil, lang: String? = nil
   ) {
     self.text = text
@@ -98,12 +98,12 @@ public struct TextRun: Sendable {
   }
 }
 
-public struct InlineImage: Sendable {
-  public var image: ImageRef
-  public var style: ComputedStyle
+package struct InlineImage: Sendable {
+  package var image: ImageRef
+  package var style: ComputedStyle
   /// Counts as one character (U+FFFC) at its location.
-  public var location: Location
-  public init(image: ImageRef, style: ComputedStyle, location: Location) {
+  package var location: Location
+  package init(image: ImageRef, style: ComputedStyle, location: Location) {
     self.image = image
     self.style = style
     self.location = location

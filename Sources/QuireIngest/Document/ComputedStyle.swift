@@ -4,36 +4,36 @@
 import Foundation
 import QuireCore
 
-public enum Length: Sendable, Hashable, Codable {
+package enum Length: Sendable, Hashable, Codable {
   /// Root ems: multiply by the reader's font size to get pixels.
   case rem(Double)
   /// Percent of the containing block's width.
   case percent(Double)
-  public static let zero = Length.rem(0)
+  package static let zero = Length.rem(0)
 }
 
-public enum TextAlign: String, Sendable, Hashable, Codable {
+package enum TextAlign: String, Sendable, Hashable, Codable {
   case start, end, left, right, center, justify
 }
-public enum TextTransform: String, Sendable, Hashable, Codable {
+package enum TextTransform: String, Sendable, Hashable, Codable {
   case none, uppercase, lowercase, capitalize
 }
-public enum WhiteSpace: String, Sendable, Hashable, Codable {
+package enum WhiteSpace: String, Sendable, Hashable, Codable {
   case normal, pre, preWrap, preLine, nowrap
 }
-public enum VerticalAlign: String, Sendable, Hashable, Codable { case baseline, sub, `super` }
-public enum Hyphens: String, Sendable, Hashable, Codable { case none, manual, auto }
-public enum BreakRule: String, Sendable, Hashable, Codable { case auto, avoid, page }
-public enum LineHeight: Sendable, Hashable, Codable {
+package enum VerticalAlign: String, Sendable, Hashable, Codable { case baseline, sub, `super` }
+package enum Hyphens: String, Sendable, Hashable, Codable { case none, manual, auto }
+package enum BreakRule: String, Sendable, Hashable, Codable { case auto, avoid, page }
+package enum LineHeight: Sendable, Hashable, Codable {
   case normal
   /// A multiple of the element's font size.
   case factor(Double)
   case length(Length)
 }
 
-public struct EdgeLengths: Sendable, Hashable, Codable {
-  public var top: Length, right: Length, bottom: Length, left: Length
-  public init(
+package struct EdgeLengths: Sendable, Hashable, Codable {
+  package var top: Length, right: Length, bottom: Length, left: Length
+  package init(
     top: Length = .zero, right: Length = .zero, bottom: Length = .zero, left: Length = .zero
   ) {
     self.top = top
@@ -41,37 +41,37 @@ public struct EdgeLengths: Sendable, Hashable, Codable {
     self.bottom = bottom
     self.left = left
   }
-  public static let zero = EdgeLengths()
+  package static let zero = EdgeLengths()
 }
 
-public struct ComputedStyle: Sendable, Hashable, Codable {
+package struct ComputedStyle: Sendable, Hashable, Codable {
   /// Font families in preference order, as written by the publisher ("serif", "monospace"
   /// and the other generic names included).
-  public var fontFamilies: [String] = []
+  package var fontFamilies: [String] = []
   /// Font size in root ems (1 = the reader's font size).
-  public var fontSize: Double = 1
-  public var italic: Bool = false
+  package var fontSize: Double = 1
+  package var italic: Bool = false
   /// 100…900 (400 normal, 700 bold).
-  public var fontWeight: Int = 400
-  public var smallCaps: Bool = false
-  public var textAlign: TextAlign = .start
-  public var textIndent: Length = .zero
-  public var textTransform: TextTransform = .none
-  public var margin: EdgeLengths = .zero
-  public var padding: EdgeLengths = .zero
-  public var lineHeight: LineHeight = .normal
-  public var breakBefore: BreakRule = .auto
-  public var breakAfter: BreakRule = .auto
-  public var breakInside: BreakRule = .auto
-  public var whiteSpace: WhiteSpace = .normal
-  public var verticalAlign: VerticalAlign = .baseline
-  public var hyphens: Hyphens = .manual
-  public var widows: Int = 2
-  public var orphans: Int = 2
-  public var direction: TextDirection? = nil
-  public var color: RGBA = .black
-  public var underline: Bool = false
-  public var lineThrough: Bool = false
+  package var fontWeight: Int = 400
+  package var smallCaps: Bool = false
+  package var textAlign: TextAlign = .start
+  package var textIndent: Length = .zero
+  package var textTransform: TextTransform = .none
+  package var margin: EdgeLengths = .zero
+  package var padding: EdgeLengths = .zero
+  package var lineHeight: LineHeight = .normal
+  package var breakBefore: BreakRule = .auto
+  package var breakAfter: BreakRule = .auto
+  package var breakInside: BreakRule = .auto
+  package var whiteSpace: WhiteSpace = .normal
+  package var verticalAlign: VerticalAlign = .baseline
+  package var hyphens: Hyphens = .manual
+  package var widows: Int = 2
+  package var orphans: Int = 2
+  package var direction: TextDirection? = nil
+  package var color: RGBA = .black
+  package var underline: Bool = false
+  package var lineThrough: Bool = false
 
-  public init() {}
+  package init() {}
 }

@@ -6,7 +6,7 @@ import Foundation
 
 extension Document {
   /// The whole book as text: metadata, TOC, then every chapter.
-  public func textDump() -> String {
+  package func textDump() -> String {
     var out =
       "document format=\(format.rawValue) title=\(quoted(metadata.title)) lang=\(metadata.language ?? "-") dir=\(metadata.direction.rawValue) chapters=\(chapters.count)\n"
     for w in warnings { out += "warning \(w)\n" }
@@ -25,7 +25,7 @@ extension Document {
 }
 
 extension Chapter {
-  public func textDump() -> String {
+  package func textDump() -> String {
     var out =
       "chapter spine=\(spineIndex) href=\(href) lang=\(language ?? "-") dir=\(direction?.rawValue ?? "-") linear=\(linear) length=\(length)\n"
     if !anchors.isEmpty {
@@ -40,7 +40,7 @@ extension Chapter {
 
   /// The chapter's text in document order: every run, a `<br>` as "\n", an inline image as
   /// U+FFFC. Its scalar count equals `length`.
-  public var plainText: String {
+  package var plainText: String {
     var out = ""
     var stack: [Block] = blocks.reversed()
     while let b = stack.popLast() {

@@ -14,41 +14,41 @@ import Foundation
 import QuireCore
 
 /// A point in the book that survives relayout.
-public struct Location: Hashable, Comparable, Sendable, Codable {
-  public var spine: Int
-  public var offset: Int
-  public init(spine: Int, offset: Int) {
+package struct Location: Hashable, Comparable, Sendable, Codable {
+  package var spine: Int
+  package var offset: Int
+  package init(spine: Int, offset: Int) {
     self.spine = spine
     self.offset = offset
   }
-  public static func < (a: Location, b: Location) -> Bool {
+  package static func < (a: Location, b: Location) -> Bool {
     (a.spine, a.offset) < (b.spine, b.offset)
   }
 }
 
-public enum BookFormat: String, Sendable, Codable { case epub, html, text }
+package enum BookFormat: String, Sendable, Codable { case epub, html, text }
 
-public enum TextDirection: String, Sendable, Codable, Hashable { case ltr, rtl }
+package enum TextDirection: String, Sendable, Codable, Hashable { case ltr, rtl }
 
 /// A whole book, converted once.
-public struct Document: Sendable {
-  public var format: BookFormat
-  public var metadata: BookMetadata
+package struct Document: Sendable {
+  package var format: BookFormat
+  package var metadata: BookMetadata
   /// One chapter per spine item, in spine order (non-linear ones included, marked).
-  public var chapters: [Chapter]
-  public var toc: [TOCEntry]
+  package var chapters: [Chapter]
+  package var toc: [TOCEntry]
   /// Embedded fonts from @font-face rules, already de-obfuscated.
-  public var fonts: [EmbeddedFont]
+  package var fonts: [EmbeddedFont]
   /// Every image the book's manifest holds (href → media type), for `quire info`.
-  public var images: [ImageResource]
+  package var images: [ImageResource]
   /// Bytes of archive resources (images) by resolved href.
-  public var resources: any ResourceStore
+  package var resources: any ResourceStore
   /// Damaged content that was worked around, in the order found (spine order for chapters).
-  public var warnings: [Diagnostic]
+  package var warnings: [Diagnostic]
   /// Landmarks (EPUB 3 nav `landmarks`, else the EPUB 2 guide): cover, toc, start of text…
-  public var landmarks: [Landmark] = []
+  package var landmarks: [Landmark] = []
 
-  public init(
+  package init(
     format: BookFormat, metadata: BookMetadata, chapters: [Chapter], toc: [TOCEntry],
     fonts: [EmbeddedFont], images: [ImageResource], resources: any ResourceStore,
     warnings: [Diagnostic]
@@ -65,30 +65,30 @@ public struct Document: Sendable {
 }
 
 /// Gives the bytes of a resource (an image) inside the book, by its resolved href.
-public protocol ResourceStore: Sendable {
+package protocol ResourceStore: Sendable {
   func data(forHref href: String) -> Data?
 }
 
 /// A store with nothing in it (plain text books).
-public struct EmptyResourceStore: ResourceStore {
-  public init() {}
-  public func data(forHref href: String) -> Data? { nil }
+package struct EmptyResourceStore: ResourceStore {
+  package init() {}
+  package func data(forHref href: String) -> Data? { nil }
 }
 
-public struct BookMetadata: Sendable, Codable, Hashable {
-  public var title: String
-  public var creators: [String]
-  public var language: String?
-  public var identifier: String?
-  public var date: String?
-  public var publisher: String?
-  public var description: String?
+package struct BookMetadata: Sendable, Codable, Hashable {
+  package var title: String
+  package var creators: [String]
+  package var language: String?
+  package var identifier: String?
+  package var date: String?
+  package var publisher: String?
+  package var description: String?
   /// Resolved href of the cover image, if the book names one.
-  public var coverHref: String?
+  package var coverHref: String?
   /// From the spine's page-progression-direction, else from the language, else ltr.
-  public var direction: TextDirection
+  package var direction: TextDirection
 
-  public init(
+  package init(
     title: String = "", creators: [String] = [], language: String? = nil,
     identifier: String? = nil, date: String? = nil, publisher: String? = nil,
     description: String? = nil, coverHref: String? = nil, direction: TextDirection = .ltr
@@ -105,14 +105,14 @@ public struct BookMetadata: Sendable, Codable, Hashable {
   }
 }
 
-public struct TOCEntry: Sendable, Codable, Hashable {
-  public var title: String
+package struct TOCEntry: Sendable, Codable, Hashable {
+  package var title: String
   /// The raw target href (resolved against the archive root, fragment kept).
-  public var href: String
+  package var href: String
   /// Where the target lands in the Document, when it resolves.
-  public var location: Location?
-  public var children: [TOCEntry]
-  public init(title: String, href: String, location: Location?, children: [TOCEntry] = []) {
+  package var location: Location?
+  package var children: [TOCEntry]
+  package init(title: String, href: String, location: Location?, children: [TOCEntry] = []) {
     self.title = title
     self.href = href
     self.location = location
@@ -121,14 +121,14 @@ public struct TOCEntry: Sendable, Codable, Hashable {
 }
 
 /// A structural landmark of the book ("cover", "toc", "bodymatter"/"text", …).
-public struct Landmark: Sendable, Codable, Hashable {
+package struct Landmark: Sendable, Codable, Hashable {
   /// epub:type (EPUB 3) or guide type (EPUB 2), as written.
-  public var type: String
-  public var title: String
+  package var type: String
+  package var title: String
   /// Resolved href inside the archive, fragment kept.
-  public var href: String
-  public var location: Location?
-  public init(type: String, title: String, href: String, location: Location?) {
+  package var href: String
+  package var location: Location?
+  package init(type: String, title: String, href: String, location: Location?) {
     self.type = type
     self.title = title
     self.href = href
@@ -136,15 +136,15 @@ public struct Landmark: Sendable, Codable, Hashable {
   }
 }
 
-public struct EmbeddedFont: Sendable {
-  public var family: String
-  public var weight: Int
-  public var italic: Bool
-  public var href: String
+package struct EmbeddedFont: Sendable {
+  package var family: String
+  package var weight: Int
+  package var italic: Bool
+  package var href: String
   /// The font file, de-obfuscated when it was obfuscated.
-  public var data: Data
-  public var wasObfuscated: Bool
-  public init(
+  package var data: Data
+  package var wasObfuscated: Bool
+  package init(
     family: String, weight: Int, italic: Bool, href: String, data: Data, wasObfuscated: Bool
   ) {
     self.family = family
@@ -156,11 +156,11 @@ public struct EmbeddedFont: Sendable {
   }
 }
 
-public struct ImageResource: Sendable, Codable, Hashable {
-  public var href: String
-  public var mediaType: String
-  public var size: Int
-  public init(href: String, mediaType: String, size: Int) {
+package struct ImageResource: Sendable, Codable, Hashable {
+  package var href: String
+  package var mediaType: String
+  package var size: Int
+  package init(href: String, mediaType: String, size: Int) {
     self.href = href
     self.mediaType = mediaType
     self.size = size
@@ -168,22 +168,22 @@ public struct ImageResource: Sendable, Codable, Hashable {
 }
 
 /// One spine item.
-public struct Chapter: Sendable {
-  public var spineIndex: Int
-  public var href: String
-  public var mediaType: String
-  public var linear: Bool
+package struct Chapter: Sendable {
+  package var spineIndex: Int
+  package var href: String
+  package var mediaType: String
+  package var linear: Bool
   /// Size in bytes of the source document.
-  public var size: Int
-  public var language: String?
-  public var direction: TextDirection?
-  public var blocks: [Block]
+  package var size: Int
+  package var language: String?
+  package var direction: TextDirection?
+  package var blocks: [Block]
   /// Element ids (fragment targets) → character offset in this chapter.
-  public var anchors: [String: Int]
+  package var anchors: [String: Int]
   /// Total characters (Unicode scalars) in this chapter; Locations run 0..<length.
-  public var length: Int
+  package var length: Int
 
-  public init(
+  package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,
     language: String?, direction: TextDirection?, blocks: [Block], anchors: [String: Int],
     length: Int

@@ -18,14 +18,14 @@ import Foundation
 import QuireCore
 
 /// One spine document, as read from the archive.
-public struct ChapterSource: Sendable {
-  public var spineIndex: Int
+package struct ChapterSource: Sendable {
+  package var spineIndex: Int
   /// Resolved path inside the archive (no fragment), e.g. "OPS/chapter_001.xhtml".
-  public var href: String
-  public var mediaType: String
-  public var linear: Bool
-  public var data: Data
-  public init(spineIndex: Int, href: String, mediaType: String, linear: Bool, data: Data) {
+  package var href: String
+  package var mediaType: String
+  package var linear: Bool
+  package var data: Data
+  package init(spineIndex: Int, href: String, mediaType: String, linear: Bool, data: Data) {
     self.spineIndex = spineIndex
     self.href = href
     self.mediaType = mediaType
@@ -35,12 +35,12 @@ public struct ChapterSource: Sendable {
 }
 
 /// An @font-face rule found in a style sheet; `src` is resolved inside the archive.
-public struct FontFaceRule: Sendable, Hashable {
-  public var family: String
-  public var weight: Int
-  public var italic: Bool
-  public var src: String
-  public init(family: String, weight: Int, italic: Bool, src: String) {
+package struct FontFaceRule: Sendable, Hashable {
+  package var family: String
+  package var weight: Int
+  package var italic: Bool
+  package var src: String
+  package init(family: String, weight: Int, italic: Bool, src: String) {
     self.family = family
     self.weight = weight
     self.italic = italic
@@ -48,11 +48,11 @@ public struct FontFaceRule: Sendable, Hashable {
   }
 }
 
-public struct ConvertedChapter: Sendable {
-  public var chapter: Chapter
-  public var fontFaces: [FontFaceRule]
-  public var warnings: [Diagnostic]
-  public init(chapter: Chapter, fontFaces: [FontFaceRule], warnings: [Diagnostic]) {
+package struct ConvertedChapter: Sendable {
+  package var chapter: Chapter
+  package var fontFaces: [FontFaceRule]
+  package var warnings: [Diagnostic]
+  package init(chapter: Chapter, fontFaces: [FontFaceRule], warnings: [Diagnostic]) {
     self.chapter = chapter
     self.fontFaces = fontFaces
     self.warnings = warnings
@@ -62,15 +62,15 @@ public struct ConvertedChapter: Sendable {
 /// Turns XHTML/HTML spine documents into styled blocks.
 /// `loadResource` reads another file of the book by resolved href (style sheets, @import);
 /// it returns nil for anything outside the archive or missing.
-public struct ChapterConverter: Sendable {
-  public var options: IngestOptions
-  public var loadResource: @Sendable (String) -> Data?
+package struct ChapterConverter: Sendable {
+  package var options: IngestOptions
+  package var loadResource: @Sendable (String) -> Data?
   /// The book's language (OPF dc:language), used when the document names none.
-  public var bookLanguage: String?
+  package var bookLanguage: String?
   /// Parsed style sheets shared by the chapters this converter handles.
   let styleCache = StyleCache()
 
-  public init(
+  package init(
     options: IngestOptions, bookLanguage: String?,
     loadResource: @escaping @Sendable (String) -> Data?
   ) {
@@ -80,7 +80,7 @@ public struct ChapterConverter: Sendable {
   }
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
-  public func convert(_ source: ChapterSource) -> ConvertedChapter {
+  package func convert(_ source: ChapterSource) -> ConvertedChapter {
     let tree = MarkupParser.parse(
       source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map {

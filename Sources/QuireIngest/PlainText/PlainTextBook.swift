@@ -28,10 +28,10 @@
 import Foundation
 import QuireCore
 
-public enum PlainTextBook {
+package enum PlainTextBook {
   static let maxChapterScalars = 200_000
 
-  public static func document(from data: Data, path: String, options: IngestOptions)
+  package static func document(from data: Data, path: String, options: IngestOptions)
     throws(IngestError) -> Document
   {
     let name = (path as NSString).lastPathComponent

@@ -3,7 +3,7 @@ import Foundation
 /// A value an animation can interpolate. Values of different kinds do not blend: the
 /// interpolation then switches at t = 0.5 (a discrete step), like Core Animation does for
 /// non-interpolable properties.
-public enum AnimatableValue: Sendable, Hashable {
+package enum AnimatableValue: Sendable, Hashable {
   case double(Double)
   case point(LayerPoint)
   case size(LayerSize)
@@ -11,7 +11,7 @@ public enum AnimatableValue: Sendable, Hashable {
   case color(RGBA)
   case transform(Transform3D)
 
-  public static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ t: Double)
+  package static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ t: Double)
     -> AnimatableValue
   {
     func l(_ p: Double, _ q: Double) -> Double { p + (q - p) * t }
@@ -32,7 +32,7 @@ public enum AnimatableValue: Sendable, Hashable {
   }
 
   /// a + b (component-wise; transforms concatenate: a then b). Nil when kinds differ.
-  public static func add(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
+  package static func add(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
     switch (a, b) {
     case (.double(let p), .double(let q)): return .double(p + q)
     case (.point(let p), .point(let q)): return .point(LayerPoint(x: p.x + q.x, y: p.y + q.y))
@@ -85,7 +85,7 @@ public enum AnimatableValue: Sendable, Hashable {
     }
   }
 
-  public var doubleValue: Double? {
+  package var doubleValue: Double? {
     if case .double(let d) = self { return d }
     return nil
   }
@@ -215,14 +215,14 @@ private func settingTransformComponent(_ t: Transform3D, _ sub: String, _ v: Dou
 
 extension Layer {
   /// The model value at a key path (see the key path list on `LayerState`).
-  public func value(forKeyPath key: String) -> AnimatableValue? {
+  package func value(forKeyPath key: String) -> AnimatableValue? {
     state.value(forKeyPath: key)
   }
 
   /// Sets a model value by key path, running the action lookup under the key path name.
   /// Returns false (and changes nothing) for an unknown key or a value of the wrong kind.
   @discardableResult
-  public func setValue(_ v: AnimatableValue, forKeyPath key: String) -> Bool {
+  package func setValue(_ v: AnimatableValue, forKeyPath key: String) -> Bool {
     var probe = state
     guard probe.set(v, forKeyPath: key) else { return false }
     change(key) { $0.set(v, forKeyPath: key) }

@@ -5,50 +5,50 @@ import Foundation
 /// A `duration` of 0 means "the transaction's duration" for implicit actions (0.25 s by
 /// default) and 0.25 s when added explicitly; a nil `timingFunction` means the transaction's
 /// (linear when added explicitly).
-public class Animation {
-  public var timing = MediaTiming()
-  public var timingFunction: TimingFunction?
+package class Animation {
+  package var timing = MediaTiming()
+  package var timingFunction: TimingFunction?
   /// When true (the default) the scene drops the animation once its active interval ends.
-  public var isRemovedOnCompletion = true
+  package var isRemovedOnCompletion = true
 
-  public init() {}
+  package init() {}
 
-  public var beginTime: Double {
+  package var beginTime: Double {
     get { timing.beginTime }
     set { timing.beginTime = newValue }
   }
-  public var duration: Double {
+  package var duration: Double {
     get { timing.duration }
     set { timing.duration = newValue }
   }
-  public var speed: Double {
+  package var speed: Double {
     get { timing.speed }
     set { timing.speed = newValue }
   }
-  public var timeOffset: Double {
+  package var timeOffset: Double {
     get { timing.timeOffset }
     set { timing.timeOffset = newValue }
   }
-  public var repeatCount: Double {
+  package var repeatCount: Double {
     get { timing.repeatCount }
     set { timing.repeatCount = newValue }
   }
-  public var repeatDuration: Double {
+  package var repeatDuration: Double {
     get { timing.repeatDuration }
     set { timing.repeatDuration = newValue }
   }
-  public var autoreverses: Bool {
+  package var autoreverses: Bool {
     get { timing.autoreverses }
     set { timing.autoreverses = newValue }
   }
-  public var fillMode: FillMode {
+  package var fillMode: FillMode {
     get { timing.fillMode }
     set { timing.fillMode = newValue }
   }
 
   func makeCopy() -> Animation { Animation() }
 
-  public func copy() -> Animation {
+  package func copy() -> Animation {
     let c = makeCopy()
     c.timing = timing
     c.timingFunction = timingFunction
@@ -63,7 +63,7 @@ public class Animation {
   }
 
   /// Parent time at which this animation stops having an active effect.
-  public var endTime: Double { effectiveTiming.endTime }
+  package var endTime: Double { effectiveTiming.endTime }
 
   /// Applies the animation's value at parent time `time` to a presentation copy.
   func apply(to layer: Layer, at time: Double) {
@@ -77,18 +77,18 @@ public class Animation {
 }
 
 /// An animation of one key path (CAPropertyAnimation).
-public class PropertyAnimation: Animation {
-  public var keyPath: String
+package class PropertyAnimation: Animation {
+  package var keyPath: String
   /// When true the animated value is added to the underlying (model) value.
-  public var isAdditive = false
+  package var isAdditive = false
 
-  public init(keyPath: String) {
+  package init(keyPath: String) {
     self.keyPath = keyPath
     super.init()
   }
 
   override func makeCopy() -> Animation { PropertyAnimation(keyPath: keyPath) }
-  public override func copy() -> Animation {
+  package override func copy() -> Animation {
     let c = super.copy()
     (c as? PropertyAnimation)?.isAdditive = isAdditive
     return c
@@ -105,12 +105,12 @@ public class PropertyAnimation: Animation {
 /// from+to: from → to; from+by: from → from+by; by+to: to−by → to; from: from → current;
 /// to: current → to; by: current → current+by; none: no change. "Current" is the value the
 /// layer would have without this animation.
-public final class BasicAnimation: PropertyAnimation {
-  public var fromValue: AnimatableValue?
-  public var toValue: AnimatableValue?
-  public var byValue: AnimatableValue?
+package final class BasicAnimation: PropertyAnimation {
+  package var fromValue: AnimatableValue?
+  package var toValue: AnimatableValue?
+  package var byValue: AnimatableValue?
 
-  public init(
+  package init(
     keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
     by: AnimatableValue? = nil, duration: Double = 0
   ) {
@@ -122,7 +122,7 @@ public final class BasicAnimation: PropertyAnimation {
   }
 
   override func makeCopy() -> Animation { BasicAnimation(keyPath: keyPath) }
-  public override func copy() -> Animation {
+  package override func copy() -> Animation {
     let c = super.copy() as! BasicAnimation
     c.fromValue = fromValue
     c.toValue = toValue
@@ -156,7 +156,7 @@ public final class BasicAnimation: PropertyAnimation {
 }
 
 /// How keyframe values are spread over the duration (CAAnimationCalculationMode).
-public enum CalculationMode: String, Sendable, Hashable, Codable {
+package enum CalculationMode: String, Sendable, Hashable, Codable {
   case linear, discrete, paced
 }
 
@@ -165,13 +165,13 @@ public enum CalculationMode: String, Sendable, Hashable, Codable {
 /// nil or mismatched); `paced` ignores them and spaces values by their distance. With
 /// `discrete`, value i holds from keyTimes[i] until the next key time. `timingFunctions`
 /// (one per segment) ease each segment.
-public final class KeyframeAnimation: PropertyAnimation {
-  public var values: [AnimatableValue] = []
-  public var keyTimes: [Double]?
-  public var calculationMode = CalculationMode.linear
-  public var timingFunctions: [TimingFunction]?
+package final class KeyframeAnimation: PropertyAnimation {
+  package var values: [AnimatableValue] = []
+  package var keyTimes: [Double]?
+  package var calculationMode = CalculationMode.linear
+  package var timingFunctions: [TimingFunction]?
 
-  public init(
+  package init(
     keyPath: String, values: [AnimatableValue] = [], keyTimes: [Double]? = nil,
     duration: Double = 0
   ) {
@@ -182,7 +182,7 @@ public final class KeyframeAnimation: PropertyAnimation {
   }
 
   override func makeCopy() -> Animation { KeyframeAnimation(keyPath: keyPath) }
-  public override func copy() -> Animation {
+  package override func copy() -> Animation {
     let c = super.copy() as! KeyframeAnimation
     c.values = values
     c.keyTimes = keyTimes
@@ -204,7 +204,7 @@ public final class KeyframeAnimation: PropertyAnimation {
   }
 
   /// The value at eased progress p.
-  public func value(at p: Double) -> AnimatableValue? {
+  package func value(at p: Double) -> AnimatableValue? {
     guard let first = values.first else { return nil }
     if values.count == 1 { return first }
     let k = times()
@@ -228,17 +228,17 @@ public final class KeyframeAnimation: PropertyAnimation {
 /// Plays several animations on one layer with a shared clock (CAAnimationGroup). The
 /// children's times are relative to the group's local time; a child with duration 0 takes
 /// the group's duration. Children are cut off by the group's active interval.
-public final class AnimationGroup: Animation {
-  public var animations: [Animation] = []
+package final class AnimationGroup: Animation {
+  package var animations: [Animation] = []
 
-  public init(_ animations: [Animation] = [], duration: Double = 0) {
+  package init(_ animations: [Animation] = [], duration: Double = 0) {
     self.animations = animations
     super.init()
     self.duration = duration
   }
 
   override func makeCopy() -> Animation { AnimationGroup() }
-  public override func copy() -> Animation {
+  package override func copy() -> Animation {
     let c = super.copy() as! AnimationGroup
     c.animations = animations.map { $0.copy() }
     return c
@@ -255,12 +255,12 @@ public final class AnimationGroup: Animation {
 }
 
 /// The kind of a transition (CATransitionType).
-public enum TransitionType: String, Sendable, Hashable, Codable {
+package enum TransitionType: String, Sendable, Hashable, Codable {
   case fade, push, moveIn, reveal
 }
 
 /// Where the new content comes from (CATransitionSubtype).
-public enum TransitionSubtype: String, Sendable, Hashable, Codable {
+package enum TransitionSubtype: String, Sendable, Hashable, Codable {
   case fromLeft, fromRight, fromTop, fromBottom
 }
 
@@ -271,13 +271,13 @@ public enum TransitionSubtype: String, Sendable, Hashable, Codable {
 /// slides out (toward the side opposite `subtype`), uncovering the new one.
 /// The slide distance is the layer's bounds width (or height); nothing is clipped unless
 /// the superlayer masks to its bounds.
-public final class Transition: Animation {
-  public var type: TransitionType
-  public var subtype: TransitionSubtype
+package final class Transition: Animation {
+  package var type: TransitionType
+  package var subtype: TransitionSubtype
   /// The outgoing state (a presentation copy), captured when the transition is added.
   var snapshot: Layer?
 
-  public init(type: TransitionType, subtype: TransitionSubtype = .fromLeft, duration: Double = 0) {
+  package init(type: TransitionType, subtype: TransitionSubtype = .fromLeft, duration: Double = 0) {
     self.type = type
     self.subtype = subtype
     super.init()
@@ -285,7 +285,7 @@ public final class Transition: Animation {
   }
 
   override func makeCopy() -> Animation { Transition(type: type, subtype: subtype) }
-  public override func copy() -> Animation {
+  package override func copy() -> Animation {
     let c = super.copy() as! Transition
     c.snapshot = snapshot
     return c

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How an animation behaves outside its active interval (CAMediaTimingFillMode).
-public enum FillMode: String, Sendable, Hashable, Codable {
+package enum FillMode: String, Sendable, Hashable, Codable {
   case removed, forwards, backwards, both
 }
 
@@ -10,35 +10,35 @@ public enum FillMode: String, Sendable, Hashable, Codable {
 /// where the active duration is repeatDuration if > 0, else max(repeatCount, 1)-fold the
 /// cycle (duration, twice it when autoreversing). timeOffset shifts the phase inside the
 /// active interval (wrapping), as in Core Animation.
-public struct MediaTiming: Sendable, Hashable {
-  public var beginTime = 0.0
-  public var duration = 0.0
-  public var speed = 1.0
-  public var timeOffset = 0.0
-  public var repeatCount = 0.0
-  public var repeatDuration = 0.0
-  public var autoreverses = false
-  public var fillMode = FillMode.removed
+package struct MediaTiming: Sendable, Hashable {
+  package var beginTime = 0.0
+  package var duration = 0.0
+  package var speed = 1.0
+  package var timeOffset = 0.0
+  package var repeatCount = 0.0
+  package var repeatDuration = 0.0
+  package var autoreverses = false
+  package var fillMode = FillMode.removed
 
-  public init() {}
+  package init() {}
 
   var cycle: Double { duration * (autoreverses ? 2 : 1) }
 
   /// The active duration in local time (may be infinite).
-  public var activeDuration: Double {
+  package var activeDuration: Double {
     if repeatDuration > 0 { return repeatDuration }
     return max(repeatCount, 1) * cycle
   }
 
   /// Parent time at which the active interval ends (infinite for speed ≤ 0 or endless repeats).
-  public var endTime: Double {
+  package var endTime: Double {
     guard speed > 0 else { return .infinity }
     return beginTime + activeDuration / speed
   }
 
   /// Simple-duration time (0…duration) at parent time `t`, or nil when the animation has no
   /// effect then (outside the active interval without a matching fill mode).
-  public func simpleTime(at t: Double) -> Double? {
+  package func simpleTime(at t: Double) -> Double? {
     guard duration > 0, duration.isFinite else { return nil }
     let active = activeDuration
     let local = (t - beginTime) * speed

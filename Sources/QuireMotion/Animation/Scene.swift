@@ -2,17 +2,17 @@ import Foundation
 
 /// Settings and bookkeeping of one transaction (CATransaction). Obtain one from
 /// `Scene.begin()`; a nested transaction starts with its parent's settings.
-public final class Transaction {
+package final class Transaction {
   /// Duration given to implicit animations (and to actions whose duration is 0).
-  public var duration: Double = 0.25
+  package var duration: Double = 0.25
   /// Timing function given to implicit animations that have none. Linear by default:
   /// offline renders are driven by an explicit timing option instead of a hidden curve.
-  public var timingFunction: TimingFunction = .linear
+  package var timingFunction: TimingFunction = .linear
   /// When true, property changes take effect immediately, without animation.
-  public var disableActions = false
+  package var disableActions = false
   /// Runs once, when every animation added during this transaction (and its nested
   /// transactions) has reached its end time on the scene's clock.
-  public var completion: (() -> Void)?
+  package var completion: (() -> Void)?
 
   var endTime: Double = -.infinity
   var animationCount = 0
@@ -40,21 +40,21 @@ public final class Transaction {
 /// animate implicitly.
 ///
 /// Like `Layer`, a scene is confined to one task (not Sendable).
-public final class Scene {
-  public let root: Layer
-  public private(set) var time: Double = 0
+package final class Scene {
+  package let root: Layer
+  package private(set) var time: Double = 0
   private var stack: [Transaction] = []
   private var pending: [(end: Double, seq: Int, callback: () -> Void)] = []
   private var sequence = 0
 
-  public init(root: Layer = Layer()) {
+  package init(root: Layer = Layer()) {
     self.root = root
     root.hostScene = self
   }
 
   /// Opens a transaction (nestable); configure the returned object before changing layers.
   @discardableResult
-  public func begin() -> Transaction {
+  package func begin() -> Transaction {
     let tx = Transaction(isImplicit: false)
     if let parent = stack.last {
       tx.duration = parent.duration
@@ -67,7 +67,7 @@ public final class Scene {
 
   /// Closes the innermost transaction. Its completion is scheduled for the end of its
   /// animations (or runs now if it added none that end in the future).
-  public func commit() {
+  package func commit() {
     guard let tx = stack.popLast() else {
       preconditionFailure("Scene.commit() without a matching begin()")
     }
@@ -85,7 +85,7 @@ public final class Scene {
   }
 
   /// Runs `body` inside a transaction with the given settings.
-  public func transaction(
+  package func transaction(
     duration: Double? = nil, timingFunction: TimingFunction? = nil, disableActions: Bool = false,
     completion: (() -> Void)? = nil, _ body: () -> Void
   ) {
@@ -99,7 +99,7 @@ public final class Scene {
   }
 
   /// The innermost open transaction, if any.
-  public var currentTransaction: Transaction? { stack.last }
+  package var currentTransaction: Transaction? { stack.last }
   var openTransaction: Transaction? { stack.last }
 
   func transactionForChange() -> Transaction? {
@@ -116,7 +116,7 @@ public final class Scene {
   /// (with the clock set to each end time while its callback runs, so animations started
   /// by a callback begin exactly then), and drops finished animations that are removed on
   /// completion. Moving backwards is ignored.
-  public func advance(to t: Double) {
+  package func advance(to t: Double) {
     guard t >= time else { return }
     var guardCount = 0
     while guardCount < 100_000 {
@@ -142,5 +142,5 @@ public final class Scene {
   }
 
   /// The presentation tree at the current time.
-  public func presentation() -> Layer { root.presentation(at: time) }
+  package func presentation() -> Layer { root.presentation(at: time) }
 }

@@ -19,12 +19,12 @@ import Foundation
 /// run. A layer whose transform reduces to an integer translation and whose contents are
 /// unscaled is copied pixel for pixel (no resampling), so an identity full-canvas page comes
 /// out bit-identical.
-public struct Compositor: Sendable {
-  public var width: Int
-  public var height: Int
-  public var background: RGBA
+package struct Compositor: Sendable {
+  package var width: Int
+  package var height: Int
+  package var background: RGBA
 
-  public init(width: Int, height: Int, background: RGBA = .clear) {
+  package init(width: Int, height: Int, background: RGBA = .clear) {
     precondition(
       width > 0 && height > 0 && width <= 16_384 && height <= 16_384,
       "Compositor: canvas \(width)x\(height) out of range")
@@ -34,12 +34,12 @@ public struct Compositor: Sendable {
   }
 
   /// Renders `root`'s presentation at `time`.
-  public func render(_ root: Layer, at time: Double) -> PixelBuffer {
+  package func render(_ root: Layer, at time: Double) -> PixelBuffer {
     render(presentation: root.presentation(at: time))
   }
 
   /// Renders a tree as it is (model values; use for presentation copies or static trees).
-  public func render(presentation root: Layer) -> PixelBuffer {
+  package func render(presentation root: Layer) -> PixelBuffer {
     var canvas = Canvas(width: width, height: height, fill: background)
     draw(root, parent: .identity, into: &canvas, depth: 0)
     return canvas.pixelBuffer()

@@ -8,17 +8,17 @@ import Foundation
 /// rotation; setting m34 on an already rotated matrix only narrows the cover, the seed's
 /// bug). Closing plays the same frames backwards and ends in the shelf cell.
 /// t is linear progress 0…1 (apply a timing function before calling).
-public struct BookOpenAnimation: Sendable {
-  public var cover: PixelBuffer
-  public var firstPage: PixelBuffer
-  public var canvasWidth: Int
-  public var canvasHeight: Int
-  public var from: LayerRect
-  public var background: RGBA
+package struct BookOpenAnimation: Sendable {
+  package var cover: PixelBuffer
+  package var firstPage: PixelBuffer
+  package var canvasWidth: Int
+  package var canvasHeight: Int
+  package var from: LayerRect
+  package var background: RGBA
   /// Eye distance d in pixels (m34 = −1/d).
-  public var perspective: Double
+  package var perspective: Double
 
-  public init(
+  package init(
     cover: PixelBuffer, firstPage: PixelBuffer, canvas: (width: Int, height: Int),
     from: (x: Double, y: Double, w: Double, h: Double), background: RGBA = .white,
     perspective: Double = 800
@@ -33,7 +33,7 @@ public struct BookOpenAnimation: Sendable {
   }
 
   /// The frame at progress t of opening (or, with `closing`, of closing).
-  public func frame(at t: Double, closing: Bool = false) -> PixelBuffer {
+  package func frame(at t: Double, closing: Bool = false) -> PixelBuffer {
     let p = min(max(closing ? 1 - t : t, 0), 1)
     let cw = Double(canvasWidth)
     let ch = Double(canvasHeight)

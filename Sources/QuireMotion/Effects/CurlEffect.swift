@@ -27,11 +27,11 @@ import Foundation
 /// page beneath past the curl's silhouette and on the flat page around the flipped-over flap.
 /// Edges of the leaf are anti-aliased by the distance of the sampled page point to the page
 /// edge (coverage = clamp(distance + ½)).
-public struct CurlEffect: PageTurnEffect, LeafEffect {
-  public var name: String { "curl" }
-  public init() {}
+package struct CurlEffect: PageTurnEffect, LeafEffect {
+  package var name: String { "curl" }
+  package init() {}
 
-  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
     leafFrame(at: t, pages: pages, options: options)
   }
 

@@ -17,11 +17,11 @@ import Foundation
 /// Shading: the back gets a gradient darkening toward the fold (α 0.25 over 0.15W), the page
 /// beneath a shadow along the fold (α 0.5 over 0.08W); both scale with sin(πp) so they vanish
 /// at both ends. The fold edge and the page edges are anti-aliased by coverage.
-public struct FoldEffect: PageTurnEffect, LeafEffect {
-  public var name: String { "fold" }
-  public init() {}
+package struct FoldEffect: PageTurnEffect, LeafEffect {
+  package var name: String { "fold" }
+  package init() {}
 
-  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
     leafFrame(at: t, pages: pages, options: options)
   }
 

@@ -12,22 +12,22 @@ import Foundation
 /// Through `PageTurnRenderer`'s spread path (a `LeafEffect`) the canvas is two pages wide,
 /// the spine in the middle, and the back lands on the left page. Forward and left-to-right
 /// only, per the contract; `PageTurnRenderer` adds backward turns and right-to-left books.
-public struct HardPageEffect: PageTurnEffect, LeafEffect {
-  public let name = "hard"
+package struct HardPageEffect: PageTurnEffect, LeafEffect {
+  package let name = "hard"
   /// Eye distance as a multiple of the leaf width (m34 = −1/d, applied about the canvas
   /// centre). The leaf swings toward the eye, so a close eye magnifies it at first (its free
   /// edge moves outward before it comes back): at 6 widths the free edge is 1.2× taller
   /// edge-on, and the turn uncovers the next page steadily from the start.
-  public var perspectiveFactor = 6.0
+  package var perspectiveFactor = 6.0
   /// Darkness of the leaf's shadow on the page beneath at the leaf's edge, reached mid-turn
   /// (0…1); it fades over half a page width and grows and fades with the turn as sin(π·t).
-  public var shadowStrength = 0.4
+  package var shadowStrength = 0.4
   /// Darkening of the leaf's front as it turns away from the screen plane: k·sin(angle).
-  public var leafShading = 0.2
+  package var leafShading = 0.2
 
-  public init() {}
+  package init() {}
 
-  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
     leafFrame(at: t, pages: pages, options: options)
   }
 

@@ -11,11 +11,11 @@
 /// - the three shadows' opacity is min(1, 4(1 − e)) as in Leaves, and also ≤ 4e here so that
 ///   they are gone when the leaf lies down (the contract: frame(1) == next exactly).
 /// The pixel constants are Leaves' for a 768-px iPad page; they scale with W/768.
-public struct LeavesEffect: PageTurnEffect, LeafEffect {
-  public var name: String { "leaves" }
-  public init() {}
+package struct LeavesEffect: PageTurnEffect, LeafEffect {
+  package var name: String { "leaves" }
+  package init() {}
 
-  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
     leafFrame(at: t, pages: pages, options: options)
   }
 

@@ -8,27 +8,27 @@ public enum TurnDirection: String, Sendable, Hashable, Codable { case next, prev
 public enum TurnCorner: String, Sendable, Hashable, Codable { case top, bottom, middle }
 public enum LeafBack: String, Sendable, Hashable, Codable { case mirrored, blank, next }
 
-public struct TurnOptions: Sendable, Hashable {
-  public var direction: TurnDirection = .next
-  public var rightToLeft: Bool = false
-  public var corner: TurnCorner = .bottom
-  public var back: LeafBack = .mirrored
-  public var spread: Bool = false
-  public init() {}
+package struct TurnOptions: Sendable, Hashable {
+  package var direction: TurnDirection = .next
+  package var rightToLeft: Bool = false
+  package var corner: TurnCorner = .bottom
+  package var back: LeafBack = .mirrored
+  package var spread: Bool = false
+  package init() {}
 }
 
 /// Two same-sized RGBA8 pages: the one showing at t = 0 and the one showing at t = 1.
-public struct TurnPages: Sendable {
-  public var current: PixelBuffer
-  public var next: PixelBuffer
-  public init(current: PixelBuffer, next: PixelBuffer) {
+package struct TurnPages: Sendable {
+  package var current: PixelBuffer
+  package var next: PixelBuffer
+  package init(current: PixelBuffer, next: PixelBuffer) {
     precondition(current.width == next.width && current.height == next.height)
     self.current = current
     self.next = next
   }
 }
 
-public protocol PageTurnEffect: Sendable {
+package protocol PageTurnEffect: Sendable {
   /// Style name as on the command line ("curl", "leaves", …).
   var name: String { get }
   func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer
@@ -58,12 +58,12 @@ public protocol PageTurnEffect: Sendable {
 /// positions, not reading order: in a right-to-left book page N sits on the right, so pass
 /// rightCurrent = N, leftCurrent = N+1 (and likewise for the next spread); with
 /// `rightToLeft` the leaf that turns is the left page, hinged at the spine.
-public struct SpreadPages: Sendable {
-  public var leftCurrent: PixelBuffer
-  public var rightCurrent: PixelBuffer
-  public var leftNext: PixelBuffer
-  public var rightNext: PixelBuffer
-  public init(
+package struct SpreadPages: Sendable {
+  package var leftCurrent: PixelBuffer
+  package var rightCurrent: PixelBuffer
+  package var leftNext: PixelBuffer
+  package var rightNext: PixelBuffer
+  package init(
     leftCurrent: PixelBuffer, rightCurrent: PixelBuffer, leftNext: PixelBuffer,
     rightNext: PixelBuffer
   ) {
@@ -76,12 +76,12 @@ public struct SpreadPages: Sendable {
   }
 
   /// The current spread as one 2W-wide image (what frame 0 shows).
-  public var currentSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftCurrent, rightCurrent) }
+  package var currentSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftCurrent, rightCurrent) }
   /// The next spread as one 2W-wide image (what the last frame shows).
-  public var nextSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftNext, rightNext) }
+  package var nextSpread: PixelBuffer { PixelBuffer.joinedSideBySide(leftNext, rightNext) }
 
   /// The same turn seen in a mirror: the left page of the result is the mirrored right page.
-  public var mirrored: SpreadPages {
+  package var mirrored: SpreadPages {
     SpreadPages(
       leftCurrent: rightCurrent.flippedLeftRight(),
       rightCurrent: leftCurrent.flippedLeftRight(),
@@ -90,7 +90,7 @@ public struct SpreadPages: Sendable {
   }
 
   /// Current and next swapped (the roles of a backward turn).
-  public var reversed: SpreadPages {
+  package var reversed: SpreadPages {
     SpreadPages(
       leftCurrent: leftNext, rightCurrent: rightNext, leftNext: leftCurrent,
       rightNext: rightCurrent)
@@ -98,25 +98,25 @@ public struct SpreadPages: Sendable {
 }
 
 extension TurnPages {
-  public var mirrored: TurnPages {
+  package var mirrored: TurnPages {
     TurnPages(current: current.flippedLeftRight(), next: next.flippedLeftRight())
   }
-  public var reversed: TurnPages { TurnPages(current: next, next: current) }
+  package var reversed: TurnPages { TurnPages(current: next, next: current) }
 }
 
 /// Plays any effect with the options every style shares: direction, right-to-left mirroring
 /// and two-page spreads. `t` is the eased progress in [0, 1] (clamped).
-public struct PageTurnRenderer: Sendable {
-  public var effect: any PageTurnEffect
-  public var options: TurnOptions
+package struct PageTurnRenderer: Sendable {
+  package var effect: any PageTurnEffect
+  package var options: TurnOptions
 
-  public init(effect: any PageTurnEffect, options: TurnOptions) {
+  package init(effect: any PageTurnEffect, options: TurnOptions) {
     self.effect = effect
     self.options = options
   }
 
   /// One frame of a single-page turn (options.spread is ignored here; see `frame(at:spread:)`).
-  public func frame(at t: Double, pages: TurnPages) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages) -> PixelBuffer {
     let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
     var forward = options
     forward.direction = .next
@@ -131,7 +131,7 @@ public struct PageTurnRenderer: Sendable {
   }
 
   /// One frame of a two-page spread turn, on a canvas 2W wide.
-  public func frame(at t: Double, spread: SpreadPages) -> PixelBuffer {
+  package func frame(at t: Double, spread: SpreadPages) -> PixelBuffer {
     let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
     let (progress, roles) = options.direction == .next ? (t, spread) : (1 - t, spread.reversed)
     if options.rightToLeft {
@@ -141,7 +141,7 @@ public struct PageTurnRenderer: Sendable {
   }
 
   /// Dispatches on `options.spread`: the CLI holds either pages or a spread.
-  public func frame(at t: Double, input: TurnInput) -> PixelBuffer {
+  package func frame(at t: Double, input: TurnInput) -> PixelBuffer {
     switch input {
     case .single(let pages): return frame(at: t, pages: pages)
     case .spread(let spread): return frame(at: t, spread: spread)
@@ -170,17 +170,17 @@ public struct PageTurnRenderer: Sendable {
 }
 
 /// What a turn turns: one page or a two-page spread.
-public enum TurnInput: Sendable {
+package enum TurnInput: Sendable {
   case single(TurnPages)
   case spread(SpreadPages)
 
-  public var first: PixelBuffer {
+  package var first: PixelBuffer {
     switch self {
     case .single(let p): return p.current
     case .spread(let s): return s.currentSpread
     }
   }
-  public var last: PixelBuffer {
+  package var last: PixelBuffer {
     switch self {
     case .single(let p): return p.next
     case .spread(let s): return s.nextSpread
@@ -190,10 +190,10 @@ public enum TurnInput: Sendable {
 
 /// The styles a `quire flip --style NAME` can ask for: the per-pixel leaf renderers (curl,
 /// leaves, fold) and the motion-engine's compositor styles (hard, slide, fade, push).
-public let pageTurnStyles: [String] = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
+package let pageTurnStyles: [String] = ["curl", "leaves", "fold", "hard", "slide", "fade", "push"]
 
 /// The effect for a style name (case-insensitive), or nil for an unknown name.
-public func makeEffect(style: String) -> (any PageTurnEffect)? {
+package func makeEffect(style: String) -> (any PageTurnEffect)? {
   switch style.lowercased() {
   case "curl": return CurlEffect()
   case "leaves": return LeavesEffect()

@@ -2,20 +2,20 @@ import Foundation
 
 /// Where one book lies in a scattered shelf: its centre in canvas pixels and its rotation
 /// in degrees (clockwise on screen).
-public struct ShelfPlacement: Sendable, Hashable, Codable {
-  public var x: Double
-  public var y: Double
-  public var angle: Double
-  public init(x: Double, y: Double, angle: Double) {
+package struct ShelfPlacement: Sendable, Hashable, Codable {
+  package var x: Double
+  package var y: Double
+  package var angle: Double
+  package init(x: Double, y: Double, angle: Double) {
     self.x = x
     self.y = y
     self.angle = angle
   }
 }
 
-public enum ShelfLayoutError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ShelfLayoutError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadable(file: String, reason: String)
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let file, let reason): return "\(file): cannot read shelf layout: \(reason)"
     }
@@ -27,7 +27,7 @@ extension ShelfPlacement {
   /// property list (XML or binary): an array with, per book, a dictionary holding a
   /// "center" string "{x, y}" (or numbers "x" and "y") and an "angle" in degrees.
   /// At most 10 000 entries are read.
-  public static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement] {
+  package static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement] {
     guard data.count <= 16 << 20 else {
       throw ShelfLayoutError.unreadable(file: file, reason: "larger than 16 MiB")
     }
@@ -94,20 +94,20 @@ extension ShelfPlacement {
 /// comes first: the first grid cell, and the top of the scattered pile. Optional
 /// download-progress badges draw a bar along the bottom of a cover.
 /// frame(at: 0) is the grid, frame(at: 1) the scatter; `returning` plays it backwards.
-public struct ShelfAnimation: Sendable {
-  public var covers: [PixelBuffer]
-  public var canvasWidth: Int
-  public var canvasHeight: Int
+package struct ShelfAnimation: Sendable {
+  package var covers: [PixelBuffer]
+  package var canvasWidth: Int
+  package var canvasHeight: Int
   /// nil: a built-in, fixed pseudo-random pile; empty: no scatter (the books stay in the
   /// grid, for `--layout grid`); else placements for display slots 0, 1, … (cycled).
-  public var scatter: [ShelfPlacement]?
-  public var front: Int?
+  package var scatter: [ShelfPlacement]?
+  package var front: Int?
   /// Per book (in the original order) a fraction 0…1 to show as a progress bar, or nil.
-  public var progress: [Double?]
-  public var background: RGBA
-  public var columns = 4
+  package var progress: [Double?]
+  package var background: RGBA
+  package var columns = 4
 
-  public init(
+  package init(
     covers: [PixelBuffer], canvas: (width: Int, height: Int), scatter: [ShelfPlacement]? = nil,
     front: Int? = nil, progress: [Double?] = [],
     background: RGBA = RGBA(red: 0.36, green: 0.25, blue: 0.16)
@@ -122,7 +122,7 @@ public struct ShelfAnimation: Sendable {
   }
 
   /// The display order: original indices, rotated so `front` is first.
-  public var order: [Int] {
+  package var order: [Int] {
     let n = covers.count
     guard n > 0 else { return [] }
     let k = ((front ?? 0) % n + n) % n
@@ -165,7 +165,7 @@ public struct ShelfAnimation: Sendable {
       angle: -30 + 60 * next())
   }
 
-  public func frame(at t: Double, returning: Bool = false) -> PixelBuffer {
+  package func frame(at t: Double, returning: Bool = false) -> PixelBuffer {
     let p = min(max(returning ? 1 - t : t, 0), 1)
     let root = Layer(
       frame: LayerRect(x: 0, y: 0, width: Double(canvasWidth), height: Double(canvasHeight)))

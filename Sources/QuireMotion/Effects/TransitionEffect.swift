@@ -6,13 +6,13 @@ import Foundation
 /// transition (t is already eased by the caller). The new page comes in from the right
 /// (fromRight); per the contract `PageTurnRenderer` derives backward turns (played in
 /// reverse, so the old page leaves to the right) and right-to-left books (mirrored).
-public struct TransitionEffect: PageTurnEffect {
-  public let type: TransitionType
+package struct TransitionEffect: PageTurnEffect {
+  package let type: TransitionType
 
-  public init(type: TransitionType) { self.type = type }
+  package init(type: TransitionType) { self.type = type }
 
   /// "slide" → moveIn, "fade", "push", "reveal"; nil for other names.
-  public init?(name: String) {
+  package init?(name: String) {
     switch name {
     case "slide", "moveIn": type = .moveIn
     case "fade": type = .fade
@@ -22,7 +22,7 @@ public struct TransitionEffect: PageTurnEffect {
     }
   }
 
-  public var name: String {
+  package var name: String {
     switch type {
     case .moveIn: return "slide"
     case .fade: return "fade"
@@ -31,7 +31,7 @@ public struct TransitionEffect: PageTurnEffect {
     }
   }
 
-  public func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
+  package func frame(at t: Double, pages: TurnPages, options: TurnOptions) -> PixelBuffer {
     if t <= 0 { return pages.current }
     if t >= 1 { return pages.next }
     let w = pages.current.width

@@ -9,18 +9,18 @@ import Foundation
 /// Chunks are framed by the core's `PNGChunkWriter` and the image data compressed by its
 /// `PNGEncoder` (filter none: the fastest, and page frames are mostly flat paper); the file
 /// is an `AtomicFile`, renamed into place by `finish`.
-public struct APNGSink: FrameSink {
-  public let path: String
-  public let width: Int
-  public let height: Int
-  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> APNGFrame
+package struct APNGSink: FrameSink {
+  package let path: String
+  package let width: Int
+  package let height: Int
+  package let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> APNGFrame
   private let file: AtomicFile
   private let delay: (numerator: UInt16, denominator: UInt16)
   private var sequence: UInt32 = 0
   private var frameCount: UInt32 = 0
   private let actlOffset: Int
 
-  public init(path: String, fps: Double, width: Int, height: Int, level: Int32 = 4) throws {
+  package init(path: String, fps: Double, width: Int, height: Int, level: Int32 = 4) throws {
     guard width > 0, height > 0, width < 1 << 24, height < 1 << 24 else {
       throw FrameSinkError.cannotCreate(path: path, reason: "bad frame size \(width)x\(height)")
     }
@@ -86,7 +86,7 @@ public struct APNGSink: FrameSink {
     } catch { throw FrameSinkError.cannotWrite(path: path, reason: error.reason) }
   }
 
-  public mutating func append(_ encoded: APNGFrame, info: FrameInfo) throws {
+  package mutating func append(_ encoded: APNGFrame, info: FrameInfo) throws {
     // The first frame is the default image: it must cover the whole canvas.
     precondition(frameCount > 0 || (encoded.width == width && encoded.height == height))
     let frame = encoded.data
@@ -124,7 +124,7 @@ public struct APNGSink: FrameSink {
     frameCount += 1
   }
 
-  public mutating func finish() throws {
+  package mutating func finish() throws {
     guard frameCount > 0 else { throw FrameSinkError.noFrames(path: path) }
     var end = PNGChunkWriter(signature: false)
     end.end()
@@ -139,12 +139,12 @@ public struct APNGSink: FrameSink {
 }
 
 /// One compressed APNG frame: the rectangle it replaces and its zlib image data.
-public struct APNGFrame: Sendable {
-  public var x: Int
-  public var y: Int
-  public var width: Int
-  public var height: Int
-  public var data: [UInt8]
+package struct APNGFrame: Sendable {
+  package var x: Int
+  package var y: Int
+  package var width: Int
+  package var height: Int
+  package var data: [UInt8]
 }
 
 /// The smallest rectangle outside which `a` and `b` (same size and format) are equal;

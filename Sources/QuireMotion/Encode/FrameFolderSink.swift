@@ -2,13 +2,13 @@ import Foundation
 
 /// A folder of frame-0001.png … plus frames.json (DESIGN.md's contract: frameCount, fps,
 /// width, height, style, and per frame t and progress).
-public struct FrameFolderSink: FrameSink {
-  public let directory: String
-  public let fps: Double
-  public let style: String
-  public let width: Int
-  public let height: Int
-  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> [UInt8]
+package struct FrameFolderSink: FrameSink {
+  package let directory: String
+  package let fps: Double
+  package let style: String
+  package let width: Int
+  package let height: Int
+  package let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> [UInt8]
   private var frames: [FrameRecord] = []
 
   struct FrameRecord: Codable {
@@ -29,7 +29,7 @@ public struct FrameFolderSink: FrameSink {
   }
 
   /// `level`: libdeflate level (1 fastest … 12 smallest).
-  public init(
+  package init(
     directory: String, fps: Double, style: String, width: Int, height: Int, level: Int32 = 1
   ) throws {
     var isDirectory: ObjCBool = false
@@ -60,19 +60,19 @@ public struct FrameFolderSink: FrameSink {
     }
   }
 
-  public static func fileName(index: Int) -> String {
+  package static func fileName(index: Int) -> String {
     let n = String(index + 1)
     return "frame-" + String(repeating: "0", count: Swift.max(0, 4 - n.count)) + n + ".png"
   }
 
-  public mutating func append(_ frame: [UInt8], info: FrameInfo) throws {
+  package mutating func append(_ frame: [UInt8], info: FrameInfo) throws {
     let name = Self.fileName(index: info.index)
     try AtomicFile.writeFrameOutput(frame, to: directory + "/" + name)
     frames.append(
       FrameRecord(index: info.index + 1, file: name, t: info.t, progress: info.progress))
   }
 
-  public mutating func finish() throws {
+  package mutating func finish() throws {
     guard !frames.isEmpty else { throw FrameSinkError.noFrames(path: directory) }
     let manifest = Manifest(
       frameCount: frames.count, fps: fps, width: width, height: height, style: style,

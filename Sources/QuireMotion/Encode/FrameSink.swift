@@ -17,11 +17,11 @@ import Foundation
 // half-written file under the asked name (ffmpeg writes the temporary file itself).
 
 /// Where one frame sits on the timeline (index from 0; file names count from 1).
-public struct FrameInfo: Sendable, Codable, Hashable {
-  public var index: Int
-  public var t: Double
-  public var progress: Double
-  public init(index: Int, t: Double, progress: Double) {
+package struct FrameInfo: Sendable, Codable, Hashable {
+  package var index: Int
+  package var t: Double
+  package var progress: Double
+  package init(index: Int, t: Double, progress: Double) {
     self.index = index
     self.t = t
     self.progress = progress
@@ -30,12 +30,12 @@ public struct FrameInfo: Sendable, Codable, Hashable {
 
 /// N frames at t_i = i/(N − 1), eased. The motion-engine's `TimingFunction` plugs in as the
 /// easing closure.
-public struct FlipTimeline: Sendable {
-  public var frameCount: Int
-  public var fps: Double
-  public var easing: @Sendable (Double) -> Double
+package struct FlipTimeline: Sendable {
+  package var frameCount: Int
+  package var fps: Double
+  package var easing: @Sendable (Double) -> Double
 
-  public init(
+  package init(
     frameCount: Int, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
   ) {
     precondition(frameCount >= 1 && frameCount <= 100_000, "FlipTimeline: frameCount")
@@ -46,19 +46,19 @@ public struct FlipTimeline: Sendable {
   }
 
   /// Eased by a cubic-bezier timing function.
-  public init(frameCount: Int, fps: Double = 30, timing: TimingFunction) {
+  package init(frameCount: Int, fps: Double = 30, timing: TimingFunction) {
     self.init(frameCount: frameCount, fps: fps, easing: { timing($0) })
   }
 
   /// Frames for a duration in seconds: one per 1/fps, both ends included.
-  public init(
+  package init(
     duration: Double, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
   ) {
     let n = Int((Swift.min(Swift.max(duration, 0), 600) * fps).rounded()) + 1
     self.init(frameCount: Swift.max(2, n), fps: fps, easing: easing)
   }
 
-  public func info(_ i: Int) -> FrameInfo {
+  package func info(_ i: Int) -> FrameInfo {
     let t = frameCount <= 1 ? 1 : Double(i) / Double(frameCount - 1)
     let p: Double
     if i == 0 && frameCount > 1 {
@@ -72,10 +72,10 @@ public struct FlipTimeline: Sendable {
     return FrameInfo(index: i, t: t, progress: p)
   }
 
-  public var frames: [FrameInfo] { (0..<frameCount).map(info) }
+  package var frames: [FrameInfo] { (0..<frameCount).map(info) }
 }
 
-public protocol FrameSink {
+package protocol FrameSink {
   associatedtype EncodedFrame: Sendable
   /// The per-frame work (compression); called concurrently and in any order, with the frame
   /// before it on the timeline when the caller has it (nil for the first frame, or when
@@ -89,12 +89,12 @@ public protocol FrameSink {
 
 extension FrameSink {
   /// Encodes and appends one frame (the sequential path; each frame is stored whole).
-  public mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
+  package mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
     try append(encoder(frame, nil), info: info)
   }
 }
 
-public enum FrameSinkError: Error, Equatable, CustomStringConvertible {
+package enum FrameSinkError: Error, Equatable, CustomStringConvertible {
   case cannotCreate(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case frameSize(path: String, expected: String, got: String)
@@ -103,7 +103,7 @@ public enum FrameSinkError: Error, Equatable, CustomStringConvertible {
   case ffmpegFailed(path: String, status: Int32, message: String)
   case noFrames(path: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotCreate(let p, let r): return "\(p): cannot create output: \(r)"
     case .cannotWrite(let p, let r): return "\(p): cannot write: \(r)"
@@ -118,10 +118,10 @@ public enum FrameSinkError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Renders a timeline in parallel and feeds the sink in order.
-public enum FlipRecorder {
+package enum FlipRecorder {
   /// `render` maps eased progress to a frame; it must be deterministic and thread-safe.
   /// Frames are produced in batches of a few per core so memory stays bounded.
-  public static func record<Sink: FrameSink>(
+  package static func record<Sink: FrameSink>(
     _ timeline: FlipTimeline, into sink: inout Sink,
     render: @escaping @Sendable (Double) -> PixelBuffer
   ) throws {
@@ -177,12 +177,12 @@ private final class ResultSlots<T>: @unchecked Sendable {
 }
 
 /// The output kinds `quire flip -o OUT` chooses by OUT's name.
-public enum FlipOutputKind: String, Sendable, Hashable {
+package enum FlipOutputKind: String, Sendable, Hashable {
   case frames, apng, webp, mp4, webm
 
   /// A directory (existing, or a name without extension) → frames; *.png / *.apng → APNG;
   /// *.webp → animated WebP; *.mp4 / *.webm → ffmpeg. Nil for another extension.
-  public init?(path: String) {
+  package init?(path: String) {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -202,8 +202,8 @@ public enum FlipOutputKind: String, Sendable, Hashable {
 }
 
 /// Writes a whole flip to OUT, choosing the encoder by OUT's name (`FlipOutputKind`).
-public enum FlipOutput {
-  public static func write(
+package enum FlipOutput {
+  package static func write(
     to path: String, timeline: FlipTimeline, style: String, width: Int, height: Int,
     render: @escaping @Sendable (Double) -> PixelBuffer
   ) throws {
@@ -232,7 +232,7 @@ public enum FlipOutput {
 extension FlipOutput {
   /// Writes the turn of `input` played by `renderer` over `timeline` to OUT; the frame size
   /// is the input's (2W wide for a spread). `style` is recorded in frames.json.
-  public static func write(
+  package static func write(
     to path: String, timeline: FlipTimeline, renderer: PageTurnRenderer, input: TurnInput
   ) throws {
     let size = input.first

@@ -6,11 +6,11 @@ import Foundation
 /// temporary file of an `AtomicFile` in the output folder; `finish` commits (renames) it, and
 /// a failed run discards it. Linking libavcodec instead would add a
 /// large C surface for an optional output; the program is the stable interface.
-public struct VideoSink: FrameSink {
-  public let path: String
-  public let width: Int
-  public let height: Int
-  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
+package struct VideoSink: FrameSink {
+  package let path: String
+  package let width: Int
+  package let height: Int
+  package let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> Data
   private let process: Process
   private let input: FileHandle
   private let errors: Pipe
@@ -19,7 +19,7 @@ public struct VideoSink: FrameSink {
   private var finished = false
 
   /// The ffmpeg executable on PATH, if any.
-  public static func ffmpegPath(searching searchPath: String? = nil) -> String? {
+  package static func ffmpegPath(searching searchPath: String? = nil) -> String? {
     let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for dir in path.split(separator: ":") {
       let candidate = String(dir) + "/ffmpeg"
@@ -29,7 +29,7 @@ public struct VideoSink: FrameSink {
   }
 
   /// `searchPath`: directories to look for ffmpeg in (colon-separated; default $PATH).
-  public init(path: String, fps: Double, width: Int, height: Int, searchPath: String? = nil)
+  package init(path: String, fps: Double, width: Int, height: Int, searchPath: String? = nil)
     throws
   {
     guard let ffmpeg = Self.ffmpegPath(searching: searchPath) else {
@@ -91,7 +91,7 @@ public struct VideoSink: FrameSink {
     }
   }
 
-  public mutating func append(_ frame: Data, info: FrameInfo) throws {
+  package mutating func append(_ frame: Data, info: FrameInfo) throws {
     do { try input.write(contentsOf: frame) } catch {
       try? input.close()
       process.waitUntilExit()
@@ -102,7 +102,7 @@ public struct VideoSink: FrameSink {
     frameCount += 1
   }
 
-  public mutating func finish() throws {
+  package mutating func finish() throws {
     try? input.close()
     process.waitUntilExit()
     guard process.terminationStatus == 0, frameCount > 0 else {

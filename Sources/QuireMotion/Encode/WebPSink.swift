@@ -8,16 +8,16 @@ import Foundation
 /// around text and shifts colours by chroma subsampling), and the first frame decodes to the
 /// input exactly, which the tests check. Effort 1 keeps the encoder fast; the encoder's own
 /// inter-frame diffing (sub-frame rectangles) still applies.
-public struct WebPSink: FrameSink {
-  public let path: String
-  public let width: Int
-  public let height: Int
-  public let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> PixelBuffer
+package struct WebPSink: FrameSink {
+  package let path: String
+  package let width: Int
+  package let height: Int
+  package let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> PixelBuffer
   private let animation: WebPAnimation
   private let frameMillis: Double
   private var frameCount = 0
 
-  public init(path: String, fps: Double, width: Int, height: Int) throws {
+  package init(path: String, fps: Double, width: Int, height: Int) throws {
     guard width > 0, height > 0, width <= 16383, height <= 16383 else {
       throw FrameSinkError.cannotCreate(
         path: path, reason: "WebP frames must be 1…16383 px, got \(width)x\(height)")
@@ -38,12 +38,12 @@ public struct WebPSink: FrameSink {
     }
   }
 
-  public mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
+  package mutating func append(_ frame: PixelBuffer, info: FrameInfo) throws {
     try animation.add(frame, timestampMillis: Int32((Double(frameCount) * frameMillis).rounded()))
     frameCount += 1
   }
 
-  public mutating func finish() throws {
+  package mutating func finish() throws {
     guard frameCount > 0 else { throw FrameSinkError.noFrames(path: path) }
     let data = try animation.assemble(
       endMillis: Int32((Double(frameCount) * frameMillis).rounded()))

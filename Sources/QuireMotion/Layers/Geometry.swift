@@ -5,47 +5,47 @@ import Foundation
 // These are our own small value types (not QuireTypeset's `Rect`) so that Motion does not
 // depend on the typesetter's layout units.
 
-public struct LayerPoint: Sendable, Hashable, Codable {
-  public var x: Double
-  public var y: Double
-  public init(x: Double, y: Double) {
+package struct LayerPoint: Sendable, Hashable, Codable {
+  package var x: Double
+  package var y: Double
+  package init(x: Double, y: Double) {
     self.x = x
     self.y = y
   }
-  public init(_ x: Double, _ y: Double) { self.init(x: x, y: y) }
-  public static let zero = LayerPoint(x: 0, y: 0)
+  package init(_ x: Double, _ y: Double) { self.init(x: x, y: y) }
+  package static let zero = LayerPoint(x: 0, y: 0)
 }
 
-public struct LayerSize: Sendable, Hashable, Codable {
-  public var width: Double
-  public var height: Double
-  public init(width: Double, height: Double) {
+package struct LayerSize: Sendable, Hashable, Codable {
+  package var width: Double
+  package var height: Double
+  package init(width: Double, height: Double) {
     self.width = width
     self.height = height
   }
-  public init(_ width: Double, _ height: Double) { self.init(width: width, height: height) }
-  public static let zero = LayerSize(width: 0, height: 0)
+  package init(_ width: Double, _ height: Double) { self.init(width: width, height: height) }
+  package static let zero = LayerSize(width: 0, height: 0)
 }
 
-public struct LayerRect: Sendable, Hashable, Codable {
-  public var origin: LayerPoint
-  public var size: LayerSize
-  public init(origin: LayerPoint, size: LayerSize) {
+package struct LayerRect: Sendable, Hashable, Codable {
+  package var origin: LayerPoint
+  package var size: LayerSize
+  package init(origin: LayerPoint, size: LayerSize) {
     self.origin = origin
     self.size = size
   }
-  public init(x: Double, y: Double, width: Double, height: Double) {
+  package init(x: Double, y: Double, width: Double, height: Double) {
     self.init(origin: LayerPoint(x: x, y: y), size: LayerSize(width: width, height: height))
   }
-  public static let zero = LayerRect(x: 0, y: 0, width: 0, height: 0)
-  public var minX: Double { origin.x }
-  public var minY: Double { origin.y }
-  public var maxX: Double { origin.x + size.width }
-  public var maxY: Double { origin.y + size.height }
-  public var width: Double { size.width }
-  public var height: Double { size.height }
-  public var midX: Double { origin.x + size.width / 2 }
-  public var midY: Double { origin.y + size.height / 2 }
+  package static let zero = LayerRect(x: 0, y: 0, width: 0, height: 0)
+  package var minX: Double { origin.x }
+  package var minY: Double { origin.y }
+  package var maxX: Double { origin.x + size.width }
+  package var maxY: Double { origin.y + size.height }
+  package var width: Double { size.width }
+  package var height: Double { size.height }
+  package var midX: Double { origin.x + size.width / 2 }
+  package var midY: Double { origin.y + size.height / 2 }
 }
 
 // Colours are the core's `RGBA` (8-bit sRGB, straight alpha), the same type pages and CSS
@@ -55,7 +55,7 @@ public struct LayerRect: Sendable, Hashable, Codable {
 extension RGBA {
   /// Interpolates in premultiplied space (so a fade to `clear` does not darken), rounding the
   /// result once to 8 bits.
-  public static func mix(_ p: RGBA, _ q: RGBA, _ t: Double) -> RGBA {
+  package static func mix(_ p: RGBA, _ q: RGBA, _ t: Double) -> RGBA {
     let c = premultipliedMix(p, q, t)
     return RGBA(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
   }

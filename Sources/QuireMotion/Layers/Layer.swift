@@ -2,21 +2,21 @@ import Foundation
 
 /// How `contents` is placed inside the layer's bounds (CALayer's contentsGravity).
 /// The image's natural size is its pixel size (content scale 1).
-public enum ContentsGravity: String, Sendable, Hashable, Codable {
+package enum ContentsGravity: String, Sendable, Hashable, Codable {
   case resize, resizeAspect, resizeAspectFill
   case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
 }
 
 /// What an action lookup found: an animation to add, or an explicit "no action"
 /// (Core Animation's NSNull), which stops the search and suppresses the default.
-public enum LayerAction {
+package enum LayerAction {
   case animation(Animation)
   case none
 }
 
 /// Supplies per-layer actions first in the lookup (CALayerDelegate.action(for:forKey:)).
 /// Return nil to continue the search with the layer's `actions` dictionary and defaults.
-public protocol LayerDelegate: AnyObject {
+package protocol LayerDelegate: AnyObject {
   func action(for layer: Layer, forKey key: String) -> LayerAction?
 }
 
@@ -56,56 +56,56 @@ struct LayerState {
 /// Setting an animatable property while the layer belongs to a `Scene` runs the action
 /// lookup of the scene's current transaction (see Scene). Not `final`: `GradientLayer`
 /// specialises it, like CAGradientLayer.
-public class Layer: CustomStringConvertible {
+package class Layer: CustomStringConvertible {
   var state = LayerState()
-  public private(set) var sublayers: [Layer] = []
-  public private(set) weak var superlayer: Layer?
+  package private(set) var sublayers: [Layer] = []
+  package private(set) weak var superlayer: Layer?
   /// Set on a scene's root layer; other layers find their scene through the superlayer chain.
   weak var hostScene: Scene?
   /// Animations by key, in the order they were added (later ones override earlier ones).
   var animations: [(key: String, animation: Animation)] = []
   private var animationSerial = 0
-  public var name: String?
-  public var actions: [String: LayerAction] = [:]
-  public weak var delegate: LayerDelegate?
+  package var name: String?
+  package var actions: [String: LayerAction] = [:]
+  package weak var delegate: LayerDelegate?
   /// Presentation-only: the outgoing state of an active transition, drawn below or above.
   var transitionBelow: Layer?
   var transitionAbove: Layer?
 
-  public init() {}
+  package init() {}
 
-  public convenience init(frame: LayerRect) {
+  package convenience init(frame: LayerRect) {
     self.init()
     state.bounds = LayerRect(origin: .zero, size: frame.size)
     state.position = LayerPoint(x: frame.midX, y: frame.midY)
   }
 
-  public var description: String {
+  package var description: String {
     "Layer(\(name ?? "-") bounds: \(bounds), position: \(position), opacity: \(opacity))"
   }
 
   // MARK: Tree
 
-  public func addSublayer(_ layer: Layer) {
+  package func addSublayer(_ layer: Layer) {
     layer.removeFromSuperlayer()
     sublayers.append(layer)
     layer.superlayer = self
   }
 
-  public func insertSublayer(_ layer: Layer, at index: Int) {
+  package func insertSublayer(_ layer: Layer, at index: Int) {
     layer.removeFromSuperlayer()
     sublayers.insert(layer, at: max(0, min(index, sublayers.count)))
     layer.superlayer = self
   }
 
-  public func removeFromSuperlayer() {
+  package func removeFromSuperlayer() {
     guard let parent = superlayer else { return }
     parent.sublayers.removeAll { $0 === self }
     superlayer = nil
   }
 
   /// The scene this layer is attached to, if any.
-  public var scene: Scene? {
+  package var scene: Scene? {
     var node: Layer? = self
     var depth = 0
     while let n = node, depth < 10_000 {
@@ -119,7 +119,7 @@ public class Layer: CustomStringConvertible {
   // MARK: Frame
 
   /// The untransformed rectangle in superlayer coordinates (position − anchor offset).
-  public var frame: LayerRect {
+  package var frame: LayerRect {
     get {
       LayerRect(
         x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
@@ -135,88 +135,88 @@ public class Layer: CustomStringConvertible {
 
   // MARK: Animatable properties
 
-  public var bounds: LayerRect {
+  package var bounds: LayerRect {
     get { state.bounds }
     set { change("bounds") { $0.bounds = newValue } }
   }
-  public var position: LayerPoint {
+  package var position: LayerPoint {
     get { state.position }
     set { change("position") { $0.position = newValue } }
   }
-  public var anchorPoint: LayerPoint {
+  package var anchorPoint: LayerPoint {
     get { state.anchorPoint }
     set { change("anchorPoint") { $0.anchorPoint = newValue } }
   }
-  public var zPosition: Double {
+  package var zPosition: Double {
     get { state.zPosition }
     set { change("zPosition") { $0.zPosition = newValue } }
   }
-  public var transform: Transform3D {
+  package var transform: Transform3D {
     get { state.transform }
     set { change("transform") { $0.transform = newValue } }
   }
-  public var sublayerTransform: Transform3D {
+  package var sublayerTransform: Transform3D {
     get { state.sublayerTransform }
     set { change("sublayerTransform") { $0.sublayerTransform = newValue } }
   }
-  public var opacity: Double {
+  package var opacity: Double {
     get { state.opacity }
     set { change("opacity") { $0.opacity = newValue } }
   }
-  public var backgroundColor: RGBA {
+  package var backgroundColor: RGBA {
     get { state.backgroundColor }
     set { change("backgroundColor") { $0.backgroundColor = newValue } }
   }
   /// The image drawn in the bounds. Changing it runs the "contents" action, by default a
   /// fade transition.
-  public var contents: PixelBuffer? {
+  package var contents: PixelBuffer? {
     get { state.contents }
     set { change("contents") { $0.contents = newValue } }
   }
-  public var contentsGravity: ContentsGravity {
+  package var contentsGravity: ContentsGravity {
     get { state.contentsGravity }
     set { state.contentsGravity = newValue }
   }
-  public var masksToBounds: Bool {
+  package var masksToBounds: Bool {
     get { state.masksToBounds }
     set { state.masksToBounds = newValue }
   }
-  public var cornerRadius: Double {
+  package var cornerRadius: Double {
     get { state.cornerRadius }
     set { change("cornerRadius") { $0.cornerRadius = newValue } }
   }
-  public var borderWidth: Double {
+  package var borderWidth: Double {
     get { state.borderWidth }
     set { change("borderWidth") { $0.borderWidth = newValue } }
   }
-  public var borderColor: RGBA {
+  package var borderColor: RGBA {
     get { state.borderColor }
     set { change("borderColor") { $0.borderColor = newValue } }
   }
-  public var shadowColor: RGBA {
+  package var shadowColor: RGBA {
     get { state.shadowColor }
     set { change("shadowColor") { $0.shadowColor = newValue } }
   }
-  public var shadowOpacity: Double {
+  package var shadowOpacity: Double {
     get { state.shadowOpacity }
     set { change("shadowOpacity") { $0.shadowOpacity = newValue } }
   }
   /// In canvas pixels; like CALayer the default is (0, −3).
-  public var shadowOffset: LayerSize {
+  package var shadowOffset: LayerSize {
     get { state.shadowOffset }
     set { change("shadowOffset") { $0.shadowOffset = newValue } }
   }
   /// Blur radius; the Gaussian's standard deviation is half of it.
-  public var shadowRadius: Double {
+  package var shadowRadius: Double {
     get { state.shadowRadius }
     set { change("shadowRadius") { $0.shadowRadius = newValue } }
   }
-  public var isHidden: Bool {
+  package var isHidden: Bool {
     get { state.isHidden }
     set { state.isHidden = newValue }
   }
   /// When false the layer is not drawn while its back faces the viewer.
-  public var isDoubleSided: Bool {
+  package var isDoubleSided: Bool {
     get { state.isDoubleSided }
     set { state.isDoubleSided = newValue }
   }
@@ -226,7 +226,7 @@ public class Layer: CustomStringConvertible {
   /// Adds (a copy of) `animation` under `key`, replacing one with the same key. A zero
   /// `beginTime` means "now" on the scene's clock. A `Transition` captures the layer's
   /// current presentation as the outgoing state.
-  public func add(_ animation: Animation, forKey key: String? = nil) {
+  package func add(_ animation: Animation, forKey key: String? = nil) {
     let anim = animation.copy()
     let scene = self.scene
     if anim.beginTime == 0, let scene { anim.beginTime = scene.time }
@@ -240,12 +240,12 @@ public class Layer: CustomStringConvertible {
     scene?.openTransaction?.record(anim)
   }
 
-  public func animation(forKey key: String) -> Animation? {
+  package func animation(forKey key: String) -> Animation? {
     animations.first { $0.key == key }?.animation
   }
-  public var animationKeys: [String] { animations.map(\.key) }
-  public func removeAnimation(forKey key: String) { animations.removeAll { $0.key == key } }
-  public func removeAllAnimations() { animations.removeAll() }
+  package var animationKeys: [String] { animations.map(\.key) }
+  package func removeAnimation(forKey key: String) { animations.removeAll { $0.key == key } }
+  package func removeAllAnimations() { animations.removeAll() }
 
   // MARK: Change tracking
 
@@ -296,7 +296,7 @@ public class Layer: CustomStringConvertible {
 
   /// The default implicit animation: a fade for `contents`, a BasicAnimation from the
   /// presentation value to the new model value for other animatable keys.
-  public static func defaultAction(forKey key: String) -> Animation? {
+  package static func defaultAction(forKey key: String) -> Animation? {
     if key == "contents" { return Transition(type: .fade) }
     return BasicAnimation(keyPath: key)
   }
@@ -307,7 +307,7 @@ public class Layer: CustomStringConvertible {
 
   /// The layer tree as it appears at `time`: model values with every active animation
   /// applied, recursively. The result is a detached copy (CALayer.presentation()).
-  public func presentation(at time: Double) -> Layer {
+  package func presentation(at time: Double) -> Layer {
     presentation(at: time, depth: 0)
   }
 
@@ -332,13 +332,13 @@ public class Layer: CustomStringConvertible {
 /// A layer that fills its bounds with an axial gradient (CAGradientLayer, axial type).
 /// `startPoint`/`endPoint` are unit coordinates of the bounds; `locations` (0…1, ascending)
 /// default to evenly spaced stops. Colours are interpolated in premultiplied space.
-public final class GradientLayer: Layer {
-  public var colors: [RGBA] = []
-  public var locations: [Double]?
-  public var startPoint = LayerPoint(x: 0.5, y: 0)
-  public var endPoint = LayerPoint(x: 0.5, y: 1)
+package final class GradientLayer: Layer {
+  package var colors: [RGBA] = []
+  package var locations: [Double]?
+  package var startPoint = LayerPoint(x: 0.5, y: 0)
+  package var endPoint = LayerPoint(x: 0.5, y: 1)
 
-  public override init() { super.init() }
+  package override init() { super.init() }
 
   override func makeShell() -> Layer { GradientLayer() }
   override func copyModel(from other: Layer) {

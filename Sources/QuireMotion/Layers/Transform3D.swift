@@ -7,17 +7,17 @@ import Foundation
 /// `rotated`, `translated`, `scaled` prepend the new operation like CATransform3DRotate & co:
 /// the new operation happens first, then the existing transform — so
 /// `Transform3D.perspective(800).rotated(by: a, y: 1)` rotates and THEN projects.
-public struct Transform3D: Sendable, Hashable {
-  public var m11 = 1.0, m12 = 0.0, m13 = 0.0, m14 = 0.0
-  public var m21 = 0.0, m22 = 1.0, m23 = 0.0, m24 = 0.0
-  public var m31 = 0.0, m32 = 0.0, m33 = 1.0, m34 = 0.0
-  public var m41 = 0.0, m42 = 0.0, m43 = 0.0, m44 = 1.0
+package struct Transform3D: Sendable, Hashable {
+  package var m11 = 1.0, m12 = 0.0, m13 = 0.0, m14 = 0.0
+  package var m21 = 0.0, m22 = 1.0, m23 = 0.0, m24 = 0.0
+  package var m31 = 0.0, m32 = 0.0, m33 = 1.0, m34 = 0.0
+  package var m41 = 0.0, m42 = 0.0, m43 = 0.0, m44 = 1.0
 
-  public init() {}
-  public static let identity = Transform3D()
+  package init() {}
+  package static let identity = Transform3D()
 
   /// Row-major entries m11, m12, …, m44.
-  public init(_ e: [Double]) {
+  package init(_ e: [Double]) {
     precondition(e.count == 16, "Transform3D needs 16 entries")
     (m11, m12, m13, m14) = (e[0], e[1], e[2], e[3])
     (m21, m22, m23, m24) = (e[4], e[5], e[6], e[7])
@@ -25,19 +25,19 @@ public struct Transform3D: Sendable, Hashable {
     (m41, m42, m43, m44) = (e[12], e[13], e[14], e[15])
   }
 
-  public var entries: [Double] {
+  package var entries: [Double] {
     [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
   }
 
-  public var isIdentity: Bool { self == .identity }
+  package var isIdentity: Bool { self == .identity }
 
-  public static func translation(x: Double, y: Double, z: Double = 0) -> Transform3D {
+  package static func translation(x: Double, y: Double, z: Double = 0) -> Transform3D {
     var t = Transform3D()
     (t.m41, t.m42, t.m43) = (x, y, z)
     return t
   }
 
-  public static func scale(x: Double, y: Double, z: Double = 1) -> Transform3D {
+  package static func scale(x: Double, y: Double, z: Double = 1) -> Transform3D {
     var t = Transform3D()
     (t.m11, t.m22, t.m33) = (x, y, z)
     return t
@@ -46,7 +46,7 @@ public struct Transform3D: Sendable, Hashable {
   /// Rotation by `angle` radians about the axis (x, y, z) (normalised here), with
   /// CATransform3DMakeRotation's sign: about z, positive turns +x toward +y (clockwise on a
   /// y-down screen); about y, positive turns +x toward −z (away from the viewer).
-  public static func rotation(_ angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
+  package static func rotation(_ angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
     let len = (x * x + y * y + z * z).squareRoot()
     guard len > 0 else { return .identity }
     let (ax, ay, az) = (x / len, y / len, z / len)
@@ -67,14 +67,14 @@ public struct Transform3D: Sendable, Hashable {
   }
 
   /// The identity with m34 = −1/distance: a pinhole eye `distance` points in front of z = 0.
-  public static func perspective(_ distance: Double) -> Transform3D {
+  package static func perspective(_ distance: Double) -> Transform3D {
     var t = Transform3D()
     if distance > 0 { t.m34 = -1 / distance }
     return t
   }
 
   /// self · other: apply self, then other.
-  public func concatenating(_ o: Transform3D) -> Transform3D {
+  package func concatenating(_ o: Transform3D) -> Transform3D {
     let a = entries
     let b = o.entries
     var r = [Double](repeating: 0, count: 16)
@@ -88,20 +88,20 @@ public struct Transform3D: Sendable, Hashable {
     return Transform3D(r)
   }
 
-  public func translated(x: Double, y: Double, z: Double = 0) -> Transform3D {
+  package func translated(x: Double, y: Double, z: Double = 0) -> Transform3D {
     Transform3D.translation(x: x, y: y, z: z).concatenating(self)
   }
-  public func scaled(x: Double, y: Double, z: Double = 1) -> Transform3D {
+  package func scaled(x: Double, y: Double, z: Double = 1) -> Transform3D {
     Transform3D.scale(x: x, y: y, z: z).concatenating(self)
   }
-  public func rotated(by angle: Double, x: Double = 0, y: Double = 0, z: Double = 0)
+  package func rotated(by angle: Double, x: Double = 0, y: Double = 0, z: Double = 0)
     -> Transform3D
   {
     Transform3D.rotation(angle, x: x, y: y, z: z).concatenating(self)
   }
 
   /// Homogeneous image of (x, y, z, 1): returns (X, Y, Z, W); divide by W to project.
-  public func apply(x: Double, y: Double, z: Double = 0) -> (
+  package func apply(x: Double, y: Double, z: Double = 0) -> (
     x: Double, y: Double, z: Double, w: Double
   ) {
     (
@@ -111,7 +111,7 @@ public struct Transform3D: Sendable, Hashable {
   }
 
   /// The projected 2-D point (after the perspective divide).
-  public func project(x: Double, y: Double) -> LayerPoint {
+  package func project(x: Double, y: Double) -> LayerPoint {
     let p = apply(x: x, y: y)
     return LayerPoint(x: p.x / p.w, y: p.y / p.w)
   }
@@ -262,7 +262,7 @@ extension Transform3D {
   }
 
   /// Interpolates from `self` (t = 0) to `to` (t = 1); see `DecomposedTransform`.
-  public func interpolated(to: Transform3D, _ t: Double) -> Transform3D {
+  package func interpolated(to: Transform3D, _ t: Double) -> Transform3D {
     if t == 0 { return self }
     if t == 1 { return to }
     guard let a = decomposed(), let b = to.decomposed() else {

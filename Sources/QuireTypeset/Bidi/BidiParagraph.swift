@@ -13,34 +13,34 @@ import CFriBidi
 import QuireIngest
 
 /// The resolved bidi levels of one paragraph, and its lines' visual runs.
-public struct BidiParagraph: Sendable, Hashable {
+package struct BidiParagraph: Sendable, Hashable {
   /// Number of Unicode scalars in the paragraph.
-  public let count: Int
+  package let count: Int
   /// The paragraph direction: given, or resolved from the first strong character (LTR
   /// when there is none).
-  public let baseDirection: TextDirection
+  package let baseDirection: TextDirection
   /// Embedding level of each scalar (even = LTR, odd = RTL); empty when every level is 0
   /// (the LTR fast path).
-  public let levels: [UInt8]
+  package let levels: [UInt8]
   /// L1 class of each scalar: 0 other, 1 whitespace/isolate/control (reset at line end),
   /// 2 segment or paragraph separator (always reset); empty on the fast path.
   private let resetClass: [UInt8]
 
   /// True when no reordering can happen (every level is 0).
-  public var isPureLTR: Bool { levels.isEmpty }
+  package var isPureLTR: Bool { levels.isEmpty }
 
-  public init(_ text: String, baseDirection: TextDirection?) {
+  package init(_ text: String, baseDirection: TextDirection?) {
     self.init(text: Array(text.unicodeScalars), baseDirection: baseDirection)
   }
 
   /// Same as `init(text:baseDirection:)` over the string's Unicode scalars.
-  public init(text: String, baseDirection: TextDirection?) {
+  package init(text: String, baseDirection: TextDirection?) {
     self.init(text: Array(text.unicodeScalars), baseDirection: baseDirection)
   }
 
   /// Resolves `text` with the paragraph direction `baseDirection`, or automatically from
   /// the first strong character when nil (rules P2–P3).
-  public init(text: [Unicode.Scalar], baseDirection: TextDirection?) {
+  package init(text: [Unicode.Scalar], baseDirection: TextDirection?) {
     count = text.count
     if baseDirection != .rtl && !text.contains(where: BidiParagraph.mayNeedBidi) {
       self.baseDirection = .ltr
@@ -102,14 +102,14 @@ public struct BidiParagraph: Sendable, Hashable {
   }
 
   /// Embedding level of scalar `index` before line-level rule L1.
-  public func level(at index: Int) -> UInt8 { levels.isEmpty ? 0 : levels[index] }
+  package func level(at index: Int) -> UInt8 { levels.isEmpty ? 0 : levels[index] }
 
   /// The runs of the line made of scalars `lineRange`, in visual order (left to right).
   /// Each run is a contiguous logical range with one direction; `rtl` runs are displayed
   /// in reverse. Applies L1 (trailing whitespace and separators take the paragraph level)
   /// and L2 (reverse runs from the highest level down to the lowest odd level). Adjacent
   /// runs that stay contiguous and same-directional are merged. An empty range gives [].
-  public func visualRuns(lineRange: Range<Int>) -> [(range: Range<Int>, rtl: Bool)] {
+  package func visualRuns(lineRange: Range<Int>) -> [(range: Range<Int>, rtl: Bool)] {
     let lo = max(0, min(lineRange.lowerBound, count))
     let hi = max(lo, min(lineRange.upperBound, count))
     guard lo < hi else { return [] }
@@ -178,7 +178,7 @@ public struct BidiParagraph: Sendable, Hashable {
 
   /// Logical indices of `lineRange` in visual order (left to right); convenient for tests
   /// and for mapping carets.
-  public func visualOrder(lineRange: Range<Int>) -> [Int] {
+  package func visualOrder(lineRange: Range<Int>) -> [Int] {
     visualRuns(lineRange: lineRange).flatMap { run in
       run.rtl ? Array(run.range.reversed()) : Array(run.range)
     }

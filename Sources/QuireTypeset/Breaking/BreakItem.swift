@@ -3,24 +3,24 @@
 // follows a box) and penalties (optional break points with a cost; "flagged" ones are
 // hyphens, whose consecutive use costs extra). Widths in pixels.
 
-public enum BreakItem: Sendable, Hashable {
+package enum BreakItem: Sendable, Hashable {
   case box(width: Double)
   case glue(width: Double, stretch: Double, shrink: Double)
   /// `cost` ≥ `BreakItem.forcedBreak` forces a break; ≤ −forcedBreak forbids one.
   /// (Note: TeX's signs are the other way round; this model's are as written here.)
   case penalty(width: Double, cost: Double, flagged: Bool)
 
-  public static let forcedBreak: Double = 10_000
+  package static let forcedBreak: Double = 10_000
 }
 
 /// A chosen break: the line ends at item `index` (a glue or a penalty, or the last item).
-public struct LineBreak: Sendable, Hashable {
-  public var index: Int
+package struct LineBreak: Sendable, Hashable {
+  package var index: Int
   /// Adjustment ratio of the line that ends here: 0 natural, + stretched, − shrunk.
-  public var ratio: Double
+  package var ratio: Double
   /// The line ends at a flagged penalty (a hyphen is shown).
-  public var hyphenated: Bool
-  public init(index: Int, ratio: Double, hyphenated: Bool) {
+  package var hyphenated: Bool
+  package init(index: Int, ratio: Double, hyphenated: Bool) {
     self.index = index
     self.ratio = ratio
     self.hyphenated = hyphenated
@@ -29,7 +29,7 @@ public struct LineBreak: Sendable, Hashable {
 
 /// Chooses line breaks for a paragraph. `lineWidth(k)` gives the width available to line k
 /// (0-based), so first-line indents and shaped paragraphs are allowed.
-public protocol ParagraphBreaker: Sendable {
+package protocol ParagraphBreaker: Sendable {
   func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak]
 }
 
@@ -49,29 +49,29 @@ public protocol ParagraphBreaker: Sendable {
 
 extension BreakItem {
   /// Stretch at or above this counts as infinite ("fil") glue.
-  public static let fil: Double = 10_000
+  package static let fil: Double = 10_000
 
   /// A forced line break (`<br>`, end of paragraph).
-  public static let forcedLineBreak = BreakItem.penalty(
+  package static let forcedLineBreak = BreakItem.penalty(
     width: 0, cost: forcedBreak, flagged: false)
   /// A point where no break may occur even though glue follows (a no-break space is better
   /// modelled as a box; this is for glue that must not break).
-  public static let prohibitedBreak = BreakItem.penalty(
+  package static let prohibitedBreak = BreakItem.penalty(
     width: 0, cost: -forcedBreak, flagged: false)
   /// The usual paragraph ending: fil glue then a forced break.
-  public static let paragraphEnd: [BreakItem] = [
+  package static let paragraphEnd: [BreakItem] = [
     .glue(width: 0, stretch: .infinity, shrink: 0), forcedLineBreak,
   ]
 
   /// A discretionary hyphen point: `width` is the hyphen's width, shown only if the line
   /// breaks here. `KnuthPlassBreaker.hyphenPenalty` (50) is added to `cost`, so items
   /// normally carry 0.
-  public static func hyphen(width: Double, cost: Double = 0) -> BreakItem {
+  package static func hyphen(width: Double, cost: Double = 0) -> BreakItem {
     .penalty(width: width, cost: cost, flagged: true)
   }
 
   /// Natural width contributed when the item sits inside a line (penalties: 0).
-  @inlinable public var naturalWidth: Double {
+  @inlinable package var naturalWidth: Double {
     switch self {
     case .box(let w): return w
     case .glue(let w, _, _): return w
@@ -79,13 +79,13 @@ extension BreakItem {
     }
   }
 
-  @inlinable public var isBox: Bool {
+  @inlinable package var isBox: Bool {
     if case .box = self { return true }
     return false
   }
 
   /// A penalty that forces a break.
-  @inlinable public var isForcedBreak: Bool {
+  @inlinable package var isForcedBreak: Bool {
     if case .penalty(_, let cost, _) = self { return cost >= BreakItem.forcedBreak }
     return false
   }
@@ -96,7 +96,7 @@ extension LineBreak {
   /// (skipping discarded glue/penalties) and ends before the break glue, or includes the
   /// break penalty (its width — e.g. a hyphen — is shown) or the final item. Lines that
   /// contain only discarded material come out empty.
-  public static func lineRanges(_ breaks: [LineBreak], in items: [BreakItem]) -> [Range<Int>] {
+  package static func lineRanges(_ breaks: [LineBreak], in items: [BreakItem]) -> [Range<Int>] {
     var ranges: [Range<Int>] = []
     ranges.reserveCapacity(breaks.count)
     var start = 0
@@ -114,10 +114,10 @@ extension LineBreak {
 }
 
 /// Width arithmetic shared by the breakers and by callers that set lines (pure functions).
-public enum ParagraphMeasure {
+package enum ParagraphMeasure {
   /// The first item of the line that follows a break at `index`: the next box or forced
   /// penalty (discardable glue and penalties in between are dropped), or `items.count`.
-  public static func lineStart(afterBreak index: Int, in items: [BreakItem]) -> Int {
+  package static func lineStart(afterBreak index: Int, in items: [BreakItem]) -> Int {
     var j = index + 1
     while j < items.count {
       switch items[j] {
@@ -130,7 +130,7 @@ public enum ParagraphMeasure {
   }
 
   /// Whether a line may end at item `index` (see the conventions above).
-  public static func isLegalBreak(_ index: Int, in items: [BreakItem]) -> Bool {
+  package static func isLegalBreak(_ index: Int, in items: [BreakItem]) -> Bool {
     if index == items.count - 1 { return true }
     switch items[index] {
     case .box: return false
@@ -142,7 +142,7 @@ public enum ParagraphMeasure {
   /// Natural width, finite stretch, shrink and number of fil glues of the line made of
   /// `range` (as returned by `LineBreak.lineRanges`); the penalty that ends the range
   /// contributes its width, penalties inside contribute nothing.
-  public static func measure(_ range: Range<Int>, in items: [BreakItem]) -> (
+  package static func measure(_ range: Range<Int>, in items: [BreakItem]) -> (
     width: Double, stretch: Double, shrink: Double, fils: Int
   ) {
     var w = 0.0
@@ -165,7 +165,7 @@ public enum ParagraphMeasure {
   /// The width a line occupies when its glue is set with `ratio`: each glue gets
   /// `width + ratio·stretch` (ratio > 0) or `width + ratio·shrink` (ratio < 0); fil glue
   /// takes up whatever remains and is not counted here.
-  public static func setWidth(_ range: Range<Int>, in items: [BreakItem], ratio: Double) -> Double {
+  package static func setWidth(_ range: Range<Int>, in items: [BreakItem], ratio: Double) -> Double {
     let m = measure(range, in: items)
     return m.width + (ratio >= 0 ? ratio * m.stretch : ratio * m.shrink)
   }

@@ -9,7 +9,7 @@ extension LayoutOptions {
   ///   sets lines at natural width and ignores positive ratios).
   /// With `hyphenate == .off` the breakers ignore flagged penalties (hyphen points, and
   /// soft hyphens if the items mark them flagged).
-  public var paragraphBreaker: any ParagraphBreaker {
+  package var paragraphBreaker: any ParagraphBreaker {
     let hyphens = hyphenate == .auto
     switch (lineBreaking, align) {
     case (.optimal, .justify):

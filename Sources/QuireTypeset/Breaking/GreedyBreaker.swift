@@ -23,18 +23,18 @@
 /// Ratios: justified lines report (L − w)/stretch (or /shrink), never below −1; the last
 /// line and lines ending at a forced break report ≤ 0 (natural unless they must shrink).
 /// Lines with nothing to stretch report 0.
-public struct GreedyBreaker: ParagraphBreaker {
+package struct GreedyBreaker: ParagraphBreaker {
   /// Fraction of the line width a line may be short before a hyphen is tried (0.05).
-  public var hyphenationThreshold: Double
+  package var hyphenationThreshold: Double
   /// Whether flagged penalties are used at all.
-  public var hyphenate: Bool
+  package var hyphenate: Bool
 
-  public init(hyphenationThreshold: Double = 0.05, hyphenate: Bool = true) {
+  package init(hyphenationThreshold: Double = 0.05, hyphenate: Bool = true) {
     self.hyphenationThreshold = hyphenationThreshold
     self.hyphenate = hyphenate
   }
 
-  public func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
+  package func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
     GreedyBreaker.run(
       ParagraphSums(items), lineWidth: lineWidth, threshold: hyphenationThreshold,
       hyphenate: hyphenate)

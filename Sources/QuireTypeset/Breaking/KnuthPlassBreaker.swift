@@ -31,8 +31,8 @@
 // even right edges, avoid alternating long/short lines (fitness) and limit hyphens.
 
 /// Optimal (total-fit) line breaking. See the file comment for the exact cost function.
-public struct KnuthPlassBreaker: ParagraphBreaker {
-  public enum Mode: Sendable, Hashable {
+package struct KnuthPlassBreaker: ParagraphBreaker {
+  package enum Mode: Sendable, Hashable {
     /// Lines are justified: glue stretches/shrinks to fill each line.
     case justified
     /// Lines are set at natural width; `raggedness` × line width is the shortfall that
@@ -41,27 +41,27 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   }
 
   /// Largest ratio accepted by the passes with hyphenation.
-  public var tolerance: Double
+  package var tolerance: Double
   /// Largest ratio accepted by the first pass (no hyphenation); negative skips that pass.
-  public var pretolerance: Double
-  public var linePenalty: Double
+  package var pretolerance: Double
+  package var linePenalty: Double
   /// Added to the cost of every flagged penalty (TeX's \hyphenpenalty; hyphen points
   /// carry cost 0 themselves, see `BreakItem.hyphen`).
-  public var hyphenPenalty: Double
-  public var doubleHyphenDemerits: Double
-  public var finalHyphenDemerits: Double
-  public var fitnessDemerits: Double
+  package var hyphenPenalty: Double
+  package var doubleHyphenDemerits: Double
+  package var finalHyphenDemerits: Double
+  package var fitnessDemerits: Double
   /// Pixels of extra stretch per line in the emergency pass; 0 means 10 % of the line.
-  public var emergencyStretch: Double
+  package var emergencyStretch: Double
   /// Lines more (+) or fewer (−) than optimal, when the paragraph allows it.
-  public var looseness: Int
+  package var looseness: Int
   /// Most hyphenated lines in a row (hard unless no other breaking exists).
-  public var maxConsecutiveHyphens: Int
-  public var mode: Mode
+  package var maxConsecutiveHyphens: Int
+  package var mode: Mode
   /// Whether flagged penalties (hyphen points) may be used at all.
-  public var hyphenate: Bool
+  package var hyphenate: Bool
 
-  public init(
+  package init(
     tolerance: Double = 2, pretolerance: Double = 1, linePenalty: Double = 10,
     hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
     finalHyphenDemerits: Double = 5000, fitnessDemerits: Double = 3000,
@@ -84,7 +84,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
 
   /// Ragged-right (start-aligned) breaking: no glue is stretched; reported ratios are 0
   /// (or negative only if a line must shrink to fit). See the file comment for the cost.
-  public static func ragged(
+  package static func ragged(
     raggedness: Double = 0.2, tolerance: Double = 2, pretolerance: Double = 1,
     linePenalty: Double = 10, hyphenPenalty: Double = 50, doubleHyphenDemerits: Double = 3000,
     fitnessDemerits: Double = 3000
@@ -98,7 +98,7 @@ public struct KnuthPlassBreaker: ParagraphBreaker {
   /// Upper bound on the active list; beyond it the costliest nodes are dropped.
   static let maxActive = 1024
 
-  public func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
+  package func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
     guard !items.isEmpty else { return [] }
     return withoutActuallyEscaping(lineWidth) { lineWidth in
       breakLines(items, escapingWidth: lineWidth)

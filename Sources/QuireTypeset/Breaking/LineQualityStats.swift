@@ -6,53 +6,53 @@
 // accumulation; merging two stats adds them.
 
 /// Accumulated line-breaking quality over paragraphs, pages or a whole book.
-public struct LineQualityStats: Sendable, Hashable, Codable {
+package struct LineQualityStats: Sendable, Hashable, Codable {
   /// Upper edges of the ratio histogram buckets: bucket k counts ratios r with
   /// edge[k−1] < r ≤ edge[k] (bucket 0: r ≤ −0.5; the last: r > 3).
-  public static let ratioBucketEdges: [Double] = [-0.5, 0, 0.5, 1, 1.5, 2, 3]
+  package static let ratioBucketEdges: [Double] = [-0.5, 0, 0.5, 1, 1.5, 2, 3]
 
   /// All lines added.
-  public private(set) var lines = 0
+  package private(set) var lines = 0
   /// Lines that end a paragraph or at a forced break (not justified).
-  public private(set) var lastLines = 0
-  public private(set) var paragraphs = 0
-  public private(set) var hyphenatedLines = 0
+  package private(set) var lastLines = 0
+  package private(set) var paragraphs = 0
+  package private(set) var hyphenatedLines = 0
   /// Ratio histogram of justified (non-last) lines; see `ratioBucketEdges`.
-  public private(set) var ratioHistogram = [Int](repeating: 0, count: 8)
+  package private(set) var ratioHistogram = [Int](repeating: 0, count: 8)
   /// Justified lines whose widest word space exceeds 1.5× / 2× its natural width.
-  public private(set) var linesWithSpacesOver150 = 0
-  public private(set) var linesWithSpacesOver200 = 0
+  package private(set) var linesWithSpacesOver150 = 0
+  package private(set) var linesWithSpacesOver200 = 0
   /// hyphenRuns[k] = number of maximal runs of k+1 consecutive hyphenated lines (the last
   /// bucket collects 10 or more).
-  public private(set) var hyphenRuns = [Int](repeating: 0, count: 10)
-  public private(set) var widows = 0
-  public private(set) var orphans = 0
-  public private(set) var kinsokuViolations = 0
+  package private(set) var hyphenRuns = [Int](repeating: 0, count: 10)
+  package private(set) var widows = 0
+  package private(set) var orphans = 0
+  package private(set) var kinsokuViolations = 0
   /// Lines whose word spacing is judged: not the last of a paragraph (from break items), or
   /// laid-out text lines with word spaces that are not the last of their block.
-  public private(set) var justifiedLines = 0
+  package private(set) var justifiedLines = 0
   /// Ratio histogram of judged lines in quarter steps: key k counts ratios r with
   /// k/4 ≤ r < (k+1)/4, r clamped to −1…3 (keys −4…12).
-  public private(set) var ratioQuarters: [Int: Int] = [:]
+  package private(set) var ratioQuarters: [Int: Int] = [:]
   /// Pages added by `addLaidOut`, and those (not the last) whose last text line ends with
   /// an inserted hyphen.
-  public private(set) var pages = 0
-  public private(set) var hyphenatedPageEnds = 0
+  package private(set) var pages = 0
+  package private(set) var hyphenatedPageEnds = 0
 
   private var currentRun = 0
   private var longestRun = 0
 
-  public init() {}
+  package init() {}
 
   /// Share of lines that end hyphenated (0 when empty).
-  public var hyphenatedShare: Double { lines == 0 ? 0 : Double(hyphenatedLines) / Double(lines) }
+  package var hyphenatedShare: Double { lines == 0 ? 0 : Double(hyphenatedLines) / Double(lines) }
   /// Longest run of consecutive hyphenated lines.
-  public var longestHyphenRun: Int { longestRun }
+  package var longestHyphenRun: Int { longestRun }
 
   /// Adds one line. `spaceStretchFactor` is stretch/width of the line's widest-growing
   /// glue, so a word space is set at natural × (1 + ratio × factor) when ratio > 0.
   /// `isLast`: the line ends its paragraph or a forced break (excluded from spacing stats).
-  public mutating func addLine(
+  package mutating func addLine(
     ratio: Double, hyphenated: Bool, spaceStretchFactor: Double, isLast: Bool
   ) {
     lines += 1
@@ -91,7 +91,7 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
   /// Adds a broken paragraph: each line's ratio and hyphen flag, the spacing factor from
   /// the glue actually on the line, last lines as those ending at a forced break or the
   /// paragraph's end.
-  public mutating func addParagraph(_ breaks: [LineBreak], items: [BreakItem]) {
+  package mutating func addParagraph(_ breaks: [LineBreak], items: [BreakItem]) {
     paragraphs += 1
     let ranges = LineBreak.lineRanges(breaks, in: items)
     for (range, b) in zip(ranges, breaks) {
@@ -109,14 +109,14 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
 
   /// Counts kinsoku violations at a line's edges: a first character that may not start a
   /// line, or a last character that may not end one.
-  public mutating func addLineEdges(first: Unicode.Scalar?, last: Unicode.Scalar?) {
+  package mutating func addLineEdges(first: Unicode.Scalar?, last: Unicode.Scalar?) {
     if let first, !Kinsoku.mayStartLine(first) { kinsokuViolations += 1 }
     if let last, !Kinsoku.mayEndLine(last) { kinsokuViolations += 1 }
   }
 
   /// Counts widows (a page starting with the single last line of a multi-line block) and
   /// orphans (a page ending with the single first line of one) in split pages.
-  public mutating func addPages(_ pages: [Range<Int>], lines: [SplitLine]) {
+  package mutating func addPages(_ pages: [Range<Int>], lines: [SplitLine]) {
     func sameBlock(_ i: Int, _ j: Int) -> Bool {
       i >= 0 && j >= 0 && i < lines.count && j < lines.count && lines[i].block != nil
         && lines[i].block == lines[j].block
@@ -130,7 +130,7 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
   }
 
   /// Adds another accumulation (e.g. per chapter into per book).
-  public mutating func merge(_ other: LineQualityStats) {
+  package mutating func merge(_ other: LineQualityStats) {
     endHyphenRun()
     lines += other.lines
     lastLines += other.lastLines
@@ -157,7 +157,7 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
   /// Judged lines are text lines with word spaces that are not their block's last (those
   /// are set ragged by design), with a ratio or under justification (`justify`); CJK lines
   /// justify between characters and are left out. Hyphen runs count across paragraphs.
-  public mutating func addLaidOut(_ book: [Page], justify: Bool) {
+  package mutating func addLaidOut(_ book: [Page], justify: Bool) {
     let pageLines = book.map { $0.lines.filter { $0.role == .text } }
     let all = pageLines.flatMap { $0 }
     pages += book.count
@@ -216,7 +216,7 @@ public struct LineQualityStats: Sendable, Hashable, Codable {
   }
 
   /// A readable multi-line report.
-  public var summary: String {
+  package var summary: String {
     let justified = lines - lastLines
     func pct(_ x: Int, _ of: Int) -> String {
       of == 0 ? "0.0%" : String(Double(Int((Double(x) / Double(of) * 1000).rounded())) / 10) + "%"

@@ -12,7 +12,7 @@
 // lines (the loose set allows them; strict is the book-typesetting default).
 
 /// Japanese/Chinese line-breaking rules over Unicode scalars.
-public enum Kinsoku {
+package enum Kinsoku {
   /// Closing brackets and quotation marks (JLREQ cl-02), fullwidth and ASCII.
   static let closingBrackets: Set<Unicode.Scalar> = scalars(
     "」』）〕】〉》〙〗〛｝］｠｣’”〞〟)]}»›﹚﹜﹞︶︸︺︼︾﹀﹂﹄")
@@ -48,33 +48,33 @@ public enum Kinsoku {
   /// Whether `c` may be the first character of a line. False for closing brackets and
   /// quotes, full stops and commas, dividing punctuation (？！：；・), iteration marks,
   /// the prolonged sound mark, hyphens and small kana.
-  public static func mayStartLine(_ c: Unicode.Scalar) -> Bool { !notStarting.contains(c) }
+  package static func mayStartLine(_ c: Unicode.Scalar) -> Bool { !notStarting.contains(c) }
 
   /// Whether `c` may be the last character of a line. False for opening brackets and
   /// quotation marks.
-  public static func mayEndLine(_ c: Unicode.Scalar) -> Bool { !openingBrackets.contains(c) }
+  package static func mayEndLine(_ c: Unicode.Scalar) -> Bool { !openingBrackets.contains(c) }
 
   /// Whether a line break between `before` and `after` violates the rules: `after` may not
   /// start a line, `before` may not end one, or both are the same inseparable character
   /// (—— or ……).
-  public static func forbidBreak(before: Unicode.Scalar, after: Unicode.Scalar) -> Bool {
+  package static func forbidBreak(before: Unicode.Scalar, after: Unicode.Scalar) -> Bool {
     if !mayStartLine(after) || !mayEndLine(before) { return true }
     return before == after && inseparable.contains(before)
   }
 
   /// Fullwidth punctuation that may be set at half width (its ink fills half the em box)
   /// when a line must shrink: brackets, quotes, 。．、，・：；.
-  public static func isCompressible(_ c: Unicode.Scalar) -> Bool { compressible.contains(c) }
+  package static func isCompressible(_ c: Unicode.Scalar) -> Bool { compressible.contains(c) }
 
   /// Punctuation that may hang past the end of a line instead of being pushed to the
   /// next one: 。．、，.
-  public static func mayHang(_ c: Unicode.Scalar) -> Bool { hanging.contains(c) }
+  package static func mayHang(_ c: Unicode.Scalar) -> Bool { hanging.contains(c) }
 
   /// Removes the break opportunities the rules forbid. `breakAfter[i]` says whether a
   /// line may break between `scalars[i]` and `scalars[i + 1]` (e.g. from UAX #14); the
   /// result clears it where `forbidBreak(before:after:)` holds, looking through spaces
   /// is not needed because a space is itself a legal line end. Counts must match.
-  public static func applyRules(to scalars: [Unicode.Scalar], breakAfter: [Bool]) -> [Bool] {
+  package static func applyRules(to scalars: [Unicode.Scalar], breakAfter: [Bool]) -> [Bool] {
     var out = breakAfter
     let n = min(scalars.count, breakAfter.count)
     for i in 0..<n where out[i] && i + 1 < scalars.count {
@@ -85,7 +85,7 @@ public enum Kinsoku {
 
   /// Han ideographs, kana, Hangul, bopomofo, CJK punctuation and fullwidth forms — the
   /// characters between which UAX #14 allows breaks and kinsoku applies.
-  public static func isCJK(_ c: Unicode.Scalar) -> Bool {
+  package static func isCJK(_ c: Unicode.Scalar) -> Bool {
     switch c.value {
     case 0x1100...0x11FF,  // Hangul Jamo
       0x2E80...0x2FDF,  // CJK radicals, Kangxi
@@ -111,7 +111,7 @@ public enum Kinsoku {
   /// ideograph or kana/hangul and a Latin letter or digit, either way round (JLREQ 3.6.1;
   /// clreq "spacing between Chinese and Western text"). Punctuation on either side (CJK
   /// or Western) takes no extra space; neither do fullwidth letters and digits.
-  public static func needsQuarterEm(between a: Unicode.Scalar, and b: Unicode.Scalar) -> Bool {
+  package static func needsQuarterEm(between a: Unicode.Scalar, and b: Unicode.Scalar) -> Bool {
     (isCJKLetter(a) && isWesternAlphanumeric(b)) || (isWesternAlphanumeric(a) && isCJKLetter(b))
   }
 
@@ -138,13 +138,13 @@ public enum Kinsoku {
   static let blankLeft: Set<Unicode.Scalar> = scalars("「『（〔【〈《〘〖〚｛［｟")
 
   /// Whether the right half of `c`'s em box is blank (it may be set at half width).
-  public static func hasBlankRightHalf(_ c: Unicode.Scalar) -> Bool { blankRight.contains(c) }
+  package static func hasBlankRightHalf(_ c: Unicode.Scalar) -> Bool { blankRight.contains(c) }
   /// Whether the left half of `c`'s em box is blank.
-  public static func hasBlankLeftHalf(_ c: Unicode.Scalar) -> Bool { blankLeft.contains(c) }
+  package static func hasBlankLeftHalf(_ c: Unicode.Scalar) -> Bool { blankLeft.contains(c) }
 
   /// Demerit cost of hanging 。、 past the line end (TeX penalty units): a hung stop is a
   /// fallback for a line that would otherwise be too loose or too tight.
-  public static let hangingCost: Double = 100
+  package static let hangingCost: Double = 100
 
   /// The break items between `a` and `b` (in text order, neither a space) that JLREQ
   /// spacing asks for, or nil when the plain rules apply. `em` is the font size in px;
@@ -158,7 +158,7 @@ public enum Kinsoku {
   ///   glue that may shrink by ½ em (compression inside a line that must tighten).
   /// - CJK next to a Latin letter or digit: ¼ em glue, stretching to ½ em and shrinking to
   ///   ⅛ em (a break point if the rules allow one there).
-  public static func boundaryItems(
+  package static func boundaryItems(
     _ a: Unicode.Scalar, _ b: Unicode.Scalar, em: Double, breakAllowed: Bool, compress: Bool
   ) -> [BreakItem]? {
     let half = em / 2

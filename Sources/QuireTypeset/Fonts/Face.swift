@@ -9,7 +9,7 @@ import CHarfBuzz
 import Foundation
 
 /// Why a font could not be used.
-public enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The fonts/ folder was not found (QUIRE_FONTS, next to the executable, or the source tree).
   case fontsFolderMissing(searched: [String])
   /// A font file could not be read.
@@ -17,7 +17,7 @@ public enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
   /// HarfBuzz found no glyphs in the file (`hb_face_create` gave an empty face).
   case notAFont(path: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .fontsFolderMissing(let s):
       return "fonts folder not found (set QUIRE_FONTS); looked in: \(s.joined(separator: ", "))"

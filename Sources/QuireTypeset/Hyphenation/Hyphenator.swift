@@ -17,14 +17,14 @@ import Foundation
 import QuireCore
 
 /// Finds the points where a word may be hyphenated, for one language.
-public final class Hyphenator: Sendable {
+package final class Hyphenator: Sendable {
   /// The dictionary file this hyphenator was loaded from.
-  public let dictionaryPath: String
+  package let dictionaryPath: String
   /// Minimum letters before the first and after the last hyphen.
-  public let leftMin: Int
-  public let rightMin: Int
+  package let leftMin: Int
+  package let rightMin: Int
   /// Words (letter runs) shorter than this are never hyphenated.
-  public let minWordLength: Int
+  package let minWordLength: Int
 
   nonisolated(unsafe) private let dict: UnsafeMutablePointer<HyphenDict>
   private let encoding: DictionaryEncoding
@@ -55,7 +55,7 @@ public final class Hyphenator: Sendable {
   /// Tries the exact region (hyph_en_GB.dic), then the language's default dictionary
   /// (en → en_US, de → de_DE, pt → pt_PT, es → es_ES, it → it_IT, nl → nl_NL, ru → ru_RU,
   /// fr → fr), then hyph_<lang>.dic. Results, including misses, are cached per tag.
-  public static func forLanguage(_ bcp47: String) -> Hyphenator? {
+  package static func forLanguage(_ bcp47: String) -> Hyphenator? {
     let tag = bcp47.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
       .lowercased()
     guard !tag.isEmpty, tag.count <= 35 else { return nil }
@@ -66,10 +66,10 @@ public final class Hyphenator: Sendable {
 
   /// Messages about dictionaries that were missing or failed to load (for the CLI to show;
   /// the library never prints).
-  public static func diagnostics() -> [String] { registry.messages() }
+  package static func diagnostics() -> [String] { registry.messages() }
 
   /// Directories searched for hyph_*.dic, in order: $QUIRE_HYPHEN_DIR, then the system's.
-  public static var searchDirectories: [String] {
+  package static var searchDirectories: [String] {
     var dirs: [String] = []
     if let env = ProcessInfo.processInfo.environment["QUIRE_HYPHEN_DIR"], !env.isEmpty {
       dirs.append(env)
@@ -125,7 +125,7 @@ public final class Hyphenator: Sendable {
   /// (acronyms) and runs the dictionary's encoding cannot represent are not hyphenated.
   /// If the word contains soft hyphens (U+00AD) only those are used: each soft hyphen at
   /// scalar index j yields the point j (the soft hyphen itself is invisible).
-  public func hyphenationPoints(in word: String) -> [Int] {
+  package func hyphenationPoints(in word: String) -> [Int] {
     hyphenationPoints(scalars: Array(word.unicodeScalars))
   }
 

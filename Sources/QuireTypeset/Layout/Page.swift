@@ -7,37 +7,37 @@ import Foundation
 import QuireCore
 import QuireIngest
 
-public struct Rect: Sendable, Hashable, Codable {
-  public var x: Double, y: Double, width: Double, height: Double
-  public init(x: Double, y: Double, width: Double, height: Double) {
+package struct Rect: Sendable, Hashable, Codable {
+  package var x: Double, y: Double, width: Double, height: Double
+  package init(x: Double, y: Double, width: Double, height: Double) {
     self.x = x
     self.y = y
     self.width = width
     self.height = height
   }
-  public var maxX: Double { x + width }
-  public var maxY: Double { y + height }
+  package var maxX: Double { x + width }
+  package var maxY: Double { y + height }
 }
 
 /// Index of a face in the layout's `FontTable`.
-public typealias FontID = Int
+package typealias FontID = Int
 
 /// Shaped glyphs in one face at one size and colour.
-public struct GlyphRun: Sendable, Hashable {
-  public var font: FontID
+package struct GlyphRun: Sendable, Hashable {
+  package var font: FontID
   /// Pixels per em.
-  public var size: Double
-  public var color: RGBA
+  package var size: Double
+  package var color: RGBA
   /// Glyph ids in the face.
-  public var glyphs: [UInt32]
+  package var glyphs: [UInt32]
   /// Pen positions on the baseline, page pixels, one per glyph.
-  public var x: [Float]
-  public var y: [Float]
+  package var x: [Float]
+  package var y: [Float]
   /// Synthesized styles when the family lacks a bold or italic face.
-  public var syntheticBold: Bool
-  public var syntheticItalic: Bool
+  package var syntheticBold: Bool
+  package var syntheticItalic: Bool
 
-  public init(
+  package init(
     font: FontID, size: Double, color: RGBA, glyphs: [UInt32], x: [Float], y: [Float],
     syntheticBold: Bool = false, syntheticItalic: Bool = false
   ) {
@@ -52,17 +52,17 @@ public struct GlyphRun: Sendable, Hashable {
   }
 }
 
-public struct ImagePlacement: Sendable, Hashable {
+package struct ImagePlacement: Sendable, Hashable {
   /// Resolved href; the renderer asks the book's resources for the bytes.
-  public var href: String
-  public var rect: Rect
-  public init(href: String, rect: Rect) {
+  package var href: String
+  package var rect: Rect
+  package init(href: String, rect: Rect) {
     self.href = href
     self.rect = rect
   }
 }
 
-public enum DisplayItem: Sendable, Hashable {
+package enum DisplayItem: Sendable, Hashable {
   case glyphs(GlyphRun)
   case image(ImagePlacement)
   /// A filled rectangle: hr, underline, strike-through, table rules, placeholders.
@@ -70,25 +70,25 @@ public enum DisplayItem: Sendable, Hashable {
 }
 
 /// One laid-out line, for the manifest's `lines` and for tests.
-public struct LineBox: Sendable, Hashable, Codable {
-  public enum Role: String, Sendable, Hashable, Codable { case text, folio }
+package struct LineBox: Sendable, Hashable, Codable {
+  package enum Role: String, Sendable, Hashable, Codable { case text, folio }
   /// The text as shown, without an inserted hyphen.
-  public var text: String
-  public var rect: Rect
+  package var text: String
+  package var rect: Rect
   /// Index of the source block (paragraph/heading) in reading order within the book.
-  public var block: Int
-  public var role: Role
-  public var hyphenated: Bool
+  package var block: Int
+  package var role: Role
+  package var hyphenated: Bool
   /// Justification adjustment ratio: 0 natural, + stretched, − shrunk.
-  public var ratio: Double
-  public var start: Location
-  public var end: Location
+  package var ratio: Double
+  package var start: Location
+  package var end: Location
   /// Word-space width as set, over the natural space (nil: the line has no word space).
   /// Set by the typesetter from the glue it placed, so quality reports need not know the
   /// glue model.
-  public var spaceFactor: Double? = nil
+  package var spaceFactor: Double? = nil
 
-  public init(
+  package init(
     text: String, rect: Rect, block: Int, role: Role = .text, hyphenated: Bool = false,
     ratio: Double = 0, start: Location, end: Location
   ) {
@@ -104,18 +104,18 @@ public struct LineBox: Sendable, Hashable, Codable {
 }
 
 /// One page: what to draw and where it came from.
-public struct Page: Sendable {
+package struct Page: Sendable {
   /// 1-based, in the whole book.
-  public var number: Int
-  public var spine: Int
-  public var href: String
-  public var start: Location
-  public var end: Location
-  public var items: [DisplayItem]
-  public var lines: [LineBox]
-  public var images: [ImagePlacement]
+  package var number: Int
+  package var spine: Int
+  package var href: String
+  package var start: Location
+  package var end: Location
+  package var items: [DisplayItem]
+  package var lines: [LineBox]
+  package var images: [ImagePlacement]
 
-  public init(
+  package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,
     items: [DisplayItem] = [], lines: [LineBox] = [], images: [ImagePlacement] = []
   ) {

@@ -10,11 +10,11 @@ import QuireCore
 extension Diagnostic.Kind {
   /// Characters no font has (drawn as the primary face's .notdef): one diagnostic per
   /// chapter, script and face, with the count in the message.
-  public static let missingGlyph = Diagnostic.Kind("missingGlyph")
+  package static let missingGlyph = Diagnostic.Kind("missingGlyph")
   /// An embedded font that could not be loaded, or a `--font` family that was not found.
-  public static let fontUnavailable = Diagnostic.Kind("fontUnavailable")
+  package static let fontUnavailable = Diagnostic.Kind("fontUnavailable")
   /// A chapter index outside the book's spine.
-  public static let noSuchChapter = Diagnostic.Kind("noSuchChapter")
+  package static let noSuchChapter = Diagnostic.Kind("noSuchChapter")
 }
 
 /// Characters of one script that no font has, drawn with one face, in one chapter.

@@ -17,26 +17,26 @@
 // after the last line of a page is dropped, and a page starts at its first line's top.
 
 /// One laid-out line (or unbreakable block such as an image) as the splitter sees it.
-public struct SplitLine: Sendable, Hashable {
-  public enum BreakBefore: Sendable, Hashable { case auto, avoid, always }
+package struct SplitLine: Sendable, Hashable {
+  package enum BreakBefore: Sendable, Hashable { case auto, avoid, always }
 
   /// Height that must fit on the page, px.
-  public var height: Double
+  package var height: Double
   /// Distance from this line's top to the next line's top, px.
-  public var advance: Double
+  package var advance: Double
   /// The page break before this line (CSS break-before; `.always` for chapter starts).
-  public var breakBefore: BreakBefore
+  package var breakBefore: BreakBefore
   /// Keep this line with the next (headings: with the next two lines of the next block).
-  public var keepWithNext: Bool
+  package var keepWithNext: Bool
   /// The paragraph (block) this line belongs to; lines of one block are consecutive.
   /// Widows and orphans apply within a block; nil = a standalone line.
-  public var block: Int?
+  package var block: Int?
   /// Keep-together group (a figure and its caption): no break between lines sharing it.
-  public var group: Int?
+  package var group: Int?
   /// The line ends with an inserted hyphen (its word goes on on the next line).
-  public var hyphenated: Bool
+  package var hyphenated: Bool
 
-  public init(
+  package init(
     height: Double, advance: Double? = nil, breakBefore: BreakBefore = .auto,
     keepWithNext: Bool = false, block: Int? = nil, group: Int? = nil, hyphenated: Bool = false
   ) {
@@ -51,18 +51,18 @@ public struct SplitLine: Sendable, Hashable {
 }
 
 /// Splits a sequence of lines into pages (see the file comment for the rules).
-public struct PageSplitter: Sendable, Hashable {
+package struct PageSplitter: Sendable, Hashable {
   /// Minimum lines of a paragraph left at the bottom of a page (CSS orphans).
-  public var orphans: Int
+  package var orphans: Int
   /// Minimum lines of a paragraph carried to the top of a page (CSS widows).
-  public var widows: Int
+  package var widows: Int
   /// Lines of the following block kept with a keep-with-next line (a heading).
-  public var keepWithNextLines: Int
+  package var keepWithNextLines: Int
   /// Most lines a page may give up so that it does not end with a hyphenated line
   /// (0 turns the rule off).
-  public var hyphenSlack: Int
+  package var hyphenSlack: Int
 
-  public init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2, hyphenSlack: Int = 1) {
+  package init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2, hyphenSlack: Int = 1) {
     self.hyphenSlack = max(0, min(hyphenSlack, 8))
     self.orphans = max(1, orphans)
     self.widows = max(1, widows)
@@ -74,7 +74,7 @@ public struct PageSplitter: Sendable, Hashable {
   /// line's own flag, the orphans (first orphans−1 gaps of a block) and widows (last
   /// widows−1 gaps) rules, keep-with-next (the gap after the line and the first
   /// keepWithNextLines−1 gaps of the block that follows) and shared groups.
-  public func gaps(_ lines: [SplitLine]) -> [SplitLine.BreakBefore] {
+  package func gaps(_ lines: [SplitLine]) -> [SplitLine.BreakBefore] {
     let n = lines.count
     var gaps = lines.map(\.breakBefore)
     guard n > 1 else { return gaps }
@@ -111,7 +111,7 @@ public struct PageSplitter: Sendable, Hashable {
 
   /// Pages as ranges of line indices, in order, covering every line exactly once. A page
   /// overflows `pageHeight(k)` only when its single line is taller than the page.
-  public func split(_ lines: [SplitLine], pageHeight: (Int) -> Double) -> [Range<Int>] {
+  package func split(_ lines: [SplitLine], pageHeight: (Int) -> Double) -> [Range<Int>] {
     let n = lines.count
     guard n > 0 else { return [] }
     let gaps = gaps(lines)
@@ -150,7 +150,7 @@ public struct PageSplitter: Sendable, Hashable {
     return pages
   }
 
-  public func split(_ lines: [SplitLine], pageHeight: Double) -> [Range<Int>] {
+  package func split(_ lines: [SplitLine], pageHeight: Double) -> [Range<Int>] {
     split(lines, pageHeight: { _ in pageHeight })
   }
 }
