@@ -11,7 +11,11 @@ import sys
 from pathlib import Path
 
 # Functions that are one big switch over token or tag kinds: long by nature, flat to read.
-ALLOWED: set[str] = set()
+ALLOWED: set[str] = {
+    "Sources/QuireIngest/Style/CSSTokenizer.swift:tokenize",  # CSS Syntax §4.3, one case per code point class
+    "Sources/QuireIngest/Style/Cascade.swift:apply",  # one case per CSS property
+    "Sources/QuireIngest/Style/CSSParser.swift:parse",  # selector grammar, one case per token
+}
 
 DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|static|class|final|override|mutating|nonmutating|convenience|required|nonisolated|@inline\(__always\)|@usableFromInline)\s+)*(func\s+([^\s(<]+)|init[?!]?\s*[(<]|deinit\b)")
 

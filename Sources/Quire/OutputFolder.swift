@@ -5,6 +5,7 @@ import QuireCore
 /// separators, no dot-dot), first to a hidden temporary name, then renamed, so an
 /// interrupted run never leaves a half-written page.
 public struct OutputFolder: Sendable {
+  /// The folder every file is written into.
   public let root: URL
 
   /// Creates the folder (and parents) if needed.
@@ -27,6 +28,7 @@ public struct OutputFolder: Sendable {
     try Self.writeAtomically(Data(bytes), to: root.appendingPathComponent(Self.checked(name)))
   }
 
+  /// Writes `data` as `name` atomically.
   public func write(_ data: Data, as name: String) throws(QuireError) {
     try Self.writeAtomically(data, to: root.appendingPathComponent(Self.checked(name)))
   }

@@ -5,20 +5,29 @@ import QuireTypeset
 /// QuireTypeset's `LineQualityStats`, which owns the counting (see `addLaidOut` there for
 /// what each number means). The JSON field names are read by the Benchmarks scripts.
 public struct QualityReport: Codable, Sendable {
+  /// Pages laid out.
   public var pages: Int
+  /// Text lines (folios excluded).
   public var lines: Int
+  /// Lines justified with word spaces: not a paragraph's last line, not CJK.
   public var justifiedLines: Int
+  /// Lines ending with an inserted hyphen.
   public var hyphenatedLines: Int
+  /// Hyphenated lines as a share of all lines.
   public var hyphenatedShare: Double
   /// Most consecutive hyphenated lines anywhere.
   public var longestHyphenRun: Int
   /// Justified lines whose word spaces exceed 1.5× / 2× the natural space.
   public var spacesOver150: Double
+  /// Justified lines whose word spaces exceed 2× the natural space, as a share.
   public var spacesOver200: Double
   /// Ratio histogram over justified lines: bucket lower bound → count.
   public var ratioHistogram: [String: Int]
+  /// A paragraph's last line alone at the top of a page.
   public var widows: Int
+  /// A paragraph's first line alone at the bottom of a page.
   public var orphans: Int
+  /// Lines that start or end with a character JLREQ/clreq forbid there.
   public var kinsokuViolations: Int
   /// Pages (not the last) whose last text line ends with an inserted hyphen.
   public var hyphenatedPageEnds: Int = 0
@@ -50,6 +59,7 @@ public struct QualityReport: Codable, Sendable {
     hyphenatedPageEnds = s.hyphenatedPageEnds
   }
 
+  /// The report as aligned text lines, for a terminal.
   public func text() -> String {
     func pct(_ x: Double) -> String { String(format: "%.2f%%", x * 100) }
     var s = """

@@ -30,12 +30,12 @@ import QuireTypeset
 @_exported import struct QuireCache.ReadingReport
 @_exported import struct QuireCore.Diagnostic
 @_exported import struct QuireCore.DiagnosticLog
+@_exported import struct QuireCore.PixelBuffer
+@_exported import struct QuireCore.RGBA
 @_exported import enum QuireMotion.LeafBack
 @_exported import struct QuireMotion.TimingFunction
 @_exported import enum QuireMotion.TurnCorner
 @_exported import enum QuireMotion.TurnDirection
-@_exported import struct QuireCore.PixelBuffer
-@_exported import struct QuireCore.RGBA
 
 /// Why a job failed. Each case says which file and what failed; the CLI maps each case to
 /// one stderr line and a sysexits code.

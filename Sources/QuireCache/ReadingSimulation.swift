@@ -2,10 +2,15 @@ import Foundation
 
 /// What `quire bench --reading` prints.
 public struct ReadingReport: Codable, Sendable, Equatable {
+  /// Page turns simulated.
   public var turns: Int
+  /// Turns whose page was already in the cache.
   public var hits: Int
+  /// Median time a turn took to return its page, in milliseconds.
   public var turnP50Millis: Double
+  /// 99th-percentile turn time, in milliseconds.
   public var turnP99Millis: Double
+  /// Median time of an uncached page render, in milliseconds.
   public var coldMillis: Double
 
   enum CodingKeys: String, CodingKey {

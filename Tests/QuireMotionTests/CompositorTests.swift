@@ -4,8 +4,8 @@ import Testing
 
 @testable import QuireMotion
 
-private let W = 120
-private let H = 160
+private let canvasWidth = 120
+private let canvasHeight = 160
 
 private func canvasLayer(_ image: PixelBuffer) -> Layer {
   let l = Layer(
@@ -15,15 +15,15 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
 }
 
 @Test func identityLayerIsPixelExact() {
-  let page = Synthetic.page(width: W, height: H, seed: 1)
-  let out = Compositor(width: W, height: H, background: .white).render(
+  let page = Synthetic.page(width: canvasWidth, height: canvasHeight, seed: 1)
+  let out = Compositor(width: canvasWidth, height: canvasHeight, background: .white).render(
     presentation: canvasLayer(page))
   #expect(out == page)
   // Also through the general (resampling) path: an affine transform that maps texel centres
   // onto pixel centres, here a perspective matrix acting on z = 0 only.
   let l = canvasLayer(page)
   l.transform = .perspective(500)
-  #expect(Compositor(width: W, height: H).render(presentation: l) == page)
+  #expect(Compositor(width: canvasWidth, height: canvasHeight).render(presentation: l) == page)
 }
 
 @Test func integerTranslationIsExactAndEdgesAntialias() {
@@ -168,7 +168,8 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
 }
 
 @Test func compositorFeatureGolden() {
-  let root = Layer(frame: LayerRect(x: 0, y: 0, width: Double(W), height: Double(H)))
+  let root = Layer(
+    frame: LayerRect(x: 0, y: 0, width: Double(canvasWidth), height: Double(canvasHeight)))
   root.sublayerTransform = .perspective(400)
   let g = GradientLayer()
   g.frame = root.bounds
@@ -185,7 +186,9 @@ private func canvasLayer(_ image: PixelBuffer) -> Layer {
   card.shadowOffset = LayerSize(width: 3, height: 5)
   card.transform = .rotation(0.5, x: 0.3, y: 1, z: 0.1)
   root.addSublayer(card)
-  expectGolden("compositor-features", Compositor(width: W, height: H).render(presentation: root))
+  expectGolden(
+    "compositor-features",
+    Compositor(width: canvasWidth, height: canvasHeight).render(presentation: root))
 }
 
 @Test func compositorSpeedFullPageFrames() {

@@ -26,15 +26,11 @@ private func sceneWithLayer() -> (Scene, Layer) {
   let (scene, l) = sceneWithLayer()
   var fired: [Double] = []
   let quarter = Transform3D.rotation(Double.pi / 2, x: 0, y: 1, z: 0)
-  scene.transaction(
-    duration: 1,
-    completion: {
-      fired.append(scene.time)
-      scene.transaction(duration: 1) { l.transform = quarter }
-    }
-  ) {
-    l.opacity = 0.5
+  let completion = {
+    fired.append(scene.time)
+    scene.transaction(duration: 1) { l.transform = quarter }
   }
+  scene.transaction(duration: 1, completion: completion) { l.opacity = 0.5 }
   scene.advance(to: 0.5)
   #expect(fired.isEmpty)
   scene.advance(to: 1.5)  // jumps past the end: fires with the clock at exactly 1.0

@@ -86,8 +86,9 @@ import Testing
       images: { href in href == "a.png" ? png : href == "b.jpg" ? jpg : nil })
     let page = makePage([
       .fill(Rect(x: 0, y: 50, width: 200, height: 10), RGBA(r: 0, g: 0, b: 0)),
-      .image(ImagePlacement(href: "a.png", rect: Rect(x: 4, y: 4, width: 72, height: 48))),  // up ×3
-      .image(ImagePlacement(href: "a.png", rect: Rect(x: 80, y: 4, width: 12, height: 8))),  // down ×2
+      // Scaled up ×3, then down ×2.
+      .image(ImagePlacement(href: "a.png", rect: Rect(x: 4, y: 4, width: 72, height: 48))),
+      .image(ImagePlacement(href: "a.png", rect: Rect(x: 80, y: 4, width: 12, height: 8))),
       .image(ImagePlacement(href: "b.jpg", rect: Rect(x: 100, y: 4, width: 64, height: 48))),
       .image(ImagePlacement(href: "b.jpg", rect: Rect(x: 170, y: 4.4, width: 21, height: 15.6))),
     ])

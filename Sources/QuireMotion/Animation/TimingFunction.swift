@@ -6,9 +6,13 @@ import Foundation
 /// parameter has converged (|Δs| < 1e-13), then returns y(s): error in y < 1e-6 even where
 /// x(s) is flat.
 public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
+  /// The first control point's x (time), 0…1.
   public var x1: Double
+  /// The first control point's y (progress); may leave 0…1 (overshoot).
   public var y1: Double
+  /// The second control point's x (time), 0…1.
   public var x2: Double
+  /// The second control point's y (progress); may leave 0…1 (overshoot).
   public var y2: Double
 
   /// x1 and x2 are clamped to 0…1 so that x(s) is monotonic (y may overshoot).
@@ -19,9 +23,13 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     self.y2 = y2
   }
 
+  /// Constant speed.
   public static let linear = TimingFunction(0, 0, 1, 1)
+  /// Starts slowly, ends at full speed (CSS "ease-in").
   public static let easeIn = TimingFunction(0.42, 0, 1, 1)
+  /// Starts at full speed, ends slowly (CSS "ease-out").
   public static let easeOut = TimingFunction(0, 0, 0.58, 1)
+  /// Slow at both ends (CSS "ease-in-out").
   public static let easeInEaseOut = TimingFunction(0.42, 0, 0.58, 1)
   /// Core Animation's kCAMediaTimingFunctionDefault (CSS "ease").
   public static let `default` = TimingFunction(0.25, 0.1, 0.25, 1)
@@ -54,6 +62,7 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The CSS form, "cubic-bezier(x1, y1, x2, y2)".
   public var description: String { "cubic-bezier(\(x1), \(y1), \(x2), \(y2))" }
 
   private func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double {

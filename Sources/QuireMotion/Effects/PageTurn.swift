@@ -4,9 +4,33 @@
 // Backward turns, right-to-left mirroring and spreads are built on top of this contract
 // (see TurnOptions), so each effect only implements the forward, left-to-right case.
 
-public enum TurnDirection: String, Sendable, Hashable, Codable { case next, prev }
-public enum TurnCorner: String, Sendable, Hashable, Codable { case top, bottom, middle }
-public enum LeafBack: String, Sendable, Hashable, Codable { case mirrored, blank, next }
+/// Which way a page turns: forward to the next page, or back to the previous one.
+public enum TurnDirection: String, Sendable, Hashable, Codable {
+  /// Page N to page N+1.
+  case next
+  /// Page N to page N−1 (the forward turn's geometry run backwards in space, not in time).
+  case prev
+}
+
+/// The corner (or edge) of the leaf that the turn lifts.
+public enum TurnCorner: String, Sendable, Hashable, Codable {
+  /// The outer top corner.
+  case top
+  /// The outer bottom corner.
+  case bottom
+  /// The middle of the outer edge (a straight, vertical fold line).
+  case middle
+}
+
+/// What the back of a turning leaf shows.
+public enum LeafBack: String, Sendable, Hashable, Codable {
+  /// The front page seen through the paper, mirrored (a printed book's show-through).
+  case mirrored
+  /// Plain paper.
+  case blank
+  /// The next page (a two-sided leaf, as in a spread).
+  case next
+}
 
 package struct TurnOptions: Sendable, Hashable {
   package var direction: TurnDirection = .next

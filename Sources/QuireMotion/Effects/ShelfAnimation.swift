@@ -27,7 +27,8 @@ extension ShelfPlacement {
   /// property list (XML or binary): an array with, per book, a dictionary holding a
   /// "center" string "{x, y}" (or numbers "x" and "y") and an "angle" in degrees.
   /// At most 10 000 entries are read.
-  package static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement] {
+  package static func parseLayout(_ data: Data, file: String = "layout") throws -> [ShelfPlacement]
+  {
     guard data.count <= 16 << 20 else {
       throw ShelfLayoutError.unreadable(file: file, reason: "larger than 16 MiB")
     }

@@ -165,7 +165,8 @@ package enum ParagraphMeasure {
   /// The width a line occupies when its glue is set with `ratio`: each glue gets
   /// `width + ratio·stretch` (ratio > 0) or `width + ratio·shrink` (ratio < 0); fil glue
   /// takes up whatever remains and is not counted here.
-  package static func setWidth(_ range: Range<Int>, in items: [BreakItem], ratio: Double) -> Double {
+  package static func setWidth(_ range: Range<Int>, in items: [BreakItem], ratio: Double) -> Double
+  {
     let m = measure(range, in: items)
     return m.width + (ratio >= 0 ? ratio * m.stretch : ratio * m.shrink)
   }

@@ -62,7 +62,8 @@ package struct PageSplitter: Sendable, Hashable {
   /// (0 turns the rule off).
   package var hyphenSlack: Int
 
-  package init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2, hyphenSlack: Int = 1) {
+  package init(orphans: Int = 2, widows: Int = 2, keepWithNextLines: Int = 2, hyphenSlack: Int = 1)
+  {
     self.hyphenSlack = max(0, min(hyphenSlack, 8))
     self.orphans = max(1, orphans)
     self.widows = max(1, widows)
