@@ -17,7 +17,7 @@
 // selection is ranges, a turn style an enum, a font a family or a file, warnings are
 // `Diagnostic`s aggregated in a `DiagnosticLog`. Strings are parsed into these only by the
 // CLI, and no error of the library names a CLI flag. The stage modules are not re-exported;
-// the few of their types that are part of the API (pixels, turn geometry, timing curves,
+// the few of their types that are part of the API (pixels, the colour type, turn geometry, timing curves,
 // diagnostics, the reading report) are re-exported one by one below.
 //
 // The façade owns no algorithm: it wires stages, runs pages on worker threads, and keeps

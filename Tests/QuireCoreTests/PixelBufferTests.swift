@@ -1,24 +1,11 @@
 import QuireCore
 import Testing
 
-/// A small deterministic generator for test pixels.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A buffer of noise and runs (so both literal and match paths of the compressor are used).
 func samplePixels(width: Int, height: Int, format: PixelBuffer.Format, seed: UInt64)
   -> PixelBuffer
 {
-  var rng = SplitMix(seed: seed)
+  var rng = SplitMix64(seed: seed)
   var pixels = [UInt8](repeating: 0, count: width * height * format.channels)
   for i in pixels.indices {
     pixels[i] = seed % 2 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : UInt8((i / 7) % 3 * 120)

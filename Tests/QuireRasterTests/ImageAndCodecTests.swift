@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import QuireCore
 import QuireIngest
 import QuireTypeset
 import Testing
@@ -26,7 +27,7 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
 @Suite struct ImageAndCodecTests {
   @Test(arguments: [PixelBuffer.Format.gray8, .rgba8])
   func encodeDecodeRoundTripsRandomBuffers(format: PixelBuffer.Format) throws {
-    var rng = SplitMix(seed: format == .gray8 ? 1 : 2)
+    var rng = SplitMix64(seed: format == .gray8 ? 1 : 2)
     for trial in 0..<40 {
       let w = Int(rng.next() % 70) + 1
       let h = Int(rng.next() % 50) + 1
@@ -48,7 +49,7 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
 
   @Test(arguments: [PixelBuffer.Format.gray8, .rgba8])
   func coreEncoderWindowsDecodeWithLibpng(format: PixelBuffer.Format) throws {
-    var rng = SplitMix(seed: 9)
+    var rng = SplitMix64(seed: 9)
     let pixels = (0..<(40 * 30 * format.channels)).map { _ in UInt8(truncatingIfNeeded: rng.next())
     }
     let page = PixelBuffer(width: 40, height: 30, format: format, pixels: pixels)
@@ -160,18 +161,5 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
     {
       try PNGCodec.decode(hostile["huge.png"]!)
     }
-  }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,3 +1,4 @@
+import QuireCore
 import Testing
 
 @testable import QuireTypeset
@@ -149,7 +150,7 @@ import Testing
   }
 
   @Test func randomParagraphsProperty() {
-    var rng = SplitMix(seed: 2024)
+    var rng = SplitMix64(seed: 2024)
     let breakers: [(String, any ParagraphBreaker)] = [
       ("kp", KnuthPlassBreaker()), ("greedy", GreedyBreaker()),
       ("ragged", KnuthPlassBreaker.ragged()),
@@ -199,7 +200,7 @@ import Testing
   /// breaking has all lines within the first pass's tolerance, Knuth–Plass must find one
   /// with the minimum total demerits.
   @Test func matchesExhaustiveSearchOnSmallParagraphs() {
-    var rng = SplitMix(seed: 5)
+    var rng = SplitMix64(seed: 5)
     var compared = 0
     for _ in 0..<600 {
       var items: [BreakItem] = []
@@ -254,7 +255,7 @@ import Testing
   /// invalid breaks; ratios stay finite.
   @Test func absurdNumbersStillBreak() {
     let values: [Double] = [.nan, .infinity, -.infinity, -50, 0, 1e300, 12]
-    var rng = SplitMix(seed: 11)
+    var rng = SplitMix64(seed: 11)
     let breakers: [any ParagraphBreaker] = [
       KnuthPlassBreaker(), GreedyBreaker(), KnuthPlassBreaker.ragged(),
     ]

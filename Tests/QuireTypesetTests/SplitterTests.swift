@@ -1,3 +1,4 @@
+import QuireCore
 import QuireTestSupport
 import Testing
 
@@ -81,7 +82,7 @@ private func paragraphLines(_ count: Int, block: Int, height: Double = 10) -> [S
   }
 
   @Test func randomLinesProperty() {
-    var rng = SplitMix(seed: 99)
+    var rng = SplitMix64(seed: 99)
     for trial in 0..<400 {
       let n = Int.random(in: 0...80, using: &rng)
       var lines: [SplitLine] = []
