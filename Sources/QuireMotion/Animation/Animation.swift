@@ -121,9 +121,9 @@ package final class BasicAnimation: PropertyAnimation {
     self.duration = duration
   }
 
-  override func makeCopy() -> Animation { BasicAnimation(keyPath: keyPath) }
-  package override func copy() -> Animation {
-    let c = super.copy() as! BasicAnimation
+  /// A new BasicAnimation with this one's own fields; `copy()` adds the shared ones.
+  override func makeCopy() -> Animation {
+    let c = BasicAnimation(keyPath: keyPath)
     c.fromValue = fromValue
     c.toValue = toValue
     c.byValue = byValue
@@ -181,9 +181,9 @@ package final class KeyframeAnimation: PropertyAnimation {
     self.duration = duration
   }
 
-  override func makeCopy() -> Animation { KeyframeAnimation(keyPath: keyPath) }
-  package override func copy() -> Animation {
-    let c = super.copy() as! KeyframeAnimation
+  /// A new KeyframeAnimation with this one's own fields; `copy()` adds the shared ones.
+  override func makeCopy() -> Animation {
+    let c = KeyframeAnimation(keyPath: keyPath)
     c.values = values
     c.keyTimes = keyTimes
     c.calculationMode = calculationMode
@@ -237,9 +237,9 @@ package final class AnimationGroup: Animation {
     self.duration = duration
   }
 
-  override func makeCopy() -> Animation { AnimationGroup() }
-  package override func copy() -> Animation {
-    let c = super.copy() as! AnimationGroup
+  /// A new AnimationGroup with this one's own fields; `copy()` adds the shared ones.
+  override func makeCopy() -> Animation {
+    let c = AnimationGroup()
     c.animations = animations.map { $0.copy() }
     return c
   }
@@ -284,9 +284,9 @@ package final class Transition: Animation {
     self.duration = duration
   }
 
-  override func makeCopy() -> Animation { Transition(type: type, subtype: subtype) }
-  package override func copy() -> Animation {
-    let c = super.copy() as! Transition
+  /// A new Transition with this one's own fields; `copy()` adds the shared ones.
+  override func makeCopy() -> Animation {
+    let c = Transition(type: type, subtype: subtype)
     c.snapshot = snapshot
     return c
   }

@@ -138,7 +138,7 @@ package enum FlipRecorder {
       DispatchQueue.concurrentPerform(iterations: count) { k in
         frames.set(k, .success(render(timeline.info(first + k).progress)))
       }
-      let rendered = (0..<count).map { try! frames.take($0).get() }
+      let rendered = try (0..<count).map { try frames.take($0).get() }
       let previousOfBatch = carried
       let encoded = ResultSlots<Sink.EncodedFrame>(count: count)
       DispatchQueue.concurrentPerform(iterations: count) { k in
