@@ -11,9 +11,12 @@
 //
 // Scheduling on N threads: one worker always lays out the next chapter (keeping layout one
 // chapter ahead of raster), the others render queued pages, and any idle worker lays out
-// further ahead, at most N + 1 chapters ahead of numbering, so memory stays bounded by a few
-// chapters. Output bytes never depend on the schedule: pages are rendered independently and
-// records land in slots by page number.
+// further ahead, at most `maxChaptersAhead` (4N + 4) chapters ahead of numbering, so memory
+// stays bounded by a few chapters. The bound is wider than N + 1 so that one long chapter
+// does not leave the other workers idle while it is laid out: with N + 1, paginate of
+// moby-dick on 2 threads was 11 % slower in wall time than laying every chapter out at once
+// (Benchmarks/foundations.md). Output bytes never depend on the schedule: pages are
+// rendered independently and records land in slots by page number.
 //
 // Early stop: with `stopAfter` set, no chapter is started once that page is numbered, so a
 // job that needs only the first pages (a flip, a `--pages 1-3` render) lays out no more.
@@ -175,7 +178,7 @@ final class PageStream: @unchecked Sendable {
         rendering += 1
         return .render(page)
       }
-      if canLayout && ahead <= workers {
+      if canLayout && ahead < PageStream.maxChaptersAhead(workers: workers) {
         return claimLayout()
       }
       if !canLayout && inLayout == 0 && rendering == 0 && nextNumber >= end {
@@ -184,6 +187,9 @@ final class PageStream: @unchecked Sendable {
       condition.wait()
     }
   }
+
+  /// How many chapters layout may run ahead of numbering on `workers` threads.
+  static func maxChaptersAhead(workers: Int) -> Int { 4 * workers + 4 }
 
   private func claimLayout() -> Task {
     let k = nextLayout
