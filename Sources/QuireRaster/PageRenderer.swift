@@ -10,8 +10,8 @@ package final class PageRenderer: Sendable {
   /// What the renderer's threads share: idle rasterizers and the warnings so far.
   private struct Shared {
     var idle: [GlyphRasterizer] = []
-    var warningList: [String] = []
-    var warned: Set<String> = []
+    var warningList: [Diagnostic] = []
+    var warned: Set<Diagnostic> = []
   }
 
   private let store: FontStore
@@ -30,13 +30,13 @@ package final class PageRenderer: Sendable {
 
   /// Problems met so far (images that could not be decoded, fonts that would not open),
   /// each once, in the order first seen.
-  package var warnings: [String] {
+  package var warnings: [Diagnostic] {
     shared.withLock { $0.warningList }
   }
 
-  private func warn(_ message: String) {
+  private func warn(_ diagnostic: Diagnostic) {
     shared.withLock {
-      if $0.warned.insert(message).inserted { $0.warningList.append(message) }
+      if $0.warned.insert(diagnostic).inserted { $0.warningList.append(diagnostic) }
     }
   }
 
@@ -95,7 +95,9 @@ package final class PageRenderer: Sendable {
       key.glyph = run.glyphs[i]
       key.variant = flags | UInt8(qx & 3)
       guard let (g, bits) = rasterizer.glyph(key, error: &error) else {
-        if let error { warn(error.description) }
+        if let error {
+          warn(Diagnostic(.unrenderableFont, file: error.source, message: error.reason))
+        }
         return
       }
       if g.width == 0 { continue }
@@ -117,7 +119,10 @@ package final class PageRenderer: Sendable {
     let h = y1 - y0
     guard w > 0, h > 0 else { return }
     if w > ImageLimits.maxSide || h > ImageLimits.maxSide {
-      warn("image \(placement.href): placement \(w)x\(h) exceeds the limits")
+      warn(
+        Diagnostic(
+          .undrawableImage, file: placement.href,
+          message: "placement \(w)x\(h) exceeds the limits"))
       canvas.placeholder(placement.rect)
       return
     }
@@ -125,7 +130,7 @@ package final class PageRenderer: Sendable {
     case .image(let scaled):
       canvas.composite(scaled, x: x0, y: y0)
     case .failed(let error):
-      warn("image \(placement.href): \(error.description)")
+      warn(Diagnostic(.undrawableImage, file: placement.href, message: error.reason))
       canvas.placeholder(placement.rect)
     }
   }

@@ -59,18 +59,36 @@ package enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A font in the FontTable could not be opened.
   case font(function: String, code: Int32, source: String)
 
-  package var description: String {
+  /// The image or font the error is about.
+  package var source: String {
     switch self {
-    case .library(let function, let detail, let source):
-      return "\(source): \(function) failed: \(detail)"
-    case .unsupportedFormat(let source):
-      return "\(source): unsupported image format"
-    case .imageTooLarge(let source, let width, let height):
-      return "\(source): image \(width)x\(height) exceeds the limits"
-    case .font(let function, let code, let source):
-      return "\(source): \(function) failed with FreeType error \(code)"
+    case .library(_, _, let source), .unsupportedFormat(let source),
+      .imageTooLarge(let source, _, _), .font(_, _, let source):
+      return source
     }
   }
+
+  /// What went wrong, without the source.
+  package var reason: String {
+    switch self {
+    case .library(let function, let detail, _): return "\(function) failed: \(detail)"
+    case .unsupportedFormat: return "unsupported image format"
+    case .imageTooLarge(_, let width, let height):
+      return "image \(width)x\(height) exceeds the limits"
+    case .font(let function, let code, _): return "\(function) failed with FreeType error \(code)"
+    }
+  }
+
+  /// "source: reason".
+  package var description: String { "\(source): \(reason)" }
+}
+
+extension Diagnostic.Kind {
+  /// A font face FreeType could not open or draw: the text set in it is missing from the
+  /// page.
+  package static let unrenderableFont = Diagnostic.Kind("unrenderableFont")
+  /// An image that could not be decoded or placed: a grey placeholder box stands in for it.
+  package static let undrawableImage = Diagnostic.Kind("undrawableImage")
 }
 
 /// Limits on decoded images: no side above 16384 px and at most 100 megapixels.

@@ -161,6 +161,10 @@ import Testing
     ])
     let out = r.render(page, width: 20, height: 20, format: .gray8)
     #expect(out.pixels.allSatisfy { $0 == 255 })
-    #expect(r.warnings.contains { $0.contains("junk.ttf") && $0.contains("FT_New_Memory_Face") })
+    #expect(
+      r.warnings.contains {
+        $0.kind == .unrenderableFont && $0.file.contains("junk.ttf")
+          && $0.message.contains("FT_New_Memory_Face")
+      })
   }
 }

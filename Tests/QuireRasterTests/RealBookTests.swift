@@ -77,7 +77,7 @@ enum RealBook {
           if let data, decodeImage(data, href: p.href) != nil {
             #expect(r.warnings.count == before, "\(p.href) decoded but warned")
           } else {
-            #expect(r.warnings.contains { $0.contains(p.href) }, "\(p.href) failed silently")
+            #expect(r.warnings.contains { $0.file == p.href }, "\(p.href) failed silently")
           }
         }
       }

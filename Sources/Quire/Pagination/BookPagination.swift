@@ -78,7 +78,7 @@ struct BookPagination {
   private struct Progress {
     var records: [PageRecord] = []
     var chapters = DiagnosticLog()
-    var raster: [String] = []
+    var raster: [Diagnostic] = []
     var layoutSeconds = 0.0
     var ingestSeconds = 0.0
   }
@@ -144,7 +144,7 @@ struct BookPagination {
   ) -> PaginatedBook {
     var diagnostics = log
     diagnostics.merge(state.chapters)
-    diagnostics.add(raster: state.raster, file: path)
+    diagnostics.add(raster: state.raster)
     return PaginatedBook(
       document: document, typesetter: typesetter, records: state.records, complete: complete,
       diagnostics: diagnostics, key: settings.reading.refined(typesetter.key),
