@@ -57,7 +57,7 @@ let package = Package(
 
     // Test-only support shared by the test targets (where the corpus is).
     .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport"),
-    .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
+    .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore", "QuireTestSupport"]),
     .testTarget(
       name: "QuireIngestTests", dependencies: ["QuireTestSupport", "QuireCore", "QuireIngest"],
       resources: [.copy("Fixtures")]),
@@ -71,7 +71,8 @@ let package = Package(
     .testTarget(name: "QuireCacheTests", dependencies: ["QuireCore", "QuireCache"]),
     // QuireRaster only as a reference PNG decoder (libpng) for the goldens and encoders.
     .testTarget(
-      name: "QuireMotionTests", dependencies: ["QuireCore", "QuireMotion", "QuireRaster"],
+      name: "QuireMotionTests",
+      dependencies: ["QuireCore", "QuireMotion", "QuireRaster", "QuireTestSupport"],
       resources: [.copy("Goldens")]),
     .testTarget(
       name: "QuireTests",

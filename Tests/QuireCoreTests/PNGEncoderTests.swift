@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import Testing
 
 /// CRC-32 (ISO 3309, the PNG polynomial), bit by bit: an oracle independent of libdeflate.
@@ -31,12 +32,7 @@ func chunks(of png: [UInt8]) -> [(type: String, data: [UInt8], crc: UInt32)]? {
 /// PIL (python3-pil) as a reference decoder: the pixel bytes of a PNG, or nil when
 /// /usr/bin/python3 has no PIL.
 enum ReferenceDecoder {
-  static let python = "/usr/bin/python3"
-
-  static let available: Bool = {
-    FileManager.default.isExecutableFile(atPath: python)
-      && (try? run(["-c", "import PIL.Image"]))?.status == 0
-  }()
+  static var available: Bool { Subprocess.hasPIL }
 
   static func pixels(of png: [UInt8], mode: String) throws -> [UInt8]? {
     let path = NSTemporaryDirectory() + "quire-core-reference-\(getpid())-\(UUID().uuidString).png"
@@ -49,21 +45,8 @@ enum ReferenceDecoder {
       assert im.mode == sys.argv[2], im.mode
       sys.stdout.buffer.write(im.tobytes())
       """
-    let r = try run(["-c", script, path, mode])
-    return r.status == 0 ? r.output : nil
-  }
-
-  private static func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: python)
-    p.arguments = arguments
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, Array(data))
+    let r = try Subprocess.run(Subprocess.python, ["-c", script, path, mode])
+    return r.status == 0 ? Array(r.out) : nil
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import QuireRaster
+import QuireTestSupport
 import Testing
 
 @testable import QuireMotion
@@ -9,28 +10,16 @@ import Testing
 enum ExternalDecoder {
   static let ffprobe = "/usr/bin/ffprobe"
   static let ffmpeg = "/usr/bin/ffmpeg"
-  static let python = "/usr/bin/python3"
+  static let python = Subprocess.python
 
   static var hasFFmpeg: Bool {
     FileManager.default.isExecutableFile(atPath: ffprobe)
       && FileManager.default.isExecutableFile(atPath: ffmpeg)
   }
-  static var hasPIL: Bool {
-    FileManager.default.isExecutableFile(atPath: python)
-      && (try? run(python, ["-c", "import PIL.Image"]))?.status == 0
-  }
+  static var hasPIL: Bool { Subprocess.hasPIL }
 
   static func run(_ exe: String, _ args: [String]) throws -> (status: Int32, out: Data) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: exe)
-    p.arguments = args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, data)
+    try Subprocess.run(exe, args)
   }
 
   /// ffprobe's count of decoded video frames.
