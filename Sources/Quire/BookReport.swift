@@ -104,7 +104,7 @@ public struct BookReport: Encodable, Sendable {
       throw QuireError(error)
     }
     var log = DiagnosticLog()
-    log.add(ingest: doc.warnings)
+    log.add(contentsOf: doc.warnings)
     if strict, let first = log.entries.first?.first { throw .strict(first) }
     let m = doc.metadata
     return BookReport(

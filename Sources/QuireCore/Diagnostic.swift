@@ -69,7 +69,7 @@ public struct DiagnosticLog: Sendable, Hashable, Codable {
 
   /// A log of `diagnostics`, aggregated.
   public init(_ diagnostics: some Sequence<Diagnostic>) {
-    for d in diagnostics { add(d) }
+    add(contentsOf: diagnostics)
   }
 
   /// Whether nothing was reported.
@@ -87,6 +87,11 @@ public struct DiagnosticLog: Sendable, Hashable, Codable {
       index[key] = entries.count
       entries.append(Entry(first: diagnostic, count: max(1, count)))
     }
+  }
+
+  /// Records one occurrence of each diagnostic in `diagnostics`, in order.
+  public mutating func add(contentsOf diagnostics: some Sequence<Diagnostic>) {
+    for d in diagnostics { add(d) }
   }
 
   /// Adds every entry of `other`, keeping counts.

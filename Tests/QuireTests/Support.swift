@@ -134,10 +134,10 @@ struct EagerBook {
   /// then each chapter's, through the façade's adapter.
   func diagnostics(book path: String) -> DiagnosticLog {
     var log = DiagnosticLog()
-    log.add(ingest: document.warnings)
-    log.add(layout: typesetter.warnings)
+    log.add(contentsOf: document.warnings)
+    log.add(contentsOf: typesetter.warnings)
     for c in document.chapters {
-      log.add(layout: typesetter.layoutChapter(c.spineIndex).warnings)
+      log.add(contentsOf: typesetter.layoutChapter(c.spineIndex).warnings)
     }
     return log
   }

@@ -109,7 +109,7 @@ struct BookPagination {
       }
       if plan.stopEarly, state.records.count >= limit, let (prefix, typesetter) = last {
         var log = DiagnosticLog()
-        log.add(layout: typesetter.warnings)
+        log.add(contentsOf: typesetter.warnings)
         return finish(prefix, typesetter, state, log, complete: false)
       }
       document = try timed(&state) { () throws(IngestError) in try loader.document() }
@@ -121,8 +121,8 @@ struct BookPagination {
     }
     let typesetter = try makeTypesetter(document)
     var log = DiagnosticLog()
-    log.add(ingest: document.warnings)
-    log.add(layout: typesetter.warnings)
+    log.add(contentsOf: document.warnings)
+    log.add(contentsOf: typesetter.warnings)
     if plan.strict, let first = log.entries.first?.first { throw .strict(first) }
     if next < document.chapters.count {
       _ = try stream(
@@ -144,7 +144,7 @@ struct BookPagination {
   ) -> PaginatedBook {
     var diagnostics = log
     diagnostics.merge(state.chapters)
-    diagnostics.add(raster: state.raster)
+    diagnostics.add(contentsOf: state.raster)
     return PaginatedBook(
       document: document, typesetter: typesetter, records: state.records, complete: complete,
       diagnostics: diagnostics, key: settings.reading.refined(typesetter.key),

@@ -204,7 +204,7 @@ final class PageStream: @unchecked Sendable {
       let first = firstPage + records.count
       let pages = typesetter.numbered(layout.pages, from: first)
       var log = DiagnosticLog()
-      log.add(layout: layout.warnings)
+      log.add(contentsOf: layout.warnings)
       diagnostics.merge(log)
       if strict, let first = log.entries.first?.first {
         if failure == nil { failure = .strict(first) }
