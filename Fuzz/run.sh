@@ -1,12 +1,12 @@
 #!/bin/sh
 # Builds and runs a libFuzzer target over the QuireIngest sources.
-#   Fuzz/run.sh zip|xhtml SECONDS [extra libFuzzer args]
+#   Fuzz/run.sh zip|xhtml|epub SECONDS [extra libFuzzer args]
 # The binary compiles the library sources directly with swiftc (SwiftPM cannot link
 # -sanitize=fuzzer executables), the C wrappers come in through their module maps.
 # Seeds: the corpus books (zip) or their XHTML chapters (xhtml); crashers land in
 # Fuzz/artifacts/<target>/.
 set -eu
-target=${1:?usage: Fuzz/run.sh zip|xhtml SECONDS}
+target=${1:?usage: Fuzz/run.sh zip|xhtml|epub SECONDS}
 seconds=${2:-60}
 shift 2 || true
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,22 +18,35 @@ mkdir -p "$work/$target/seeds" "$work/$target/corpus" "$here/artifacts/$target"
 case "$target" in
   zip) entry="$here/ZipFuzz.swift" ;;
   xhtml) entry="$here/XHTMLFuzz.swift" ;;
-  *) echo "unknown target $target (zip|xhtml)" >&2; exit 64 ;;
+  # The structure-aware EPUB mutator (LLVMFuzzerCustomMutator) over the same reader.
+  epub) entry="$here/EPUBFuzz.swift" ;;
+  *) echo "unknown target $target (zip|xhtml|epub)" >&2; exit 64 ;;
 esac
 
 bin="$work/$target/fuzz-$target"
+mods="$work/modules"
+mkdir -p "$mods"
+# QuireCore (diagnostics, shared types) is its own module: compile it first (instrumented
+# too) into a module file and objects the Ingest module imports and links.
+swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone -swift-version 6 -package-name quire \
+  -module-name QuireCore -emit-module -emit-module-path "$mods/QuireCore.swiftmodule" \
+  -Xcc -fmodule-map-file="$root/Sources/CDeflate/module.modulemap" \
+  -emit-library -static -o "$mods/libQuireCore.a" \
+  $(find "$root/Sources/QuireCore" -name '*.swift' | sort)
 # shellcheck disable=SC2046
-swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone -swift-version 6 \
-  -module-name QuireIngest \
+swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone -swift-version 6 -package-name quire \
+  -module-name QuireIngest -I "$mods" -L "$mods" -lQuireCore \
   -I "$root/Sources/CZlib" -I "$root/Sources/CLibXML2" \
   -Xcc -fmodule-map-file="$root/Sources/CZlib/module.modulemap" \
   -Xcc -fmodule-map-file="$root/Sources/CLibXML2/module.modulemap" \
-  $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
+  -Xcc -fmodule-map-file="$root/Sources/CDeflate/module.modulemap" \
+  -Xcc -fmodule-map-file="$root/Sources/CUchardet/module.modulemap" \
+  $(pkg-config --cflags-only-I libxml-2.0 uchardet | sed 's/-I/-Xcc -I/g') \
   $(find "$root/Sources/QuireIngest" -name '*.swift' | sort) \
   "$here/FuzzSupport.swift" "$entry" \
-  -lxml2 -lz -o "$bin"
+  -lxml2 -lz -ldeflate -luchardet -o "$bin"
 
-if [ "$target" = zip ]; then
+if [ "$target" = zip ] || [ "$target" = epub ]; then
   for f in "$corpus"/*.epub "$root"/Tests/QuireIngestTests/Fixtures/hostile/*; do
     [ -f "$f" ] || continue
     # libFuzzer's default max_len is small; keep seeds under 1 MB (big books are truncated

@@ -1,0 +1,150 @@
+#!/bin/bash
+# The size-attack table of issue #9 at full size: builds `quire` in release, generates every
+# class (Tests/QuireIngestTests/Fixtures/make-size-attacks.py --scale full), runs each under
+# `ulimit -v` and `/usr/bin/time -v` with a wall-clock timeout, and prints a Markdown table
+# (class, command, exit status or signal, wall s, peak RSS MB, stderr) to stdout.
+#
+#   scripts/size-attacks.sh [--scale full|ci] [--only a,b] [--timeout S] [--vmem-gb G]
+#                           [--no-build] [--keep]
+#
+# Environment: QUIRE (a quire binary; skips the build), WORK (inputs and outputs; default a
+# fresh mktemp -d, removed at the end unless --keep).
+# Outcomes: "exit N" or "signal NAME"; "timeout" when the wall-clock limit killed it.
+# Each case's output folder is checked for temp files left behind (`*.tmp*`) after the run.
+set -euo pipefail
+
+scale=full only="" limit=120 vmem_gb=4 build=1 keep=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scale) scale=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --timeout) limit=$2; shift 2 ;;
+    --vmem-gb) vmem_gb=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --keep) keep=1; shift ;;
+    *) echo "size-attacks.sh: unknown option $1" >&2; exit 64 ;;
+  esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${QUIRE:-}" ]; then
+  if [ "$build" = 1 ]; then
+    (cd "$root" && swift build -c release --product quire >&2)
+  fi
+  QUIRE=$root/.build/release/quire
+fi
+[ -x "$QUIRE" ] || { echo "size-attacks.sh: no quire binary at $QUIRE" >&2; exit 66; }
+
+work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/size-attacks.XXXXXX")}
+cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
+trap cleanup EXIT
+mkdir -p "$work/in" "$work/out" "$work/log"
+
+if [ ! -f "$work/in/cases.json" ] || [ -n "$only" ]; then
+  echo "generating $scale inputs in $work/in" >&2
+  python3 "$root/Tests/QuireIngestTests/Fixtures/make-size-attacks.py" "$work/in" \
+    --scale "$scale" ${only:+--only "$only"} >&2
+fi
+
+vmem_kb=$((vmem_gb * 1024 * 1024))
+
+# One TSV row per case: name, then the arguments NUL-free and tab-separated, placeholders
+# filled in ({dir} the inputs, {out} this case's output folder).
+cases() {
+  python3 - "$work/in/cases.json" "$work/in" "$work/out" "$only" <<'EOF'
+import json, sys
+spec, indir, outdir, only = sys.argv[1:5]
+only = set(filter(None, only.split(",")))
+for c in json.load(open(spec))["cases"]:
+    if only and c["name"] not in only:
+        continue
+    out = f"{outdir}/{c['name']}"
+    args = [a.replace("{dir}", indir).replace("{out}", out) for a in c["args"]]
+    print("\t".join([c["name"]] + args))
+EOF
+}
+
+signame() { kill -l "$1" 2>/dev/null || echo "$1"; }
+
+# The table cell for how a run ended, from /usr/bin/time's report and timeout's status.
+outcome() {
+  local status=$1 tfile=$2
+  if [ "$status" = 124 ] || [ "$status" = 137 ] && grep -q "signal 9" "$tfile" 2>/dev/null; then
+    echo "timeout (${limit} s)"
+  elif grep -q "Command terminated by signal" "$tfile"; then
+    echo "signal $(signame "$(sed -n 's/.*Command terminated by signal \([0-9]*\).*/\1/p' "$tfile")")"
+  elif [ "$status" -gt 128 ] && [ "$status" -lt 160 ]; then
+    echo "signal $(signame $((status - 128)))"
+  else
+    echo "exit $status"
+  fi
+}
+
+wall_seconds() {
+  sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$1" |
+    awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.1f", s }'
+}
+
+rss_mb() {
+  sed -n 's/.*Maximum resident set size (kbytes): //p' "$1" | awk '{ printf "%.0f", $1 / 1024 }'
+}
+
+# First stderr line, at most 90 characters, Markdown-safe; plus the byte count.
+stderr_cell() {
+  local f=$1 bytes first
+  bytes=$(wc -c <"$f" | tr -d ' ')
+  first=$(grep -v '^\s*$' "$f" | grep -v '^render \|^paginate ' | head -n 1 | cut -c1-90 |
+    sed 's/|/\\|/g; s/`/'"'"'/g')
+  if [ "$bytes" = 0 ]; then echo "—"; else echo "${bytes} B: ${first}"; fi
+}
+
+leftovers() {
+  local dir=$1
+  [ -d "$dir" ] || { echo ""; return; }
+  local n
+  n=$(find "$dir" -name '*.tmp*' 2>/dev/null | wc -l | tr -d ' ')
+  [ "$n" = 0 ] && echo "" || echo "; $n temp files left"
+}
+
+echo "| class | command | outcome | wall s | peak RSS MB | stderr |"
+echo "|---|---|---|---|---|---|"
+while IFS=$'\t' read -r -a row; do
+  name=${row[0]}
+  args=("${row[@]:1}")
+  tfile=$work/log/$name.time
+  rm -rf "$work/out/$name"
+  echo "running $name" >&2
+  set +e
+  (
+    ulimit -v "$vmem_kb"
+    exec /usr/bin/time -v -o "$tfile" timeout -s KILL "$limit" "$QUIRE" "${args[@]}"
+  ) >"$work/log/$name.out" 2>"$work/log/$name.err"
+  status=$?
+  set -e
+  shown="quire ${args[*]}"
+  shown=${shown//$work\/in\//}
+  shown=${shown//$work\/out\//}
+  printf '| %s | `%s` | %s%s | %s | %s | %s |\n' "$name" "$shown" \
+    "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" \
+    "$(wall_seconds "$tfile")" "$(rss_mb "$tfile")" "$(stderr_cell "$work/log/$name.err")"
+  rm -rf "$work/out/$name"
+done < <(cases)
+
+# Signals: SIGTERM three seconds into a long flip; what is left in the output folder.
+if [ -z "$only" ] || [[ ",$only," == *",signals,"* ]]; then
+  dir=$work/out/signals
+  mkdir -p "$dir"
+  "$QUIRE" flip "$work/in/small.epub" --page 1 -o "$dir/turn.png" --frames 600 \
+    >/dev/null 2>"$work/log/signals.err" &
+  pid=$!
+  sleep 3
+  kill -TERM "$pid" 2>/dev/null || true
+  set +e
+  wait "$pid"
+  status=$?
+  set -e
+  left=$(cd "$dir" && ls -A | tr '\n' ' ')
+  printf '| signals | `quire flip small.epub --page 1 -o turn.png --frames 600`, SIGTERM at 3 s | %s | — | — | left in the folder: %s |\n' \
+    "$( [ "$status" -gt 128 ] && echo "signal $(signame $((status - 128)))" || echo "exit $status")" \
+    "${left:-nothing}"
+fi
