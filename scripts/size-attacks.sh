@@ -9,7 +9,8 @@
 #
 # Environment: QUIRE (a quire binary; skips the build), WORK (inputs and outputs; default a
 # fresh mktemp -d, removed at the end unless --keep).
-# Outcomes: "exit N" or "signal NAME"; "timeout" when the wall-clock limit killed it.
+# Outcomes: "exit N" or "signal NAME"; "timeout" when the wall-clock limit stopped it (SIGTERM,
+# SIGKILL 5 s later; `timeout` reaps quire, so its peak RSS is still counted).
 # Each case's output folder is checked for temp files left behind (`*.tmp*`) after the run.
 set -euo pipefail
 
@@ -40,11 +41,9 @@ cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/in" "$work/out" "$work/log"
 
-if [ ! -f "$work/in/cases.json" ] || [ -n "$only" ]; then
-  echo "generating $scale inputs in $work/in" >&2
-  python3 "$root/Tests/QuireIngestTests/Fixtures/make-size-attacks.py" "$work/in" \
-    --scale "$scale" ${only:+--only "$only"} >&2
-fi
+echo "generating $scale inputs in $work/in" >&2
+python3 "$root/Tests/QuireIngestTests/Fixtures/make-size-attacks.py" "$work/in" \
+  --scale "$scale" ${only:+--only "$only"} >&2
 
 vmem_kb=$((vmem_gb * 1024 * 1024))
 
@@ -60,16 +59,18 @@ for c in json.load(open(spec))["cases"]:
         continue
     out = f"{outdir}/{c['name']}"
     args = [a.replace("{dir}", indir).replace("{out}", out) for a in c["args"]]
-    print("\t".join([c["name"]] + args))
+    print("\t".join([c["name"], c["expect"]] + args))
 EOF
 }
 
 signame() { kill -l "$1" 2>/dev/null || echo "$1"; }
 
-# The table cell for how a run ended, from /usr/bin/time's report and timeout's status.
+# The table cell for how a run ended, from /usr/bin/time's report (time runs `timeout`,
+# which runs quire): past the wall-clock limit it is a timeout whatever the status says.
 outcome() {
-  local status=$1 tfile=$2
-  if [ "$status" = 124 ] || [ "$status" = 137 ] && grep -q "signal 9" "$tfile" 2>/dev/null; then
+  local status=$1 tfile=$2 wall
+  wall=$(wall_seconds "$tfile")
+  if awk -v w="$wall" -v l="$limit" 'BEGIN { exit !(w + 0.5 >= l) }'; then
     echo "timeout (${limit} s)"
   elif grep -q "Command terminated by signal" "$tfile"; then
     echo "signal $(signame "$(sed -n 's/.*Command terminated by signal \([0-9]*\).*/\1/p' "$tfile")")"
@@ -106,26 +107,41 @@ leftovers() {
   [ "$n" = 0 ] && echo "" || echo "; $n temp files left"
 }
 
+# With --boxes, how many text lines leave the measure (margins 40 on a 600 px page).
+measure() {
+  [ -f "$1/manifest.json" ] || return 0
+  python3 - "$1/manifest.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+lines = [l for p in m["pages"] for l in p.get("lines") or [] if l["role"] == "text"]
+out = [l for l in lines if l["x"] < 39.5 or l["x"] + l["width"] > 560.5]
+widest = max((l["width"] for l in lines), default=0)
+print(f"; {len(out)} of {len(lines)} lines past the measure (widest {widest:.0f} px)" if out else "")
+EOF
+}
+
 echo "| class | command | outcome | wall s | peak RSS MB | stderr |"
 echo "|---|---|---|---|---|---|"
 while IFS=$'\t' read -r -a row; do
   name=${row[0]}
-  args=("${row[@]:1}")
+  expect=${row[1]}
+  args=("${row[@]:2}")
   tfile=$work/log/$name.time
   rm -rf "$work/out/$name"
   echo "running $name" >&2
   set +e
   (
     ulimit -v "$vmem_kb"
-    exec /usr/bin/time -v -o "$tfile" timeout -s KILL "$limit" "$QUIRE" "${args[@]}"
+    exec /usr/bin/time -v -o "$tfile" timeout --foreground -k 5 "$limit" "$QUIRE" "${args[@]}"
   ) >"$work/log/$name.out" 2>"$work/log/$name.err"
   status=$?
   set -e
   shown="quire ${args[*]}"
   shown=${shown//$work\/in\//}
   shown=${shown//$work\/out\//}
-  printf '| %s | `%s` | %s%s | %s | %s | %s |\n' "$name" "$shown" \
+  printf '| %s | `%s` | %s%s%s | %s | %s | %s |\n' "$name" "$shown" \
     "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" \
+    "$([ "$expect" = layout ] && measure "$work/out/$name")" \
     "$(wall_seconds "$tfile")" "$(rss_mb "$tfile")" "$(stderr_cell "$work/log/$name.err")"
   rm -rf "$work/out/$name"
 done < <(cases)
@@ -147,4 +163,53 @@ if [ -z "$only" ] || [[ ",$only," == *",signals,"* ]]; then
   printf '| signals | `quire flip small.epub --page 1 -o turn.png --frames 600`, SIGTERM at 3 s | %s | — | — | left in the folder: %s |\n' \
     "$( [ "$status" -gt 128 ] && echo "signal $(signame $((status - 128)))" || echo "exit $status")" \
     "${left:-nothing}"
+fi
+
+# Output folder: a re-render with fewer pages; two renders into one folder at once. The
+# folder must hold one render's output: the manifest's page files, all of its size.
+folder_check() {
+  python3 - "$1" <<'EOF'
+import json, os, struct, sys
+d = sys.argv[1]
+try:
+    m = json.load(open(os.path.join(d, "manifest.json")))
+except Exception as e:
+    print(f"no readable manifest ({type(e).__name__})"); sys.exit()
+w, h = m["layout"]["width"], m["layout"]["height"]
+listed = {p["file"] for p in m["pages"] if p.get("file")}
+files = {f for f in os.listdir(d) if f.startswith("page-") and f.endswith(".png")}
+sizes = {}
+for f in files:
+    with open(os.path.join(d, f), "rb") as fh:
+        head = fh.read(24)
+    sizes[f] = struct.unpack(">II", head[16:24]) if len(head) >= 24 else None
+wrong = sum(1 for s in sizes.values() if s != (w, h))
+tmp = sum(1 for f in os.listdir(d) if ".tmp" in f)
+print(f"manifest {w}x{h}, {len(listed)} pages; {len(files - listed)} stale page files, "
+      f"{wrong} of another size, {tmp} temp files")
+EOF
+}
+
+if [ -z "$only" ] || [[ ",$only," == *",output-folder,"* ]]; then
+  dir=$work/out/rerender
+  rm -rf "$dir"
+  "$QUIRE" render "$work/in/small.epub" -o "$dir" --font-size 24 >/dev/null 2>&1 || true
+  set +e
+  "$QUIRE" render "$work/in/small.epub" -o "$dir" --font-size 10 >/dev/null 2>"$work/log/rerender.err"
+  status=$?
+  set -e
+  printf '| rerender-fewer-pages | `quire render small.epub -o DIR --font-size 24`, then `--font-size 10` | exit %s | — | — | %s |\n' \
+    "$status" "$(folder_check "$dir")"
+  dir=$work/out/concurrent
+  rm -rf "$dir"
+  "$QUIRE" render "$work/in/small.epub" -o "$dir" --size 600x800 >/dev/null 2>&1 &
+  a=$!
+  "$QUIRE" render "$work/in/small.epub" -o "$dir" --size 300x400 >/dev/null 2>&1 &
+  b=$!
+  set +e
+  wait "$a"; sa=$?
+  wait "$b"; sb=$?
+  set -e
+  printf '| concurrent-renders | `quire render small.epub -o DIR --size 600x800` and `--size 300x400` at once | exit %s, exit %s | — | — | %s |\n' \
+    "$sa" "$sb" "$(folder_check "$dir")"
 fi

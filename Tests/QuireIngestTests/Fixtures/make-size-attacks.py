@@ -12,12 +12,14 @@ benchmark time. Everything is deterministic (fixed ZIP timestamps, a fixed-seed 
 Swift tests in Tests/QuireTests/SizeAttackTests.swift use them); `--scale full` picks the
 sizes the issue reports (scripts/size-attacks.sh runs them under ulimit and /usr/bin/time).
 
-cases.json is a list of {name, title, args, expect, measure?, width?, height?} where `args`
+cases.json is {scale, cases: [{name, title, args, expect, option?, width?, height?, margin?,
+maxStderrBytes?}]} where `args`
 is the `quire` argument list with the placeholders {dir} (OUTDIR) and {out} (a fresh output
 path the runner chooses), and `expect` is one of:
   "layout"  exit 0 (or a clear 65), and with --boxes every text line within the measure
   "data"    exit 0 or a clear 65 naming the book
   "usage"   exit 64 (a clear line naming the option in `option`)
+  "usage-or-ok"  exit 0, or 64 naming `option` (an option the program may cap or refuse)
   "font"    a clear 64/65/66 line naming --font (never exit 0, never Foundation text)
   "ok"      exit 0
 """
