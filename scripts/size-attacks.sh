@@ -14,12 +14,12 @@
 # Each case's output folder is checked for temp files left behind (`*.tmp*`) after the run.
 set -euo pipefail
 
-scale=full only="" limit=120 vmem_gb=4 build=1 keep=0
+scale=full only="" default_limit=120 vmem_gb=4 build=1 keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --scale) scale=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    --timeout) limit=$2; shift 2 ;;
+    --timeout) default_limit=$2; shift 2 ;;
     --vmem-gb) vmem_gb=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --keep) keep=1; shift ;;
@@ -47,8 +47,9 @@ python3 "$root/Tests/QuireIngestTests/Fixtures/make-size-attacks.py" "$work/in" 
 
 vmem_kb=$((vmem_gb * 1024 * 1024))
 
-# One TSV row per case: name, then the arguments NUL-free and tab-separated, placeholders
-# filled in ({dir} the inputs, {out} this case's output folder).
+# One row per case, fields separated by U+001F: name, expectation, its own wall-clock limit
+# (0: the default), the arguments with the
+# placeholders filled in ({dir} the inputs, {out} this case's output folder), ".".
 cases() {
   python3 - "$work/in/cases.json" "$work/in" "$work/out" "$only" <<'EOF'
 import json, sys
@@ -59,7 +60,8 @@ for c in json.load(open(spec))["cases"]:
         continue
     out = f"{outdir}/{c['name']}"
     args = [a.replace("{dir}", indir).replace("{out}", out) for a in c["args"]]
-    print("\t".join([c["name"], c["expect"]] + args))
+    # Unit separators, and a closing field: an empty argument (-o "") survives `read -a`.
+    print("\x1f".join([c["name"], c["expect"], str(c.get("timeout", 0))] + args + ["."]))
 EOF
 }
 
@@ -122,28 +124,35 @@ EOF
 
 echo "| class | command | outcome | wall s | peak RSS MB | stderr |"
 echo "|---|---|---|---|---|---|"
-while IFS=$'\t' read -r -a row; do
+while IFS=$'\x1f' read -r -a row; do
   name=${row[0]}
   expect=${row[1]}
-  args=("${row[@]:2}")
+  limit=$default_limit
+  [ "${row[2]}" -gt 0 ] && limit=${row[2]}
+  args=("${row[@]:3:${#row[@]}-4}")
   tfile=$work/log/$name.time
   rm -rf "$work/out/$name"
   echo "running $name" >&2
   set +e
+  # A scratch working directory: `-o ""` must not write into the caller's folder.
+  mkdir -p "$work/cwd/$name"
   (
+    cd "$work/cwd/$name"
     ulimit -v "$vmem_kb"
     exec /usr/bin/time -v -o "$tfile" timeout --foreground -k 5 "$limit" "$QUIRE" "${args[@]}"
   ) >"$work/log/$name.out" 2>"$work/log/$name.err"
   status=$?
   set -e
-  shown="quire ${args[*]}"
+  shown="quire$(printf " %q" "${args[@]}")"
   shown=${shown//$work\/in\//}
   shown=${shown//$work\/out\//}
-  printf '| %s | `%s` | %s%s%s | %s | %s | %s |\n' "$name" "$shown" \
-    "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" \
+  stray=$(find "$work/cwd/$name" -mindepth 1 | wc -l | tr -d ' ')
+  [ "$stray" = 0 ] && stray="" || stray="; wrote $stray files into the working directory"
+  printf '| %s | `%s` | %s%s%s%s | %s | %s | %s |\n' "$name" "$shown" \
+    "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" "$stray" \
     "$([ "$expect" = layout ] && measure "$work/out/$name")" \
     "$(wall_seconds "$tfile")" "$(rss_mb "$tfile")" "$(stderr_cell "$work/log/$name.err")"
-  rm -rf "$work/out/$name"
+  rm -rf "$work/out/$name" "$work/cwd/$name"
 done < <(cases)
 
 # Signals: SIGTERM three seconds into a long flip; what is left in the output folder.

@@ -24,6 +24,9 @@ enum SizeAttackBudget {
   /// Wall-clock seconds before a run is killed and counted as a hang (a debug build on a
   /// loaded 2-core machine; each case normally takes a few seconds).
   static let seconds = 90.0
+  /// Seconds one case may take in a debug build on the shared machine: a linear stage
+  /// takes a few; the quadratic ones of issue #9 take minutes at these sizes.
+  static let caseSeconds = 60.0
   /// Longest acceptable stderr line: the issue's "~200 characters of any input" plus the
   /// message's own words.
   static let lineCharacters = 300
@@ -92,14 +95,18 @@ struct BoundedRun {
   }
 }
 
-/// Runs `quire args` under the budget's `ulimit -v` and watchdog. `whileRunning` is called
-/// with the child's pid right after it starts (for signal tests).
+/// Runs `quire args` under the budget's `ulimit -v` and watchdog, in the working directory
+/// `cwd` (a scratch folder by default, so `-o ""` cannot write into the package).
+/// `whileRunning` is called with the child's pid right after it starts (for signal tests).
 func runBounded(
-  _ args: [String], seconds: Double = SizeAttackBudget.seconds,
+  _ args: [String], seconds: Double = SizeAttackBudget.seconds, cwd: String? = nil,
   whileRunning: ((Int32) -> Void)? = nil
 ) throws -> BoundedRun {
   let quire = try #require(quireExecutable)
+  let folder = cwd ?? temporaryFolder("size-attacks-cwd")
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   let p = Process()
+  p.currentDirectoryURL = URL(fileURLWithPath: folder)
   p.executableURL = URL(fileURLWithPath: "/bin/sh")
   p.arguments =
     ["-c", "ulimit -v \(SizeAttackBudget.virtualMemoryKiB); exec \"$0\" \"$@\"", quire] + args
@@ -174,10 +181,16 @@ struct SizeAttackTests {
     let args = c.args.map {
       $0.replacingOccurrences(of: "{dir}", with: dir).replacingOccurrences(of: "{out}", with: out)
     }
-    let run = try runBounded(args)
+    let cwd = temporaryFolder("size-attacks-cwd-\(name)")
+    let run = try runBounded(args, cwd: cwd)
     let what = "\(name): quire \(c.args.joined(separator: " "))"
+    let stray = (try? FileManager.default.contentsOfDirectory(atPath: cwd)) ?? []
+    #expect(stray.isEmpty, "\(what): wrote \(stray.count) files into the working directory")
     #expect(!run.timedOut, "\(what): still running after \(SizeAttackBudget.seconds) s")
     #expect(!run.signaled, "\(what): killed by signal \(run.status)")
+    #expect(
+      run.seconds <= SizeAttackBudget.caseSeconds,
+      "\(what): took \(Int(run.seconds)) s (budget \(Int(SizeAttackBudget.caseSeconds)) s)")
     for line in run.stderr.split(separator: "\n") {
       #expect(
         line.count <= SizeAttackBudget.lineCharacters,

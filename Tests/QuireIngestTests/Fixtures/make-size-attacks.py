@@ -13,7 +13,7 @@ Swift tests in Tests/QuireTests/SizeAttackTests.swift use them); `--scale full` 
 sizes the issue reports (scripts/size-attacks.sh runs them under ulimit and /usr/bin/time).
 
 cases.json is {scale, cases: [{name, title, args, expect, option?, width?, height?, margin?,
-maxStderrBytes?}]} where `args`
+maxStderrBytes?, forbid?, timeout?}]} where `args`
 is the `quire` argument list with the placeholders {dir} (OUTDIR) and {out} (a fresh output
 path the runner chooses), and `expect` is one of:
   "layout"  exit 0 (or a clear 65), and with --boxes every text line within the measure
@@ -37,15 +37,18 @@ CONTAINER = """<?xml version="1.0"?>
   <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
 </container>"""
 
-# Sizes per scale. Full sizes are the issue's; CI sizes keep each case to seconds in debug.
+# Sizes per scale. Full sizes are the issue's; CI sizes keep each case to seconds in debug
+# once the stage is linear. Combining marks and attributes stay at full size in CI: their
+# inputs are tiny and today's cost is quadratic, so only a linear stage passes the tests'
+# time budget.
 SCALES = {
-    "full": dict(word=5_000, paragraph=20_000_000, shy=1_400_000, tabs=2_000_000, br=50_000,
+    "full": dict(word=5_000, paragraph=20_000_000, shy=1_400_000, tabs=2_000_000, br=200_000,
                  rules=2_000, elements=30_000, explosion=150_000_000, rows=10_000, cols=1_000,
                  clusters=20, marks=50_000, attributes=100_000, images=21, image_bytes=90_000,
                  chapters=2_014, chapter_words=960, small_chapters=32),
     "ci": dict(word=5_000, paragraph=60_000, shy=20_000, tabs=20_000, br=1_000,
                rules=200, elements=3_000, explosion=80_000, rows=100, cols=100,
-               clusters=20, marks=2_000, attributes=5_000, images=21, image_bytes=20_000,
+               clusters=20, marks=50_000, attributes=100_000, images=21, image_bytes=20_000,
                chapters=12, chapter_words=960, small_chapters=2),
 }
 
@@ -207,16 +210,14 @@ def br_storm(d, s):
 
 def css_matching(d, s):
     n_rules, n_elems = s["rules"], s["elements"]
-    # Descendant selectors whose rightmost part matches every span: a naive matcher walks
-    # the ancestors of every element for every rule.
-    rules = "\n".join(
-        f"div.k{i} p span.s{i % 50} {{ color: #{i % 256:02x}0000; }}" for i in range(n_rules))
+    # Descendant selectors whose rightmost part (`span`) matches every element of the body:
+    # without bucketing and an ancestor filter, every rule walks every span's 10 ancestors.
+    rules = "\n".join(f"div.k{i} span {{ color: #{i % 256:02x}0000; }}" for i in range(n_rules))
     per_p = 10
-    body = ["<div class='k0'>"]
-    for j in range(0, n_elems, per_p):
-        spans = "".join(f"<span class='s{(j + k) % 50}'>w</span> " for k in range(per_p))
-        body.append(f"<p>{spans}</p>")
-    body.append("</div>")
+    body = ["<div class='k0'>" + "<div>" * 8]
+    for _ in range(0, n_elems, per_p):
+        body.append("<p>" + "<span>w</span> " * per_p + "</p>")
+    body.append("</div>" * 9)
     write_epub(os.path.join(d, "css-matching.epub"), ["".join(body)], css=rules)
     return case("css-matching", f"{n_rules:,} rules × {n_elems:,} elements",
                 ["paginate", "{dir}/css-matching.epub"] + LAYOUT, "data")
@@ -286,6 +287,8 @@ def long_book(d, s):
     c = case("long-book", f"{s['chapters']:,} spine documents, whole-book render",
              ["render", "{dir}/long-book.epub", "-o", "{out}", "--size", f"{PAGE_W}x{PAGE_H}"],
              "ok")
+    if s is SCALES["full"]:
+        c["timeout"] = 1_500  # rendering ~6,600 pages takes minutes; the target is memory
     return c
 
 
@@ -318,9 +321,9 @@ def option_cases(d, s, font):
         case("frame-count", "flip --duration 600 --fps 240",
              ["flip", small, "--page", "1", "-o", "{out}", "--duration", "600", "--fps", "240"],
              "usage", option="--fps"),
-        case("font-size-400", "render --font-size 400",
-             ["render", small, "-o", "{out}", "--font-size", "400"], "usage-or-ok",
-             option="--font-size"),
+        dict(case("font-size-400", "render --font-size 400",
+                  ["render", small, "-o", "{out}", "--font-size", "400"], "usage-or-ok",
+                  option="--font-size"), forbid=["margin"]),
         case("font-dir", "--font DIR", ["render", small, "-o", "{out}", "--font", "{dir}/font-dir"],
              "font", option="--font"),
         case("font-dev-zero", "--font /dev/zero",
