@@ -96,7 +96,7 @@ rss_mb() {
 stderr_cell() {
   local f=$1 bytes first
   bytes=$(wc -c <"$f" | tr -d ' ')
-  first=$(grep -v '^\s*$' "$f" | grep -v '^render \|^paginate ' | head -n 1 | cut -c1-90 |
+  first=$(grep -v '^\s*$' "$f" | head -n 1 | sed "s|$work/in/||g; s|$work/out/||g" | cut -c1-90 |
     sed 's/|/\\|/g; s/`/'"'"'/g')
   if [ "$bytes" = 0 ]; then echo "—"; else echo "${bytes} B: ${first}"; fi
 }
@@ -146,10 +146,14 @@ while IFS=$'\x1f' read -r -a row; do
   shown="quire$(printf " %q" "${args[@]}")"
   shown=${shown//$work\/in\//}
   shown=${shown//$work\/out\//}
+  manifest=""
+  if [ -f "$work/out/$name/manifest.json" ]; then
+    manifest="; manifest $(du -k "$work/out/$name/manifest.json" | awk '{ printf "%.1f", $1 / 1024 }') MB"
+  fi
   stray=$(find "$work/cwd/$name" -mindepth 1 | wc -l | tr -d ' ')
   [ "$stray" = 0 ] && stray="" || stray="; wrote $stray files into the working directory"
-  printf '| %s | `%s` | %s%s%s%s | %s | %s | %s |\n' "$name" "$shown" \
-    "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" "$stray" \
+  printf '| %s | `%s` | %s%s%s%s%s | %s | %s | %s |\n' "$name" "$shown" \
+    "$(outcome "$status" "$tfile")" "$(leftovers "$work/out/$name")" "$stray" "$manifest" \
     "$([ "$expect" = layout ] && measure "$work/out/$name")" \
     "$(wall_seconds "$tfile")" "$(rss_mb "$tfile")" "$(stderr_cell "$work/log/$name.err")"
   rm -rf "$work/out/$name" "$work/cwd/$name"

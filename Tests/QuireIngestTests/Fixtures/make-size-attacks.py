@@ -278,7 +278,10 @@ def long_book(d, s):
         while left > 0:
             n = min(left, 40 + rng.next(80))
             left -= n
-            spans = " ".join(f'<span class="w">{w}</span>' if k % 2 else w
+            # Every 10th word ends in U+E000 (private use, no font has it): a stream of
+            # identical warnings, as the Devanagari book had (120 k of them).
+            spans = " ".join(f'<span class="w">{w}</span>' if k % 2 else
+                             (w + "\ue000" if k % 10 == 0 else w)
                              for k, w in enumerate(words(n, rng).split()))
             paras.append(f"<p>{spans}</p>")
         chapters.append(f"<h1>Chapter {i + 1}</h1>" + "".join(paras))
