@@ -181,7 +181,8 @@ func pngSize(_ path: String) -> (Int, Int)? {
 @Suite("Size attacks (issue #9)", .serialized)
 struct SizeAttackTests {
   static let classes = [
-    "unbreakable-word", "huge-paragraph", "shy-storm", "tab-storm", "br-storm", "css-matching",
+    "unbreakable-word", "huge-paragraph", "shy-storm", "shy-entity-storm", "tab-storm", "br-storm",
+    "css-matching",
     "element-explosion", "table", "combining-marks", "attributes", "data-images", "long-book",
   ]
   static let options = [
