@@ -351,7 +351,9 @@ struct SizeAttackTests {
     let runs = Mutex<[BoundedRun]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { i in
       let size = i == 0 ? "600x800" : "300x400"
-      if let r = try? runBounded(["render", dir + "/long-book.epub", "-o", out, "--size", size]) {
+      let cwd = temporaryFolder("size-attacks-cwd-concurrent-\(i)")
+      let args = ["render", dir + "/long-book.epub", "-o", out, "--size", size]
+      if let r = try? runBounded(args, cwd: cwd) {
         runs.withLock { $0.append(r) }
       }
     }
