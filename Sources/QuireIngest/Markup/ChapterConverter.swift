@@ -79,6 +79,9 @@ package struct ChapterConverter: Sendable {
   let styleCache = StyleCache()
   /// What the chapters converted so far add up to, against the book's caps.
   let budget = BookBudget()
+  /// Match every rule against every element, without buckets or the ancestor filter: the
+  /// plain matcher the fast one must agree with (tests only).
+  var referenceMatching = false
 
   package init(
     options: IngestOptions, bookLanguage: String?,
@@ -150,7 +153,8 @@ package struct ChapterConverter: Sendable {
     }
 
     var builder = ChapterBuilder(
-      tree: tree, resolver: StyleResolver(tree: tree, rules: rules), spineIndex: source.spineIndex,
+      tree: tree, resolver: StyleResolver(tree: tree, rules: rules, reference: referenceMatching),
+      spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles, bookLanguage: bookLanguage)
     builder.build()
     if builder.resolver.budgetExhausted {
