@@ -6,6 +6,7 @@
 
 import Foundation
 
+/// libFuzzer calls this once per input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func cssFuzzTestOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   fuzzStyleSheet(Data(bytes: bytes, count: count))

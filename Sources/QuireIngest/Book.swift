@@ -228,7 +228,9 @@ struct EPUBReader {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: opfPath, message: "spine idref '\(QuotedInput.elided(ref.idref))' is not in the manifest; skipped"))
+            file: opfPath,
+            message:
+              "spine idref '\(QuotedInput.elided(ref.idref))' is not in the manifest; skipped"))
         continue
       }
       guard let item = opf.contentItem(for: declared, warnings: &warnings) else { continue }
@@ -237,7 +239,9 @@ struct EPUBReader {
           Diagnostic(
             .spineItem,
             file: opfPath,
-            message: "spine item '\(QuotedInput.elided(item.id))' is the package document itself; skipped"))
+            message:
+              "spine item '\(QuotedInput.elided(item.id))' is the package document itself; skipped")
+        )
         continue
       }
       if encryption.refused[item.path] != nil {
@@ -248,7 +252,9 @@ struct EPUBReader {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: item.path, message: "spine item '\(QuotedInput.elided(item.id))' is missing from the book; skipped"))
+            file: item.path,
+            message: "spine item '\(QuotedInput.elided(item.id))' is missing from the book; skipped"
+          ))
         continue
       }
       items.append((item, ref.linear))
@@ -381,7 +387,8 @@ struct EPUBReader {
       guard let data = store.data(forHref: path) else {
         warnings.append(
           Diagnostic(
-            .font, file: path, message: "font for '\(QuotedInput.elided(rule.family))' is missing or unreadable"))
+            .font, file: path,
+            message: "font for '\(QuotedInput.elided(rule.family))' is missing or unreadable"))
         continue
       }
       fonts.append(

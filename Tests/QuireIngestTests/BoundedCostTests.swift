@@ -79,7 +79,9 @@ private enum Cascades {
         count += 1
         let tag = pick(tags)
         var attrs = ""
-        if chance(50) { attrs += " class=\"\(pick(classes))\(chance(30) ? " " + pick(classes) : "")\"" }
+        if chance(50) {
+          attrs += " class=\"\(pick(classes))\(chance(30) ? " " + pick(classes) : "")\""
+        }
         if chance(10) { attrs += " id=\"\(pick(ids))\"" }
         if chance(10) { attrs += " title=\"t\(pick(classes))\"" }
         body += "<\(tag)\(attrs)>"
@@ -116,9 +118,13 @@ private enum Cascades {
   /// class no element has): a few selector checks per element, not 2,000.
   @Test func twoThousandRulesOverThirtyThousandElementsAreChecksNotProducts() {
     var css = ""
-    for i in 0..<2_000 { css += ".c\(i) p { margin-left: 1px }\ndiv.d\(i) > span.s\(i) { color: red }\n" }
-    let body = "<div class=\"x\">"
-      + String(repeating: "<p class=\"y\">a <span class=\"z\">b</span></p>", count: 15_000) + "</div>"
+    for i in 0..<2_000 {
+      css += ".c\(i) p { margin-left: 1px }\ndiv.d\(i) > span.s\(i) { color: red }\n"
+    }
+    let body =
+      "<div class=\"x\">"
+      + String(repeating: "<p class=\"y\">a <span class=\"z\">b</span></p>", count: 15_000)
+      + "</div>"
     let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())
     let elements = Cascades.elements(tree)
     #expect(elements.count > 30_000)
@@ -136,7 +142,8 @@ private enum Cascades {
   @Test func filteredRulesStillApplyWhenTheirAncestorExists() {
     var css = ""
     for i in 0..<200 { css += ".c\(i) p { margin-left: \(i)px }\n" }
-    let body = "<div class=\"c7\"><p>a</p></div><div class=\"c150\"><section><p>b</p></section></div><p>c</p>"
+    let body =
+      "<div class=\"c7\"><p>a</p></div><div class=\"c150\"><section><p>b</p></section></div><p>c</p>"
     let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())
     let (fast, plain, _) = Cascades.both(tree, Cascades.rules(css))
     #expect(fast == plain)
@@ -148,7 +155,9 @@ private enum Cascades {
   @Test(.enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
   func corpusChaptersStyleTheSameWithEitherMatcher() throws {
     var compared = 0
-    for name in ["moby-dick.epub", "accessible_epub_3.epub", "childrens-literature.epub", "trees.epub"]
+    for name in [
+      "moby-dick.epub", "accessible_epub_3.epub", "childrens-literature.epub", "trees.epub",
+    ]
     where Corpus.has(name) {
       let data = try Data(contentsOf: Corpus.url(name))
       let archive = try ZipArchive(data: data, file: name, limits: IngestLimits())
@@ -183,7 +192,10 @@ private enum Cascades {
   @Test(.enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
   func corpusChaptersAreUnchanged() throws {
     var scanned = 0
-    for name in ["moby-dick.epub", "accessible_epub_3.epub", "jlreq-in-japanese.epub", "regime-anticancer-arabic.epub"]
+    for name in [
+      "moby-dick.epub", "accessible_epub_3.epub", "jlreq-in-japanese.epub",
+      "regime-anticancer-arabic.epub",
+    ]
     where Corpus.has(name) {
       let data = try Data(contentsOf: Corpus.url(name))
       let archive = try ZipArchive(data: data, file: name, limits: IngestLimits())
@@ -204,7 +216,9 @@ private enum Cascades {
   @Test func attributesPastTheCapAreDroppedBeforeParsing() {
     let attributes = (0..<100_000).map { "a\($0)=\"v\"" }.joined(separator: " ")
     let converted = ContentFixtures.convert(
-      String(decoding: Cascades.xhtml("<p id=\"keep\" \(attributes)>text</p><p>after</p>"), as: UTF8.self))
+      String(
+        decoding: Cascades.xhtml("<p id=\"keep\" \(attributes)>text</p><p>after</p>"), as: UTF8.self
+      ))
     let text = converted.chapter.textDump()
     #expect(text.contains("text"))
     #expect(text.contains("after"))
@@ -217,7 +231,8 @@ private enum Cascades {
   @Test func selfClosingTagKeepsItsCloseWhenAttributesAreCut() {
     var limits = IngestLimits()
     limits.maxAttributesPerElement = 2
-    let bounds = MarkupBounds.apply(Data("<a><b x='1' y=\"2\" z=3 w/><c/></a>".utf8), limits: limits)
+    let bounds = MarkupBounds.apply(
+      Data("<a><b x='1' y=\"2\" z=3 w/><c/></a>".utf8), limits: limits)
     #expect(String(decoding: bounds.data, as: UTF8.self) == "<a><b x='1' y=\"2\" /><c/></a>")
     #expect(bounds.droppedAttributes == 2)
   }
@@ -235,7 +250,10 @@ private enum Cascades {
     #expect(text.contains("p0"))
     #expect(text.contains("p40"))
     #expect(!text.contains("p60"))
-    #expect(!converted.warnings.contains { $0.kind == .malformedMarkup && $0.message.contains("not well-formed") })
+    #expect(
+      !converted.warnings.contains {
+        $0.kind == .malformedMarkup && $0.message.contains("not well-formed")
+      })
     #expect(converted.warnings.filter { $0.message.contains("maxChapterElements=50") }.count == 1)
     #expect(converted.elements == 50)
   }
@@ -258,19 +276,23 @@ private enum Cascades {
       String(decoding: entity.data, as: UTF8.self)
         == "<html><head><title>t</title></head><body><p>ab</p></body></html>")
     #expect(!MarkupParser.parse(entity.data, limits: IngestLimits()).recoveredAsHTML)
-    #expect(cut("ab&amp;xyz", cap: 100).data == Data("<html><head><title>t</title></head><body><p>ab&amp;xyz</p></body></html>".utf8))
+    #expect(
+      cut("ab&amp;xyz", cap: 100).data
+        == Data("<html><head><title>t</title></head><body><p>ab&amp;xyz</p></body></html>".utf8))
   }
 
   /// Comments, CDATA, declarations and quoted `>` do not confuse the scan.
   @Test func scanKnowsCommentsCDATAAndQuotes() {
     var limits = IngestLimits()
     limits.maxChapterElements = 3
-    let doc = "<!DOCTYPE x [<!ENTITY e \"<p>\">]><a t='>'><!-- <p><p><p> --><![CDATA[<p><p>]]><b/><c>x</c><d/></a>"
+    let doc =
+      "<!DOCTYPE x [<!ENTITY e \"<p>\">]><a t='>'><!-- <p><p><p> --><![CDATA[<p><p>]]><b/><c>x</c><d/></a>"
     let bounds = MarkupBounds.apply(Data(doc.utf8), limits: limits)
     #expect(bounds.elements == 3)
     #expect(
       String(decoding: bounds.data, as: UTF8.self)
-        == "<!DOCTYPE x [<!ENTITY e \"<p>\">]><a t='>'><!-- <p><p><p> --><![CDATA[<p><p>]]><b/><c>x</c></a>")
+        == "<!DOCTYPE x [<!ENTITY e \"<p>\">]><a t='>'><!-- <p><p><p> --><![CDATA[<p><p>]]><b/><c>x</c></a>"
+    )
   }
 
   /// Past the book caps the book is refused with a limit naming the cap.

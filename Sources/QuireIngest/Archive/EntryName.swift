@@ -54,13 +54,17 @@ enum EntryName {
     for segment in s.split(separator: "/", omittingEmptySubsequences: true) {
       if segment == "." { continue }
       if segment == ".." {
-        if parts.isEmpty { return .rejected("entry name '\(QuotedInput.elided(name))' climbs above the archive root") }
+        if parts.isEmpty {
+          return .rejected("entry name '\(QuotedInput.elided(name))' climbs above the archive root")
+        }
         parts.removeLast()
         continue
       }
       parts.append(segment)
     }
-    if parts.isEmpty { return .rejected("entry name '\(QuotedInput.elided(name))' is empty after normalization") }
+    if parts.isEmpty {
+      return .rejected("entry name '\(QuotedInput.elided(name))' is empty after normalization")
+    }
     let joined = parts.joined(separator: "/")
     return .path(joined, notes: notes)
   }

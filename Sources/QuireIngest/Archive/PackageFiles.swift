@@ -68,15 +68,21 @@ final class FolderFiles: PackageFiles, Sendable {
   func read(_ path: String) throws(IngestError) -> Data {
     guard let url = locate(path) else {
       throw .badData(
-        file: file, reason: "'\(QuotedInput.elided(path))' is not a file inside the book folder (or points outside it)")
+        file: file,
+        reason:
+          "'\(QuotedInput.elided(path))' is not a file inside the book folder (or points outside it)"
+      )
     }
     guard let size = self.size(of: path) else {
-      throw .badData(file: file, reason: "'\(QuotedInput.elided(path))' is missing from the book folder")
+      throw .badData(
+        file: file, reason: "'\(QuotedInput.elided(path))' is missing from the book folder")
     }
     guard size <= limits.maxEntryBytes else {
       throw .limitExceeded(
         file: file, limit: .entryBytes,
-        reason: "'\(QuotedInput.elided(path))' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)")
+        reason:
+          "'\(QuotedInput.elided(path))' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)"
+      )
     }
     let data: Data
     do {
@@ -84,7 +90,8 @@ final class FolderFiles: PackageFiles, Sendable {
       data = try Book.readFile(url, limit: limits.maxEntryBytes, kind: .entryBytes)
     } catch {
       if case .limitExceeded(_, let limit, let reason) = error {
-        throw .limitExceeded(file: file, limit: limit, reason: "'\(QuotedInput.elided(path))': \(reason)")
+        throw .limitExceeded(
+          file: file, limit: limit, reason: "'\(QuotedInput.elided(path))': \(reason)")
       }
       throw .badData(file: file, reason: "'\(QuotedInput.elided(path))' cannot be read: \(error)")
     }
@@ -93,7 +100,9 @@ final class FolderFiles: PackageFiles, Sendable {
       guard budget.total + UInt64(data.count) <= UInt64(limits.maxTotalBytes) else {
         throw .limitExceeded(
           file: file, limit: .totalBytes,
-          reason: "'\(QuotedInput.elided(path))' takes the book past maxTotalBytes=\(limits.maxTotalBytes)")
+          reason:
+            "'\(QuotedInput.elided(path))' takes the book past maxTotalBytes=\(limits.maxTotalBytes)"
+        )
       }
       budget.total += UInt64(data.count)
       budget.charged.insert(path)

@@ -94,7 +94,8 @@ struct MarkupBounds {
           var j = i + 1
           while j < n, !(b[j] == UInt8(ascii: "<") && scanner.isMarkup(j)) { j += 1 }
           if result.textBytes + (j - i) > limits.maxChapterTextBytes {
-            let keep = scanner.safeTextCut(from: i, upTo: i + limits.maxChapterTextBytes - result.textBytes)
+            let keep = scanner.safeTextCut(
+              from: i, upTo: i + limits.maxChapterTextBytes - result.textBytes)
             result.textBytes += keep - i
             result.truncatedBy = .chapterTextBytes
             truncateAt = keep
@@ -142,7 +143,8 @@ struct MarkupBounds {
           }
           let name = (i + 1)..<tag.nameEnd
           if !tag.selfClosing, open.count < maxTrackedDepth,
-            name.count > 6 || !voidElements.contains(String(decoding: b[name], as: UTF8.self).lowercased())
+            name.count > 6
+              || !voidElements.contains(String(decoding: b[name], as: UTF8.self).lowercased())
           {
             open.append(name)
           }

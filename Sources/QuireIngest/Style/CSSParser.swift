@@ -103,7 +103,8 @@ struct StyleSheetLoader {
     var text = text
     if text.utf8.count > CSSLimits.maxSheetBytes {
       sheet.warnings.append(
-        "\(QuotedInput.elided(baseHref)): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut")
+        "\(QuotedInput.elided(baseHref)): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut"
+      )
       text = String(decoding: text.utf8.prefix(CSSLimits.maxSheetBytes), as: UTF8.self)
     }
     let tokens = CSSTokenizer.tokenize(text)
@@ -123,7 +124,8 @@ struct StyleSheetLoader {
   mutating func load(href: String, depth: Int, into sheet: inout StyleSheet) {
     guard depth <= CSSLimits.maxImportDepth else {
       sheet.warnings.append(
-        "\(QuotedInput.elided(href)): @import nested deeper than \(CSSLimits.maxImportDepth) ignored")
+        "\(QuotedInput.elided(href)): @import nested deeper than \(CSSLimits.maxImportDepth) ignored"
+      )
       return
     }
     guard !visited.contains(href) else { return }  // cycle, or already applied
