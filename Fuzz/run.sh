@@ -1,12 +1,12 @@
 #!/bin/sh
 # Builds and runs a libFuzzer target over the QuireIngest sources.
-#   Fuzz/run.sh zip|xhtml|epub SECONDS [extra libFuzzer args]
+#   Fuzz/run.sh zip|xhtml|epub|css SECONDS [extra libFuzzer args]
 # The binary compiles the library sources directly with swiftc (SwiftPM cannot link
 # -sanitize=fuzzer executables), the C wrappers come in through their module maps.
-# Seeds: the corpus books (zip) or their XHTML chapters (xhtml); crashers land in
-# Fuzz/artifacts/<target>/.
+# Seeds: the corpus books (zip, epub), their XHTML chapters (xhtml) or their style sheets
+# (css); crashers land in Fuzz/artifacts/<target>/.
 set -eu
-target=${1:?usage: Fuzz/run.sh zip|xhtml|epub SECONDS}
+target=${1:?usage: Fuzz/run.sh zip|xhtml|epub|css SECONDS}
 seconds=${2:-60}
 shift 2 || true
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +20,8 @@ case "$target" in
   xhtml) entry="$here/XHTMLFuzz.swift" ;;
   # The structure-aware EPUB mutator (LLVMFuzzerCustomMutator) over the same reader.
   epub) entry="$here/EPUBFuzz.swift" ;;
-  *) echo "unknown target $target (zip|xhtml|epub)" >&2; exit 64 ;;
+  css) entry="$here/CSSFuzz.swift" ;;
+  *) echo "unknown target $target (zip|xhtml|epub|css)" >&2; exit 64 ;;
 esac
 
 bin="$work/$target/fuzz-$target"
@@ -54,6 +55,14 @@ if [ "$target" = zip ] || [ "$target" = epub ]; then
     head -c 1000000 "$f" > "$work/$target/seeds/$(basename "$f")"
   done
   maxlen=1000000
+elif [ "$target" = css ]; then
+  for f in "$corpus"/*.epub; do
+    [ -f "$f" ] || continue
+    unzip -o -qq -j "$f" '*.css' -d "$work/$target/seeds" 2>/dev/null || true
+  done
+  printf '.c1 p { margin: 1em }\ndiv.a > p.a + p ~ ul li:first-child a[href^="#"] { color: red !important }\n@media (min-width: 10px) { #x .a { font: bold 12px/1.5 serif } }\n' \
+    > "$work/$target/seeds/handmade.css"
+  maxlen=65536
 else
   for f in "$corpus"/*.epub; do
     [ -f "$f" ] || continue

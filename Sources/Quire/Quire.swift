@@ -24,6 +24,7 @@
 // output deterministic (page files and the manifest are identical for identical inputs,
 // whatever the thread count).
 import Foundation
+import QuireCore
 import QuireIngest
 import QuireTypeset
 
@@ -141,13 +142,18 @@ public let layoutEngineVersion = LayoutKey.engineVersion
 
 extension QuireError {
   /// An Ingest error in the façade's terms.
+  /// Names and reasons quote the book's input, so they are elided past ~200 characters.
   init(_ e: IngestError) {
+    func q(_ s: String) -> String { QuotedInput.elided(s) }
+    func reason(_ s: String) -> String {
+      QuotedInput.elided(s, limit: 2 * QuotedInput.maxQuotedCharacters)
+    }
     switch e {
-    case .cannotOpen(let p, let r): self = .cannotOpen(file: p, reason: r)
-    case .badData(let f, let r): self = .badData(file: f, reason: r)
-    case .unsupported(let f, let r): self = .unsupported(file: f, reason: r)
+    case .cannotOpen(let p, let r): self = .cannotOpen(file: q(p), reason: reason(r))
+    case .badData(let f, let r): self = .badData(file: q(f), reason: reason(r))
+    case .unsupported(let f, let r): self = .unsupported(file: q(f), reason: reason(r))
     // A bound of IngestLimits: hostile or far beyond any real book, bad data to the caller.
-    case .limitExceeded(let f, _, let r): self = .badData(file: f, reason: r)
+    case .limitExceeded(let f, _, let r): self = .badData(file: q(f), reason: reason(r))
     }
   }
 

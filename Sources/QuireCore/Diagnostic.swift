@@ -26,13 +26,15 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   /// A human-readable sentence about this occurrence.
   public var message: String
 
-  /// A diagnostic of `kind` about `file`.
+  /// A diagnostic of `kind` about `file`. A file name past 200 characters (a `data:` URI)
+  /// and a message past 400 are elided (`QuotedInput`): a book cannot make a diagnostic
+  /// repeat megabytes of its own input.
   public init(_ kind: Kind, file: String, spine: Int? = nil, offset: Int? = nil, message: String) {
     self.kind = kind
-    self.file = file
+    self.file = QuotedInput.elided(file)
     self.spine = spine
     self.offset = offset
-    self.message = message
+    self.message = QuotedInput.elided(message, limit: 2 * QuotedInput.maxQuotedCharacters)
   }
 
   /// "file: message".

@@ -184,11 +184,12 @@ struct EPUBReader {
       let (item, linear) = items[i]
       do throws(IngestError) {
         let data = try files.read(item.path)
-        return .success(
-          converter.convert(
-            ChapterSource(
-              spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data)
-          ))
+        let converted = converter.convert(
+          ChapterSource(
+            spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data))
+        try converter.budget.charge(
+          converted, spine: i, book: files.file, limits: converter.options.limits)
+        return .success(converted)
       } catch {
         return .failure(error)
       }
@@ -227,7 +228,9 @@ struct EPUBReader {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: opfPath, message: "spine idref '\(ref.idref)' is not in the manifest; skipped"))
+            file: opfPath,
+            message:
+              "spine idref '\(QuotedInput.elided(ref.idref))' is not in the manifest; skipped"))
         continue
       }
       guard let item = opf.contentItem(for: declared, warnings: &warnings) else { continue }
@@ -236,7 +239,9 @@ struct EPUBReader {
           Diagnostic(
             .spineItem,
             file: opfPath,
-            message: "spine item '\(item.id)' is the package document itself; skipped"))
+            message:
+              "spine item '\(QuotedInput.elided(item.id))' is the package document itself; skipped")
+        )
         continue
       }
       if encryption.refused[item.path] != nil {
@@ -247,7 +252,9 @@ struct EPUBReader {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: item.path, message: "spine item '\(item.id)' is missing from the book; skipped"))
+            file: item.path,
+            message: "spine item '\(QuotedInput.elided(item.id))' is missing from the book; skipped"
+          ))
         continue
       }
       items.append((item, ref.linear))
@@ -380,7 +387,8 @@ struct EPUBReader {
       guard let data = store.data(forHref: path) else {
         warnings.append(
           Diagnostic(
-            .font, file: path, message: "font for '\(rule.family)' is missing or unreadable"))
+            .font, file: path,
+            message: "font for '\(QuotedInput.elided(rule.family))' is missing or unreadable"))
         continue
       }
       fonts.append(

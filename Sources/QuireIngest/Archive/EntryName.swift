@@ -3,6 +3,7 @@
 // segment, "." or "..", so joining it to a folder can never leave that folder.
 
 import Foundation
+import QuireCore
 
 enum EntryName {
   /// The outcome of normalizing one raw name.
@@ -38,28 +39,32 @@ enum EntryName {
     if s.contains("\0") { return .rejected("name contains NUL") }
     if s.contains("\\") {
       s = s.replacingOccurrences(of: "\\", with: "/")
-      notes.append("backslashes in entry name '\(name)' read as '/'")
+      notes.append("backslashes in entry name '\(QuotedInput.elided(name))' read as '/'")
     }
     let scalars = Array(s.unicodeScalars)
     if scalars.count >= 2, scalars[1] == ":", scalars[0].isASCII, scalars[0].properties.isAlphabetic
     {
       s = String(String.UnicodeScalarView(scalars.dropFirst(2)))
-      notes.append("drive letter dropped from entry name '\(name)'")
+      notes.append("drive letter dropped from entry name '\(QuotedInput.elided(name))'")
     }
     if s.hasPrefix("/") {
-      notes.append("absolute entry name '\(name)' read as relative")
+      notes.append("absolute entry name '\(QuotedInput.elided(name))' read as relative")
     }
     var parts: [Substring] = []
     for segment in s.split(separator: "/", omittingEmptySubsequences: true) {
       if segment == "." { continue }
       if segment == ".." {
-        if parts.isEmpty { return .rejected("entry name '\(name)' climbs above the archive root") }
+        if parts.isEmpty {
+          return .rejected("entry name '\(QuotedInput.elided(name))' climbs above the archive root")
+        }
         parts.removeLast()
         continue
       }
       parts.append(segment)
     }
-    if parts.isEmpty { return .rejected("entry name '\(name)' is empty after normalization") }
+    if parts.isEmpty {
+      return .rejected("entry name '\(QuotedInput.elided(name))' is empty after normalization")
+    }
     let joined = parts.joined(separator: "/")
     return .path(joined, notes: notes)
   }

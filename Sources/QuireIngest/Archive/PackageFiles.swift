@@ -68,15 +68,21 @@ final class FolderFiles: PackageFiles, Sendable {
   func read(_ path: String) throws(IngestError) -> Data {
     guard let url = locate(path) else {
       throw .badData(
-        file: file, reason: "'\(path)' is not a file inside the book folder (or points outside it)")
+        file: file,
+        reason:
+          "'\(QuotedInput.elided(path))' is not a file inside the book folder (or points outside it)"
+      )
     }
     guard let size = self.size(of: path) else {
-      throw .badData(file: file, reason: "'\(path)' is missing from the book folder")
+      throw .badData(
+        file: file, reason: "'\(QuotedInput.elided(path))' is missing from the book folder")
     }
     guard size <= limits.maxEntryBytes else {
       throw .limitExceeded(
         file: file, limit: .entryBytes,
-        reason: "'\(path)' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)")
+        reason:
+          "'\(QuotedInput.elided(path))' is \(size) bytes, over maxEntryBytes=\(limits.maxEntryBytes)"
+      )
     }
     let data: Data
     do {
@@ -84,16 +90,19 @@ final class FolderFiles: PackageFiles, Sendable {
       data = try Book.readFile(url, limit: limits.maxEntryBytes, kind: .entryBytes)
     } catch {
       if case .limitExceeded(_, let limit, let reason) = error {
-        throw .limitExceeded(file: file, limit: limit, reason: "'\(path)': \(reason)")
+        throw .limitExceeded(
+          file: file, limit: limit, reason: "'\(QuotedInput.elided(path))': \(reason)")
       }
-      throw .badData(file: file, reason: "'\(path)' cannot be read: \(error)")
+      throw .badData(file: file, reason: "'\(QuotedInput.elided(path))' cannot be read: \(error)")
     }
     try budget.withLock { (budget) throws(IngestError) in
       if budget.charged.contains(path) { return }
       guard budget.total + UInt64(data.count) <= UInt64(limits.maxTotalBytes) else {
         throw .limitExceeded(
           file: file, limit: .totalBytes,
-          reason: "'\(path)' takes the book past maxTotalBytes=\(limits.maxTotalBytes)")
+          reason:
+            "'\(QuotedInput.elided(path))' takes the book past maxTotalBytes=\(limits.maxTotalBytes)"
+        )
       }
       budget.total += UInt64(data.count)
       budget.charged.insert(path)

@@ -140,7 +140,8 @@ final class ZipArchive: Sendable {
       if lossy {
         warnings.append(
           Diagnostic(
-            .archiveEntry, file: file, message: "entry name '\(decoded)' is not valid UTF-8"))
+            .archiveEntry, file: file,
+            message: "entry name '\(QuotedInput.elided(decoded))' is not valid UTF-8"))
       }
       let unixMode = (madeBy >> 8) == 3 ? (external >> 16) & 0o170000 : 0
       let isSymlink = unixMode == 0o120000
@@ -162,14 +163,18 @@ final class ZipArchive: Sendable {
             Diagnostic(
               .archiveEntry,
               file: file,
-              message: "symlink entry '\(decoded)' is read as plain data, never followed"))
+              message:
+                "symlink entry '\(QuotedInput.elided(decoded))' is read as plain data, never followed"
+            ))
         }
         if index[name] != nil {
           warnings.append(
             Diagnostic(
               .archiveEntry,
               file: file,
-              message: "duplicate entry '\(name)': the first one is used, later ones ignored"))
+              message:
+                "duplicate entry '\(QuotedInput.elided(name))': the first one is used, later ones ignored"
+            ))
           continue
         }
         index[name] = entries.count
@@ -279,24 +284,31 @@ final class ZipArchive: Sendable {
   /// CRC-32 and the declared size at the end.
   func read(_ name: String) throws(IngestError) -> Data {
     guard let i = index[name] else {
-      throw .badData(file: file, reason: "entry '\(name)' is not in the archive")
+      throw .badData(
+        file: file, reason: "entry '\(QuotedInput.elided(name))' is not in the archive")
     }
     let entry = entries[i]
-    let entryLabel = "entry '\(entry.name)'"
+    let entryLabel = "entry '\(QuotedInput.elided(entry.name))'"
     if entry.isEncrypted {
       throw .unsupported(
-        file: file, reason: "entry '\(entry.name)' is encrypted (password-protected ZIP)")
+        file: file,
+        reason: "entry '\(QuotedInput.elided(entry.name))' is encrypted (password-protected ZIP)")
     }
     let r = ByteReader(data)
     let h = entry.localHeaderOffset
     guard r.u32(h) == Self.localSignature, let nameLen = r.u16(h + 26), let extraLen = r.u16(h + 28)
     else {
-      throw .badData(file: file, reason: "entry '\(entry.name)': local header missing or truncated")
+      throw .badData(
+        file: file,
+        reason: "entry '\(QuotedInput.elided(entry.name))': local header missing or truncated")
     }
     let start = h + 30 + UInt64(nameLen) + UInt64(extraLen)
     guard let input = r.slice(start, entry.compressedSize) else {
       throw .badData(
-        file: file, reason: "entry '\(entry.name)': truncated (data runs past the end of the file)")
+        file: file,
+        reason:
+          "entry '\(QuotedInput.elided(entry.name))': truncated (data runs past the end of the file)"
+      )
     }
     // What this entry may produce: the per-entry cap, the ratio cap (never below 1 MiB, so
     // tiny well-compressed files pass), and whatever is left of the archive's total budget.
@@ -308,7 +320,7 @@ final class ZipArchive: Sendable {
       throw .limitExceeded(
         file: file, limit: .entryBytes,
         reason:
-          "entry '\(entry.name)' declares \(entry.uncompressedSize) bytes, over maxEntryBytes=\(entryCap)"
+          "entry '\(QuotedInput.elided(entry.name))' declares \(entry.uncompressedSize) bytes, over maxEntryBytes=\(entryCap)"
       )
     }
     let out: Data
@@ -318,7 +330,7 @@ final class ZipArchive: Sendable {
         throw .limitExceeded(
           file: file, limit: .entryBytes,
           reason:
-            "entry '\(entry.name)' is \(entry.compressedSize) bytes, over maxEntryBytes=\(entryCap)"
+            "entry '\(QuotedInput.elided(entry.name))' is \(entry.compressedSize) bytes, over maxEntryBytes=\(entryCap)"
         )
       }
       out = Data(input)
@@ -328,13 +340,14 @@ final class ZipArchive: Sendable {
         ratio: limits.maxCompressionRatio, entry: entryLabel, file: file)
     default:
       throw .unsupported(
-        file: file, reason: "entry '\(entry.name)' uses compression method \(entry.method)")
+        file: file,
+        reason: "entry '\(QuotedInput.elided(entry.name))' uses compression method \(entry.method)")
     }
     if UInt64(out.count) != entry.uncompressedSize {
       throw .badData(
         file: file,
         reason:
-          "entry '\(entry.name)' inflates to \(out.count) bytes but its header says \(entry.uncompressedSize)"
+          "entry '\(QuotedInput.elided(entry.name))' inflates to \(out.count) bytes but its header says \(entry.uncompressedSize)"
       )
     }
     let crc = out.withUnsafeBytes { raw -> UInt32 in
@@ -350,7 +363,9 @@ final class ZipArchive: Sendable {
       return UInt32(c)
     }
     if crc != entry.crc32 {
-      throw .badData(file: file, reason: "entry '\(entry.name)': CRC-32 mismatch (damaged archive)")
+      throw .badData(
+        file: file,
+        reason: "entry '\(QuotedInput.elided(entry.name))': CRC-32 mismatch (damaged archive)")
     }
     try charge(i, UInt64(out.count), name: entry.name)
     return out
@@ -365,7 +380,8 @@ final class ZipArchive: Sendable {
         throw .limitExceeded(
           file: file, limit: .totalBytes,
           reason:
-            "entry '\(name)' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated")
+            "entry '\(QuotedInput.elided(name))' takes the archive past maxTotalBytes=\(limits.maxTotalBytes) inflated"
+        )
       }
       budget.total = total
       budget.charged.insert(i)

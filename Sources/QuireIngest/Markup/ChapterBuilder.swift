@@ -34,7 +34,7 @@ private struct StyleContext {
 
 struct ChapterBuilder {
   let tree: MarkupTree
-  let resolver: StyleResolver
+  private(set) var resolver: StyleResolver
   let spineIndex: Int
   let href: String
   let publisherStyles: Bool

@@ -52,10 +52,18 @@ package struct ConvertedChapter: Sendable {
   package var chapter: Chapter
   package var fontFaces: [FontFaceRule]
   package var warnings: [Diagnostic]
-  package init(chapter: Chapter, fontFaces: [FontFaceRule], warnings: [Diagnostic]) {
+  /// Elements and text bytes of the chapter's (bounded) markup, charged to the book's caps.
+  package var elements: Int
+  package var textBytes: Int
+  package init(
+    chapter: Chapter, fontFaces: [FontFaceRule], warnings: [Diagnostic], elements: Int = 0,
+    textBytes: Int = 0
+  ) {
     self.chapter = chapter
     self.fontFaces = fontFaces
     self.warnings = warnings
+    self.elements = elements
+    self.textBytes = textBytes
   }
 }
 
@@ -69,6 +77,11 @@ package struct ChapterConverter: Sendable {
   package var bookLanguage: String?
   /// Parsed style sheets shared by the chapters this converter handles.
   let styleCache = StyleCache()
+  /// What the chapters converted so far add up to, against the book's caps.
+  let budget = BookBudget()
+  /// Match every rule against every element, without buckets or the ancestor filter: the
+  /// plain matcher the fast one must agree with (tests only).
+  var referenceMatching = false
 
   package init(
     options: IngestOptions, bookLanguage: String?,
@@ -129,7 +142,8 @@ package struct ChapterConverter: Sendable {
         }
       }
       rules.add(author, origin: 1)
-      styles = CachedStyles(rules: rules, fontFaces: author.fontFaces, warnings: author.warnings)
+      styles = CachedStyles(
+        rules: rules, fontFaces: author.fontFaces, warnings: author.warnings + rules.warnings)
       styleCache.set(key, styles)
     }
     let rules = styles.rules
@@ -139,16 +153,27 @@ package struct ChapterConverter: Sendable {
     }
 
     var builder = ChapterBuilder(
-      tree: tree, resolver: StyleResolver(tree: tree, rules: rules), spineIndex: source.spineIndex,
+      tree: tree, resolver: StyleResolver(tree: tree, rules: rules, reference: referenceMatching),
+      spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles, bookLanguage: bookLanguage)
     builder.build()
+    if builder.resolver.budgetExhausted {
+      warnings.append(
+        Diagnostic(
+          .styleSheet, file: source.href, spine: source.spineIndex,
+          message:
+            "selector matching stopped after \(MatchLimits.maxSelectorChecksPerChapter) checks; the rest of the chapter has default styles"
+        ))
+    }
     let chapter = Chapter(
       spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
       linear: source.linear, size: source.data.count,
       language: builder.documentLanguage ?? bookLanguage,
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
-    return ConvertedChapter(chapter: chapter, fontFaces: fontFaces, warnings: warnings)
+    return ConvertedChapter(
+      chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,
+      textBytes: tree.textBytes)
   }
 
   static func mediaApplies(_ media: String?) -> Bool {
@@ -177,6 +202,38 @@ final class StyleCache: Sendable {
     entries.withLock { entries in
       if entries.count >= Self.maxEntries { entries.removeAll() }
       entries[key] = value
+    }
+  }
+}
+
+/// Elements and text bytes of a book's chapters so far, against `IngestLimits.maxBookElements`
+/// and `maxBookTextBytes`. Chapters are converted in parallel, hence the mutex; each chapter
+/// counts once however often it is converted.
+final class BookBudget: Sendable {
+  private let charged = Mutex<(chapters: Set<Int>, elements: Int, textBytes: Int)>(([], 0, 0))
+
+  /// Adds chapter `spine`'s counts; throws once the book is past a cap. The message names
+  /// the book, not the chapter that crossed (which depends on scheduling).
+  func charge(_ c: ConvertedChapter, spine: Int, book: String, limits: IngestLimits)
+    throws(IngestError)
+  {
+    let (elements, textBytes) = charged.withLock { state in
+      if state.chapters.insert(spine).inserted {
+        state.elements += c.elements
+        state.textBytes += c.textBytes
+      }
+      return (state.elements, state.textBytes)
+    }
+    if elements > limits.maxBookElements {
+      throw .limitExceeded(
+        file: book, limit: .bookElements,
+        reason: "the book has more than \(limits.maxBookElements) elements (maxBookElements)")
+    }
+    if textBytes > limits.maxBookTextBytes {
+      throw .limitExceeded(
+        file: book, limit: .bookTextBytes,
+        reason:
+          "the book has more than \(limits.maxBookTextBytes) bytes of text (maxBookTextBytes)")
     }
   }
 }

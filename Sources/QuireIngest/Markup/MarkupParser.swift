@@ -21,7 +21,9 @@
 //   anything else is dropped, in text and in attribute values alike.
 // - Depth: libxml2 refuses XML nested deeper than 256 without HUGE; the conversion keeps
 //   `IngestLimits.maxDepth` levels and flattens below (text and empty elements such as <br/>
-//   are kept, element boxes are not). Nodes and attributes per element are capped too.
+//   are kept, element boxes are not). Nodes and attributes per element are capped too, and
+//   chapters are bounded on their bytes first (elements, text, attributes per start tag:
+//   MarkupBounds.swift), so libxml2 never builds a tree past `IngestLimits`.
 // - Package files must be well-formed XML (`parseWellFormed` throws `badData` naming the
 //   file and libxml2's first error). Chapters never fail (`parse`): on a well-formedness
 //   error they are read again with libxml2's forgiving HTML parser (HTML_PARSE_RECOVER), and
@@ -51,8 +53,6 @@ enum MarkupParser {
     /// Text and nodes are bounded by the input size; this guards against an expansion we did
     /// not foresee.
     static let maxNodes = 4_000_000
-    /// Attributes kept per element.
-    static let maxAttributes = 256
     /// Parser error messages kept per document.
     static let maxMessages = 5
   }
@@ -89,6 +89,18 @@ enum MarkupParser {
     if data.isEmpty {
       return MarkupTree(nodes: [emptyRoot()], warnings: ["empty document"], recoveredAsHTML: false)
     }
+    let bounds = MarkupBounds.apply(data, limits: limits)
+    var tree = parseBounded(bounds.data, limits: limits, isHTML: isHTML)
+    tree.warnings = bounds.warnings(limits) + tree.warnings
+    tree.elementCount = bounds.elements
+    tree.textBytes = bounds.textBytes
+    return tree
+  }
+
+  /// `parse` once the chapter caps are applied to the bytes.
+  private static func parseBounded(_ data: Data, limits: IngestLimits, isHTML: Bool)
+    -> MarkupTree
+  {
     let xml = read(data, html: false, names: .lowercased, limits: limits)
     if let nodes = xml.nodes {
       return MarkupTree(nodes: nodes, warnings: [], recoveredAsHTML: false)
@@ -127,7 +139,13 @@ enum MarkupParser {
         file: file, limit: .entryBytes,
         reason: "XML document is \(data.count) bytes, over maxEntryBytes=\(limits.maxEntryBytes)")
     }
-    let parsed = read(data, html: false, names: .preserved, limits: limits)
+    // Package files are never truncated; only the attribute cap applies.
+    var attributesOnly = limits
+    attributesOnly.maxChapterElements = .max
+    attributesOnly.maxChapterTextBytes = .max
+    let parsed = read(
+      MarkupBounds.apply(data, limits: attributesOnly).data, html: false, names: .preserved,
+      limits: limits)
     guard let nodes = parsed.nodes else {
       throw .badData(
         file: file, reason: "malformed XML (\(parsed.error ?? "xmlCtxtReadMemory failed"))")
@@ -157,6 +175,7 @@ enum MarkupParser {
   {
     withDocument(data, html: html) { doc in
       var conversion = TreeConversion(names: names, maxDepth: max(1, limits.maxDepth))
+      conversion.maxAttributes = max(1, limits.maxAttributesPerElement)
       return conversion.convert(doc)
     }
   }
@@ -364,6 +383,9 @@ private final class ErrorSink {
 private struct TreeConversion {
   let names: MarkupParser.Names
   let maxDepth: Int
+  /// Attributes kept per element (`IngestLimits.maxAttributesPerElement`); the byte scan
+  /// already dropped the rest, this holds for inputs that bypass it.
+  var maxAttributes = 256
   var nodes: [MarkupNode] = [
     MarkupNode(kind: .element, name: "#root", attributes: [], text: "", parent: -1, children: [])
   ]
@@ -466,7 +488,7 @@ private struct TreeConversion {
   private func attributes(of node: xmlNodePtr) -> [(name: String, value: String)] {
     var out: [(name: String, value: String)] = []
     var attr = node.pointee.properties
-    while let a = attr, out.count < MarkupParser.Policy.maxAttributes {
+    while let a = attr, out.count < maxAttributes {
       var attributeName = name(a.pointee.name)
       if let ns = a.pointee.ns, let prefix = ns.pointee.prefix {
         attributeName = name(prefix) + ":" + attributeName

@@ -34,6 +34,9 @@ struct MarkupTree: Sendable {
   var warnings: [String]
   /// True when the XML parser failed and the HTML parser recovered the content.
   var recoveredAsHTML: Bool
+  /// Start tags and text bytes of the (bounded) source, for the book's caps.
+  var elementCount = 0
+  var textBytes = 0
 
   var root: Int { 0 }
 

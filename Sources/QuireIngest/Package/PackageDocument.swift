@@ -64,11 +64,13 @@ struct PackageDocument: Sendable {
     }
     guard case .path(let path, _) = EntryName.normalize(raw.percentDecoded) else {
       throw .badData(
-        file: files.file, reason: "\(containerPath): rootfile path '\(raw)' leaves the book")
+        file: files.file,
+        reason: "\(containerPath): rootfile path '\(QuotedInput.elided(raw))' leaves the book")
     }
     guard files.contains(path) else {
       throw .badData(
-        file: files.file, reason: "\(containerPath) names '\(path)', which is not in the book")
+        file: files.file,
+        reason: "\(containerPath) names '\(QuotedInput.elided(path))', which is not in the book")
     }
     return path
   }
@@ -117,13 +119,17 @@ struct PackageDocument: Sendable {
         warnings.append(
           Diagnostic(
             .manifestItem,
-            file: path, message: "manifest item '\(id)': href '\(href)' is outside the book"))
+            file: path,
+            message:
+              "manifest item '\(QuotedInput.elided(id))': href '\(QuotedInput.elided(href))' is outside the book"
+          ))
         continue
       }
       if byID[id] != nil {
         warnings.append(
           Diagnostic(
-            .manifestItem, file: path, message: "duplicate manifest id '\(id)': the first is used"))
+            .manifestItem, file: path,
+            message: "duplicate manifest id '\(QuotedInput.elided(id))': the first is used"))
         continue
       }
       let entry = ManifestItem(
@@ -233,7 +239,7 @@ struct PackageDocument: Sendable {
             .spineItem,
             file: path,
             message:
-              "spine item '\(item.id)' (\(item.mediaType)) is not a content document and has no usable fallback"
+              "spine item '\(QuotedInput.elided(item.id))' (\(item.mediaType)) is not a content document and has no usable fallback"
           ))
         return nil
       }
@@ -241,14 +247,20 @@ struct PackageDocument: Sendable {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: path, message: "fallback cycle at '\(next)' for spine item '\(item.id)'"))
+            file: path,
+            message:
+              "fallback cycle at '\(QuotedInput.elided(next))' for spine item '\(QuotedInput.elided(item.id))'"
+          ))
         return nil
       }
       guard let nextItem = byID[next] else {
         warnings.append(
           Diagnostic(
             .spineItem,
-            file: path, message: "fallback '\(next)' of '\(current.id)' is not in the manifest"))
+            file: path,
+            message:
+              "fallback '\(QuotedInput.elided(next))' of '\(QuotedInput.elided(current.id))' is not in the manifest"
+          ))
         return nil
       }
       current = nextItem

@@ -7,6 +7,7 @@
 // at-rule blocks, `maxImportDepth` for @import chains (cycles are cut by a visited set).
 
 import Foundation
+import QuireCore
 
 enum CSSLimits {
   static let maxSheetBytes = 2 << 20
@@ -102,7 +103,8 @@ struct StyleSheetLoader {
     var text = text
     if text.utf8.count > CSSLimits.maxSheetBytes {
       sheet.warnings.append(
-        "\(baseHref): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut")
+        "\(QuotedInput.elided(baseHref)): style sheet larger than \(CSSLimits.maxSheetBytes) bytes was cut"
+      )
       text = String(decoding: text.utf8.prefix(CSSLimits.maxSheetBytes), as: UTF8.self)
     }
     let tokens = CSSTokenizer.tokenize(text)
@@ -122,7 +124,8 @@ struct StyleSheetLoader {
   mutating func load(href: String, depth: Int, into sheet: inout StyleSheet) {
     guard depth <= CSSLimits.maxImportDepth else {
       sheet.warnings.append(
-        "\(href): @import nested deeper than \(CSSLimits.maxImportDepth) ignored")
+        "\(QuotedInput.elided(href)): @import nested deeper than \(CSSLimits.maxImportDepth) ignored"
+      )
       return
     }
     guard !visited.contains(href) else { return }  // cycle, or already applied
@@ -130,7 +133,7 @@ struct StyleSheetLoader {
     visited.insert(href)
     sheetsLoaded += 1
     guard let data = loadResource(href) else {
-      sheet.warnings.append("\(href): style sheet not found")
+      sheet.warnings.append("\(QuotedInput.elided(href)): style sheet not found")
       return
     }
     parse(decodeCSS(data), baseHref: href, depth: depth, into: &sheet)

@@ -11,7 +11,21 @@
 //
 // Matching is right to left with a per-element memo of failed (compound, element) pairs,
 // so a selector of n compounds costs O(n · depth) at worst instead of exponential.
-// Rules are bucketed by the rightmost compound's id, first class, or tag.
+//
+// Which rules an element checks (browser-style rule hashing): rules are bucketed by the
+// rightmost compound's id, else first class, else tag (else the universal bucket), and an
+// element visits only the buckets of its own id, classes and tag. Inside a bucket, rules are
+// grouped by one key (id, class or tag) of their nearest ancestor compound. While the
+// builder walks the tree, the resolver keeps the keys of the current element's ancestors on
+// a stack and in a counting Bloom filter (`AncestorFilter`): a group is visited only when
+// its key is an ancestor's (by the stack's keys or by the groups, whichever is fewer), and a
+// rule is checked only when every key its ancestor compounds require may be present. So
+// `.c17 p` costs nothing on a `p` without a `.c17` ancestor, and 2,000 such rules over
+// 30,000 elements cost a few checks per element instead of 2,000. Cascade order does not
+// depend on the order candidates are found: declarations sort by (band, specificity, source
+// order, position in the rule). `MatchLimits` bounds what no hashing can (every rule
+// matching every element): selectors per document, classes per element, and full checks per
+// chapter. `StyleResolver(reference: true)` is the plain matcher, kept for tests.
 
 import Foundation
 import QuireCore
@@ -56,10 +70,29 @@ struct ElementStyle: Sendable {
   }
 }
 
+/// Bounds of selector matching, so that styling a chapter costs time linear in its elements
+/// whatever its style sheets hold (see the essay at the top of this file).
+enum MatchLimits {
+  /// Selectors kept per document (user agent and author sheets together, in source order);
+  /// later ones are dropped with one warning. The largest publisher sheets seen hold a few
+  /// thousand; every selector costs a bucket entry and possibly a check per element.
+  static let maxSelectors = 20_000
+  /// Classes of one element that rule lookup and matching see (`class="a b c …"`); the
+  /// rest are ignored. Real markup uses a handful; this bounds the buckets an element opens
+  /// and the ancestor keys it pushes.
+  static let maxClassesPerElement = 64
+  /// Full selector checks (those that pass the buckets and the ancestor filter) per chapter.
+  /// Past it, the rest of the chapter is styled by the user-agent sheet and style attributes
+  /// only, with one warning. Ordinary chapters need a few per element; 20 M is about a
+  /// second of matching in a release build and far beyond any real book.
+  static let maxSelectorChecksPerChapter = 20_000_000
+}
+
 /// The attributes selectors look at, per element, precomputed once per document.
 struct SelectorSubject {
   var name: String
   var id: String?
+  /// At most `MatchLimits.maxClassesPerElement`, duplicates removed.
   var classes: [String]
   var parent: Int?
   var previousSibling: Int?
@@ -71,34 +104,142 @@ struct MatchedRule: Sendable {
   var declarations: [CSSDeclaration]
   var origin: Int  // 0 user agent, 1 author
   var order: Int
+  var specificity: Int
+}
+
+/// What a key of the ancestor filter names: an element's tag, id or one of its classes.
+enum AncestorKey {
+  static func tag(_ s: String) -> UInt32 { hash(0, s) }
+  static func id(_ s: String) -> UInt32 { hash(1, s) }
+  static func `class`(_ s: String) -> UInt32 { hash(2, s) }
+
+  private static func hash(_ kind: UInt8, _ s: String) -> UInt32 {
+    var h = Hasher()
+    h.combine(kind)
+    h.combine(s)
+    return UInt32(truncatingIfNeeded: h.finalize())
+  }
+
+  /// The keys an element pushes for its descendants.
+  static func keys(of s: SelectorSubject) -> [UInt32] {
+    var keys = [tag(s.name)]
+    if let i = s.id { keys.append(id(i)) }
+    for c in s.classes { keys.append(`class`(c)) }
+    return keys
+  }
+}
+
+/// Rules whose rightmost compound names the same id, class or tag (or none), sub-divided by
+/// one feature their nearest ancestor compound requires, so that an element only visits
+/// rules whose ancestor could exist.
+struct RuleBucket: Sendable {
+  /// Rules without an ancestor compound (or whose ancestor compounds name nothing).
+  var unkeyed: [Int] = []
+  /// Rules by one key (`AncestorKey`) that some ancestor of a matching element must have.
+  var byAncestorKey: [UInt32: [Int]] = [:]
+
+  mutating func add(_ idx: Int, key: UInt32?) {
+    if let key { byAncestorKey[key, default: []].append(idx) } else { unkeyed.append(idx) }
+  }
 }
 
 /// All rules that apply to one document, bucketed for matching.
 struct RuleSet: Sendable {
   var rules: [MatchedRule] = []
-  var byID: [String: [Int]] = [:]
-  var byClass: [String: [Int]] = [:]
-  var byTag: [String: [Int]] = [:]
-  var universal: [Int] = []
+  /// Per rule: every key its ancestor compounds require (for the ancestor filter).
+  var ancestorKeys: [[UInt32]] = []
+  var byID: [String: RuleBucket] = [:]
+  var byClass: [String: RuleBucket] = [:]
+  var byTag: [String: RuleBucket] = [:]
+  var universal = RuleBucket()
+  /// Selectors dropped past `MatchLimits.maxSelectors`.
+  var droppedSelectors = 0
+
+  /// What dropping selectors cost the reader, for the chapter's diagnostics.
+  var warnings: [String] {
+    droppedSelectors == 0
+      ? []
+      : [
+        "\(droppedSelectors) selectors past the first \(MatchLimits.maxSelectors) were ignored"
+      ]
+  }
 
   mutating func add(_ sheet: StyleSheet, origin: Int) {
     for rule in sheet.rules {
       for sel in rule.selectors {
+        guard rules.count < MatchLimits.maxSelectors else {
+          droppedSelectors += 1
+          continue
+        }
         let idx = rules.count
         rules.append(
-          MatchedRule(selector: sel, declarations: rule.declarations, origin: origin, order: idx))
+          MatchedRule(
+            selector: sel, declarations: rule.declarations, origin: origin, order: idx,
+            specificity: sel.specificity))
+        let (keys, groupKey) = Self.ancestorKeys(sel)
+        ancestorKeys.append(keys)
         guard let last = sel.compounds.last, !last.neverMatches else { continue }
         if let id = last.ids.first {
-          byID[id, default: []].append(idx)
+          byID[id, default: RuleBucket()].add(idx, key: groupKey)
         } else if let c = last.classes.first {
-          byClass[c, default: []].append(idx)
+          byClass[c, default: RuleBucket()].add(idx, key: groupKey)
         } else if let t = last.tag {
-          byTag[t, default: []].append(idx)
+          byTag[t, default: RuleBucket()].add(idx, key: groupKey)
         } else {
-          universal.append(idx)
+          universal.add(idx, key: groupKey)
         }
       }
     }
+  }
+
+  /// The keys a selector's ancestor compounds require (a compound is an ancestor of the
+  /// subject when the combinator on its right is a child or descendant one: `A > B ~ C`
+  /// puts A above C, `A ~ B > C` does not), and the one key of the nearest such compound
+  /// that buckets it (its id, else a class, else its tag).
+  static func ancestorKeys(_ sel: Selector) -> (keys: [UInt32], group: UInt32?) {
+    var keys: [UInt32] = []
+    var group: UInt32? = nil
+    var k = sel.compounds.count - 2
+    while k >= 0 {
+      defer { k -= 1 }
+      guard sel.combinators[k] == .child || sel.combinators[k] == .descendant else { continue }
+      let c = sel.compounds[k]
+      var own: [UInt32] = c.ids.map(AncestorKey.id) + c.classes.map(AncestorKey.class)
+      if let t = c.tag { own.append(AncestorKey.tag(t)) }
+      if group == nil { group = own.first }
+      keys += own
+    }
+    return (Array(keys.prefix(8)), group)
+  }
+}
+
+/// A counting Bloom filter over the keys of the current element's ancestors, maintained as
+/// the builder walks the tree: a key that is absent from it is absent from every ancestor.
+struct AncestorFilter {
+  private static let bits = 12
+  private var counts = [UInt16](repeating: 0, count: 1 << bits)
+
+  private static func slots(_ key: UInt32) -> (Int, Int) {
+    let mask = UInt32(1 << bits - 1)
+    return (Int(key & mask), Int((key >> UInt32(bits)) & mask))
+  }
+
+  func mayContain(_ key: UInt32) -> Bool {
+    let (a, b) = Self.slots(key)
+    return counts[a] != 0 && counts[b] != 0
+  }
+
+  /// Saturated counters stay saturated (never decremented): only false positives follow.
+  mutating func insert(_ key: UInt32) {
+    let (a, b) = Self.slots(key)
+    if counts[a] != .max { counts[a] += 1 }
+    if counts[b] != .max { counts[b] += 1 }
+  }
+
+  mutating func remove(_ key: UInt32) {
+    let (a, b) = Self.slots(key)
+    if counts[a] != .max { counts[a] -= 1 }
+    if counts[b] != .max { counts[b] -= 1 }
   }
 }
 
@@ -106,10 +247,26 @@ struct StyleResolver {
   let tree: MarkupTree
   let rules: RuleSet
   var subjects: [SelectorSubject?]
+  /// Every rule is a candidate and no filter applies: the plain matcher the fast path must
+  /// agree with (tests only).
+  let reference: Bool
+  /// Full selector checks so far (after bucket and ancestor-filter rejections).
+  private(set) var selectorChecks = 0
+  /// Set once `MatchLimits.maxSelectorChecksPerChapter` was reached: author rules stop.
+  private(set) var budgetExhausted = false
 
-  init(tree: MarkupTree, rules: RuleSet) {
+  /// The ancestors whose keys are in `filter`, outermost first, and their keys.
+  private var ancestorStack: [Int] = []
+  private var onStack: [Bool]
+  private var stackKeys: [UInt32] = []
+  private var stackKeyStarts: [Int] = []
+  private var filter = AncestorFilter()
+
+  init(tree: MarkupTree, rules: RuleSet, reference: Bool = false) {
     self.tree = tree
     self.rules = rules
+    self.reference = reference
+    self.onStack = [Bool](repeating: false, count: tree.nodes.count)
     var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
     // One pass over every child list: previous element sibling and last-child flags.
     for (parent, node) in tree.nodes.enumerated() where node.kind == .element {
@@ -117,10 +274,14 @@ struct StyleResolver {
       var lastElement: Int? = nil
       for child in node.children where tree.nodes[child].kind == .element {
         let c = tree.nodes[child]
+        var classes: [String] = []
+        for name in (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }) {
+          guard classes.count < MatchLimits.maxClassesPerElement else { break }
+          let s = String(name)
+          if !classes.contains(s) { classes.append(s) }
+        }
         subjects[child] = SelectorSubject(
-          name: c.name, id: c.attribute("id"),
-          classes: (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }).map(
-            String.init),
+          name: c.name, id: c.attribute("id"), classes: classes,
           parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
         prev = child
         lastElement = child
@@ -155,6 +316,8 @@ struct StyleResolver {
   }
 
   func matches(_ sel: Selector, _ e: Int) -> Bool {
+    guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
+    if sel.compounds.count == 1 { return true }
     var failed = Set<Int>()
     return match(sel, sel.compounds.count - 1, e, &failed)
   }
@@ -191,22 +354,77 @@ struct StyleResolver {
     return ok
   }
 
+  /// Makes the filter hold exactly the ancestors of `e`. In document order (the builder's
+  /// walk) every element is pushed and popped once; any order stays correct.
+  private mutating func moveFilter(to e: Int) {
+    var missing: [Int] = []
+    var a = subjects[e]?.parent
+    while let p = a, !onStack[p] {
+      missing.append(p)
+      a = subjects[p]?.parent
+    }
+    while let top = ancestorStack.last, top != a {
+      ancestorStack.removeLast()
+      onStack[top] = false
+      let start = stackKeyStarts.removeLast()
+      for key in stackKeys[start...] { filter.remove(key) }
+      stackKeys.removeSubrange(start...)
+    }
+    for p in missing.reversed() {
+      guard let s = subjects[p] else { continue }
+      ancestorStack.append(p)
+      onStack[p] = true
+      stackKeyStarts.append(stackKeys.count)
+      for key in AncestorKey.keys(of: s) {
+        stackKeys.append(key)
+        filter.insert(key)
+      }
+    }
+  }
+
+  /// The rules of `bucket` whose ancestor key is present: by the keys on the stack or by
+  /// the bucket's groups, whichever is fewer.
+  private func collect(_ bucket: RuleBucket, into out: inout [Int]) {
+    out += bucket.unkeyed
+    if bucket.byAncestorKey.isEmpty { return }
+    if stackKeys.count < bucket.byAncestorKey.count {
+      for key in stackKeys { if let g = bucket.byAncestorKey[key] { out += g } }
+    } else {
+      for (key, g) in bucket.byAncestorKey where filter.mayContain(key) { out += g }
+    }
+  }
+
+  /// The rules that may match element `s`, each possibly more than once.
+  private mutating func candidates(_ e: Int, _ s: SelectorSubject) -> [Int] {
+    if reference { return Array(rules.rules.indices) }
+    moveFilter(to: e)
+    var out: [Int] = []
+    collect(rules.universal, into: &out)
+    if let id = s.id, let b = rules.byID[id] { collect(b, into: &out) }
+    for c in s.classes { if let b = rules.byClass[c] { collect(b, into: &out) } }
+    if let b = rules.byTag[s.name] { collect(b, into: &out) }
+    return out
+  }
+
   /// The element's declarations in cascade order (later wins).
-  func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
+  mutating func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
     guard let s = subjects[e] else { return inlineStyle }
-    var candidates: [Int] = rules.universal
-    if let id = s.id, let b = rules.byID[id] { candidates += b }
-    for c in s.classes { if let b = rules.byClass[c] { candidates += b } }
-    if let b = rules.byTag[s.name] { candidates += b }
     var weighted: [(key: (Int, Int, Int, Int), decl: CSSDeclaration)] = []
     var seen = Set<Int>()
-    for idx in candidates where seen.insert(idx).inserted {
+    for idx in candidates(e, s) where seen.insert(idx).inserted {
       let r = rules.rules[idx]
+      if !reference {
+        if budgetExhausted && r.origin != 0 { continue }
+        guard rules.ancestorKeys[idx].allSatisfy(filter.mayContain) else { continue }
+      }
+      selectorChecks += 1
+      if selectorChecks >= MatchLimits.maxSelectorChecksPerChapter && !reference {
+        budgetExhausted = true
+      }
       guard matches(r.selector, e) else { continue }
-      let spec = r.selector.specificity
-      for d in r.declarations {
+      for (i, d) in r.declarations.enumerated() {
         let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
-        weighted.append(((band, spec, r.order, 0), d))
+        weighted.append(((band, r.specificity, r.order, i), d))
       }
     }
     for (i, d) in inlineStyle.enumerated() {
