@@ -223,6 +223,9 @@ struct EPUBReader {
     // Spine → content documents that exist.
     var items: [(item: ManifestItem, linear: Bool)] = []
     var encryptedCount = 0
+    // A document listed twice in the spine is read once (epubcheck OPF-034): every listing
+    // would convert and lay it out again, so a short package could multiply a big chapter.
+    var listedPaths: Set<String> = []
     for ref in opf.spine {
       guard let declared = opf.byID[ref.idref] else {
         warnings.append(
@@ -255,6 +258,14 @@ struct EPUBReader {
             file: item.path,
             message: "spine item '\(QuotedInput.elided(item.id))' is missing from the book; skipped"
           ))
+        continue
+      }
+      guard listedPaths.insert(item.path).inserted else {
+        warnings.append(
+          Diagnostic(
+            .spineItem, file: item.path,
+            message:
+              "spine lists '\(QuotedInput.elided(item.id))' again; only its first place is kept"))
         continue
       }
       items.append((item, ref.linear))
