@@ -6,16 +6,21 @@ let timingValued: Set<String> = ["--frames", "--duration", "--fps", "--timing"]
 
 func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   var t = AnimationTiming()
-  t.frames = try a.int("--frames", in: 2...10_000)
-  t.duration = try a.double("--duration", in: 0.05...600)
+  t.frames = try a.int("--frames", in: 2...QuireLimits.maxFrames)
+  t.duration = try a.double("--duration", in: QuireLimits.durations)
   if t.frames != nil && t.duration != nil {
     throw UsageError("give --frames or --duration, not both")
   }
-  if let f = try a.double("--fps", in: 1...240) { t.fps = f }
+  if let f = try a.double("--fps", in: QuireLimits.framesPerSecond) { t.fps = f }
+  if let d = t.duration, (d * t.fps).rounded() + 1 > Double(QuireLimits.maxFrames) {
+    throw UsageError(
+      "--duration \(quoted(a.value("--duration") ?? "")) at \(quoted(a.value("--fps") ?? "30")) fps is "
+        + "\(Int((d * t.fps).rounded()) + 1) frames; at most \(QuireLimits.maxFrames)")
+  }
   if let name = a.value("--timing") {
     guard let tf = TimingFunction(parsing: name) else {
       throw UsageError(
-        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(name)'"
+        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(quoted(name))'"
       )
     }
     t.timing = tf
@@ -27,6 +32,7 @@ func output(_ a: Arguments, _ command: String) throws(UsageError) -> URL {
   guard let o = a.value("-o") ?? a.value("--output") else {
     throw UsageError("\(command): -o OUT is required")
   }
+  guard !o.isEmpty else { throw UsageError("\(command): -o: an empty path") }
   return fileURL(o)
 }
 
