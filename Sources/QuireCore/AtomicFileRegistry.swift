@@ -47,15 +47,18 @@ public enum AtomicFileRegistry {
   /// The temporary files in progress.
   public static var inProgress: Set<String> { state.withLock { $0.paths } }
 
-  /// Closes the registry (later registrations fail) and removes every file in progress;
-  /// returns how many were removed.
+  /// Removes every file in progress (only those under `folder`, when given) and, when
+  /// `closing` (the default: the process is ending), closes the registry so later
+  /// registrations fail; returns how many files were removed.
   @discardableResult
-  public static func removeAll() -> Int {
+  public static func removeAll(closing: Bool = true, under folder: String? = nil) -> Int {
     state.withLock { s in
-      s.closed = true
+      if closing { s.closed = true }
       var removed = 0
-      for p in s.paths where unlink(p) == 0 { removed += 1 }
-      s.paths.removeAll()
+      for p in s.paths where folder.map({ p.hasPrefix($0 + "/") }) ?? true {
+        if unlink(p) == 0 { removed += 1 }
+        s.paths.remove(p)
+      }
       return removed
     }
   }
