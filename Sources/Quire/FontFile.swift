@@ -62,7 +62,8 @@ enum FontFile {
     switch tag(bytes, 0) {
     case "wOFF", "wOF2":
       guard bytes.count >= 12, Int(u32(bytes, 8)) == bytes.count else {
-        return "truncated WOFF (its header says \(u32(bytes, 8)) bytes, the file has \(bytes.count))"
+        return
+          "truncated WOFF (its header says \(u32(bytes, 8)) bytes, the file has \(bytes.count))"
       }
       return nil
     case "ttcf":

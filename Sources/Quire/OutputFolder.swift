@@ -118,8 +118,9 @@ public final class OutputFolder: Sendable {
   }
 
   private static func checked(_ name: String) throws(QuireError) -> String {
-    guard !name.isEmpty && !name.contains("/") && name != "." && name != ".."
-      && !name.contains("\0")
+    guard
+      !name.isEmpty && !name.contains("/") && name != "." && name != ".."
+        && !name.contains("\0")
     else {
       throw .internalError("OutputFolder: bad file name '\(name.prefix(200))'")
     }

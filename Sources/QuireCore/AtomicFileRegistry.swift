@@ -12,6 +12,8 @@
 // Rejected: unlinking from an async-signal handler, which cannot take a lock or touch Swift
 // collections safely; and polling a flag in the workers, which leaves a long encode running.
 
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -19,7 +21,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// The temporary files of this process that are being written.
 public enum AtomicFileRegistry {

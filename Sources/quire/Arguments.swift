@@ -60,7 +60,8 @@ struct Arguments {
     guard let v = value(name) else { return nil }
     guard let n = Int(v), range.contains(n) else {
       throw UsageError(
-        "\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'")
+        "\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'"
+      )
     }
     return n
   }
@@ -77,7 +78,8 @@ struct Arguments {
   func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
     guard let v = value(name) else { return nil }
     guard allowed.contains(v) else {
-      throw UsageError("\(name) must be one of \(allowed.joined(separator: "|")), got '\(quoted(v))'")
+      throw UsageError(
+        "\(name) must be one of \(allowed.joined(separator: "|")), got '\(quoted(v))'")
     }
     return v
   }
@@ -100,7 +102,8 @@ struct Arguments {
       range.contains(h)
     else {
       throw UsageError(
-        "\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'")
+        "\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'"
+      )
     }
     return (w, h)
   }
@@ -115,7 +118,8 @@ struct Arguments {
     }
     guard parts.allSatisfy({ $0 != nil && $0!.isFinite && range.contains($0!) }) else {
       throw UsageError(
-        "\(name): '\(quoted(v))' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)")
+        "\(name): '\(quoted(v))' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)"
+      )
     }
     let nums = parts.map { $0! }
     if nums.count == count { return nums }

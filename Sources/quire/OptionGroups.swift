@@ -43,7 +43,8 @@ func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
   if let f = a.value("--font") {
     guard !f.isEmpty else { throw UsageError("--font: an empty name") }
     let looksLikePath =
-      f.contains("/") || [".ttf", ".otf", ".ttc", ".woff", ".woff2"].contains {
+      f.contains("/")
+      || [".ttf", ".otf", ".ttc", ".woff", ".woff2"].contains {
         f.lowercased().hasSuffix($0)
       }
     if looksLikePath { try checkFontPath(f) }
@@ -101,7 +102,9 @@ func pageSelection(_ text: String) throws(UsageError) -> PageSelection {
     } else if ends[1].isEmpty {
       selection.from = min(selection.from ?? a, a)
     } else {
-      guard let b = Int(ends[1]), b >= a else { throw UsageError("--pages: bad range '\(quoted(String(part)))'") }
+      guard let b = Int(ends[1]), b >= a else {
+        throw UsageError("--pages: bad range '\(quoted(String(part)))'")
+      }
       selection.ranges.append(a...b)
     }
   }

@@ -23,7 +23,9 @@ func dispatch(_ words: [String]) throws -> Int32 {
       Terminal.out(overview)
       return 0
     }
-    guard let text = commandHelp[topic] else { throw UsageError("help: no command '\(quoted(topic))'") }
+    guard let text = commandHelp[topic] else {
+      throw UsageError("help: no command '\(quoted(topic))'")
+    }
     Terminal.out(text)
     return 0
   case "--version":

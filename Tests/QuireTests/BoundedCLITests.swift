@@ -53,8 +53,10 @@ struct BoundedCLITests {
       (["render", book, "-o", out, "--size", "8192x8192"], 64, "--size"),
       (["render", book, "-o", out, "--line-height", "9"], 64, "--line-height"),
       (["render", book, "-o", out, "--threads", "0"], 64, "--threads"),
-      (["flip", book, "--page", "1", "-o", out + ".png", "--duration", "600", "--fps", "240"],
-       64, "10000"),
+      (
+        ["flip", book, "--page", "1", "-o", out + ".png", "--duration", "600", "--fps", "240"],
+        64, "10000"
+      ),
       (["flip", book, "--page", "1", "-o", out + ".png", "--frames", "20000"], 64, "--frames"),
       (["flip", book, "--page", "1", "-o", out + ".png", "--fps", "1000"], 64, "--fps"),
       (["render", book, "-o", out, "--pages", long], 64, "--pages"),
@@ -103,8 +105,9 @@ struct BoundedCLITests {
     // Fewer, bigger pages: the earlier render's page files past the new count go.
     let again = try runQuire(["render", book, "-o", out, "--size", "600x800"])
     #expect(again.status == 0, "stderr: \(again.stderr)")
-    let manifest = try JSONSerialization.jsonObject(
-      with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any]
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any]
     let count = try #require(manifest?["pageCount"] as? Int)
     #expect(count < pagesBefore.count)
     #expect(try pageFiles(out).count == count)

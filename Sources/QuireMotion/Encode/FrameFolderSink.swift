@@ -85,7 +85,8 @@ package struct FrameFolderSink: FrameSink {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data: Data
     do { data = try encoder.encode(manifest) } catch {
-      throw FrameSinkError.cannotWrite(path: directory + "/frames.json", reason: "cannot encode frames.json")
+      throw FrameSinkError.cannotWrite(
+        path: directory + "/frames.json", reason: "cannot encode frames.json")
     }
     try AtomicFile.writeFrameOutput(data, to: directory + "/frames.json")
   }
