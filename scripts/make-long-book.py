@@ -5,7 +5,11 @@ A deterministic pseudo-Latin text (seeded word list, sentences of 6-18 words, pa
 3-8 sentences) split into CHAPTERS spine documents of about WORDS words each, with a nav
 document: by default 2,000 chapters of 610 words, about 6,600 pages at 600x800 and 16 px.
 
-usage: make-long-book.py OUT.epub [--chapters N] [--words N]
+With --vocabulary N the words are drawn from N fixed words (a real book's vocabulary is a
+few tens of thousands); by default every word is new syllables (about 350,000 distinct
+words: the worst case for per-word caches).
+
+usage: make-long-book.py OUT.epub [--chapters N] [--words N] [--vocabulary N]
 """
 import argparse
 import random
@@ -14,7 +18,12 @@ import zipfile
 SYLLABLES = "lo rem ip sum do lor sit a met con sec te tur ad i pi scing e lit sed eius mod".split()
 
 
+VOCABULARY = []
+
+
 def words(rng, n):
+    if VOCABULARY:
+        return [rng.choice(VOCABULARY) for _ in range(n)]
     out = []
     for _ in range(n):
         out.append("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))))
@@ -43,8 +52,14 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--chapters", type=int, default=2000)
     ap.add_argument("--words", type=int, default=610)
+    ap.add_argument("--vocabulary", type=int, default=0)
     a = ap.parse_args()
     rng = random.Random(9)
+    if a.vocabulary:
+        seen = set()
+        while len(seen) < a.vocabulary:
+            seen.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))))
+        VOCABULARY.extend(sorted(seen))
     with zipfile.ZipFile(a.out, "w") as z:
         z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
         z.writestr(

@@ -7,9 +7,9 @@ import Synchronization
 /// interrupted run never leaves a half-written page.
 ///
 /// A render owns its folder for its duration (issue #9): `lock()` takes an exclusive `flock`
-/// on `root/.quire-lock` (the file stays; the lock goes with the process, so a crash leaves no
-/// stale lock), and a second render into the same folder fails at once with `cannotCreate`
-/// (exit 73). The folder is one render's complete output exactly when it has a
+/// on `root/.quire-lock`, removed by `unlock()` (the lock goes with the process, so a crash
+/// leaves at most an unlocked empty file, never a stale lock), and a second render into the
+/// same folder fails at once with `cannotCreate` (exit 73). The folder is one render's complete output exactly when it has a
 /// `manifest.json`: a render removes the old manifest before its first page
 /// (`invalidateManifest`), removes page files it did not write (`removeStalePages`) and
 /// writes its manifest last, atomically — so on any failure no manifest describes pages of
@@ -32,28 +32,54 @@ public final class OutputFolder: Sendable {
     try Self.makeFolders(root.path, as: path)
   }
 
-  deinit {
-    let fd = lockDescriptor.withLock { $0 }
-    if fd >= 0 { close(fd) }
-  }
+  deinit { unlock() }
 
   /// Takes the folder for this job: throws `cannotCreate` when another process holds it.
+  ///
+  /// The lock file is removed by `unlock()`, so a lock taken on a file that another process
+  /// removed meanwhile is no lock: after `flock` succeeds the descriptor must still be the
+  /// file at the path (same device and inode), else it is taken again.
   public func lock() throws(QuireError) {
     let path = root.appendingPathComponent(Self.lockName).path
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard fd >= 0 else {
-      throw .cannotCreate(path: path, reason: "open: \(String(cString: strerror(errno)))")
-    }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-      let busy = errno == EWOULDBLOCK
+    for _ in 0..<8 {
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+      guard fd >= 0 else {
+        throw .cannotCreate(path: path, reason: "open: \(String(cString: strerror(errno)))")
+      }
+      guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        let busy = errno == EWOULDBLOCK
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw .cannotCreate(
+          path: root.path,
+          reason: busy ? "another quire process is writing into this folder" : "flock: \(reason)")
+      }
+      var held = stat()
+      var named = stat()
+      if fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev,
+        held.st_ino == named.st_ino
+      {
+        lockDescriptor.withLock { $0 = fd }
+        // An interrupted run removes it with its temporary files.
+        _ = AtomicFileRegistry.register(path)
+        return
+      }
       close(fd)
-      throw .cannotCreate(
-        path: root.path,
-        reason: busy
-          ? "another quire process is writing into this folder"
-          : "flock: \(String(cString: strerror(errno)))")
     }
-    lockDescriptor.withLock { $0 = fd }
+    throw .cannotCreate(path: path, reason: "the lock file keeps changing")
+  }
+
+  /// Releases the folder: removes the lock file, then closes it (nothing if not locked).
+  public func unlock() {
+    let fd = lockDescriptor.withLock { fd in
+      defer { fd = -1 }
+      return fd
+    }
+    guard fd >= 0 else { return }
+    let path = root.appendingPathComponent(Self.lockName).path
+    unlink(path)
+    AtomicFileRegistry.unregister(path)
+    close(fd)
   }
 
   /// Writes `bytes` as `name` atomically; `sync` flushes the file to the disk first.
@@ -62,6 +88,23 @@ public final class OutputFolder: Sendable {
   {
     let target = root.appendingPathComponent(try Self.checked(name)).path
     do { try AtomicFile.write(bytes, to: target, sync: sync) } catch {
+      throw .cannotCreate(path: target, reason: error.reason)
+    }
+  }
+
+  /// Writes `name` atomically piece by piece: `body` appends to the file, which is renamed
+  /// into place when it returns (flushed to the disk first when `sync`) and removed if it
+  /// throws.
+  func write(
+    _ name: String, sync: Bool, _ body: (AtomicFile) throws(QuireError) -> Void
+  ) throws(QuireError) {
+    let target = root.appendingPathComponent(try Self.checked(name)).path
+    let file: AtomicFile
+    do { file = try AtomicFile(path: target) } catch {
+      throw .cannotCreate(path: target, reason: error.reason)
+    }
+    try body(file)
+    do { try file.commit(sync: sync) } catch {
       throw .cannotCreate(path: target, reason: error.reason)
     }
   }

@@ -79,6 +79,7 @@ public enum RenderJob {
     try FontFile.check(request.layout.font)
     let out = try OutputFolder(request.output.path)
     try out.lock()
+    defer { out.unlock() }
     try out.remove(manifestName)
     let settings = request.layout
     let syncPages = request.syncPages
@@ -114,8 +115,9 @@ public enum RenderJob {
     let files = try nameFiles(
       written.withLock { $0.sorted() }, asked: numbers, pageCount: pageCount, in: out)
     let stale = try out.removeStalePages(keeping: Set(files.values))
-    let manifest = Manifest(book: book, settings: settings, files: files, boxes: request.boxes)
-    try out.write(manifest.encoded(), as: manifestName, sync: true)
+    try out.write(manifestName, sync: true) { file throws(QuireError) in
+      try Manifest.write(book, settings: settings, files: files, boxes: request.boxes, to: file)
+    }
     try out.sync()
     return RenderSummary(
       pageCount: pageCount, rendered: files.count, threads: request.workerThreads,

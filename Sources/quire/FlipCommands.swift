@@ -28,6 +28,17 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   return t
 }
 
+/// `--canvas WxH`: sides in `QuireLimits.canvasSides`, at most `QuireLimits.maxCanvasPixels`.
+func canvas(_ a: Arguments) throws(UsageError) -> (Int, Int)? {
+  guard let (w, h) = try a.size("--canvas", in: QuireLimits.canvasSides) else { return nil }
+  guard w * h <= QuireLimits.maxCanvasPixels else {
+    throw UsageError(
+      "--canvas \(w)x\(h) is \(w * h) pixels; at most \(QuireLimits.maxCanvasPixels) (e.g. 4096x4096)"
+    )
+  }
+  return (w, h)
+}
+
 func output(_ a: Arguments, _ command: String) throws(UsageError) -> URL {
   guard let o = a.value("-o") ?? a.value("--output") else {
     throw UsageError("\(command): -o OUT is required")
@@ -82,7 +93,7 @@ enum OpenCommand {
     let book = try singleBook(a, command: "open")
     var r = OpenRequest(book: fileURL(book), output: try output(a, "open"))
     r.reading = try readingOptions(a)
-    if let (w, h) = try a.size("--canvas") {
+    if let (w, h) = try canvas(a) {
       r.canvasWidth = w
       r.canvasHeight = h
     }
@@ -109,7 +120,7 @@ enum ShelfCommand {
     guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
     var r = ShelfRequest(books: a.positionals.map(fileURL), output: try output(a, "shelf"))
     r.reading = try readingOptions(a)
-    if let (w, h) = try a.size("--canvas") {
+    if let (w, h) = try canvas(a) {
       r.canvasWidth = w
       r.canvasHeight = h
     }

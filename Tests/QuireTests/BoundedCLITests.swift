@@ -4,6 +4,7 @@
 // thread count is cut to the memory budget, and SIGTERM leaves no temporary file.
 
 import Foundation
+import QuireCore
 import Testing
 
 @testable import Quire
@@ -204,6 +205,30 @@ struct BoundedRequestTests {
     #expect(big.problem?.setting == .fontSize)
     big.fontSize = 60
     #expect(big.problem == nil)
+  }
+
+  @Test("The streamed manifest is byte for byte the encoded one, with and without boxes")
+  func streamedManifest() throws {
+    let book = try generatedBook("manifest", paragraphs: 30)
+    var plan = PaginationPlan()
+    plan.keepBoxes = true
+    let settings = LayoutSettings(pageWidth: 300, pageHeight: 400)
+    let paginated = try BookPagination(path: book, settings: settings, plan: plan)
+      .run(visit: { _, _ in })
+    #expect(paginated.records.count > 2)
+    var files: [Int: String] = [:]
+    for r in paginated.records where r.page.number % 2 == 1 {
+      files[r.page.number] = pageFileName(r.page.number, digits: 4)
+    }
+    for boxes in [false, true] {
+      let path = temporaryFolder("streamed-\(boxes)") + ".json"
+      let file = try AtomicFile(path: path)
+      try Manifest.write(paginated, settings: settings, files: files, boxes: boxes, to: file)
+      try file.commit()
+      let expected = Manifest(book: paginated, settings: settings, files: files, boxes: boxes)
+        .encoded()
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "boxes: \(boxes)")
+    }
   }
 
   @Test("Font files: a truncated table directory or table is refused, a whole font passes")
