@@ -137,11 +137,13 @@ struct Manifest: Codable, Sendable {
           throw QuireError.internalError("manifest: page \(record.page.number) did not encode")
         }
         var out: [UInt8] = Array((i == 0 ? "\n" : ",\n").utf8)
-        out.reserveCapacity(json.count + json.count / 8)
-        out += "    ".utf8
+        out.reserveCapacity(json.count + json.count / 4)
+        // Every line one level deeper (4 spaces); empty lines (an empty list's) stay empty.
+        var lineStart = true
         for byte in json {
+          if lineStart && byte != UInt8(ascii: "\n") { out += "    ".utf8 }
           out.append(byte)
-          if byte == UInt8(ascii: "\n") { out += "    ".utf8 }
+          lineStart = byte == UInt8(ascii: "\n")
         }
         try file.write(out)
       }

@@ -209,7 +209,7 @@ struct BoundedRequestTests {
 
   @Test("The streamed manifest is byte for byte the encoded one, with and without boxes")
   func streamedManifest() throws {
-    let book = try generatedBook("manifest", paragraphs: 30)
+    let book = try generatedBook("manifest", paragraphs: 8)
     var plan = PaginationPlan()
     plan.keepBoxes = true
     let settings = LayoutSettings(pageWidth: 300, pageHeight: 400)
