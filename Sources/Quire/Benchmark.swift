@@ -130,7 +130,10 @@ public enum Benchmark {
     let format = r.color.format
     var plan = PaginationPlan()
     plan.wanted = .all
-    plan.threads = r.threads
+    // As a render: no more workers than the memory budget allows for pages of this size.
+    plan.threads = QuireLimits.workers(
+      requested: r.threads, pixels: settings.pageWidth * settings.pageHeight,
+      bytesPerPixel: r.color == .gray ? 1 : 4)
     let book = try BookPagination(path: r.book.path, settings: settings, plan: plan).run(
       visit: { page, renderer throws(QuireError) in
         let a = now()
@@ -145,7 +148,7 @@ public enum Benchmark {
           $0.encode += c - b
         }
       })
-    let workers = Double(max(1, min(r.threads, book.records.count)))
+    let workers = Double(max(1, min(plan.threads, book.records.count)))
     let (raster, encode) = clock.withLock { $0 }
     let times = StageTimes(
       ingest: book.ingestSeconds, layout: book.layoutSeconds / workers, raster: raster / workers,

@@ -24,21 +24,34 @@ public struct AnimationTiming: Sendable, Hashable {
     self.timing = timing
   }
 
-  /// The frames' times, once the numbers are checked.
+  /// The frames' times, once the numbers are checked against `QuireLimits` (frame rate,
+  /// frame count, duration and `duration × fps` frames).
   func timeline() throws(QuireError) -> FlipTimeline {
-    guard fps.isFinite, fps > 0, fps <= 1000 else {
-      throw .invalidRequest(.timing("\(fps) frames per second is outside (0, 1000]"))
+    let rates = QuireLimits.framesPerSecond
+    guard fps.isFinite, rates.contains(fps) else {
+      throw .invalidRequest(
+        .timing("\(fps) frames per second is outside \(rates.lowerBound)…\(rates.upperBound)"))
     }
     let f = timing
+    let cap = QuireLimits.maxFrames
     if let frames {
-      guard (1...100_000).contains(frames) else {
-        throw .invalidRequest(.timing("\(frames) frames is outside 1…100000"))
+      guard (1...cap).contains(frames) else {
+        throw .invalidRequest(.timing("\(frames) frames is outside 1…\(cap)"))
       }
       return FlipTimeline(frameCount: frames, fps: fps, easing: { f($0) })
     }
     if let duration {
-      guard duration.isFinite, duration > 0, duration * fps <= 99_999 else {
-        throw .invalidRequest(.timing("a duration of \(duration) s at \(fps) fps"))
+      let seconds = QuireLimits.durations
+      guard duration.isFinite, seconds.contains(duration) else {
+        throw .invalidRequest(
+          .timing(
+            "a duration of \(duration) s is outside \(seconds.lowerBound)…\(seconds.upperBound) s"))
+      }
+      let count = (duration * fps).rounded() + 1
+      guard count <= Double(cap) else {
+        throw .invalidRequest(
+          .timing(
+            "\(duration) s at \(fps) fps is \(Int(count)) frames; at most \(cap) frames"))
       }
       return FlipTimeline(duration: duration, fps: fps, easing: { f($0) })
     }
@@ -197,7 +210,7 @@ extension PagedBook {
     } catch let e as QuireError {
       throw e
     } catch {
-      throw .internalError("page cache: \(error)")
+      throw .internalError("page cache: unexpected \(type(of: error))")
     }
   }
 }
@@ -247,12 +260,15 @@ func writeFrames(
   guard FlipOutputKind(path: output) != nil else {
     throw .invalidRequest(.outputKind(path: output))
   }
+  if let problem = LayoutSettings.canvasProblem(width: width, height: height) {
+    throw .invalidRequest(.canvas(problem))
+  }
   do {
     try FlipOutput.write(
       to: output, timeline: timeline, style: style, width: width, height: height, render: render)
   } catch let e as FrameSinkError {
     throw .cannotCreate(path: output, reason: e.description)
   } catch {
-    throw .cannotCreate(path: output, reason: "\(error)")
+    throw .cannotCreate(path: output, reason: "cannot write the frames")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import QuireIngest
 import QuireTypeset
 
@@ -45,34 +46,41 @@ struct Manifest: Codable, Sendable {
 
   /// Builds the manifest of a paginated book. `files` maps page numbers to written file
   /// names (pages not rendered in this run have none); `boxes` adds line and image boxes.
-  init(book paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool) {
+  /// Without `pages`, the page list is left empty (`write(_:to:)` streams it).
+  init(
+    book paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool,
+    pages withPages: Bool = true
+  ) {
     let document = paginated.document
-    let records = paginated.records.map(\.page)
     book = BookInfo(document.metadata)
     layout = LayoutInfo(settings, fonts: paginated.fontsUsed, key: paginated.key)
-    pageCount = records.count
-    let starts = records.map(\.start)
+    pageCount = paginated.records.count
+    let starts = paginated.records.map(\.page.start)
     toc = document.toc.map { Self.tocItem($0, starts: starts) }
     warnings = paginated.diagnostics.entries.map(WarningInfo.init)
-    pages = records.map { p in
-      PageInfo(
-        number: p.number, file: files[p.number], spine: p.spine, href: p.href,
-        start: BookLocation(p.start), end: BookLocation(p.end),
-        lines: boxes
-          ? p.lines.map {
-            LineInfo(
-              text: $0.text, x: Self.r($0.rect.x), y: Self.r($0.rect.y),
-              width: Self.r($0.rect.width),
-              height: Self.r($0.rect.height), block: $0.block, role: $0.role.rawValue,
-              hyphenated: $0.hyphenated, ratio: Self.r($0.ratio))
-          } : nil,
-        images: boxes
-          ? p.images.map {
-            ImageInfo(
-              x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
-              height: Self.r($0.rect.height), href: $0.href)
-          } : nil)
-    }
+    pages =
+      withPages ? paginated.records.map { Self.pageInfo($0.page, files: files, boxes: boxes) } : []
+  }
+
+  /// One page's entry.
+  static func pageInfo(_ p: Page, files: [Int: String], boxes: Bool) -> PageInfo {
+    PageInfo(
+      number: p.number, file: files[p.number], spine: p.spine, href: p.href,
+      start: BookLocation(p.start), end: BookLocation(p.end),
+      lines: boxes
+        ? p.lines.map {
+          LineInfo(
+            text: $0.text, x: Self.r($0.rect.x), y: Self.r($0.rect.y),
+            width: Self.r($0.rect.width),
+            height: Self.r($0.rect.height), block: $0.block, role: $0.role.rawValue,
+            hyphenated: $0.hyphenated, ratio: Self.r($0.ratio))
+        } : nil,
+      images: boxes
+        ? p.images.map {
+          ImageInfo(
+            x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
+            height: Self.r($0.rect.height), href: $0.href)
+        } : nil)
   }
 
   /// Page number holding `location`: the last page starting at or before it.
@@ -97,9 +105,65 @@ struct Manifest: Codable, Sendable {
   /// Two decimals: enough for pixels and ratios, and stable text across platforms.
   static func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
-  func encoded() -> Data {
+  static var encoder: JSONEncoder {
     let enc = JSONEncoder()
     enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return (try? enc.encode(self)) ?? Data()
+    return enc
+  }
+
+  func encoded() -> Data { (try? Self.encoder.encode(self)) ?? Data() }
+
+  /// Writes the manifest of `paginated` to `file`, byte for byte what `encoded()` gives for
+  /// the full manifest, without holding the page list or its JSON in memory: the rest of the
+  /// manifest is encoded with an empty page list, and each page's entry is encoded on its
+  /// own, indented to its place (two spaces a level) and spliced into the empty list.
+  static func write(
+    _ paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool,
+    to file: AtomicFile
+  ) throws(QuireError) {
+    let head = Manifest(
+      book: paginated, settings: settings, files: files, boxes: boxes, pages: false)
+    let text = [UInt8](head.encoded())
+    let marker = Array("\"pages\" : [".utf8)
+    guard let at = Self.find(marker, in: text),
+      let close = text[(at + marker.count)...].firstIndex(of: UInt8(ascii: "]"))
+    else { throw .internalError("manifest: no page list in the encoded manifest") }
+    let enc = encoder
+    do {
+      try file.write(text[..<(at + marker.count)])
+      for (i, record) in paginated.records.enumerated() {
+        let entry = pageInfo(record.page, files: files, boxes: boxes)
+        guard let json = try? enc.encode(entry) else {
+          throw QuireError.internalError("manifest: page \(record.page.number) did not encode")
+        }
+        var out: [UInt8] = Array((i == 0 ? "\n" : ",\n").utf8)
+        out.reserveCapacity(json.count + json.count / 4)
+        // Every line one level deeper (4 spaces); empty lines (an empty list's) stay empty.
+        var lineStart = true
+        for byte in json {
+          if lineStart && byte != UInt8(ascii: "\n") { out += "    ".utf8 }
+          out.append(byte)
+          lineStart = byte == UInt8(ascii: "\n")
+        }
+        try file.write(out)
+      }
+      try file.write(Array((paginated.records.isEmpty ? "" : "\n  ").utf8))
+      try file.write(text[close...])
+    } catch let e as AtomicFileError {
+      throw .cannotCreate(path: file.path, reason: e.reason)
+    } catch let e as QuireError {
+      throw e
+    } catch {
+      throw .internalError("manifest: \(type(of: error))")
+    }
+  }
+
+  private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard needle.count <= haystack.count else { return nil }
+    for i in 0...(haystack.count - needle.count)
+    where haystack[i] == needle[0] && haystack[i..<(i + needle.count)].elementsEqual(needle) {
+      return i
+    }
+    return nil
   }
 }

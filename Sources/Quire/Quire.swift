@@ -117,6 +117,8 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
   case noSuchShelfBook(Int, bookCount: Int)
   /// A thread count below 1.
   case threads(Int)
+  /// An animation canvas (frame) with too many pixels (`QuireLimits.maxCanvasPixels`).
+  case canvas(String)
 
   /// A sentence in the library's terms.
   public var description: String {
@@ -132,6 +134,7 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
     case .shelfSize(let n): return "a shelf holds 1…200 books, got \(n)"
     case .noSuchShelfBook(let k, let n): return "book \(k) is not on the shelf (\(n) books)"
     case .threads(let n): return "thread count \(n): at least 1"
+    case .canvas(let m): return "canvas: \(m)"
     }
   }
 }
@@ -161,7 +164,9 @@ extension QuireError {
   init(_ e: TypesetError, book: String) {
     switch e {
     case .badOptions(let m): self = .invalidRequest(.layoutSettings(m))
-    case .fonts(.unreadable(let path, let reason)): self = .cannotOpen(file: path, reason: reason)
+    // Typeset's reason is Foundation's text: not shown (the file is named).
+    case .fonts(.unreadable(let path, _)):
+      self = .cannotOpen(file: path, reason: "cannot read the font file")
     case .fonts(.notAFont(let path)):
       self = .badFont(file: path, reason: "hb_face_create: not a usable font")
     case .fonts(.fontsFolderMissing):

@@ -21,6 +21,17 @@ public struct RenderRequest: Sendable {
   public var boxes = false
   /// Fail on any diagnostic instead of working around it.
   public var strict = false
+  /// Flush every page file to the disk before it is renamed into place (the manifest and the
+  /// folder are always flushed: they decide which render the folder holds).
+  public var syncPages = false
+
+  /// The worker threads the render runs: `threads`, cut to what
+  /// `QuireLimits.workerMemoryBudget` allows for pages of this size and colour.
+  public var workerThreads: Int {
+    QuireLimits.workers(
+      requested: threads, pixels: layout.pageWidth * layout.pageHeight,
+      bytesPerPixel: color == .gray ? 1 : 4)
+  }
 
   /// A render of every page of `book` into `output` with the defaults.
   public init(book: URL, output: URL) {
@@ -35,6 +46,10 @@ public struct RenderSummary: Sendable {
   public var pageCount: Int
   /// The pages written.
   public var rendered: Int
+  /// The worker threads used (see `RenderRequest.workerThreads`).
+  public var threads: Int
+  /// Page files of an earlier render that were removed.
+  public var removedStalePages: Int
   /// What was worked around (also in manifest.json).
   public var diagnostics: DiagnosticLog
 }
@@ -48,6 +63,11 @@ public enum RenderJob {
   /// Progressive and streaming (see `BookPagination`): with a bounded selection the selected
   /// pages are written before the rest of the book is read; every page is rendered as soon as
   /// its number is known and its display list dropped once written.
+  ///
+  /// The folder is locked for the render (`OutputFolder.lock`; another render into it fails
+  /// with `cannotCreate`); an earlier manifest is removed before the first page is written,
+  /// page files this render did not write are removed at the end, and the manifest is
+  /// written last and flushed to the disk with the folder.
   public static func run(
     _ request: RenderRequest, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
   ) throws(QuireError) -> RenderSummary {
@@ -55,8 +75,14 @@ public enum RenderJob {
       throw .invalidRequest(.pageNumberBelowOne(lowest))
     }
     guard request.threads >= 1 else { throw .invalidRequest(.threads(request.threads)) }
+    try request.layout.check()
+    try FontFile.check(request.layout.font)
     let out = try OutputFolder(request.output.path)
+    try out.lock()
+    defer { out.unlock() }
+    try out.remove(manifestName)
     let settings = request.layout
+    let syncPages = request.syncPages
     let format = request.color.format
     let written = Mutex<[Int]>([])
     let counts = Mutex<(done: Int, known: Int)>((0, 0))
@@ -65,13 +91,14 @@ public enum RenderJob {
     plan.wanted = request.pages
     plan.keepBoxes = request.boxes
     plan.strict = request.strict
-    plan.threads = request.threads
+    plan.threads = request.workerThreads
     // Names use four digits while the page count is unknown; widened at the end if needed.
     let book = try BookPagination(path: request.book.path, settings: settings, plan: plan).run(
       visit: { page, renderer throws(QuireError) in
         let image = renderer.render(
           page, width: settings.pageWidth, height: settings.pageHeight, format: format)
-        try out.write(PNGCodec.encode(image), as: pageFileName(page.number, digits: 4))
+        try out.write(
+          PNGCodec.encode(image), as: pageFileName(page.number, digits: 4), sync: syncPages)
         written.withLock { $0.append(page.number) }
         let (done, known) = counts.withLock {
           $0.done += 1
@@ -87,10 +114,14 @@ public enum RenderJob {
     }
     let files = try nameFiles(
       written.withLock { $0.sorted() }, asked: numbers, pageCount: pageCount, in: out)
-    let manifest = Manifest(book: book, settings: settings, files: files, boxes: request.boxes)
-    try out.write(manifest.encoded(), as: "manifest.json")
+    let stale = try out.removeStalePages(keeping: Set(files.values))
+    try out.write(manifestName, sync: true) { file throws(QuireError) in
+      try Manifest.write(book, settings: settings, files: files, boxes: request.boxes, to: file)
+    }
+    try out.sync()
     return RenderSummary(
-      pageCount: pageCount, rendered: files.count, diagnostics: book.diagnostics)
+      pageCount: pageCount, rendered: files.count, threads: request.workerThreads,
+      removedStalePages: stale, diagnostics: book.diagnostics)
   }
 
   /// Checks that the written pages are the asked ones and widens their names when the book
@@ -115,6 +146,9 @@ public enum RenderJob {
     return files
   }
 }
+
+/// The manifest's file name in a render's folder.
+let manifestName = "manifest.json"
 
 /// `page-0001.png`: the number zero-padded to `digits`.
 func pageFileName(_ n: Int, digits: Int) -> String {

@@ -25,6 +25,8 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
     case close
     /// Moving the temporary file onto the target (`rename`).
     case rename
+    /// Flushing the file or its folder to the disk (`fsync`).
+    case sync
   }
 
   /// The file that was to be written.
@@ -55,9 +57,14 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// writer is dropped without a successful `commit()` — an error, an early return — the
 /// temporary file is closed and removed; a failed `commit()` removes it too.
 ///
-/// There is no `fsync`: Foundation's `Data.write(to:options: .atomic)` syncs every file, which
-/// on a virtual disk costs more than rendering a page. The rename gives the atomicity readers
-/// need; durability across a power cut is not a goal for output that can be regenerated.
+/// `commit(sync: true)` flushes the file to the disk before the rename, and
+/// `syncFolder(_:)` the folder after it: durability across a power cut for the files that
+/// must have it (a render's manifest). By default there is no `fsync`: it costs more than
+/// rendering a page on a virtual disk, and the rename gives the atomicity readers need.
+///
+/// The temporary file is created with `O_EXCL` (never someone else's file) and recorded in
+/// `AtomicFileRegistry` until it is committed or removed, so a process that is interrupted
+/// can remove it.
 ///
 /// One writer is used by one thread at a time.
 public final class AtomicFile {
@@ -77,8 +84,17 @@ public final class AtomicFile {
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     let n = Self.counter.wrappingAdd(1, ordering: .relaxed).oldValue
     temporaryPath = folder + "." + name + ".tmp-\(getpid())-\(n)"
+    // Registered before it exists, so an interruption between open and register cannot miss it.
+    guard AtomicFileRegistry.register(temporaryPath) else {
+      descriptor = -1
+      throw AtomicFileError(path: path, step: .open, message: "interrupted")
+    }
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard descriptor >= 0 else { throw Self.failure(path, .open) }
+    guard descriptor >= 0 else {
+      let error = Self.failure(path, .open)
+      AtomicFileRegistry.unregister(temporaryPath)
+      throw error
+    }
   }
 
   deinit { discard() }
@@ -103,12 +119,21 @@ public final class AtomicFile {
     }
   }
 
-  /// Closes the temporary file and renames it onto `path`. On failure the temporary file is
-  /// removed and `path` is untouched.
-  public func commit() throws(AtomicFileError) {
-    precondition(descriptor >= 0, "AtomicFile: \(path) committed twice or after discard")
+  /// Closes the temporary file (flushing it to the disk first when `sync`) and renames it
+  /// onto `path`. On failure the temporary file is removed and `path` is untouched.
+  public func commit(sync: Bool = false) throws(AtomicFileError) {
+    guard descriptor >= 0 else {
+      throw AtomicFileError(path: path, step: .rename, message: "already committed or discarded")
+    }
     let fd = descriptor
     descriptor = -1
+    defer { AtomicFileRegistry.unregister(temporaryPath) }
+    if sync && fsync(fd) != 0 {
+      let error = Self.failure(path, .sync)
+      close(fd)
+      unlink(temporaryPath)
+      throw error
+    }
     if close(fd) != 0 {
       let error = Self.failure(path, .close)
       unlink(temporaryPath)
@@ -127,21 +152,32 @@ public final class AtomicFile {
     close(descriptor)
     descriptor = -1
     unlink(temporaryPath)
+    AtomicFileRegistry.unregister(temporaryPath)
   }
 
-  /// Writes `bytes` to `path` atomically in one go.
-  public static func write(_ bytes: some Collection<UInt8>, to path: String)
+  /// Writes `bytes` to `path` atomically in one go; `sync` flushes it to the disk first.
+  public static func write(_ bytes: some Collection<UInt8>, to path: String, sync: Bool = false)
     throws(AtomicFileError)
   {
     let file = try AtomicFile(path: path)
     try file.write(bytes)
-    try file.commit()
+    try file.commit(sync: sync)
+  }
+
+  /// Flushes `folder`'s entries (renames, removals) to the disk (`fsync` of the folder).
+  public static func syncFolder(_ folder: String) throws(AtomicFileError) {
+    let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(folder, .sync) }
+    defer { close(fd) }
+    if fsync(fd) != 0 { throw failure(folder, .sync) }
   }
 
   /// Writes all of `bytes`, appending (offset nil) or at `offset` (pwrite), retrying short
   /// and interrupted writes.
   private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int?) throws(AtomicFileError) {
-    precondition(descriptor >= 0, "AtomicFile: \(path) written after commit or discard")
+    guard descriptor >= 0 else {
+      throw AtomicFileError(path: path, step: .write, message: "written after commit or discard")
+    }
     guard var next = bytes.baseAddress else { return }
     var left = bytes.count
     var position = offset ?? 0

@@ -40,14 +40,14 @@ struct Arguments {
         if let v = inline {
           values[name, default: []].append(v)
         } else {
-          guard i < words.count else { throw UsageError("\(name) needs a value") }
+          guard i < words.count else { throw UsageError("\(quoted(name)) needs a value") }
           values[name, default: []].append(words[i])
           i += 1
         }
       } else if switches.contains(name), inline == nil {
         flags.insert(name)
       } else {
-        throw UsageError("unknown option \(name)")
+        throw UsageError("unknown option \(quoted(name))")
       }
     }
   }
@@ -60,7 +60,8 @@ struct Arguments {
     guard let v = value(name) else { return nil }
     guard let n = Int(v), range.contains(n) else {
       throw UsageError(
-        "\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+        "\(name) wants a whole number in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'"
+      )
     }
     return n
   }
@@ -69,7 +70,7 @@ struct Arguments {
     guard let v = value(name) else { return nil }
     guard let n = Double(v), n.isFinite, range.contains(n) else {
       throw UsageError(
-        "\(name) wants a number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+        "\(name) wants a number in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'")
     }
     return n
   }
@@ -77,7 +78,8 @@ struct Arguments {
   func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
     guard let v = value(name) else { return nil }
     guard allowed.contains(v) else {
-      throw UsageError("\(name) must be one of \(allowed.joined(separator: "|")), got '\(v)'")
+      throw UsageError(
+        "\(name) must be one of \(allowed.joined(separator: "|")), got '\(quoted(v))'")
     }
     return v
   }
@@ -100,7 +102,8 @@ struct Arguments {
       range.contains(h)
     else {
       throw UsageError(
-        "\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+        "\(name) wants WxH with sides in \(range.lowerBound)…\(range.upperBound), got '\(quoted(v))'"
+      )
     }
     return (w, h)
   }
@@ -115,11 +118,12 @@ struct Arguments {
     }
     guard parts.allSatisfy({ $0 != nil && $0!.isFinite && range.contains($0!) }) else {
       throw UsageError(
-        "\(name): '\(v)' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)")
+        "\(name): '\(quoted(v))' is not a list of numbers in \(range.lowerBound)…\(range.upperBound)"
+      )
     }
     let nums = parts.map { $0! }
     if nums.count == count { return nums }
     if count == 4 && nums.count == 1 { return Array(repeating: nums[0], count: 4) }
-    throw UsageError("\(name) wants \(count) comma-separated numbers, got '\(v)'")
+    throw UsageError("\(name) wants \(count) comma-separated numbers, got '\(quoted(v))'")
   }
 }

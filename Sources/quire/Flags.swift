@@ -24,11 +24,12 @@ func flagWording(_ p: RequestProblem, book: String?, pages: String?) -> String {
   case .nothingToTurnTo(let page, let d):
     return "--page \(page): no page to turn to (\(d == .next ? "last" : "first") page of \(file))"
   case .layoutSettings(let m):
-    return "\(file): layout options (--size, --margins, --font-size): \(m)"
+    return "layout options (--size, --margins, --font-size, --line-height): \(m)"
   case .timing(let m): return "--frames/--duration/--fps: \(m)"
   case .outputKind(let path): return "-o \(path): use a folder, .png/.apng, .webp, .mp4 or .webm"
   case .shelfSize(let n): return "shelf: give 1…200 books (got \(n))"
   case .noSuchShelfBook(let k, let n): return "--front \(k): there are \(n) books"
   case .threads(let n): return "--threads \(n): at least 1"
+  case .canvas(let m): return "--size/--canvas (with --spread, twice the width): \(m)"
   }
 }

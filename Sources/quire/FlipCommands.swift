@@ -6,16 +6,21 @@ let timingValued: Set<String> = ["--frames", "--duration", "--fps", "--timing"]
 
 func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   var t = AnimationTiming()
-  t.frames = try a.int("--frames", in: 2...10_000)
-  t.duration = try a.double("--duration", in: 0.05...600)
+  t.frames = try a.int("--frames", in: 2...QuireLimits.maxFrames)
+  t.duration = try a.double("--duration", in: QuireLimits.durations)
   if t.frames != nil && t.duration != nil {
     throw UsageError("give --frames or --duration, not both")
   }
-  if let f = try a.double("--fps", in: 1...240) { t.fps = f }
+  if let f = try a.double("--fps", in: QuireLimits.framesPerSecond) { t.fps = f }
+  if let d = t.duration, (d * t.fps).rounded() + 1 > Double(QuireLimits.maxFrames) {
+    throw UsageError(
+      "--duration \(quoted(a.value("--duration") ?? "")) at \(quoted(a.value("--fps") ?? "30")) fps is "
+        + "\(Int((d * t.fps).rounded()) + 1) frames; at most \(QuireLimits.maxFrames)")
+  }
   if let name = a.value("--timing") {
     guard let tf = TimingFunction(parsing: name) else {
       throw UsageError(
-        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(name)'"
+        "--timing must be linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(a,b,c,d), got '\(quoted(name))'"
       )
     }
     t.timing = tf
@@ -23,10 +28,22 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   return t
 }
 
+/// `--canvas WxH`: sides in `QuireLimits.canvasSides`, at most `QuireLimits.maxCanvasPixels`.
+func canvas(_ a: Arguments) throws(UsageError) -> (Int, Int)? {
+  guard let (w, h) = try a.size("--canvas", in: QuireLimits.canvasSides) else { return nil }
+  guard w * h <= QuireLimits.maxCanvasPixels else {
+    throw UsageError(
+      "--canvas \(w)x\(h) is \(w * h) pixels; at most \(QuireLimits.maxCanvasPixels) (e.g. 4096x4096)"
+    )
+  }
+  return (w, h)
+}
+
 func output(_ a: Arguments, _ command: String) throws(UsageError) -> URL {
   guard let o = a.value("-o") ?? a.value("--output") else {
     throw UsageError("\(command): -o OUT is required")
   }
+  guard !o.isEmpty else { throw UsageError("\(command): -o: an empty path") }
   return fileURL(o)
 }
 
@@ -76,7 +93,7 @@ enum OpenCommand {
     let book = try singleBook(a, command: "open")
     var r = OpenRequest(book: fileURL(book), output: try output(a, "open"))
     r.reading = try readingOptions(a)
-    if let (w, h) = try a.size("--canvas") {
+    if let (w, h) = try canvas(a) {
       r.canvasWidth = w
       r.canvasHeight = h
     }
@@ -103,7 +120,7 @@ enum ShelfCommand {
     guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
     var r = ShelfRequest(books: a.positionals.map(fileURL), output: try output(a, "shelf"))
     r.reading = try readingOptions(a)
-    if let (w, h) = try a.size("--canvas") {
+    if let (w, h) = try canvas(a) {
       r.canvasWidth = w
       r.canvasHeight = h
     }

@@ -16,16 +16,18 @@ let overview = """
     help      COMMAND          details of one command
 
   BOOK: .epub, an unpacked EPUB folder, .xhtml/.html, or plain text (any common encoding).
-  Exit codes: 0 ok, 64 usage, 65 bad input data, 66 cannot open input, 73 cannot create output,
-  70 internal error. Errors are one line on stderr.
+  Exit codes: 0 ok, 64 usage, 65 bad input data, 66 cannot open input, 73 cannot create output
+  (also: another quire process is writing into the folder), 70 internal error; 128+N after
+  signal N (SIGINT, SIGTERM, SIGHUP: temporary files are removed first). Errors are one line
+  on stderr.
   """
 
 let layoutHelp = """
   layout options:
-    --size WxH                 page size in pixels [600x800]
-    --font-size PX             body text size [16]
+    --size WxH                 page size in pixels, sides 16…8192, at most 16 Mpx [600x800]
+    --font-size PX             body text size, 4…200; 3 lines must fit a page [16]
     --margins T,R,B,L | PX     page margins in pixels [proportional to the page]
-    --line-height X            line height as a multiple of the font size [1.4]
+    --line-height X            line height as a multiple of the font size, 0.5…5 [1.4]
     --font FAMILY|PATH         body font: a family of fonts/ or a font file
     --align justify|start      [justify]
     --hyphenate auto|off       [auto]
@@ -41,15 +43,21 @@ let layoutHelp = """
 let commandHelp: [String: String] = [
   "render": """
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
-               [--threads N] [--boxes]
+               [--threads N] [--boxes] [--fsync]
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
-  --boxes also each page's text lines and images). Files are written atomically.
+  --boxes also each page's text lines and images). Files are written atomically. A render
+  owns DIR while it runs (DIR/.quire-lock; a second render into DIR exits 73); it removes
+  the old manifest.json first and page files it did not write at the end, and writes its
+  manifest last (flushed to the disk with the folder): DIR holds one render's complete
+  output exactly when it has a manifest.json.
     --color gray|rgb   [gray]
     --pages LIST       pages to render, 1-based ranges [all]
-    --threads N        worker threads [all cores]
+    --threads N        worker threads, 1…256, fewer when the pages of all workers would
+                       need more than 512 MB (a note says so) [all cores]
     --boxes            add line and image boxes to the manifest
+    --fsync            also flush every page file to the disk
 
   """ + layoutHelp,
   "paginate": """
@@ -85,7 +93,8 @@ let commandHelp: [String: String] = [
   the last frame the page turned to. OUT: a folder (frame-0001.png … + frames.json),
   *.png/*.apng (APNG), *.webp (animated WebP), *.mp4/*.webm (needs ffmpeg).
     --style      [curl]           --corner   [bottom]     --back  [mirrored]
-    --frames     [30]             --fps      [30]         --timing [easeInEaseOut]
+    --frames     2…10000 [30]     --fps      1…240 [30]   --timing [easeInEaseOut]
+    --duration   0.05…600 s; duration × fps at most 10000 frames
     --rtl        right-to-left geometry [from the book's page-progression direction]
 
   """ + layoutHelp,

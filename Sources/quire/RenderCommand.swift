@@ -6,12 +6,9 @@ enum RenderCommand {
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
       words, valued: layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"]),
-      switches: layoutSwitches.union(["--boxes"]))
+      switches: layoutSwitches.union(["--boxes", "--fsync"]))
     let book = try singleBook(a, command: "render")
-    guard let out = a.value("-o") ?? a.value("--output") else {
-      throw UsageError("render: -o DIR is required")
-    }
-    var r = RenderRequest(book: fileURL(book), output: fileURL(out))
+    var r = RenderRequest(book: fileURL(book), output: try output(a, "render"))
     r.layout = try layoutSettings(a)
     r.color = try a.choice("--color", PageColor.self) ?? .gray
     let pagesText = a.value("--pages")
@@ -19,6 +16,13 @@ enum RenderCommand {
     r.threads = try threadCount(a)
     r.boxes = a.flag("--boxes")
     r.strict = a.flag("--strict")
+    r.syncPages = a.flag("--fsync")
+    if a.value("--threads") != nil, r.workerThreads < r.threads {
+      Terminal.note(
+        "--threads \(r.threads): \(r.workerThreads) used; \(r.layout.pageWidth)x"
+          + "\(r.layout.pageHeight) \(r.color.rawValue) pages of every worker must fit in "
+          + "\(QuireLimits.workerMemoryBudget >> 20) MB")
+    }
     let bar = ProgressBar("render")
     let summary = try withFlagNames(book: book, pages: pagesText) { () throws(QuireError) in
       try RenderJob.run(r, progress: { bar.update($0, $1) })

@@ -6,12 +6,29 @@ import Synchronization
 enum Terminal {
   static let isInteractive = isatty(2) != 0
 
-  static func error(_ message: String) {
-    FileHandle.standardError.write(Data("quire: \(message)\n".utf8))
+  /// The longest line written to stderr, in characters: a message quotes at most ~200
+  /// characters of any input, and this bounds whatever a message built from several quotes
+  /// (a file name and an excerpt) adds up to.
+  static let maxLineLength = 400
+
+  static func error(_ message: String) { line("quire: \(message)") }
+
+  static func warning(_ message: String) { line("quire: warning: \(message)") }
+
+  /// A remark that is neither a warning nor an error (a cut thread count).
+  static func note(_ message: String) { line("quire: note: \(message)") }
+
+  /// One line on stderr: newlines inside `text` become spaces, and a line longer than
+  /// `maxLineLength` is cut with an ellipsis.
+  static func line(_ text: String) {
+    FileHandle.standardError.write(Data((oneLine(text) + "\n").utf8))
   }
 
-  static func warning(_ message: String) {
-    FileHandle.standardError.write(Data("quire: warning: \(message)\n".utf8))
+  /// `text` as one line of at most `maxLineLength` characters.
+  static func oneLine(_ text: String) -> String {
+    var flat = text.map { $0.isNewline ? " " : $0 }
+    if flat.count > maxLineLength { flat = Array(flat.prefix(maxLineLength - 1)) + ["…"] }
+    return String(flat)
   }
 
   /// The first 20 entries of `log` as warnings, then how many more there are and where.

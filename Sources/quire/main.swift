@@ -3,6 +3,9 @@
 import Foundation
 import Quire
 
+// Before any thread starts, so every thread inherits the blocked signals (see Signals).
+Signals.install()
+
 let words = Array(CommandLine.arguments.dropFirst())
 
 func dispatch(_ words: [String]) throws -> Int32 {
@@ -20,7 +23,9 @@ func dispatch(_ words: [String]) throws -> Int32 {
       Terminal.out(overview)
       return 0
     }
-    guard let text = commandHelp[topic] else { throw UsageError("help: no command '\(topic)'") }
+    guard let text = commandHelp[topic] else {
+      throw UsageError("help: no command '\(quoted(topic))'")
+    }
     Terminal.out(text)
     return 0
   case "--version":
@@ -40,7 +45,7 @@ func dispatch(_ words: [String]) throws -> Int32 {
   case "flip": return try FlipCommand.run(rest)
   case "open": return try OpenCommand.run(rest)
   case "shelf": return try ShelfCommand.run(rest)
-  default: throw UsageError("unknown command '\(command)' (see quire --help)")
+  default: throw UsageError("unknown command '\(quoted(command))' (see quire --help)")
   }
 }
 
@@ -54,6 +59,6 @@ do {
   Terminal.error(e.description)
   exit(e.exitCode)
 } catch {
-  Terminal.error("\(error)")
+  Terminal.error("internal error: \(type(of: error))")
   exit(70)
 }

@@ -89,6 +89,8 @@ struct BookPagination {
     visit: @escaping @Sendable (Page, PageRenderer) throws(QuireError) -> Void,
     wantedKnown: @escaping @Sendable () -> Void = {}
   ) throws(QuireError) -> PaginatedBook {
+    try settings.check()
+    try FontFile.check(settings.font)
     var state = Progress()
     let url = URL(fileURLWithPath: path)
     var next = 0

@@ -38,14 +38,14 @@ extension ShelfPlacement {
       do {
         return Array(try JSONDecoder().decode([ShelfPlacement].self, from: data).prefix(10_000))
       } catch {
-        throw ShelfLayoutError.unreadable(file: file, reason: "JSON: \(error)")
+        throw ShelfLayoutError.unreadable(file: file, reason: "not valid JSON")
       }
     }
     let plist: Any
     do {
       plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
     } catch {
-      throw ShelfLayoutError.unreadable(file: file, reason: "property list: \(error)")
+      throw ShelfLayoutError.unreadable(file: file, reason: "not a valid property list")
     }
     var items: [Any] = []
     if let a = plist as? [Any] {

@@ -41,7 +41,11 @@ package struct FrameFolderSink: FrameSink {
       do {
         try FileManager.default.createDirectory(
           atPath: directory, withIntermediateDirectories: true)
-      } catch { throw FrameSinkError.cannotCreate(path: directory, reason: "\(error)") }
+      } catch {
+        // Foundation's text is not shown: the POSIX reason when mkdir of the folder says one.
+        let reason = mkdir(directory, 0o755) != 0 ? String(cString: strerror(errno)) : "mkdir"
+        throw FrameSinkError.cannotCreate(path: directory, reason: reason)
+      }
     }
     self.directory = directory
     self.fps = fps
@@ -81,7 +85,8 @@ package struct FrameFolderSink: FrameSink {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data: Data
     do { data = try encoder.encode(manifest) } catch {
-      throw FrameSinkError.cannotWrite(path: directory + "/frames.json", reason: "\(error)")
+      throw FrameSinkError.cannotWrite(
+        path: directory + "/frames.json", reason: "cannot encode frames.json")
     }
     try AtomicFile.writeFrameOutput(data, to: directory + "/frames.json")
   }

@@ -16,6 +16,28 @@ import Foundation
 // (inside the output folder), renamed into place in `finish`, so a failed run never leaves a
 // half-written file under the asked name (ffmpeg writes the temporary file itself).
 
+/// The bounds of an animation (issue #9). Input-reachable values are clamped into them
+/// here (never a trap); the façade refuses requests outside them before they get here.
+package enum MotionLimits {
+  /// The most frames one animation may have: 10,000 (5.5 minutes at 30 fps). Frames are
+  /// recorded in bounded batches, so this caps time and output size, not memory.
+  package static let maxFrames = 10_000
+
+  /// Frame rates: 1 … 240 frames per second (past 240 no display shows the difference).
+  package static let framesPerSecond = 1.0...240.0
+
+  /// The memory the frames of one recording batch (rendered frame, its predecessor and its
+  /// encoding, about three frames' bytes each) may take: 384 MB. The batch is a few frames
+  /// per core at page sizes, and one frame when frames are huge.
+  package static let batchMemoryBudget = 384 << 20
+
+  /// Frames recorded in parallel for `cores` cores and frames of `frameBytes` bytes.
+  package static func batch(cores: Int, frameBytes: Int) -> Int {
+    let fit = batchMemoryBudget / Swift.max(1, 3 * frameBytes)
+    return Swift.max(1, Swift.min(4 * Swift.max(1, cores), fit))
+  }
+}
+
 /// Where one frame sits on the timeline (index from 0; file names count from 1).
 package struct FrameInfo: Sendable, Codable, Hashable {
   package var index: Int
@@ -35,13 +57,14 @@ package struct FlipTimeline: Sendable {
   package var fps: Double
   package var easing: @Sendable (Double) -> Double
 
+  /// `frameCount` is clamped to 1 … `MotionLimits.maxFrames` and `fps` to
+  /// `MotionLimits.framesPerSecond` (NaN: 30); callers check the request first.
   package init(
     frameCount: Int, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
   ) {
-    precondition(frameCount >= 1 && frameCount <= 100_000, "FlipTimeline: frameCount")
-    precondition(fps > 0 && fps <= 1000, "FlipTimeline: fps")
-    self.frameCount = frameCount
-    self.fps = fps
+    let rates = MotionLimits.framesPerSecond
+    self.frameCount = Swift.min(Swift.max(frameCount, 1), MotionLimits.maxFrames)
+    self.fps = fps.isNaN ? 30 : Swift.min(Swift.max(fps, rates.lowerBound), rates.upperBound)
     self.easing = easing
   }
 
@@ -54,8 +77,11 @@ package struct FlipTimeline: Sendable {
   package init(
     duration: Double, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
   ) {
-    let n = Int((Swift.min(Swift.max(duration, 0), 600) * fps).rounded()) + 1
-    self.init(frameCount: Swift.max(2, n), fps: fps, easing: easing)
+    let rates = MotionLimits.framesPerSecond
+    let rate = fps.isNaN ? 30 : Swift.min(Swift.max(fps, rates.lowerBound), rates.upperBound)
+    let seconds = duration.isNaN ? 0 : Swift.min(Swift.max(duration, 0), 600)
+    let n = Swift.min(Double(MotionLimits.maxFrames), (seconds * rate).rounded() + 1)
+    self.init(frameCount: Swift.max(2, Int(n)), fps: rate, easing: easing)
   }
 
   package func info(_ i: Int) -> FrameInfo {
@@ -120,13 +146,15 @@ package enum FrameSinkError: Error, Equatable, CustomStringConvertible {
 /// Renders a timeline in parallel and feeds the sink in order.
 package enum FlipRecorder {
   /// `render` maps eased progress to a frame; it must be deterministic and thread-safe.
-  /// Frames are produced in batches of a few per core so memory stays bounded.
+  /// Frames are produced in batches of a few per core, fewer when frames are large
+  /// (`MotionLimits.batch`), so memory stays bounded. `frameBytes` is one frame's size.
   package static func record<Sink: FrameSink>(
-    _ timeline: FlipTimeline, into sink: inout Sink,
+    _ timeline: FlipTimeline, into sink: inout Sink, frameBytes: Int = 0,
     render: @escaping @Sendable (Double) -> PixelBuffer
   ) throws {
     let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let batch = Swift.max(1, Swift.min(timeline.frameCount, 4 * cores))
+    let batch = Swift.min(
+      timeline.frameCount, MotionLimits.batch(cores: cores, frameBytes: frameBytes))
     let encoder = sink.encoder
     var carried: PixelBuffer?  // the last frame of the previous batch
     var start = 0
@@ -166,7 +194,7 @@ private final class ResultSlots<T>: @unchecked Sendable {
   // happen after it returns.
   func set(_ i: Int, _ r: Result<T, Error>) { items[i] = r }
   func take(_ i: Int) -> Result<T, Error> {
-    let r = items[i]!
+    guard let r = items[i] else { return .failure(FrameSinkError.noFrames(path: "frame \(i)")) }
     items[i] = nil
     return r
   }
@@ -211,20 +239,21 @@ package enum FlipOutput {
       throw FrameSinkError.cannotCreate(
         path: path, reason: "unknown output type (use a folder, .png, .apng, .webp, .mp4, .webm)")
     }
+    let bytes = 4 * width * height
     switch kind {
     case .frames:
       var sink = try FrameFolderSink(
         directory: path, fps: timeline.fps, style: style, width: width, height: height)
-      try FlipRecorder.record(timeline, into: &sink, render: render)
+      try FlipRecorder.record(timeline, into: &sink, frameBytes: bytes, render: render)
     case .apng:
       var sink = try APNGSink(path: path, fps: timeline.fps, width: width, height: height)
-      try FlipRecorder.record(timeline, into: &sink, render: render)
+      try FlipRecorder.record(timeline, into: &sink, frameBytes: bytes, render: render)
     case .webp:
       var sink = try WebPSink(path: path, fps: timeline.fps, width: width, height: height)
-      try FlipRecorder.record(timeline, into: &sink, render: render)
+      try FlipRecorder.record(timeline, into: &sink, frameBytes: bytes, render: render)
     case .mp4, .webm:
       var sink = try VideoSink(path: path, fps: timeline.fps, width: width, height: height)
-      try FlipRecorder.record(timeline, into: &sink, render: render)
+      try FlipRecorder.record(timeline, into: &sink, frameBytes: bytes, render: render)
     }
   }
 }

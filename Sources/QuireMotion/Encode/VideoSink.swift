@@ -75,7 +75,7 @@ package struct VideoSink: FrameSink {
     // A dead ffmpeg must surface as a write error, not kill us with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
     do { try p.run() } catch {
-      throw FrameSinkError.cannotCreate(path: path, reason: "cannot start ffmpeg: \(error)")
+      throw FrameSinkError.cannotCreate(path: path, reason: "cannot start ffmpeg")
     }
     process = p
     input = stdin.fileHandleForWriting
