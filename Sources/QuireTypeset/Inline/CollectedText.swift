@@ -8,9 +8,14 @@
 // U+2028, and an inline image as U+FFFC with the image kept by scalar index. Soft hyphens
 // (U+00AD) pass through; the shape stage turns them into flagged penalties.
 //
+// Long runs of combining marks get a U+034F COMBINING GRAPHEME JOINER after every
+// `InlineCaps.maxNonStarters` (the Stream-Safe Text Format of UAX #15), with the offset of
+// the mark before it, so shaping stays linear and `Location`s still name the book's text.
+//
 // Source offsets are per scalar: a transform that makes two scalars of one ("ß" → "SS")
 // gives both the same offset, so a line's `start`/`end` still name the book's text.
 
+import CHarfBuzz
 import QuireIngest
 
 /// The scalars of one block, ready to itemize.
@@ -27,12 +32,15 @@ struct CollectedText {
   var images: [Int: InlineImage] = [:]
   /// The source offset just after the last inline: where a line with no text is.
   var endOffset: Int
+  /// Combining grapheme joiners inserted (Stream-Safe Text Format) and scalars dropped past
+  /// `InlineCaps.maxParagraphScalars`.
+  var joinersInserted = 0
+  var dropped = false
+  /// Consecutive non-starters just pushed.
+  private var nonStarters = 0
 
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
-
-  /// More scalars than this in one block are dropped (hostile input).
-  static let limit = 1_000_000
 
   /// How white space is treated (CSS `white-space`).
   struct WhiteSpaceRule {
@@ -68,7 +76,10 @@ struct CollectedText {
     styles.reserveCapacity(estimate)
     smallCaps.reserveCapacity(estimate)
     for (k, inline) in inlines.enumerated() {
-      guard scalars.count < CollectedText.limit else { break }
+      guard scalars.count < InlineCaps.maxParagraphScalars else {
+        dropped = true
+        break
+      }
       switch inline {
       case .text(let run):
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
@@ -91,6 +102,21 @@ struct CollectedText {
 
   @inline(__always)
   private mutating func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
+    if s < 0x300 {
+      nonStarters = 0
+    } else if hb_unicode_combining_class(Scripts.funcs.p, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
+      nonStarters = 0
+    } else {
+      nonStarters += 1
+      if nonStarters > InlineCaps.maxNonStarters {
+        scalars.append(0x34F)  // CGJ: a starter, invisible; the marks after it start afresh
+        sources.append(o)
+        styles.append(si)
+        smallCaps.append(sm)
+        joinersInserted += 1
+        nonStarters = 1
+      }
+    }
     scalars.append(s)
     sources.append(o)
     styles.append(si)

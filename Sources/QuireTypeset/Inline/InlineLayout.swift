@@ -68,6 +68,14 @@ extension ChapterFlow {
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
     if text.isEmpty { return }
+    if text.joinersInserted > 0 {
+      notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
+    }
+    if text.dropped {
+      notes.limits.add(
+        1, offset: text.sources.first ?? 0,
+        what: "a paragraph longer than \(InlineCaps.maxParagraphScalars) characters was cut short")
+    }
     // Every style of the paragraph is resolved by now. A local copy (no element copies:
     // the buffer is shared) lets `styles[si].field` read one field; through `self` each
     // read copied the whole ResolvedStyle behind an exclusivity check, 1.6 M times a book.
@@ -79,13 +87,14 @@ extension ChapterFlow {
       missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
     }
 
-    let shaped = shape(
-      text, itemized, styles: styles,
-      settings: shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap),
-      width: width)
-
     let indent = px(st.textIndent, of: width)
     let firstWidth = max(1, width - max(0, indent))
+    var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
+    settings.measure = min(firstWidth, width)
+    let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    if shaped.emergencyBreaks > 0 {
+      notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
+    }
     let breaks = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: width
     ).lines(shaped.items)

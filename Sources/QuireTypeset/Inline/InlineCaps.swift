@@ -1,0 +1,40 @@
+// The caps of inline layout, in one place: what each bounds, its value and why. Inline
+// layout must cost time and memory linear in its input (issue #9): every stage is a pass
+// or a few over flat arrays, and what could still grow faster than the text — HarfBuzz on
+// one enormous cluster, Knuth–Plass's node list, per-break items — is bounded here.
+// Content past a cap degrades (text is kept, break points are thinned, marks are split)
+// and is reported once per chapter as a diagnostic (`InlineNotes`); nothing here is an error.
+
+/// Bounds on one paragraph's inline layout.
+enum InlineCaps {
+  /// Scalars of one block laid out; the rest is dropped with a `paragraphLimit` diagnostic.
+  /// 1 M scalars is about 450 pages of one paragraph at the default size; the block's arrays
+  /// then take ~60 MB at most. (No real book's paragraph comes within 1 % of it.)
+  static let maxParagraphScalars = 1_000_000
+
+  /// The Unicode Stream-Safe Text Format (UAX #15 §13): after this many consecutive
+  /// non-starters (canonical combining class ≠ 0) a U+034F COMBINING GRAPHEME JOINER is
+  /// inserted. HarfBuzz sorts and composes the marks of a cluster in time quadratic in
+  /// their number; 30 is the standard's limit, which no real text exceeds (the longest
+  /// canonical decomposition has 18 non-starters). Chosen over dropping marks: all text is
+  /// kept, and CGJ is invisible (default-ignorable) in every font.
+  static let maxNonStarters = 30
+}
+
+extension InlineCaps {
+  /// Break items above which a paragraph is broken in windows of this many items
+  /// (`InlineBreaking`). 20 000 items is about 5 000 words, some 40 pages of one paragraph;
+  /// Knuth–Plass over it takes a few MB and milliseconds. No paragraph of the corpus comes
+  /// near it (the longest has under 6 000 items), so real books break exactly as before.
+  static let breakWindow = 20_000
+  /// Lines at the end of a window that are not kept: the next window breaks them again
+  /// with what follows in view. 4 lines is more than total-fit ever revises in practice.
+  static let windowOverlap = 4
+}
+
+extension InlineCaps {
+  /// Emergency break points per line at most (`EmergencyBreaks`): a word wider than the
+  /// measure is cut into parts of at least 1/32 of it, so its lines end at most ~3 % short
+  /// while Knuth–Plass sees a few dozen break points per line, not one per character.
+  static let emergencyBreaksPerLine = 32
+}
