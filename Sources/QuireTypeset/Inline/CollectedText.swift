@@ -9,8 +9,11 @@
 // (U+00AD) pass through; the shape stage turns them into flagged penalties.
 //
 // Long runs of combining marks get a U+034F COMBINING GRAPHEME JOINER after every
-// `InlineCaps.maxNonStarters` (the Stream-Safe Text Format of UAX #15), with the offset of
-// the mark before it, so shaping stays linear and `Location`s still name the book's text.
+// `InlineCaps.maxNonStarters` non-starters (the Stream-Safe Text Format of UAX #15), with
+// the offset of the mark after it; marks past `InlineCaps.maxClusterMarks` in a row are
+// dropped (HarfBuzz attaches each mark by searching back over the marks before it, so a
+// cluster costs time quadratic in its marks, CGJ or not). Kept scalars keep their own
+// source offsets, so `Location`s still name the book's text.
 //
 // Source offsets are per scalar: a transform that makes two scalars of one ("ß" → "SS")
 // gives both the same offset, so a line's `start`/`end` still name the book's text.
@@ -36,8 +39,11 @@ struct CollectedText {
   /// `InlineCaps.maxParagraphScalars`.
   var joinersInserted = 0
   var dropped = false
-  /// Consecutive non-starters just pushed.
+  /// Marks dropped past `InlineCaps.maxClusterMarks`.
+  var marksDropped = 0
+  /// Consecutive non-starters, and consecutive marks, just pushed.
   private var nonStarters = 0
+  private var clusterMarks = 0
 
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
@@ -103,24 +109,50 @@ struct CollectedText {
   @inline(__always)
   private mutating func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
     if s < 0x300 {
+      clusterMarks = 0
       nonStarters = 0
-    } else if hb_unicode_combining_class(Scripts.funcs.p, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
-      nonStarters = 0
-    } else {
-      nonStarters += 1
-      if nonStarters > InlineCaps.maxNonStarters {
-        scalars.append(0x34F)  // CGJ: a starter, invisible; the marks after it start afresh
-        sources.append(o)
-        styles.append(si)
-        smallCaps.append(sm)
-        joinersInserted += 1
-        nonStarters = 1
-      }
+    } else if !admitMark(s, o, si) {
+      return
     }
     scalars.append(s)
     sources.append(o)
     styles.append(si)
     smallCaps.append(sm)
+  }
+
+  /// Marks (general category M) past `InlineCaps.maxClusterMarks` in a row are dropped
+  /// (false); past `InlineCaps.maxNonStarters` non-starters in a row a CGJ goes first.
+  @inline(__always)
+  private mutating func admitMark(_ s: UInt32, _ o: Int, _ si: Int) -> Bool {
+    let funcs = Scripts.funcs.p
+    switch hb_unicode_general_category(funcs, s) {
+    case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK,
+      HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
+      clusterMarks += 1
+      if clusterMarks > InlineCaps.maxClusterMarks {
+        marksDropped += 1
+        return false
+      }
+    default:
+      clusterMarks = 0
+      nonStarters = 0
+      return true
+    }
+    if hb_unicode_combining_class(funcs, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
+      nonStarters = 0
+      return true
+    }
+    nonStarters += 1
+    if nonStarters > InlineCaps.maxNonStarters {
+      // CGJ: a starter, invisible; the marks after it start afresh.
+      scalars.append(0x34F)
+      sources.append(o)
+      styles.append(si)
+      smallCaps.append(false)
+      joinersInserted += 1
+      nonStarters = 1
+    }
+    return true
   }
 
   /// Appends one text run; returns the source offset just after it.

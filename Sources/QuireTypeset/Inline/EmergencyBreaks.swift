@@ -117,7 +117,8 @@ enum EmergencyBreaks {
           for j in runStart..<i where items[j].isBox {
             if seenBox {
               // Before the word's letter-spacing glue, so the glue starts the next line.
-              let letter = j > 0 && { if case .letter = out.sources[j - 1] { true } else { false } }()
+              let letter =
+                j > 0 && { if case .letter = out.sources[j - 1] { true } else { false } }()
               inserts.append(letter ? j - 1 : j)
             }
             seenBox = true

@@ -68,8 +68,9 @@ extension ChapterFlow {
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
     if text.isEmpty { return }
-    if text.joinersInserted > 0 {
+    if text.joinersInserted > 0 || text.marksDropped > 0 {
       notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
+      notes.marksDropped += text.marksDropped
     }
     if text.dropped {
       notes.limits.add(

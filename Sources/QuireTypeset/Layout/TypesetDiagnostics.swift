@@ -94,7 +94,8 @@ extension Diagnostic.Kind {
   /// so no line runs off the page: one diagnostic per chapter, with the count.
   package static let emergencyBreak = Diagnostic.Kind("emergencyBreak")
   /// Combining-mark sequences longer than the Stream-Safe Text Format allows (UAX #15,
-  /// 30 non-starters): a U+034F COMBINING GRAPHEME JOINER was inserted before shaping.
+  /// 30 non-starters): a U+034F COMBINING GRAPHEME JOINER was inserted before shaping;
+  /// marks past `InlineCaps.maxClusterMarks` on one base were dropped.
   package static let longCluster = Diagnostic.Kind("longCluster")
   /// A paragraph cut short, or a storm of break points thinned (see `InlineCaps`).
   package static let paragraphLimit = Diagnostic.Kind("paragraphLimit")
@@ -120,6 +121,7 @@ struct InlineNotes {
   }
   var emergency = Tally()
   var streamSafe = Tally()
+  var marksDropped = 0
   var limits = Tally()
 
   mutating func emergencyBreak(_ n: Int, offset: Int) { emergency.add(n, offset: offset) }
@@ -134,13 +136,16 @@ struct InlineNotes {
           .emergencyBreak, file: file, spine: spine, offset: emergency.firstOffset,
           message: "\(words) wider than the line broken between characters"))
     }
-    if streamSafe.count > 0 {
+    if streamSafe.count > 0 || marksDropped > 0 {
+      var message =
+        "combining-mark sequences longer than \(InlineCaps.maxNonStarters) marks split before shaping (\(streamSafe.count) U+034F inserted)"
+      if marksDropped > 0 {
+        message += "; \(marksDropped) marks past \(InlineCaps.maxClusterMarks) on one base dropped"
+      }
       out.append(
         Diagnostic(
           .longCluster, file: file, spine: spine, offset: streamSafe.firstOffset,
-          message:
-            "combining-mark sequences longer than \(InlineCaps.maxNonStarters) marks split before shaping (\(streamSafe.count) U+034F inserted)"
-        ))
+          message: message))
     }
     if limits.count > 0 {
       out.append(
