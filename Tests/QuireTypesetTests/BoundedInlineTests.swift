@@ -231,6 +231,50 @@ func shownLetters(_ pages: [Page]) -> String {
     #expect(covered == shaped.items.filter(\.isBox).count)
   }
 
+  /// Fuzz/artifacts/typeset/timeout-2203df4d…: CJK, then one Arabic word of thousands of
+  /// letters on a narrow ragged page (slow only under ASan at -Onone; kept as a case).
+  @Test func fuzzTimeoutLongArabicWordOnANarrowPage() throws {
+    var o = LayoutOptions()
+    o.align = .start
+    o.width = 216
+    o.height = 392
+    o.fontSize = 14
+    o.margins = .init(top: 10, right: 10, bottom: 10, left: 10)
+    let text = "一二、。「」ーあ？ال" + String(repeating: "ل", count: 3000)
+    let book = try layout(document([(text, false)], language: "en"), o)
+    #expect(linesStayInMeasure(book.pages, o))
+    #expect(book.pages.flatMap(\.lines).map(\.text).joined() == text)
+  }
+
+  /// An enormous paragraph is laid out in parts of `maxParagraphScalars`, cut at spaces,
+  /// with every character kept and its offsets continuing.
+  @Test func enormousParagraphIsSplitIntoPartsAtSpaces() throws {
+    let words = (0..<30_000).map { "w\($0 % 97)" }.joined(separator: " ")
+    var b = DocumentBuilder()
+    let plain = b.style { $0.textIndent = .rem(2) }
+    let run = b.run(words, plain)
+    let block = b.block(.paragraph, plain, inlines: [run, b.run(" tail", plain)])
+    let parts = ParagraphParts.split(block, limit: 50_000)
+    #expect(parts.count == 3)
+    var next = block.location.offset
+    var joined = ""
+    for (k, part) in parts.enumerated() {
+      #expect(part.location.offset == next)
+      #expect(k == 0 || part.style.textIndent == .zero)
+      for case .text(let r) in part.inlines {
+        #expect(r.location.offset == next)
+        next += r.text.unicodeScalars.count
+        joined += r.text
+        #expect(k == parts.count - 1 || r.text.unicodeScalars.count <= 50_000)
+      }
+      if k < parts.count - 1, case .text(let r) = part.inlines.last {
+        #expect(r.text.hasSuffix(" "))
+      }
+    }
+    #expect(joined == words + " tail")
+    #expect(ParagraphParts.split(block, limit: 1_000_000).count == 1)
+  }
+
   @Test func windowEndIsALegalBreak() {
     let items: [BreakItem] =
       Array(

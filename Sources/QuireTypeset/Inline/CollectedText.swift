@@ -82,7 +82,7 @@ struct CollectedText {
     styles.reserveCapacity(estimate)
     smallCaps.reserveCapacity(estimate)
     for (k, inline) in inlines.enumerated() {
-      guard scalars.count < InlineCaps.maxParagraphScalars else {
+      guard scalars.count < InlineCaps.maxCollectedScalars else {
         dropped = true
         break
       }
@@ -167,6 +167,10 @@ struct CollectedText {
     var offset = run.location.offset
     var atWordStart = scalars.last.map { $0 == 0x20 } ?? true
     for sc in run.text.unicodeScalars {
+      if scalars.count >= InlineCaps.maxCollectedScalars {
+        dropped = true
+        break
+      }
       defer { offset += 1 }
       var v = sc.value
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {

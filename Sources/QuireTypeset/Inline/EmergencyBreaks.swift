@@ -112,7 +112,8 @@ enum EmergencyBreaks {
         var total = width
         if case .penalty(let w, _, _) = items[i] { total += w }
         if total > measure + 1e-6 {
-          runs += 1
+          let before = inserts.count
+          defer { if inserts.count > before { runs += 1 } }
           var seenBox = false
           for j in runStart..<i where items[j].isBox {
             if seenBox {

@@ -11,6 +11,9 @@
 // `InlineCaps.windowOverlap` are kept, and the next window starts where the first line not
 // kept starts. Lines far from a window's end are the ones a whole-paragraph run would
 // choose (total-fit rarely looks more than a few lines ahead), and memory is O(window).
+// Such a paragraph's active list is also held to `InlineCaps.windowActiveNodes`, so a
+// storm of break points (a soft hyphen after every letter) costs a bounded amount per
+// break: time is linear in the paragraph.
 // Paragraphs under the threshold — every paragraph of every book in the corpus — are
 // broken in one call, exactly as before.
 
@@ -42,6 +45,11 @@ struct InlineBreaking {
   /// The paragraph in windows of at most `window` items (see the file comment).
   private func windowed(_ items: [BreakItem]) -> [LineBreak] {
     let n = items.count
+    var breaker = breaker
+    if var kp = breaker as? KnuthPlassBreaker {
+      kp.maxActive = InlineCaps.windowActiveNodes
+      breaker = kp
+    }
     var breaks: [LineBreak] = []
     var start = 0
     while start < n {

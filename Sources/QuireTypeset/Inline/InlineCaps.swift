@@ -7,10 +7,15 @@
 
 /// Bounds on one paragraph's inline layout.
 enum InlineCaps {
-  /// Scalars of one block laid out; the rest is dropped with a `paragraphLimit` diagnostic.
-  /// 1 M scalars is about 450 pages of one paragraph at the default size; the block's arrays
-  /// then take ~60 MB at most. (No real book's paragraph comes within 1 % of it.)
-  static let maxParagraphScalars = 1_000_000
+  /// Scalars of one paragraph laid out at a time: a longer one is laid out in parts of
+  /// this many (`ParagraphParts`), so the stages' per-scalar arrays (~400 bytes a word)
+  /// stay near 40 MB however long the paragraph. 100 000 scalars is ~50 pages of a single
+  /// paragraph; the longest paragraph in the corpus has under 10 000.
+  static let maxParagraphScalars = 100_000
+
+  /// Scalars one part may collect at most (text-transform can make three of one: "ﬃ" →
+  /// "FFI"); anything past it is dropped with a `paragraphLimit` diagnostic.
+  static let maxCollectedScalars = 4 * maxParagraphScalars
 
   /// The Unicode Stream-Safe Text Format (UAX #15 §13): after this many consecutive
   /// non-starters (canonical combining class ≠ 0) a U+034F COMBINING GRAPHEME JOINER is
@@ -37,6 +42,12 @@ extension InlineCaps {
   /// Lines at the end of a window that are not kept: the next window breaks them again
   /// with what follows in view. 4 lines is more than total-fit ever revises in practice.
   static let windowOverlap = 4
+  /// Knuth–Plass active nodes kept while breaking in windows (1 024 otherwise). Every
+  /// legal break is compared with every active node; a storm of break points (1.4 M soft
+  /// hyphens, one after each letter) fills the list with ~60 positions × 12 classes per
+  /// line, and 1 024 comparisons per break took minutes. 128 holds the candidates of
+  /// ordinary text (a dozen positions per line) and makes a break cost a constant.
+  static let windowActiveNodes = 128
 }
 
 extension InlineCaps {

@@ -54,7 +54,21 @@ import Foundation
 import QuireIngest
 
 extension ChapterFlow {
+  /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
+    if parts.count > 1 {
+      notes.limits.add(
+        1, offset: block.location.offset,
+        what:
+          "a paragraph of more than \(InlineCaps.maxParagraphScalars) characters laid out in \(parts.count) parts"
+      )
+    }
+    for part in parts { paragraphPart(part, left: left, right: right) }
+  }
+
+  /// The five stages over one paragraph (or one part of an enormous one).
+  mutating func paragraphPart(_ block: Block, left: Double, right: Double) {
     let st = block.style
     let width = max(1, right - left)
     let blockStyle = resolve(st)
@@ -75,7 +89,7 @@ extension ChapterFlow {
     if text.dropped {
       notes.limits.add(
         1, offset: text.sources.first ?? 0,
-        what: "a paragraph longer than \(InlineCaps.maxParagraphScalars) characters was cut short")
+        what: "a paragraph longer than \(InlineCaps.maxCollectedScalars) characters was cut short")
     }
     // Every style of the paragraph is resolved by now. A local copy (no element copies:
     // the buffer is shared) lets `styles[si].field` read one field; through `self` each
