@@ -246,6 +246,20 @@ func shownLetters(_ pages: [Page]) -> String {
     #expect(book.pages.flatMap(\.lines).map(\.text).joined() == text)
   }
 
+  /// Fuzz/artifacts/typeset/crash-16ff00cb…: viramas with no base are one grapheme that
+  /// HarfBuzz draws as a row of dotted circles (120 of them, 1 008 px on a 292 px line).
+  /// A grapheme wider than the line is cut between its glyph clusters.
+  @Test func fuzzCrashBaselessMarksWiderThanTheLine() throws {
+    var o = LayoutOptions()
+    o.width = 312
+    o.margins = .init(top: 10, right: 10, bottom: 10, left: 10)
+    let text = "hello world this. is(" + String(repeating: "\u{94D}", count: 200)
+    let book = try layout(document([(text, false)]), o)
+    #expect(linesStayInMeasure(book.pages, o))
+    #expect(book.pages.flatMap(\.lines).count > 3)
+    #expect(book.warnings.contains { $0.kind == .emergencyBreak })
+  }
+
   /// An enormous paragraph is laid out in parts of `maxParagraphScalars`, cut at spaces,
   /// with every character kept and its offsets continuing.
   @Test func enormousParagraphIsSplitIntoPartsAtSpaces() throws {

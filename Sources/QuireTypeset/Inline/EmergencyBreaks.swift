@@ -34,11 +34,12 @@ extension BreakItem {
 
 enum EmergencyBreaks {
   /// `part` (shaped from `text`, the part's own scalars) cut between grapheme clusters
-  /// where its glyphs allow, into parts at least `minWidth` wide (font units) but the last;
-  /// `start`/`end` stay relative to the same word as `part`'s.
-  static func graphemeParts(_ part: WordPart, text: ArraySlice<UInt32>, minWidth: Double)
-    -> [WordPart]
-  {
+  /// where its glyphs allow (inside one only if it alone is wider than `maxWidth`), into
+  /// parts at least `minWidth` wide (font units) but the last; `start`/`end` stay relative
+  /// to the same word as `part`'s.
+  static func graphemeParts(
+    _ part: WordPart, text: ArraySlice<UInt32>, minWidth: Double, maxWidth: Double
+  ) -> [WordPart] {
     let count = text.count
     guard count > 1, !part.shaped.glyphs.isEmpty else { return [part] }
     // Where a glyph cluster starts (relative to the part).
@@ -54,22 +55,22 @@ enum EmergencyBreaks {
       position += character.unicodeScalars.count
       if position < count && clusterStart[position] { cuts.append(position) }
     }
-    guard cuts.count > 1 else { return [part] }
     cuts.append(count)
-    // The chunk each scalar position belongs to.
-    var chunkOf = [Int](repeating: 0, count: count)
-    for k in 0..<(cuts.count - 1) {
-      for p in cuts[k]..<cuts[k + 1] { chunkOf[p] = k }
+    var (glyphs, advances) = group(part.shaped.glyphs, cuts: cuts, count: count)
+    if advances.contains(where: { $0 > maxWidth }) {
+      // One grapheme wider than the line (marks with no base, which HarfBuzz draws as
+      // dotted circles, 120 to a cluster): cut it between its glyph clusters instead.
+      var finer: [Int] = [0]
+      for k in 0..<(cuts.count - 1) {
+        if advances[k] > maxWidth {
+          for p in (cuts[k] + 1)..<cuts[k + 1] where clusterStart[p] { finer.append(p) }
+        }
+        finer.append(cuts[k + 1])
+      }
+      cuts = finer
+      (glyphs, advances) = group(part.shaped.glyphs, cuts: cuts, count: count)
     }
-    var glyphs = [[ShapedGlyph]](repeating: [], count: cuts.count - 1)
-    var advances = [Double](repeating: 0, count: cuts.count - 1)
-    for g in part.shaped.glyphs {
-      let k = chunkOf[min(Int(g.cluster), count - 1)]
-      var local = g
-      local.cluster = UInt32(Int(g.cluster) - cuts[k])
-      glyphs[k].append(local)
-      advances[k] += Double(g.advance)
-    }
+    guard cuts.count > 2 else { return [part] }
     // Clusters are gathered until a part is `minWidth` wide (font units): a line then
     // has at most `InlineCaps.emergencyBreaksPerLine` break points, not one per character.
     var result: [WordPart] = []
@@ -95,6 +96,27 @@ enum EmergencyBreaks {
       }
     }
     return result
+  }
+
+  /// `glyphs` sorted into the chunks between `cuts` (scalar positions, 0 first and `count`
+  /// last), their clusters made relative to their chunk, and each chunk's advance.
+  private static func group(_ glyphs: [ShapedGlyph], cuts: [Int], count: Int) -> (
+    [[ShapedGlyph]], [Double]
+  ) {
+    var chunkOf = [Int](repeating: 0, count: count)
+    for k in 0..<(cuts.count - 1) {
+      for p in cuts[k]..<cuts[k + 1] { chunkOf[p] = k }
+    }
+    var chunks = [[ShapedGlyph]](repeating: [], count: cuts.count - 1)
+    var advances = [Double](repeating: 0, count: cuts.count - 1)
+    for g in glyphs {
+      let k = chunkOf[min(Int(g.cluster), count - 1)]
+      var local = g
+      local.cluster = UInt32(Int(g.cluster) - cuts[k])
+      chunks[k].append(local)
+      advances[k] += Double(g.advance)
+    }
+    return (chunks, advances)
   }
 
   /// Step 2: an `emergencyPenalty` before every box but the first of each run of boxes

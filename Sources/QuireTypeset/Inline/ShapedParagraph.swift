@@ -361,7 +361,8 @@ struct PieceShaper {
       }
       let cut = EmergencyBreaks.graphemeParts(
         part, text: word[part.start..<part.end],
-        minWidth: settings.measure / Double(InlineCaps.emergencyBreaksPerLine) / scale)
+        minWidth: settings.measure / Double(InlineCaps.emergencyBreaksPerLine) / scale,
+        maxWidth: settings.measure / scale)
       for k in 1..<max(1, cut.count) { joins.insert(result.count + k) }
       result += cut
     }
