@@ -260,6 +260,22 @@ func shownLetters(_ pages: [Page]) -> String {
     #expect(book.warnings.contains { $0.kind == .emergencyBreak })
   }
 
+  /// Fuzz/artifacts/typeset/crash-f66690bb…: a text indent wider than the column (5.5 rem
+  /// at 38 px on a 112 px measure) put the first letter past the right edge.
+  @Test func fuzzCrashIndentWiderThanTheColumn() throws {
+    var o = LayoutOptions()
+    o.width = 132
+    o.fontSize = 38
+    o.margins = .init(top: 10, right: 10, bottom: 10, left: 10)
+    var b = DocumentBuilder()
+    let st = b.style { $0.textIndent = .rem(5.5) }
+    b.paragraph("X Xx xX", st)
+    b.endChapter()
+    let book = try layout(b.document(), o)
+    #expect(linesStayInMeasure(book.pages, o))
+    #expect(shownLetters(book.pages) == "XXxxX")
+  }
+
   /// An enormous paragraph is laid out in parts of `maxParagraphScalars`, cut at spaces,
   /// with every character kept and its offsets continuing.
   @Test func enormousParagraphIsSplitIntoPartsAtSpaces() throws {

@@ -56,3 +56,11 @@ extension InlineCaps {
   /// while Knuth–Plass sees a few dozen break points per line, not one per character.
   static let emergencyBreaksPerLine = 32
 }
+
+extension InlineCaps {
+  /// A positive text indent takes at most this share of the measure. An indent as wide as
+  /// the line (5.5 rem on a 112 px column, found by the fuzzer) left the first line a
+  /// 1 px measure, so its first letter started past the right edge; half the line is far
+  /// beyond any typographic indent (1–3 em) and always leaves room for text.
+  static let maxIndentShare = 0.5
+}

@@ -102,7 +102,7 @@ extension ChapterFlow {
       missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
     }
 
-    let indent = px(st.textIndent, of: width)
+    let indent = min(px(st.textIndent, of: width), width * InlineCaps.maxIndentShare)
     let firstWidth = max(1, width - max(0, indent))
     var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
     settings.measure = min(firstWidth, width)
