@@ -225,9 +225,10 @@ package final class Typesetter: Sendable {
     let pages = Paginator(options: options).pages(
       entries, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0))
-    let warnings = flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
-      fontSet.faces[$0].family
-    }
+    let warnings =
+      flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
+        fontSet.faces[$0].family
+      } + flow.notes.diagnostics(file: chapter.href, spine: spineIndex)
     return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
   }
 

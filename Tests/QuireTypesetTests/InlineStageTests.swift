@@ -65,8 +65,9 @@ struct InlineRig {
     let text = collect(block)
     let itemized = itemize(text, rtl: rtl)
     let ws = CollectedText.WhiteSpaceRule(block.style.whiteSpace)
-    let settings = flow.shapeSettings(
+    var settings = flow.shapeSettings(
       block.style, lang: block.lang ?? "en", whiteSpace: ws, noWrap: false)
+    settings.measure = width
     let shaped = flow.shape(text, itemized, styles: flow.styles, settings: settings, width: width)
     return (text, itemized, shaped)
   }

@@ -23,6 +23,8 @@ struct ChapterFlow {
   var entries: [FlowEntry] = []
   /// Characters no font has, by script and face (for the chapter's diagnostics).
   var missing = MissingGlyphs()
+  /// Emergency breaks, long clusters and paragraph limits met (for the diagnostics).
+  var notes = InlineNotes()
   /// Dictionaries and hyphenation points (moved in from the worker, back after).
   var hyphenation: WordHyphenation
   /// Book-global index of the next block with text.
@@ -290,6 +292,7 @@ struct ChapterFlow {
         styles = trial.styles
         styleIndex = trial.styleIndex
         missing = trial.missing
+        notes = trial.notes
         nextBlock = trial.nextBlock
         append(rowEntry)
       } else {

@@ -95,8 +95,9 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       fitnessDemerits: fitnessDemerits, mode: .ragged(raggedness: max(raggedness, 0.01)))
   }
 
-  /// Upper bound on the active list; beyond it the costliest nodes are dropped.
-  static let maxActive = 1024
+  /// Upper bound on the active list; beyond it the costliest half is dropped. Each legal
+  /// break is compared with every active node, so this bounds the work per break.
+  package var maxActive = 1024
 
   package func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak] {
     guard !items.isEmpty else { return [] }
@@ -304,9 +305,9 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
             hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from))
         active.append(nodes.count - 1)
       }
-      if active.count > KnuthPlassBreaker.maxActive {
+      if active.count > maxActive {
         active.sort { nodes[$0].demerits < nodes[$1].demerits }
-        active.removeLast(active.count - KnuthPlassBreaker.maxActive / 2)
+        active.removeLast(active.count - maxActive / 2)
         active.sort()
       }
     }

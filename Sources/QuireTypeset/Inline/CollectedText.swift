@@ -8,9 +8,17 @@
 // U+2028, and an inline image as U+FFFC with the image kept by scalar index. Soft hyphens
 // (U+00AD) pass through; the shape stage turns them into flagged penalties.
 //
+// Long runs of combining marks get a U+034F COMBINING GRAPHEME JOINER after every
+// `InlineCaps.maxNonStarters` non-starters (the Stream-Safe Text Format of UAX #15), with
+// the offset of the mark after it; marks past `InlineCaps.maxClusterMarks` in a row are
+// dropped (HarfBuzz attaches each mark by searching back over the marks before it, so a
+// cluster costs time quadratic in its marks, CGJ or not). Kept scalars keep their own
+// source offsets, so `Location`s still name the book's text.
+//
 // Source offsets are per scalar: a transform that makes two scalars of one ("ß" → "SS")
 // gives both the same offset, so a line's `start`/`end` still name the book's text.
 
+import CHarfBuzz
 import QuireIngest
 
 /// The scalars of one block, ready to itemize.
@@ -27,12 +35,18 @@ struct CollectedText {
   var images: [Int: InlineImage] = [:]
   /// The source offset just after the last inline: where a line with no text is.
   var endOffset: Int
+  /// Combining grapheme joiners inserted (Stream-Safe Text Format) and scalars dropped past
+  /// `InlineCaps.maxParagraphScalars`.
+  var joinersInserted = 0
+  var dropped = false
+  /// Marks dropped past `InlineCaps.maxClusterMarks`.
+  var marksDropped = 0
+  /// Consecutive non-starters, and consecutive marks, just pushed.
+  private var nonStarters = 0
+  private var clusterMarks = 0
 
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
-
-  /// More scalars than this in one block are dropped (hostile input).
-  static let limit = 1_000_000
 
   /// How white space is treated (CSS `white-space`).
   struct WhiteSpaceRule {
@@ -68,7 +82,10 @@ struct CollectedText {
     styles.reserveCapacity(estimate)
     smallCaps.reserveCapacity(estimate)
     for (k, inline) in inlines.enumerated() {
-      guard scalars.count < CollectedText.limit else { break }
+      guard scalars.count < InlineCaps.maxCollectedScalars else {
+        dropped = true
+        break
+      }
       switch inline {
       case .text(let run):
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
@@ -91,10 +108,51 @@ struct CollectedText {
 
   @inline(__always)
   private mutating func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
+    if s < 0x300 {
+      clusterMarks = 0
+      nonStarters = 0
+    } else if !admitMark(s, o, si) {
+      return
+    }
     scalars.append(s)
     sources.append(o)
     styles.append(si)
     smallCaps.append(sm)
+  }
+
+  /// Marks (general category M) past `InlineCaps.maxClusterMarks` in a row are dropped
+  /// (false); past `InlineCaps.maxNonStarters` non-starters in a row a CGJ goes first.
+  @inline(__always)
+  private mutating func admitMark(_ s: UInt32, _ o: Int, _ si: Int) -> Bool {
+    let funcs = Scripts.funcs.p
+    switch hb_unicode_general_category(funcs, s) {
+    case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK,
+      HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
+      clusterMarks += 1
+      if clusterMarks > InlineCaps.maxClusterMarks {
+        marksDropped += 1
+        return false
+      }
+    default:
+      clusterMarks = 0
+      nonStarters = 0
+      return true
+    }
+    if hb_unicode_combining_class(funcs, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
+      nonStarters = 0
+      return true
+    }
+    nonStarters += 1
+    if nonStarters > InlineCaps.maxNonStarters {
+      // CGJ: a starter, invisible; the marks after it start afresh.
+      scalars.append(0x34F)
+      sources.append(o)
+      styles.append(si)
+      smallCaps.append(false)
+      joinersInserted += 1
+      nonStarters = 1
+    }
+    return true
   }
 
   /// Appends one text run; returns the source offset just after it.
@@ -109,6 +167,10 @@ struct CollectedText {
     var offset = run.location.offset
     var atWordStart = scalars.last.map { $0 == 0x20 } ?? true
     for sc in run.text.unicodeScalars {
+      if scalars.count >= InlineCaps.maxCollectedScalars {
+        dropped = true
+        break
+      }
       defer { offset += 1 }
       var v = sc.value
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {

@@ -115,7 +115,8 @@ struct LineComposer {
       }
       if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
       let justify = geometry.align == .justify && lineIndex < breaks.count - 1
-      let ratio = justify ? min(max(lb.ratio, -1), 4) : 0
+      // Unjustified lines are set at natural width, but shrink when they must to fit.
+      let ratio = justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
       // The breaker measures the first line from item 0; later lines from their first box.
       var (order, natural) = kept(
         from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)

@@ -54,7 +54,21 @@ import Foundation
 import QuireIngest
 
 extension ChapterFlow {
+  /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
+    if parts.count > 1 {
+      notes.limits.add(
+        1, offset: block.location.offset,
+        what:
+          "a paragraph of more than \(InlineCaps.maxParagraphScalars) characters laid out in \(parts.count) parts"
+      )
+    }
+    for part in parts { paragraphPart(part, left: left, right: right) }
+  }
+
+  /// The five stages over one paragraph (or one part of an enormous one).
+  mutating func paragraphPart(_ block: Block, left: Double, right: Double) {
     let st = block.style
     let width = max(1, right - left)
     let blockStyle = resolve(st)
@@ -68,6 +82,15 @@ extension ChapterFlow {
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
     if text.isEmpty { return }
+    if text.joinersInserted > 0 || text.marksDropped > 0 {
+      notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
+      notes.marksDropped += text.marksDropped
+    }
+    if text.dropped {
+      notes.limits.add(
+        1, offset: text.sources.first ?? 0,
+        what: "a paragraph longer than \(InlineCaps.maxCollectedScalars) characters was cut short")
+    }
     // Every style of the paragraph is resolved by now. A local copy (no element copies:
     // the buffer is shared) lets `styles[si].field` read one field; through `self` each
     // read copied the whole ResolvedStyle behind an exclusivity check, 1.6 M times a book.
@@ -79,13 +102,14 @@ extension ChapterFlow {
       missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
     }
 
-    let shaped = shape(
-      text, itemized, styles: styles,
-      settings: shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap),
-      width: width)
-
-    let indent = px(st.textIndent, of: width)
+    let indent = min(px(st.textIndent, of: width), width * InlineCaps.maxIndentShare)
     let firstWidth = max(1, width - max(0, indent))
+    var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
+    settings.measure = min(firstWidth, width)
+    let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    if shaped.emergencyBreaks > 0 {
+      notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
+    }
     let breaks = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: width
     ).lines(shaped.items)

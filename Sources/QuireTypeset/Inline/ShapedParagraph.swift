@@ -49,6 +49,8 @@ struct ShapedParagraph {
   var items: [BreakItem] = []
   /// `sources[k]` is what `items[k]` stands for.
   var sources: [ItemSource] = []
+  /// Words (or runs of pieces) wider than the measure that got emergency break points.
+  var emergencyBreaks = 0
 }
 
 /// Paragraph-wide settings of the shape stage.
@@ -64,6 +66,8 @@ struct ShapeSettings {
   var noWrap: Bool
   /// Fullwidth punctuation may be compressed (not Traditional Chinese).
   var compressPunctuation: Bool
+  /// The narrowest line of the paragraph, px: wider material gets emergency breaks.
+  var measure: Double = .infinity
 }
 
 /// Walks itemized text once, shaping pieces and appending break items.
@@ -147,6 +151,7 @@ struct PieceShaper {
     }
     flush(n)
     finishing(n)
+    out.emergencyBreaks += EmergencyBreaks.splitWideRuns(&out, measure: settings.measure)
     return out
   }
 
@@ -309,10 +314,17 @@ struct PieceShaper {
       hyphenator = hyphenation.hyphenator(for: settings.language)
       hyphenatorResolved = true
     }
-    let parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    var parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    var emergencyJoins: Set<Int> = []  // parts joined to the one before by an emergency break
+    if parts.contains(where: { $0.shaped.advance / upem * size > settings.measure }) {
+      parts = emergencyParts(parts, key.text, scale: size / upem, joins: &emergencyJoins)
+    }
     let letterSpacing = !settings.noWrap && !fake && alphabetic
     for (k, part) in parts.enumerated() {
-      if k > 0 {
+      if k > 0 && emergencyJoins.contains(k) {
+        out.items.append(BreakItem.emergencyPenalty)
+        out.sources.append(.plain(pieceStart + part.start))
+      } else if k > 0 {
         out.items.append(BreakItem.hyphen(width: styles[si].hyphenWidth))
         out.sources.append(.soft(pieceStart + part.start, style: si))
       }
@@ -333,6 +345,28 @@ struct PieceShaper {
       out.sources.append(.piece(out.pieces.count - 1))
     }
     pieceStart = -1
+  }
+
+  /// Parts wider than the measure cut at grapheme clusters (`EmergencyBreaks`); `joins`
+  /// gets the indices of the cut parts after the first of each (hyphen points stay).
+  private mutating func emergencyParts(
+    _ parts: [WordPart], _ word: [UInt32], scale: Double, joins: inout Set<Int>
+  ) -> [WordPart] {
+    out.emergencyBreaks += 1
+    var result: [WordPart] = []
+    for part in parts {
+      guard part.shaped.advance * scale > settings.measure else {
+        result.append(part)
+        continue
+      }
+      let cut = EmergencyBreaks.graphemeParts(
+        part, text: word[part.start..<part.end],
+        minWidth: settings.measure / Double(InlineCaps.emergencyBreaksPerLine) / scale,
+        maxWidth: settings.measure / scale)
+      for k in 1..<max(1, cut.count) { joins.insert(result.count + k) }
+      result += cut
+    }
+    return result
   }
 
   /// A word shaped whole, or split at its hyphenation points and each part shaped; cached

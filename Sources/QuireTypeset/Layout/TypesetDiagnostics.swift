@@ -88,3 +88,72 @@ struct MissingGlyphs {
     }
   }
 }
+
+extension Diagnostic.Kind {
+  /// Words (or unbreakable runs) wider than the measure, broken between grapheme clusters
+  /// so no line runs off the page: one diagnostic per chapter, with the count.
+  package static let emergencyBreak = Diagnostic.Kind("emergencyBreak")
+  /// Combining-mark sequences longer than the Stream-Safe Text Format allows (UAX #15,
+  /// 30 non-starters): a U+034F COMBINING GRAPHEME JOINER was inserted before shaping;
+  /// marks past `InlineCaps.maxClusterMarks` on one base were dropped.
+  package static let longCluster = Diagnostic.Kind("longCluster")
+  /// A paragraph cut short, or a storm of break points thinned (see `InlineCaps`).
+  package static let paragraphLimit = Diagnostic.Kind("paragraphLimit")
+}
+
+/// What inline layout worked around in one chapter, counted so each kind is reported once
+/// per chapter however often it happened.
+struct InlineNotes {
+  struct Tally {
+    var count = 0
+    /// Source offset of the first occurrence.
+    var firstOffset = 0
+    /// What the first occurrence was (for `paragraphLimit`, which has several causes).
+    var what = ""
+
+    mutating func add(_ n: Int, offset: Int, what: String = "") {
+      if count == 0 {
+        firstOffset = offset
+        self.what = what
+      }
+      count += n
+    }
+  }
+  var emergency = Tally()
+  var streamSafe = Tally()
+  var marksDropped = 0
+  var limits = Tally()
+
+  mutating func emergencyBreak(_ n: Int, offset: Int) { emergency.add(n, offset: offset) }
+
+  /// One diagnostic per kind that occurred.
+  func diagnostics(file: String, spine: Int) -> [Diagnostic] {
+    var out: [Diagnostic] = []
+    if emergency.count > 0 {
+      let words = emergency.count == 1 ? "1 word" : "\(emergency.count) words"
+      out.append(
+        Diagnostic(
+          .emergencyBreak, file: file, spine: spine, offset: emergency.firstOffset,
+          message: "\(words) wider than the line broken between characters"))
+    }
+    if streamSafe.count > 0 || marksDropped > 0 {
+      var message =
+        "combining-mark sequences longer than \(InlineCaps.maxNonStarters) marks split before shaping (\(streamSafe.count) U+034F inserted)"
+      if marksDropped > 0 {
+        message += "; \(marksDropped) marks past \(InlineCaps.maxClusterMarks) on one base dropped"
+      }
+      out.append(
+        Diagnostic(
+          .longCluster, file: file, spine: spine, offset: streamSafe.firstOffset,
+          message: message))
+    }
+    if limits.count > 0 {
+      out.append(
+        Diagnostic(
+          .paragraphLimit, file: file, spine: spine, offset: limits.firstOffset,
+          message: limits.count == 1 ? limits.what : "\(limits.what) (and \(limits.count - 1) more)"
+        ))
+    }
+    return out
+  }
+}
