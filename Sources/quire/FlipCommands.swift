@@ -14,7 +14,7 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
   if let f = try a.double("--fps", in: QuireLimits.framesPerSecond) { t.fps = f }
   if let d = t.duration, (d * t.fps).rounded() + 1 > Double(QuireLimits.maxFrames) {
     throw UsageError(
-      "--duration \(quoted(a.value("--duration") ?? "")) at \(quoted(a.value("--fps") ?? "30")) fps is "
+      "--duration \(quoted(a.value("--duration") ?? "")) --fps \(quoted(a.value("--fps") ?? "30")) is "
         + "\(Int((d * t.fps).rounded()) + 1) frames; at most \(QuireLimits.maxFrames)")
   }
   if let name = a.value("--timing") {

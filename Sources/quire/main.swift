@@ -56,7 +56,15 @@ do {
   Terminal.error(e.description)
   exit(64)
 } catch let e as QuireError {
-  Terminal.error(e.description)
+  // A font the reader named is the reader's option: say so (the library names only the file).
+  if case .badFont(let file, let reason) = e,
+    let chosen = words.firstIndex(of: "--font").map({ words.index(after: $0) }),
+    chosen < words.endIndex, URL(fileURLWithPath: words[chosen]).path == file
+  {
+    Terminal.error("--font \(quoted(file)): \(reason)")
+  } else {
+    Terminal.error(e.description)
+  }
   exit(e.exitCode)
 } catch {
   Terminal.error("internal error: \(type(of: error))")
