@@ -276,6 +276,43 @@ func shownLetters(_ pages: [Page]) -> String {
     #expect(shownLetters(book.pages) == "XXxxX")
   }
 
+  /// Fuzz crash-c1f10adb…: bold small caps at 1.8 em joined by soft hyphens, then zero-width
+  /// spaces, ragged Knuth–Plass with `--hyphenate off` and a 2.5 rem indent. The breaker skips
+  /// soft hyphens then, so the run had no break it could use, yet counted as broken: the line
+  /// was set 500.3 px wide on a 488.1 px measure. Soft hyphens or not, every line fits.
+  @Test(arguments: [LayoutOptions.Hyphenation.off, .auto])
+  func fuzzCrashSoftHyphensTheBreakerSkipsStillFit(_ hyphenate: LayoutOptions.Hyphenation)
+    throws
+  {
+    var o = LayoutOptions()
+    o.width = 570
+    o.height = 650
+    o.fontSize = 24.75
+    o.align = .start
+    o.hyphenate = hyphenate
+    o.margins = .init(top: 10, right: 10, bottom: 10, left: 10)
+    var b = DocumentBuilder()
+    let para = b.style { $0.textIndent = .rem(2.5) }
+    var run = para
+    run.fontWeight = 700
+    run.smallCaps = true
+    run.fontSize = 1.8
+    let shy = "\u{AD}"
+    let zwsp = "\u{200B}"
+    let texts = [
+      "a" + shy + shy + "aaaaaaa" + shy + shy,
+      "aaaaaaa" + String(repeating: shy, count: 4) + "a" + String(repeating: shy, count: 7)
+        + String(repeating: zwsp, count: 4),
+      String(repeating: zwsp, count: 12) + String(repeating: shy, count: 4) + "b",
+    ]
+    let inlines = texts.map { b.run($0, run) }
+    b.add(b.block(.paragraph, para, inlines: inlines))
+    b.endChapter()
+    let book = try layout(b.document(), o)
+    #expect(linesStayInMeasure(book.pages, o))
+    #expect(shownLetters(book.pages).filter(\.isLetter) == String(repeating: "a", count: 16) + "b")
+  }
+
   /// An enormous paragraph is laid out in parts of `maxParagraphScalars`, cut at spaces,
   /// with every character kept and its offsets continuing.
   @Test func enormousParagraphIsSplitIntoPartsAtSpaces() throws {

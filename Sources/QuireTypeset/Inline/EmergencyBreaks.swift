@@ -121,7 +121,10 @@ enum EmergencyBreaks {
 
   /// Step 2: an `emergencyPenalty` before every box but the first of each run of boxes
   /// (between two legal breaks) wider than `measure`. Returns how many runs were cut.
-  static func splitWideRuns(_ out: inout ShapedParagraph, measure: Double) -> Int {
+  /// Without `flaggedBreaks` the breaker skips flagged penalties, so they do not end a run.
+  static func splitWideRuns(
+    _ out: inout ShapedParagraph, measure: Double, flaggedBreaks: Bool = true
+  ) -> Int {
     let items = out.items
     let n = items.count
     var inserts: [Int] = []
@@ -129,7 +132,8 @@ enum EmergencyBreaks {
     var runStart = 0
     var width = 0.0
     for i in 0..<n {
-      let legal = ParagraphMeasure.isLegalBreak(i, in: items)
+      var legal = ParagraphMeasure.isLegalBreak(i, in: items)
+      if legal, !flaggedBreaks, case .penalty(_, _, true) = items[i] { legal = false }
       if legal {
         var total = width
         if case .penalty(let w, _, _) = items[i] { total += w }

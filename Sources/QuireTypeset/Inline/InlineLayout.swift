@@ -106,6 +106,7 @@ extension ChapterFlow {
     let firstWidth = max(1, width - max(0, indent))
     var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
     settings.measure = min(firstWidth, width)
+    settings.flaggedBreaks = options.hyphenate == .auto
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)

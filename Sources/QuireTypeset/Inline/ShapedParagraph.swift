@@ -68,6 +68,9 @@ struct ShapeSettings {
   var compressPunctuation: Bool
   /// The narrowest line of the paragraph, px: wider material gets emergency breaks.
   var measure: Double = .infinity
+  /// The breaker takes flagged penalties (hyphen points, soft hyphens) as breaks; when it
+  /// does not (`--hyphenate off`), they cannot save a wide run from emergency breaks.
+  var flaggedBreaks = true
 }
 
 /// Walks itemized text once, shaping pieces and appending break items.
@@ -151,7 +154,8 @@ struct PieceShaper {
     }
     flush(n)
     finishing(n)
-    out.emergencyBreaks += EmergencyBreaks.splitWideRuns(&out, measure: settings.measure)
+    out.emergencyBreaks += EmergencyBreaks.splitWideRuns(
+      &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
     return out
   }
 
