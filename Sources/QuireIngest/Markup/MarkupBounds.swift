@@ -170,8 +170,9 @@ struct MarkupBounds {
   }
 }
 
-/// Byte-level helpers of the scan; every one moves forward only.
-private struct ByteScanner {
+/// Byte-level helpers of the markup scans (the caps here, the nesting flattener in
+/// MarkupParser); every one moves forward only.
+struct ByteScanner {
   let b: UnsafeBufferPointer<UInt8>
   var n: Int { b.count }
 
@@ -213,6 +214,12 @@ private struct ByteScanner {
 
   /// Just past the `>` closing a declaration (`<!DOCTYPE … [ … ]>`), quotes respected.
   func declarationEnd(from: Int) -> Int {
+    min(n, closingBracket(from: from, declaration: true) + 1)
+  }
+
+  /// Index of the `>` that closes a tag or declaration (`n` when none), skipping quoted
+  /// values and, in a declaration, a bracketed internal subset.
+  func closingBracket(from: Int, declaration: Bool) -> Int {
     var j = from
     var bracket = 0
     var quote: UInt8? = nil
@@ -222,12 +229,12 @@ private struct ByteScanner {
         if c == q { quote = nil }
       } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
         quote = c
-      } else if c == UInt8(ascii: "[") {
+      } else if declaration && c == UInt8(ascii: "[") {
         bracket += 1
-      } else if c == UInt8(ascii: "]") {
+      } else if declaration && c == UInt8(ascii: "]") {
         bracket -= 1
       } else if c == UInt8(ascii: ">") && bracket <= 0 {
-        return j + 1
+        return j
       }
       j += 1
     }

@@ -230,47 +230,19 @@ enum MarkupParser {
   /// instructions, the DOCTYPE and quoted attribute values; it only runs after libxml2 has
   /// already failed, and its output goes back through libxml2.
   static func flattenDeepNesting(_ data: Data, cap: Int) -> Data? {
-    let b = [UInt8](data)
+    let bytes = [UInt8](data)
+    return bytes.withUnsafeBufferPointer { b in
+      flattenDeepNesting(ByteScanner(b: b), cap: cap).map { Data($0) }
+    }
+  }
+
+  private static func flattenDeepNesting(_ scan: ByteScanner, cap: Int) -> [UInt8]? {
+    let b = scan.b
     let n = b.count
     let lt = UInt8(ascii: "<")
-    let gt = UInt8(ascii: ">")
     let slash = UInt8(ascii: "/")
     let bang = UInt8(ascii: "!")
     let question = UInt8(ascii: "?")
-    func starts(_ i: Int, _ s: String) -> Bool {
-      let u = Array(s.utf8)
-      guard i + u.count <= n else { return false }
-      for k in 0..<u.count where b[i + k] != u[k] { return false }
-      return true
-    }
-    func find(_ i: Int, _ s: String) -> Int {
-      var j = i
-      while j < n, !starts(j, s) { j += 1 }
-      return min(n, j + s.utf8.count)
-    }
-    /// Index of the `>` that closes a tag or declaration (`n` when none), skipping quoted
-    /// values and, in a declaration, a bracketed internal subset.
-    func closingBracket(_ from: Int, declaration: Bool) -> Int {
-      var j = from
-      var bracket = 0
-      var quote: UInt8? = nil
-      while j < n {
-        let c = b[j]
-        if let q = quote {
-          if c == q { quote = nil }
-        } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-          quote = c
-        } else if declaration && c == UInt8(ascii: "[") {
-          bracket += 1
-        } else if declaration && c == UInt8(ascii: "]") {
-          bracket -= 1
-        } else if c == gt && bracket <= 0 {
-          break
-        }
-        j += 1
-      }
-      return j
-    }
     // First pass: is it deep at all?
     var depth = 0
     var maxSeen = 0
@@ -289,16 +261,16 @@ enum MarkupParser {
         }
         var end: Int
         var keep = true
-        if starts(i, "<!--") {
-          end = find(i + 4, "-->")
-        } else if starts(i, "<![CDATA[") {
-          end = find(i + 9, "]]>")
+        if scan.starts(i, "<!--") {
+          end = scan.skip(past: "-->", from: i + 4)
+        } else if scan.starts(i, "<![CDATA[") {
+          end = scan.skip(past: "]]>", from: i + 9)
         } else if i + 1 < n, b[i + 1] == question {
-          end = find(i + 2, "?>")
+          end = scan.skip(past: "?>", from: i + 2)
         } else if i + 1 < n, b[i + 1] == bang {
-          end = min(n, closingBracket(i + 2, declaration: true) + 1)
+          end = scan.declarationEnd(from: i + 2)
         } else {
-          let j = closingBracket(i + 1, declaration: false)
+          let j = scan.closingBracket(from: i + 1, declaration: false)
           end = min(n, j + 1)
           if i + 1 < n, b[i + 1] == slash {
             depth -= 1
@@ -319,7 +291,7 @@ enum MarkupParser {
       if pass == 0 && maxSeen <= cap { return nil }
       if pass == 0 { out.reserveCapacity(n) }
     }
-    return dropped ? Data(out) : nil
+    return dropped ? out : nil
   }
 
   /// HTML has no internal DTD subset; the HTML parser would show one as text (entity
