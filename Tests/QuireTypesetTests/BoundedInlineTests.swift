@@ -360,3 +360,29 @@ func shownLetters(_ pages: [Page]) -> String {
     #expect(InlineBreaking.windowEnd(solid, from: 0, reach: 10) == 40)
   }
 }
+
+/// Consecutive `<br/>`s (stanza breaks) keep their blank line; a last `<br/>` adds none.
+@Suite struct BlankLineTests {
+  func lines(_ inlines: (inout DocumentBuilder) -> [Inline]) throws -> [LineBox] {
+    var b = DocumentBuilder()
+    let st = b.style()
+    let content = inlines(&b)
+    b.add(b.block(.paragraph, st, inlines: content))
+    b.endChapter()
+    return try Typesetter(document: b.document(), options: LayoutOptions()).layoutBook(threads: 1)
+      .pages.flatMap(\.lines)
+  }
+
+  @Test func twoBreaksMakeABlankLine() throws {
+    let got = try lines { b in [b.run("one"), b.lineBreak(), b.lineBreak(), b.run("two")] }
+    #expect(got.map(\.text) == ["one", "", "two"])
+    #expect(got[1].rect.y > got[0].rect.y && got[2].rect.y > got[1].rect.y)
+    #expect(abs((got[2].rect.y - got[1].rect.y) - (got[1].rect.y - got[0].rect.y)) < 0.5)
+  }
+
+  @Test func oneBreakMakesNone() throws {
+    #expect(
+      try lines { b in [b.run("one"), b.lineBreak(), b.run("two")] }.map(\.text) == ["one", "two"])
+    #expect(try lines { b in [b.run("one"), b.lineBreak()] }.map(\.text) == ["one"])
+  }
+}

@@ -113,7 +113,16 @@ struct LineComposer {
         if case .box = items[s] { break }
         s += 1
       }
-      if s > lb.index { continue }  // a line of nothing (e.g. two <br>)… keep no box
+      if s > lb.index {
+        // A line of nothing: between two <br>s it is a blank line (stanza breaks), as in a
+        // browser; the paragraph's own end after a last <br> makes none.
+        if lineIndex < breaks.count - 1, case .penalty(_, let cost, _) = items[lb.index],
+          cost >= BreakItem.forcedBreak
+        {
+          lines.append(blankLine(lineIndex, cache: &metrics))
+        }
+        continue
+      }
       let justify = geometry.align == .justify && lineIndex < breaks.count - 1
       // Unjustified lines are set at natural width, but shrink when they must to fit.
       let ratio = justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
@@ -135,6 +144,17 @@ struct LineComposer {
       lines.append(line)
     }
     return lines
+  }
+
+  /// An empty line of the paragraph's strut (a blank line made by consecutive <br>s).
+  func blankLine(_ lineIndex: Int, cache: inout MetricCache) -> ComposedLine {
+    let (above, below) = lineMetrics([], cache: &cache)
+    var line = ComposedLine(
+      index: lineIndex, height: above + below, baseline: above, text: "", start: 0, end: 0,
+      hyphenated: false, ratio: 0, spaceFactor: nil)
+    line.start = startX(lineIndex: lineIndex, natural: 0)
+    line.end = line.start
+    return line
   }
 
   /// The items a line keeps, in logical order, and their width at `ratio`: boxes, glue
