@@ -36,11 +36,17 @@ package struct ImageRef: Sendable, Hashable, Codable {
   /// Intrinsic size hints from width/height attributes, in CSS px, if given.
   package var width: Double?
   package var height: Double?
-  package init(href: String, alt: String, width: Double? = nil, height: Double? = nil) {
+  /// The image element's own box properties (CSS width/height/max-width…, borders).
+  package var box = BoxStyle()
+  package init(
+    href: String, alt: String, width: Double? = nil, height: Double? = nil,
+    box: BoxStyle = BoxStyle()
+  ) {
     self.href = href
     self.alt = alt
     self.width = width
     self.height = height
+    self.box = box
   }
 }
 
@@ -55,11 +61,16 @@ package struct Block: Sendable {
   package var element: String
   package var lang: String?
   package var dir: TextDirection?
+  /// Borders, background, sizes, float… (Document/BoxStyle.swift); initial values for
+  /// anonymous blocks.
+  package var box = BoxStyle()
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],
-    location: Location, element: String, lang: String? = nil, dir: TextDirection? = nil
+    location: Location, element: String, lang: String? = nil, dir: TextDirection? = nil,
+    box: BoxStyle = BoxStyle()
   ) {
+    self.box = box
     self.kind = kind
     self.style = style
     self.inlines = inlines

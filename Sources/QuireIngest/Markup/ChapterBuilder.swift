@@ -18,6 +18,7 @@ private struct Frame {
   var style: ComputedStyle
   var lang: String?
   var location: Location
+  var box = BoxStyle()
   var children: [Block] = []
   var pending: [PendingInline] = []
   /// Next list number, for list frames.
@@ -94,7 +95,7 @@ struct ChapterBuilder {
         if ["head", "script", "style", "title", "template"].contains(node.name) { continue }
         var inline: [CSSDeclaration] = []
         if publisherStyles, let s = node.attribute("style") {
-          inline = CSSRuleParser.styleAttribute(s)
+          inline = CSSRuleParser.styleAttribute(s, baseHref: href)
         }
         var base = ElementStyle.inheriting(from: parent.style)
         if let dir = node.attribute("dir")?.lowercased() {
@@ -152,7 +153,8 @@ struct ChapterBuilder {
     case "br":
       frames[frames.count - 1].pending.append(.lineBreak(Self.inlineStyle(style.computed)))
     case "img", "image":
-      guard let ref = imageRef(node) else { return true }
+      guard var ref = imageRef(node) else { return true }
+      ref.box = style.box
       if style.display == .inline {
         frames[frames.count - 1].pending.append(.image(ref, style.computed))
       } else {
@@ -160,7 +162,7 @@ struct ChapterBuilder {
         appendBlock(
           Block(
             kind: .image(ref), style: style.computed, location: location, element: node.name,
-            lang: lang, dir: style.computed.direction))
+            lang: lang, dir: style.computed.direction, box: style.box))
       }
     case "svg":
       // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
@@ -169,14 +171,14 @@ struct ChapterBuilder {
         appendBlock(
           Block(
             kind: .image(ref), style: style.computed, location: location, element: "svg",
-            lang: lang, dir: style.computed.direction))
+            lang: lang, dir: style.computed.direction, box: style.box))
       }
     case "hr":
       flushPending()
       appendBlock(
         Block(
           kind: .rule, style: style.computed, location: location, element: "hr", lang: lang,
-          dir: style.computed.direction))
+          dir: style.computed.direction, box: style.box))
     default:
       return false
     }
@@ -191,7 +193,8 @@ struct ChapterBuilder {
     flushPending()
     let kind = blockKind(node, style)
     var frame = Frame(
-      kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
+      kind: kind, element: node.name, style: style.computed, lang: lang, location: location,
+      box: style.box)
     if case .list = kind,
       let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
     {
@@ -302,7 +305,7 @@ struct ChapterBuilder {
     var frame = frame
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
-      lang: frame.lang, dir: frame.style.direction)
+      lang: frame.lang, dir: frame.style.direction, box: frame.box)
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true
@@ -386,7 +389,7 @@ struct ChapterBuilder {
         [],
         Block(
           kind: .image(ref), style: st, location: location, element: "img", lang: nil,
-          dir: st.direction)
+          dir: st.direction, box: ref.box)
       )
     }
 

@@ -111,7 +111,8 @@ struct StyleSheetLoader {
     var parser = CSSRuleParser(tokens: tokens, viewport: viewport)
     parser.parseRules(0, tokens.count, nesting: 0) { event in
       switch event {
-      case .rule(let rule):
+      case .rule(var rule):
+        rule.declarations = CSSURL.resolving(rule.declarations, against: baseHref)
         if sheet.rules.count < CSSLimits.maxRules { sheet.rules.append(rule) }
       case .fontFace(let decls):
         if let face = Self.fontFace(decls, baseHref: baseHref) { sheet.fontFaces.append(face) }
@@ -430,9 +431,12 @@ struct CSSRuleParser {
   }
 
   /// A `style` attribute's declarations.
-  static func styleAttribute(_ text: String) -> [CSSDeclaration] {
+  /// The declarations of a `style` attribute; relative URLs resolve against `baseHref`
+  /// (the document's href).
+  static func styleAttribute(_ text: String, baseHref: String) -> [CSSDeclaration] {
     let tokens = CSSTokenizer.tokenize(String(text.prefix(64 * 1024)))
-    return CSSRuleParser(tokens: tokens).parseDeclarations(0, tokens.count)
+    return CSSURL.resolving(
+      CSSRuleParser(tokens: tokens).parseDeclarations(0, tokens.count), against: baseHref)
   }
 }
 

@@ -43,6 +43,8 @@ struct ElementStyle: Sendable {
   var computed = ComputedStyle()
   var display: Display = .inline
   var listStyle: ListStyle = .disc
+  /// Box properties (not inherited but for the table border model's two).
+  var box = BoxStyle()
 
   /// The inherited part of `parent`: what a child starts from before its own declarations.
   static func inheriting(from parent: ElementStyle) -> ElementStyle {
@@ -66,6 +68,9 @@ struct ElementStyle: Sendable {
     s.computed.underline = p.underline
     s.computed.lineThrough = p.lineThrough
     s.listStyle = parent.listStyle
+    s.box.collapsesBorders = parent.box.collapsesBorders
+    s.box.borderSpacingX = parent.box.borderSpacingX
+    s.box.borderSpacingY = parent.box.borderSpacingY
     return s
   }
 }
@@ -741,6 +746,7 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
+    if applyBox(d, v, &s) { return }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":
@@ -812,6 +818,10 @@ enum StyleComputer {
       case "table-caption": s.display = .tableCaption
       case "table-column", "table-column-group": s.display = .none
       default: break
+      }
+      if let k, k != "inherit" {
+        s.box.isInlineBlock = ["inline-block", "inline-flex", "inline-grid", "inline-table"]
+          .contains(k)
       }
     case "white-space":
       switch k {

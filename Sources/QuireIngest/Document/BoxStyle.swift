@@ -1,0 +1,122 @@
+// The box properties of one element (CSS 2.1 §8 and §10, CSS Backgrounds and Borders 3,
+// CSS Sizing 3, CSS 2.1 §9.5 floats, §17 tables): borders, corner radii, background,
+// sizes, float/clear, overflow, table border model.
+//
+// None of these inherit, and text runs never need them, so they live on `Block` (and on an
+// image's `ImageRef`), not in `ComputedStyle`: a chapter with a million runs does not carry
+// a million copies. Lengths follow Document.swift's units (root ems or percentages of the
+// containing block's width); `nil` sizes are `auto` (`none` for the max- sizes).
+
+import Foundation
+import QuireCore
+
+/// `border-*-style` (CSS Backgrounds 3 §4.2). `hidden` behaves as `none` except in collapsed
+/// table borders, where it wins.
+package enum BorderStyle: String, Sendable, Hashable, Codable {
+  case none, hidden, solid, dashed, dotted, double, groove, ridge, inset, outset
+  /// Whether the side draws and takes space.
+  package var isVisible: Bool { self != .none && self != .hidden }
+}
+
+/// One side of a border.
+package struct BorderSide: Sendable, Hashable, Codable {
+  /// The used width is 0 when `style` is not visible (CSS Backgrounds 3 §4.3).
+  package var width: Length = .rem(3.0 / 16)
+  package var style: BorderStyle = .none
+  /// nil: `currentColor` (the element's `color`).
+  package var color: RGBA? = nil
+  package init(width: Length = .rem(3.0 / 16), style: BorderStyle = .none, color: RGBA? = nil) {
+    self.width = width
+    self.style = style
+    self.color = color
+  }
+  /// The width that takes space: 0 for an invisible style.
+  package var usedWidth: Length { style.isVisible ? width : .zero }
+}
+
+package struct BorderSides: Sendable, Hashable, Codable {
+  package var top = BorderSide(), right = BorderSide(), bottom = BorderSide(), left = BorderSide()
+  package init() {}
+  package var isVisible: Bool {
+    top.style.isVisible || right.style.isVisible || bottom.style.isVisible
+      || left.style.isVisible
+  }
+}
+
+/// Corner radii (CSS Backgrounds 3 §5); one value per corner (elliptical radii use their
+/// horizontal value).
+package struct CornerRadii: Sendable, Hashable, Codable {
+  package var topLeft: Length = .zero, topRight: Length = .zero
+  package var bottomRight: Length = .zero, bottomLeft: Length = .zero
+  package init() {}
+  package var isZero: Bool {
+    [topLeft, topRight, bottomRight, bottomLeft].allSatisfy { $0 == .zero }
+  }
+}
+
+package enum BoxSizing: String, Sendable, Hashable, Codable { case contentBox, borderBox }
+package enum FloatSide: String, Sendable, Hashable, Codable { case none, left, right }
+package enum ClearSide: String, Sendable, Hashable, Codable { case none, left, right, both }
+
+/// The background of a box: its colour and image layers (CSS Backgrounds 3 §3).
+package struct BoxBackground: Sendable, Hashable, Codable {
+  /// Transparent when nil.
+  package var color: RGBA? = nil
+  /// Image layers, first on top, as written (`background-image` and the shorthand);
+  /// parsed further by the box painter's owner.
+  package var layers: [BackgroundLayer] = []
+  package init() {}
+  package var isEmpty: Bool { (color == nil || color?.a == 0) && layers.isEmpty }
+}
+
+/// One `background-image` layer with its placement properties.
+package struct BackgroundLayer: Sendable, Hashable, Codable {
+  package enum Source: Sendable, Hashable, Codable {
+    /// Resolved href inside the book.
+    case url(String)
+    /// `linear-gradient(…)` as written inside the parentheses (tokens joined), for the
+    /// gradient parser.
+    case linearGradient(String)
+  }
+  package var source: Source
+  /// `background-repeat` (`repeat`, `repeat-x`, `no-repeat`, `space`, `round`…) as written.
+  package var repeatValue: String = "repeat"
+  /// `background-position` as written.
+  package var position: String = "0% 0%"
+  /// `background-size` as written.
+  package var size: String = "auto"
+  package init(source: Source) { self.source = source }
+}
+
+/// The box properties of one element; the defaults are CSS's initial values.
+package struct BoxStyle: Sendable, Hashable, Codable {
+  package var border = BorderSides()
+  package var radius = CornerRadii()
+  package var background = BoxBackground()
+  package var width: Length? = nil
+  package var height: Length? = nil
+  package var minWidth: Length? = nil
+  package var maxWidth: Length? = nil
+  package var minHeight: Length? = nil
+  package var maxHeight: Length? = nil
+  package var boxSizing: BoxSizing = .contentBox
+  /// `margin-left: auto` / `margin-right: auto` (the `ComputedStyle.margin` side is 0 then).
+  package var marginLeftAuto = false
+  package var marginRightAuto = false
+  package var float: FloatSide = .none
+  package var clear: ClearSide = .none
+  /// `overflow: hidden` or `clip` (content is clipped to the padding box).
+  package var clipsOverflow = false
+  /// `display: inline-block` (the element stays inline but lays out its content as a block).
+  package var isInlineBlock = false
+  /// Tables: `border-collapse: collapse` (inherited in CSS; copied to each table element).
+  package var collapsesBorders = false
+  /// Tables: `border-spacing` horizontal and vertical (separated borders only; inherited).
+  package var borderSpacingX: Length = .zero
+  package var borderSpacingY: Length = .zero
+
+  package init() {}
+
+  /// Whether anything is drawn for the box itself (borders or background).
+  package var isPainted: Bool { border.isVisible || !background.isEmpty }
+}
