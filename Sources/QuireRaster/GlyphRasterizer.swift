@@ -150,7 +150,7 @@ final class GlyphRasterizer: @unchecked Sendable {
       return (empty, UnsafePointer(arena))
     }
     let slot = face.pointee.glyph!
-    if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+    if slot.pointee.format == cft_glyph_format_outline() {
       if key.variant & 4 != 0 {
         // FreeType's own FT_GlyphSlot_Embolden strength: 1/24 em.
         let strength =

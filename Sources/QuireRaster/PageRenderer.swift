@@ -71,6 +71,8 @@ package final class PageRenderer: Sendable {
         canvas.fill(rect, color: color)
       case .image(let placement):
         drawImage(placement, canvas: &canvas)
+      case .box(let box):
+        BoxPainter.paint(box, on: &canvas)
       }
     }
     return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)

@@ -39,6 +39,9 @@ extension DisplayItem {
     case .fill(var r, let c):
       r.y += dy
       self = .fill(r, c)
+    case .box(var b):
+      b.rect.y += dy
+      self = .box(b)
     }
   }
 
@@ -54,6 +57,9 @@ extension DisplayItem {
     case .fill(var r, let c):
       r.y += dy
       return .fill(r, c)
+    case .box(var b):
+      b.rect.y += dy
+      return .box(b)
     }
   }
 }

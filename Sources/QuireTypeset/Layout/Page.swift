@@ -67,6 +67,8 @@ package enum DisplayItem: Sendable, Hashable {
   case image(ImagePlacement)
   /// A filled rectangle: hr, underline, strike-through, table rules, placeholders.
   case fill(Rect, RGBA)
+  /// A box's background and borders (one page's fragment), painted before its content.
+  case box(BoxPaint)
 }
 
 /// One laid-out line, for the manifest's `lines` and for tests.
