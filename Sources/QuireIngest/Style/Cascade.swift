@@ -34,15 +34,13 @@ enum Display: Sendable, Hashable {
   case block, inline, none, listItem, table, tableRow, tableCell, tableRowGroup, tableCaption
 }
 
-enum ListStyle: Sendable, Hashable {
-  case disc, circle, square, decimal, lowerAlpha, upperAlpha, lowerRoman, upperRoman, none
-}
-
 /// The computed style of one element, with the few values Document does not carry.
 struct ElementStyle: Sendable {
   var computed = ComputedStyle()
   var display: Display = .inline
-  var listStyle: ListStyle = .disc
+  var listStyle: CounterStyle = .disc
+  /// content, counters, quotes, list-style-position (GeneratedContent.swift).
+  var generated = GeneratedStyle()
 
   /// The inherited part of `parent`: what a child starts from before its own declarations.
   static func inheriting(from parent: ElementStyle) -> ElementStyle {
@@ -66,6 +64,7 @@ struct ElementStyle: Sendable {
     s.computed.underline = p.underline
     s.computed.lineThrough = p.lineThrough
     s.listStyle = parent.listStyle
+    s.generated = parent.generated.inherited
     return s
   }
 }
@@ -97,6 +96,8 @@ struct SelectorSubject {
   var parent: Int?
   var previousSibling: Int?
   var isLast: Bool
+  /// Structural facts for pseudo-classes (StyleResolver+Pseudo.swift).
+  var position = SiblingPosition()
 }
 
 struct MatchedRule: Sendable {
@@ -262,7 +263,7 @@ struct StyleResolver {
   private var stackKeyStarts: [Int] = []
   private var filter = AncestorFilter()
 
-  init(tree: MarkupTree, rules: RuleSet, reference: Bool = false) {
+  init(tree: MarkupTree, rules: RuleSet, reference: Bool = false, language: String? = nil) {
     self.tree = tree
     self.rules = rules
     self.reference = reference
@@ -288,6 +289,7 @@ struct StyleResolver {
       }
       if let l = lastElement { subjects[l]?.isLast = true }
     }
+    Self.fillPositions(&subjects, tree: tree, language: language)
     self.subjects = subjects
   }
 
@@ -299,8 +301,9 @@ struct StyleResolver {
     for cl in c.classes where !s.classes.contains(cl) { return false }
     if c.firstChild && s.previousSibling != nil { return false }
     if c.lastChild && !s.isLast { return false }
-    for (name, match) in c.attributes {
-      guard let v = tree.nodes[e].attribute(name) else { return false }
+    for (name, match, ignoreCase) in c.attributes {
+      guard var v = tree.nodes[e].attribute(name) else { return false }
+      if ignoreCase { v = v.lowercased() }
       switch match {
       case .exists: break
       case .equals(let x): if v != x { return false }
@@ -312,6 +315,7 @@ struct StyleResolver {
       case .substring(let x): if x.isEmpty || !v.contains(x) { return false }
       }
     }
+    for p in c.pseudoClasses where !pseudoClassMatches(p, e, s) { return false }
     return true
   }
 
@@ -408,8 +412,15 @@ struct StyleResolver {
 
   /// The element's declarations in cascade order (later wins).
   mutating func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
-    guard let s = subjects[e] else { return inlineStyle }
-    var weighted: [(key: (Int, Int, Int, Int), decl: CSSDeclaration)] = []
+    match(e, inlineStyle: inlineStyle).element
+  }
+
+  /// The element's declarations and those of its pseudo-elements, each in cascade order.
+  mutating func match(_ e: Int, inlineStyle: [CSSDeclaration]) -> MatchedDeclarations {
+    guard let s = subjects[e] else { return MatchedDeclarations(element: inlineStyle) }
+    typealias Weighted = (key: (Int, Int, Int, Int), decl: CSSDeclaration)
+    var weighted: [Weighted] = []
+    var pseudo: [PseudoElement: [Weighted]] = [:]
     var seen = Set<Int>()
     for idx in candidates(e, s) where seen.insert(idx).inserted {
       let r = rules.rules[idx]
@@ -422,17 +433,28 @@ struct StyleResolver {
         budgetExhausted = true
       }
       guard matches(r.selector, e) else { continue }
+      let target = r.selector.compounds.last?.pseudoElement
       for (i, d) in r.declarations.enumerated() {
         let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
-        weighted.append(((band, r.specificity, r.order, i), d))
+        let w: Weighted = ((band, r.specificity, r.order, i), d)
+        if let target { pseudo[target, default: []].append(w) } else { weighted.append(w) }
       }
     }
     for (i, d) in inlineStyle.enumerated() {
       weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
     }
     weighted.sort { $0.key < $1.key }
-    return weighted.map(\.decl)
+    return MatchedDeclarations(
+      element: weighted.map(\.decl),
+      pseudo: pseudo.mapValues { $0.sorted { $0.key < $1.key }.map(\.decl) })
   }
+}
+
+/// What matching found for one element: its own declarations and, per pseudo-element
+/// (`::before`, `::after`, `::first-letter`, `::marker`), that pseudo-element's.
+struct MatchedDeclarations {
+  var element: [CSSDeclaration]
+  var pseudo: [PseudoElement: [CSSDeclaration]] = [:]
 }
 
 /// Applies declarations to a style, resolving values against the parent.
@@ -714,24 +736,6 @@ enum StyleComputer {
     return nil
   }
 
-  static func listStyle(_ v: [CSSToken]) -> ListStyle? {
-    for t in v where t.kind == .ident {
-      switch t.text.lowercased() {
-      case "disc": return .disc
-      case "circle": return .circle
-      case "square": return .square
-      case "decimal", "decimal-leading-zero": return .decimal
-      case "lower-alpha", "lower-latin": return .lowerAlpha
-      case "upper-alpha", "upper-latin": return .upperAlpha
-      case "lower-roman": return .lowerRoman
-      case "upper-roman": return .upperRoman
-      case "none": return ListStyle.none
-      default: continue
-      }
-    }
-    return nil
-  }
-
   static func apply(_ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle) {
     let v = d.value.filter { !$0.isWhitespace }
     let k = keyword(v)
@@ -861,8 +865,7 @@ enum StyleComputer {
       }
       if words.contains("underline") { s.computed.underline = true }
       if words.contains("line-through") { s.computed.lineThrough = true }
-    case "list-style-type", "list-style": if let l = listStyle(v) { s.listStyle = l }
-    default: break  // unknown or unsupported: skipped, never fatal
+    default: applyGenerated(d, &s)  // else unknown or unsupported: skipped, never fatal
     }
   }
 
@@ -896,8 +899,7 @@ enum StyleComputer {
     case "orphans": s.computed.orphans = p.orphans
     case "direction": s.computed.direction = p.direction
     case "color": s.computed.color = p.color
-    case "list-style-type", "list-style": s.listStyle = parent.listStyle
-    default: break
+    default: inheritGenerated(name, &s, parent: parent)
     }
   }
 }
