@@ -45,9 +45,19 @@ private enum Cascades {
     var plain = StyleResolver(tree: tree, rules: rules, reference: true)
     var a: [[CSSDeclaration]] = []
     var b: [[CSSDeclaration]] = []
+    // Each pseudo-element's declarations follow the element's, in a fixed order.
+    func all(_ r: inout StyleResolver, _ e: Int) -> [CSSDeclaration] {
+      let m = r.match(e, inlineStyle: [])
+      var decls = m.element
+      for p in [PseudoElement.before, .after, .firstLetter, .marker] {
+        decls.append(CSSDeclaration(name: "--pseudo", value: [], important: false))
+        decls += m.pseudo[p] ?? []
+      }
+      return decls
+    }
     for e in elements(tree) {
-      a.append(fast.declarations(for: e, inlineStyle: []))
-      b.append(plain.declarations(for: e, inlineStyle: []))
+      a.append(all(&fast, e))
+      b.append(all(&plain, e))
     }
     return (a, b, fast.selectorChecks)
   }
@@ -101,8 +111,21 @@ private enum Cascades {
           if chance(10) { compound += "#" + pick(ids) }
           if chance(8) { compound += "[title]" }
           if chance(5) { compound += ":first-child" }
+          if chance(6) {
+            compound += pick([
+              ":nth-child(2n+1)", ":nth-last-child(-n+2)", ":nth-of-type(2)", ":last-of-type",
+              ":only-child", ":empty", ":root",
+            ])
+          }
+          if chance(6) {
+            compound += pick([
+              ":not(.a)", ":not(p, .b > *)", ":is(.c, #x)", ":where(span ~ *)", ":lang(en)",
+              "[title^=\"T\" i]",
+            ])
+          }
           sel += compound.isEmpty ? "*" : compound
         }
+        if chance(10) { sel += pick(["::before", "::after", ":first-letter", "::marker"]) }
         css += "\(sel) { margin-left: \(r)px; widows: \(round + 1) }\n"
       }
       let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())

@@ -164,7 +164,8 @@ private let red = "color=#ff0000"
     #expect(ps.map(\.style.fontWeight) == [400, 400, 700, 400, 400, 400, 400])
     #expect(ps[3].style.textAlign == .right)
     #expect(ps[4].style.textIndent == .rem(1))
-    #expect(ps.map(\.style.textTransform) == [.none, .none, .none, .none, .none, .uppercase, .uppercase])
+    #expect(
+      ps.map(\.style.textTransform) == [.none, .none, .none, .none, .none, .uppercase, .uppercase])
     #expect(ps.map(\.style.textAlign)[5...] == [.start, .center])
   }
 
@@ -282,10 +283,14 @@ private let red = "color=#ff0000"
   }
 
   @Test func hostileContentIsBounded() {
-    var css = "body { counter-reset: " + (0..<5_000).map { "c\($0)" }.joined(separator: " ") + " }\n"
-    css += "p::before { content: " + String(repeating: "counters(c1, \"----------\") ", count: 500) + "}\n"
+    var css =
+      "body { counter-reset: " + (0..<5_000).map { "c\($0)" }.joined(separator: " ") + " }\n"
+    css +=
+      "p::before { content: " + String(repeating: "counters(c1, \"----------\") ", count: 500)
+      + "}\n"
     css += "p { counter-increment: c1 9999999999999999999 }"
-    let nested = String(repeating: "<div>", count: 150) + "<p>x</p>" + String(repeating: "</div>", count: 150)
+    let nested =
+      String(repeating: "<div>", count: 150) + "<p>x</p>" + String(repeating: "</div>", count: 150)
     let c = chapter(nested, css: css)
     let p = paragraphs(c)[0]
     #expect(shown(p).unicodeScalars.count <= GeneratedLimits.maxGeneratedScalars + 1)
@@ -313,7 +318,9 @@ private let red = "color=#ff0000"
     let cases: [(CounterStyle, [Int], [String])] = [
       (.decimal, [-3, 0, 7], ["-3", "0", "7"]),
       (.decimalLeadingZero, [-3, 7, 10], ["-03", "07", "10"]),
-      (.lowerRoman, [1, 4, 1994, 3999, 4000, 0], ["i", "iv", "mcmxciv", "mmmcmxcix", "4000", "0"]),
+      (
+        .lowerRoman, [1, 4, 1994, 3999, 4000, 0], ["i", "iv", "mcmxciv", "mmmcmxcix", "4000", "0"]
+      ),
       (.upperAlpha, [1, 26, 27, 702, 0], ["A", "Z", "AA", "ZZ", "0"]),
       (.lowerGreek, [1, 24, 25], ["α", "ω", "αα"]),
       (.upperArmenian, [1, 10, 1999, 10000], ["Ա", "Ժ", "ՌՋՂԹ", "10000"]),
@@ -321,7 +328,10 @@ private let red = "color=#ff0000"
       (.georgian, [1, 19999, 20000], ["ა", "ჵჰშჟთ", "20000"]),
       (.hebrew, [1, 15, 16, 115, 1000, 11000], ["א", "טו", "טז", "קטו", "א׳", "11000"]),
       (.cjkDecimal, [2026, -5], ["二〇二六", "-五"]),
-      (.cjkIdeographic, [0, 10, 11, 20, 101, 110, 1001, 10000], ["零", "十", "十一", "二十", "一百零一", "一百一十", "一千零一", "一〇〇〇〇"]),
+      (
+        .cjkIdeographic, [0, 10, 11, 20, 101, 110, 1001, 10000],
+        ["零", "十", "十一", "二十", "一百零一", "一百一十", "一千零一", "一〇〇〇〇"]
+      ),
       (.japaneseInformal, [10, 101, 1111, 2345], ["十", "百一", "千百十一", "二千三百四十五"]),
       (.hiragana, [1, 48, 49, 0], ["あ", "ん", "ああ", "〇"]),
       (.katakana, [2], ["イ"]),

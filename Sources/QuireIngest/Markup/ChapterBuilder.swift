@@ -145,7 +145,8 @@ struct ChapterBuilder {
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         ctx.after = pseudoStyle(.after, matched, style)
         contexts.append(ctx)
-        startGenerated(n, style, matched, insideMarker: inside, opened: opened, &contexts[contexts.count - 1])
+        startGenerated(
+          n, style, matched, insideMarker: inside, opened: opened, &contexts[contexts.count - 1])
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
       }
@@ -292,12 +293,16 @@ struct ChapterBuilder {
 
   /// HTML's list attributes as counter values (`<ol start reversed>`, `<li value>`), then the
   /// element's counter properties.
-  private mutating func applyCounters(_ n: Int, _ style: inout ElementStyle, scope: inout Set<String>) {
+  private mutating func applyCounters(
+    _ n: Int, _ style: inout ElementStyle, scope: inout Set<String>
+  ) {
     let node = tree.nodes[n]
     func integer(_ name: String) -> Int? {
       node.attribute(name).flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix(12)) }
     }
-    if node.name == "ol", let k = style.generated.counterReset?.firstIndex(where: { $0.name == "list-item" }) {
+    if node.name == "ol",
+      let k = style.generated.counterReset?.firstIndex(where: { $0.name == "list-item" })
+    {
       let start = integer("start")
       if node.attribute("reversed") != nil {
         style.generated.counterReset?[k] = CounterChange(
@@ -306,7 +311,9 @@ struct ChapterBuilder {
         style.generated.counterReset?[k].value = start - 1
       }
     }
-    if node.name == "li", style.display == .listItem, let v = integer("value"), style.generated.counterSet == nil {
+    if node.name == "li", style.display == .listItem, let v = integer("value"),
+      style.generated.counterSet == nil
+    {
       style.generated.counterSet = [CounterChange(name: "list-item", value: v)]
     }
     generated.applyCounters(
@@ -332,7 +339,9 @@ struct ChapterBuilder {
   }
 
   /// A pseudo-element's style (inheriting from its element's), when it has declarations.
-  private func pseudoStyle(_ p: PseudoElement, _ matched: MatchedDeclarations, _ style: ElementStyle)
+  private func pseudoStyle(
+    _ p: PseudoElement, _ matched: MatchedDeclarations, _ style: ElementStyle
+  )
     -> ElementStyle?
   {
     guard let decls = matched.pseudo[p] else { return nil }
@@ -363,7 +372,9 @@ struct ChapterBuilder {
   ) {
     if let insideMarker {
       frames[frames.count - 1].pending.append(
-        .text(insideMarker, Self.inlineStyle(style.computed), link: ctx.link, lang: ctx.lang, generated: true))
+        .text(
+          insideMarker, Self.inlineStyle(style.computed), link: ctx.link, lang: ctx.lang,
+          generated: true))
     }
     if let before = pseudoStyle(.before, matched, style) { appendGenerated(before, n, &ctx) }
     if opened, let first = pseudoStyle(.firstLetter, matched, style) {
@@ -372,13 +383,17 @@ struct ChapterBuilder {
   }
 
   /// The text of a ::before/::after with content, as a generated run in the open frame.
-  private mutating func appendGenerated(_ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext) {
+  private mutating func appendGenerated(_ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext)
+  {
     guard case .items(let items) = pseudo.generated.content, pseudo.display != .none else { return }
-    generated.applyCounters(pseudo.generated, listItem: false, siblingScope: &ctx.siblingScope, itemCount: { 0 })
-    let text = generated.text(items, node: tree.nodes[n], quotes: pseudo.generated.quotes, lang: ctx.lang)
+    generated.applyCounters(
+      pseudo.generated, listItem: false, siblingScope: &ctx.siblingScope, itemCount: { 0 })
+    let text = generated.text(
+      items, node: tree.nodes[n], quotes: pseudo.generated.quotes, lang: ctx.lang)
     guard !text.isEmpty else { return }
     frames[frames.count - 1].pending.append(
-      .text(text, Self.inlineStyle(pseudo.computed), link: ctx.link, lang: ctx.lang, generated: true))
+      .text(
+        text, Self.inlineStyle(pseudo.computed), link: ctx.link, lang: ctx.lang, generated: true))
   }
 
   /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
@@ -641,7 +656,10 @@ private struct WhiteSpaceCollapser {
     for c in s.unicodeScalars {
       if c == "\n" || c == "\r" {
         if !buf.isEmpty {
-          pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated))
+          pieces.append(
+            .text(
+              String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
+          )
         }
         buf = String.UnicodeScalarView()
         pieces.append(.lineBreak(st, fromNewline: true))
@@ -650,7 +668,9 @@ private struct WhiteSpaceCollapser {
       }
     }
     if !buf.isEmpty {
-      pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated))
+      pieces.append(
+        .text(String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
+      )
     }
     if !s.isEmpty {
       lastWasSpace = false
@@ -694,7 +714,8 @@ private struct WhiteSpaceCollapser {
     if !buf.isEmpty {
       pieces.append(
         .text(
-          String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true, generated: generated))
+          String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true,
+          generated: generated))
     }
   }
 }

@@ -38,8 +38,9 @@ struct CounterScopes {
 
   /// Instantiates `name` in the scope of the current element's parent (`siblingScope`: the
   /// names its children instantiated so far).
-  mutating func reset(_ name: String, to value: Int, reversed: Bool, siblingScope: inout Set<String>)
-  {
+  mutating func reset(
+    _ name: String, to value: Int, reversed: Bool, siblingScope: inout Set<String>
+  ) {
     let counter = Counter(value: Self.clamp(value), reversed: reversed)
     if siblingScope.contains(name), !(stacks[name]?.isEmpty ?? true) {
       stacks[name]![stacks[name]!.count - 1] = counter
@@ -52,7 +53,9 @@ struct CounterScopes {
   }
 
   mutating func increment(_ name: String, by delta: Int, siblingScope: inout Set<String>) {
-    if stacks[name]?.isEmpty ?? true { reset(name, to: 0, reversed: false, siblingScope: &siblingScope) }
+    if stacks[name]?.isEmpty ?? true {
+      reset(name, to: 0, reversed: false, siblingScope: &siblingScope)
+    }
     guard let top = stacks[name]?.indices.last else { return }
     stacks[name]![top].value = Self.clamp(stacks[name]![top].value + delta)
   }
@@ -140,7 +143,8 @@ struct GeneratedText {
       }
       if out.unicodeScalars.count > GeneratedLimits.maxGeneratedScalars { break }
     }
-    return String(String.UnicodeScalarView(out.unicodeScalars.prefix(GeneratedLimits.maxGeneratedScalars)))
+    return String(
+      String.UnicodeScalarView(out.unicodeScalars.prefix(GeneratedLimits.maxGeneratedScalars)))
   }
 
   /// A list item's marker from the `list-item` counter: "3. " (inside) or "3." (outside,

@@ -99,7 +99,8 @@ enum CounterStyle: Sendable, Hashable {
     case .cjkDecimal: return Self.cjkDecimalText(n)
     case .hiragana: return Self.alphabetic(n, Self.hiraganaLetters, fallback: Self.cjkDecimalText)
     case .katakana: return Self.alphabetic(n, Self.katakanaLetters, fallback: Self.cjkDecimalText)
-    case .hiraganaIroha: return Self.alphabetic(n, Self.hiraganaIrohaLetters, fallback: Self.cjkDecimalText)
+    case .hiraganaIroha:
+      return Self.alphabetic(n, Self.hiraganaIrohaLetters, fallback: Self.cjkDecimalText)
     case .katakanaIroha:
       return Self.alphabetic(n, Self.katakanaIrohaLetters, fallback: Self.cjkDecimalText)
     case .japaneseInformal: return Self.informal(n, japanese: true) ?? Self.cjkDecimalText(n)
