@@ -160,6 +160,25 @@ private enum Cascades {
     #expect(!resolver.budgetExhausted)
   }
 
+  /// `~` over a 20,000-element sibling list with no match to the left: one sibling step per
+  /// element and rule (the memo), not a scan back to the list's start (200 M steps).
+  @Test func generalSiblingCombinatorIsLinearInALongSiblingList() {
+    let css = "h1 ~ p { color: red }\n.x ~ p.y { margin-left: 1px }\nh2 ~ p ~ p { widows: 3 }"
+    let body =
+      "<div>" + String(repeating: "<p class=\"y\">a</p>", count: 20_000)
+      + "<h2>h</h2><p>b</p><p>c</p></div>"
+    let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())
+    var resolver = StyleResolver(tree: tree, rules: Cascades.rules(css))
+    var widows = 0
+    for e in Cascades.elements(tree) {
+      let decls = resolver.declarations(for: e, inlineStyle: [])
+      #expect(!decls.contains { $0.name == "color" || $0.name == "margin-left" })
+      widows += decls.filter { $0.name == "widows" }.count
+    }
+    #expect(widows == 1)
+    #expect(resolver.siblingSteps < 4 * 20_010)
+  }
+
   /// The same rules where the ancestor exists: they apply (the filter only rejects what
   /// cannot match).
   @Test func filteredRulesStillApplyWhenTheirAncestorExists() {

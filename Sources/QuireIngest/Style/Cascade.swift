@@ -25,7 +25,12 @@
 // depend on the order candidates are found: declarations sort by (band, specificity, source
 // order, position in the rule). `MatchLimits` bounds what no hashing can (every rule
 // matching every element): selectors per document, classes per element, and full checks per
-// chapter. `StyleResolver(reference: true)` is the plain matcher, kept for tests.
+// chapter. The `~` combinator remembers, per rule, which elements have a matching previous
+// sibling (`SiblingMemo`), so a 20,000-element sibling list costs one step per element
+// instead of a scan back to its start for each. Pseudo-classes are evaluated from facts
+// precomputed per element (StyleResolver+Pseudo.swift); rules for pseudo-elements share the
+// buckets of their element and come back separately (`MatchedDeclarations`).
+// `StyleResolver(reference: true)` is the plain matcher, kept for tests.
 
 import Foundation
 import QuireCore
@@ -262,6 +267,10 @@ struct StyleResolver {
   private var stackKeys: [UInt32] = []
   private var stackKeyStarts: [Int] = []
   private var filter = AncestorFilter()
+  /// Results of `~` scans by rule, kept across elements (the fast path only).
+  private var siblingMemo = SiblingMemo()
+  /// Sibling steps of `~` scans so far (see `SiblingMemo`).
+  var siblingSteps: Int { siblingMemo.steps }
 
   init(tree: MarkupTree, rules: RuleSet, reference: Bool = false, language: String? = nil) {
     self.tree = tree
@@ -320,13 +329,22 @@ struct StyleResolver {
   }
 
   func matches(_ sel: Selector, _ e: Int) -> Bool {
+    var memo = SiblingMemo()
+    return matches(sel, e, &memo)
+  }
+
+  /// `sel` against `e`; `memo` carries what `~` scans learnt across elements (when its
+  /// `rule` is set).
+  func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
     guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
     if sel.compounds.count == 1 { return true }
     var failed = Set<Int>()
-    return match(sel, sel.compounds.count - 1, e, &failed)
+    return match(sel, sel.compounds.count - 1, e, &failed, &memo)
   }
 
-  private func match(_ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>) -> Bool {
+  private func match(
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+  ) -> Bool {
     let key = k &* tree.nodes.count &+ e
     if failed.contains(key) { return false }
     var ok = false
@@ -336,26 +354,48 @@ struct StyleResolver {
       } else {
         switch sel.combinators[k - 1] {
         case .child:
-          if let p = subjects[e]?.parent { ok = match(sel, k - 1, p, &failed) }
+          if let p = subjects[e]?.parent { ok = match(sel, k - 1, p, &failed, &memo) }
         case .descendant:
           var a = subjects[e]?.parent
           while let p = a, !ok {
-            ok = match(sel, k - 1, p, &failed)
+            ok = match(sel, k - 1, p, &failed, &memo)
             a = subjects[p]?.parent
           }
         case .adjacent:
-          if let p = subjects[e]?.previousSibling { ok = match(sel, k - 1, p, &failed) }
+          if let p = subjects[e]?.previousSibling { ok = match(sel, k - 1, p, &failed, &memo) }
         case .sibling:
-          var a = subjects[e]?.previousSibling
-          while let p = a, !ok {
-            ok = match(sel, k - 1, p, &failed)
-            a = subjects[p]?.previousSibling
-          }
+          ok = previousSiblingMatches(sel, k, e, &failed, &memo)
         }
       }
     }
     if !ok { failed.insert(key) }
     return ok
+  }
+
+  /// Whether some previous sibling of `e` matches `sel.compounds[...k-1]` (the `~` at k).
+  /// S(e) = M(prev e) or S(prev e): with the rule's memo, a long sibling list costs one
+  /// step per element, not a scan back to its start for each (quadratic).
+  private func previousSiblingMatches(
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+  ) -> Bool {
+    var chain: [Int] = []
+    var x = e
+    var result = false
+    while true {
+      if let known = memo.known(k, x, nodes: tree.nodes.count) {
+        result = known
+        break
+      }
+      chain.append(x)
+      guard let p = subjects[x]?.previousSibling else { break }
+      if match(sel, k - 1, p, &failed, &memo) {
+        result = true
+        break
+      }
+      x = p
+    }
+    for c in chain { memo.record(k, c, result, nodes: tree.nodes.count) }
+    return result
   }
 
   /// Makes the filter hold exactly the ancestors of `e`. In document order (the builder's
@@ -432,7 +472,12 @@ struct StyleResolver {
       if selectorChecks >= MatchLimits.maxSelectorChecksPerChapter && !reference {
         budgetExhausted = true
       }
-      guard matches(r.selector, e) else { continue }
+      var memo = siblingMemo
+      siblingMemo = SiblingMemo()
+      if !reference { memo.rule = idx }
+      let matched = matches(r.selector, e, &memo)
+      siblingMemo = memo
+      guard matched else { continue }
       let target = r.selector.compounds.last?.pseudoElement
       for (i, d) in r.declarations.enumerated() {
         let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
@@ -447,6 +492,33 @@ struct StyleResolver {
     return MatchedDeclarations(
       element: weighted.map(\.decl),
       pseudo: pseudo.mapValues { $0.sorted { $0.key < $1.key }.map(\.decl) })
+  }
+}
+
+/// For the `~` combinator: whether some previous sibling of an element matches the part
+/// of a rule's selector left of a `~`, by (rule, compound, element). Only set for the rule
+/// being checked (`rule`); cleared when it grows past `maxEntries`.
+struct SiblingMemo {
+  var rule: Int? = nil
+  private var results: [Int: Bool] = [:]
+  /// Sibling steps taken by `~` scans (one per element of a scan), for tests.
+  private(set) var steps = 0
+  static let maxEntries = 1 << 20
+
+  private func key(_ k: Int, _ e: Int, _ nodes: Int) -> Int? {
+    guard let rule else { return nil }
+    return (rule &* (CSSLimits.maxCompounds + 1) &+ k) &* nodes &+ e
+  }
+
+  func known(_ k: Int, _ e: Int, nodes: Int) -> Bool? {
+    key(k, e, nodes).flatMap { results[$0] }
+  }
+
+  mutating func record(_ k: Int, _ e: Int, _ value: Bool, nodes: Int) {
+    steps += 1
+    guard let key = key(k, e, nodes) else { return }
+    if results.count >= Self.maxEntries { results.removeAll() }
+    results[key] = value
   }
 }
 
