@@ -45,9 +45,19 @@ private enum Cascades {
     var plain = StyleResolver(tree: tree, rules: rules, reference: true)
     var a: [[CSSDeclaration]] = []
     var b: [[CSSDeclaration]] = []
+    // Each pseudo-element's declarations follow the element's, in a fixed order.
+    func all(_ r: inout StyleResolver, _ e: Int) -> [CSSDeclaration] {
+      let m = r.match(e, inlineStyle: [])
+      var decls = m.element
+      for p in [PseudoElement.before, .after, .firstLetter, .marker] {
+        decls.append(CSSDeclaration(name: "--pseudo", value: [], important: false))
+        decls += m.pseudo[p] ?? []
+      }
+      return decls
+    }
     for e in elements(tree) {
-      a.append(fast.declarations(for: e, inlineStyle: []))
-      b.append(plain.declarations(for: e, inlineStyle: []))
+      a.append(all(&fast, e))
+      b.append(all(&plain, e))
     }
     return (a, b, fast.selectorChecks)
   }
@@ -101,8 +111,21 @@ private enum Cascades {
           if chance(10) { compound += "#" + pick(ids) }
           if chance(8) { compound += "[title]" }
           if chance(5) { compound += ":first-child" }
+          if chance(6) {
+            compound += pick([
+              ":nth-child(2n+1)", ":nth-last-child(-n+2)", ":nth-of-type(2)", ":last-of-type",
+              ":only-child", ":empty", ":root",
+            ])
+          }
+          if chance(6) {
+            compound += pick([
+              ":not(.a)", ":not(p, .b > *)", ":is(.c, #x)", ":where(span ~ *)", ":lang(en)",
+              "[title^=\"T\" i]",
+            ])
+          }
           sel += compound.isEmpty ? "*" : compound
         }
+        if chance(10) { sel += pick(["::before", "::after", ":first-letter", "::marker"]) }
         css += "\(sel) { margin-left: \(r)px; widows: \(round + 1) }\n"
       }
       let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())
@@ -135,6 +158,25 @@ private enum Cascades {
     // The plain matcher checks 4,000+ rules per element: 120 M here.
     #expect(resolver.selectorChecks < 4 * elements.count)
     #expect(!resolver.budgetExhausted)
+  }
+
+  /// `~` over a 20,000-element sibling list with no match to the left: one sibling step per
+  /// element and rule (the memo), not a scan back to the list's start (200 M steps).
+  @Test func generalSiblingCombinatorIsLinearInALongSiblingList() {
+    let css = "h1 ~ p { color: red }\n.x ~ p.y { margin-left: 1px }\nh2 ~ p ~ p { widows: 3 }"
+    let body =
+      "<div>" + String(repeating: "<p class=\"y\">a</p>", count: 20_000)
+      + "<h2>h</h2><p>b</p><p>c</p></div>"
+    let tree = MarkupParser.parse(Cascades.xhtml(body), limits: IngestLimits())
+    var resolver = StyleResolver(tree: tree, rules: Cascades.rules(css))
+    var widows = 0
+    for e in Cascades.elements(tree) {
+      let decls = resolver.declarations(for: e, inlineStyle: [])
+      #expect(!decls.contains { $0.name == "color" || $0.name == "margin-left" })
+      widows += decls.filter { $0.name == "widows" }.count
+    }
+    #expect(widows == 1)
+    #expect(resolver.siblingSteps < 4 * 20_010)
   }
 
   /// The same rules where the ancestor exists: they apply (the filter only rejects what

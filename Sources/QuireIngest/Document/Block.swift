@@ -98,6 +98,10 @@ package struct TextRun: Sendable {
   /// Resolved link target, if inside `<a href>`.
   package var link: String?
   package var lang: String?
+  /// Generated content (`::before`/`::after`, quotation marks, an inside list marker): not
+  /// book text. Its scalars all sit at `location` (the next source character) and advance
+  /// no offset; `Chapter.length` and every Location count source text only.
+  package var generated = false
   package init(
     text: String, style: ComputedStyle, location: Location, link: String? = nil, lang: String? = nil
   ) {

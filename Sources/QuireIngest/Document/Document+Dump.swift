@@ -38,15 +38,15 @@ extension Chapter {
     return out
   }
 
-  /// The chapter's text in document order: every run, a `<br>` as "\n", an inline image as
-  /// U+FFFC. Its scalar count equals `length`.
+  /// The chapter's text in document order: every run (generated ones aside), a `<br>` as
+  /// "\n", an inline image as U+FFFC. Its scalar count equals `length`.
   package var plainText: String {
     var out = ""
     var stack: [Block] = blocks.reversed()
     while let b = stack.popLast() {
       for i in b.inlines {
         switch i {
-        case .text(let r): out += r.text
+        case .text(let r): if !r.generated { out += r.text }
         case .lineBreak: out += "\n"
         case .image: out += "\u{FFFC}"
         }
@@ -69,7 +69,7 @@ extension Block {
     for i in inlines {
       switch i {
       case .text(let r):
-        var l = pad + "  text @\(r.location.offset)"
+        var l = pad + (r.generated ? "  generated" : "  text") + " @\(r.location.offset)"
         if let link = r.link { l += " link=\(link)" }
         if let rl = r.lang, rl != lang { l += " lang=\(rl)" }
         let rd = r.style.dumpDiff(from: style, inline: true)

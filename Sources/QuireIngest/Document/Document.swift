@@ -9,6 +9,9 @@
 // Locations: a `Location` is (spine index, character offset), where the offset counts
 // Unicode scalars of the chapter's text in document order (the text of every `TextRun`,
 // each `lineBreak` counting as one). Locations survive relayout; page numbers do not.
+// Generated content (`TextRun.generated`: ::before/::after text, quotation marks of <q>,
+// inside list markers) is shown but not counted: its run sits at the offset of the source
+// character after it and advances nothing, so `length` and every anchor count source text.
 
 import Foundation
 import QuireCore

@@ -6,7 +6,7 @@ import Foundation
 
 /// Inline content waiting for its block to close, before white-space processing.
 private enum PendingInline {
-  case text(String, ComputedStyle, link: String?, lang: String?)
+  case text(String, ComputedStyle, link: String?, lang: String?, generated: Bool = false)
   case lineBreak(ComputedStyle)
   case image(ImageRef, ComputedStyle)
   case anchor(String)
@@ -21,8 +21,8 @@ private struct Frame {
   var box = BoxStyle()
   var children: [Block] = []
   var pending: [PendingInline] = []
-  /// Next list number, for list frames.
-  var counter = 1
+  /// The `::first-letter` style waiting for the frame's first text.
+  var firstLetter: ComputedStyle? = nil
 }
 
 private struct StyleContext {
@@ -31,6 +31,10 @@ private struct StyleContext {
   var link: String?
   /// Whether the element opened a frame (popped on exit).
   var openedFrame: Bool
+  /// The element's `::after` style, when it has content.
+  var after: ElementStyle? = nil
+  /// Counter names the element's children instantiated (GeneratedText.swift).
+  var siblingScope: Set<String> = []
 }
 
 struct ChapterBuilder {
@@ -48,6 +52,9 @@ struct ChapterBuilder {
   private(set) var documentDirection: TextDirection?
 
   private var frames: [Frame] = []
+  private var generated = GeneratedText()
+  /// The marker of the list item whose frame opens next.
+  private var nextMarker = ""
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
@@ -82,8 +89,10 @@ struct ChapterBuilder {
     var events: [Event] = tree.nodes[tree.root].children.reversed().map { .enter($0) }
     while let event = events.popLast() {
       switch event {
-      case .exit:
-        let ctx = contexts.removeLast()
+      case .exit(let n):
+        var ctx = contexts.removeLast()
+        if let after = ctx.after { appendGenerated(after, n, &ctx) }
+        generated.counters.end(ctx.siblingScope)
         if ctx.openedFrame { closeFrame() }
       case .enter(let n):
         let node = tree.nodes[n]
@@ -105,8 +114,8 @@ struct ChapterBuilder {
             base.computed.direction = .ltr
           }
         }
-        var style = StyleComputer.compute(
-          resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+        let matched = resolver.match(n, inlineStyle: inline)
+        var style = StyleComputer.compute(matched.element, parent: parent.style, base: base)
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
           frames[frames.count - 1].pending.append(.anchor(id))
@@ -130,9 +139,15 @@ struct ChapterBuilder {
           if let d = style.computed.direction { documentDirection = d }
         }
 
+        applyCounters(n, &style, scope: &contexts[contexts.count - 1].siblingScope)
         if appendReplaced(node, n, style: style, lang: lang) { continue }
-        let opened = openFrame(node, style: style, lang: lang)
-        contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
+        let inside = prepareMarker(n, style, matched, lang: lang)
+        let opened = openFrame(n, style: style, lang: lang)
+        var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
+        ctx.after = pseudoStyle(.after, matched, style)
+        contexts.append(ctx)
+        startGenerated(
+          n, style, matched, insideMarker: inside, opened: opened, &contexts[contexts.count - 1])
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
       }
@@ -187,7 +202,8 @@ struct ChapterBuilder {
 
   /// Opens a block frame for a block-level element (not for inline ones, table row groups or
   /// the html element); true when one was opened.
-  private mutating func openFrame(_ node: MarkupNode, style: ElementStyle, lang: String?) -> Bool {
+  private mutating func openFrame(_ n: Int, style: ElementStyle, lang: String?) -> Bool {
+    let node = tree.nodes[n]
     guard style.display != .inline && style.display != .tableRowGroup && node.name != "html"
     else { return false }
     flushPending()
@@ -195,13 +211,14 @@ struct ChapterBuilder {
     var frame = Frame(
       kind: kind, element: node.name, style: style.computed, lang: lang, location: location,
       box: style.box)
-    if case .list = kind,
-      let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-    {
-      frame.counter = max(-1_000_000, min(1_000_000, s))
-    }
     if case .list(let ordered, _) = kind {
-      frame.kind = .list(ordered: ordered, start: frame.counter)
+      frame.kind = .list(ordered: ordered, start: Self.firstNumber(n, tree: tree))
+    }
+    // ::first-letter reaches the first block child when nothing came before it.
+    let last = frames.count - 1
+    if frames[last].firstLetter != nil, frames[last].children.isEmpty {
+      frame.firstLetter = frames[last].firstLetter
+      frames[last].firstLetter = nil
     }
     frames.append(frame)
     return true
@@ -255,8 +272,7 @@ struct ChapterBuilder {
   private mutating func blockKind(_ node: MarkupNode, _ style: ElementStyle) -> BlockKind {
     switch style.display {
     case .listItem:
-      let marker = listMarker(node, style)
-      return .listItem(marker: marker)
+      return .listItem(marker: nextMarker)
     case .table: return .table
     case .tableRow: return .tableRow
     case .tableCell: return .tableCell(header: node.name == "th")
@@ -276,19 +292,134 @@ struct ChapterBuilder {
     }
   }
 
-  /// The marker of a list item; advances the enclosing list's counter.
-  private mutating func listMarker(_ node: MarkupNode, _ style: ElementStyle) -> String {
-    var number = 1
-    if let listIndex = frames.lastIndex(where: {
-      if case .list = $0.kind { return true } else { return false }
-    }) {
-      if let v = node.attribute("value").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-        frames[listIndex].counter = max(-1_000_000, min(1_000_000, v))
-      }
-      number = frames[listIndex].counter
-      frames[listIndex].counter += 1
+  // MARK: - Generated content (GeneratedText.swift)
+
+  /// HTML's list attributes as counter values (`<ol start reversed>`, `<li value>`), then the
+  /// element's counter properties.
+  private mutating func applyCounters(
+    _ n: Int, _ style: inout ElementStyle, scope: inout Set<String>
+  ) {
+    let node = tree.nodes[n]
+    func integer(_ name: String) -> Int? {
+      node.attribute(name).flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix(12)) }
     }
-    return ListMarker.text(number, style.listStyle)
+    if node.name == "ol",
+      let k = style.generated.counterReset?.firstIndex(where: { $0.name == "list-item" })
+    {
+      let start = integer("start")
+      if node.attribute("reversed") != nil {
+        style.generated.counterReset?[k] = CounterChange(
+          name: "list-item", value: (start ?? 0) + 1, reversed: true, countsItems: start == nil)
+      } else if let start {
+        style.generated.counterReset?[k].value = start - 1
+      }
+    }
+    if node.name == "li", style.display == .listItem, let v = integer("value"),
+      style.generated.counterSet == nil
+    {
+      style.generated.counterSet = [CounterChange(name: "list-item", value: v)]
+    }
+    generated.applyCounters(
+      style.generated, listItem: style.display == .listItem, siblingScope: &scope,
+      itemCount: { Self.itemCount(n, tree: tree) })
+  }
+
+  /// `<li>` children of a list (what a reversed list counts down from).
+  private static func itemCount(_ n: Int, tree: MarkupTree) -> Int {
+    tree.nodes[n].children.count { tree.nodes[$0].kind == .element && tree.nodes[$0].name == "li" }
+  }
+
+  /// The first number of an `<ol>` (for the dump and `BlockKind.list`).
+  private static func firstNumber(_ n: Int, tree: MarkupTree) -> Int {
+    let node = tree.nodes[n]
+    let start = node.attribute("start").flatMap {
+      Int($0.trimmingCharacters(in: .whitespaces).prefix(12))
+    }
+    if node.attribute("reversed") != nil, node.name == "ol" {
+      return start ?? itemCount(n, tree: tree)
+    }
+    return start ?? 1
+  }
+
+  /// A pseudo-element's style (inheriting from its element's), when it has declarations.
+  private func pseudoStyle(
+    _ p: PseudoElement, _ matched: MatchedDeclarations, _ style: ElementStyle
+  )
+    -> ElementStyle?
+  {
+    guard let decls = matched.pseudo[p] else { return nil }
+    let s = StyleComputer.compute(decls, parent: style, base: ElementStyle.inheriting(from: style))
+    if case .items = s.generated.content { return s }
+    return p == .firstLetter || p == .marker ? s : nil
+  }
+
+  /// Sets `nextMarker` for a list item (::marker content, else its list-style-type); returns
+  /// the marker text when it is set inside (as generated text), else nil.
+  private mutating func prepareMarker(
+    _ n: Int, _ style: ElementStyle, _ matched: MatchedDeclarations, lang: String?
+  ) -> String? {
+    guard style.display == .listItem else { return nil }
+    let inside = style.generated.markerInside
+    var text = generated.marker(style.listStyle, inside: inside)
+    if let m = pseudoStyle(.marker, matched, style), case .items(let items) = m.generated.content {
+      text = generated.text(items, node: tree.nodes[n], quotes: m.generated.quotes, lang: lang)
+    }
+    nextMarker = inside ? "" : text
+    return inside && !text.isEmpty ? text : nil
+  }
+
+  /// After an element opened: its inside marker, ::before and ::first-letter.
+  private mutating func startGenerated(
+    _ n: Int, _ style: ElementStyle, _ matched: MatchedDeclarations, insideMarker: String?,
+    opened: Bool, _ ctx: inout StyleContext
+  ) {
+    if let insideMarker {
+      frames[frames.count - 1].pending.append(
+        .text(
+          insideMarker, Self.inlineStyle(style.computed), link: ctx.link, lang: ctx.lang,
+          generated: true))
+    }
+    if let before = pseudoStyle(.before, matched, style) { appendGenerated(before, n, &ctx) }
+    if opened, let first = pseudoStyle(.firstLetter, matched, style) {
+      frames[frames.count - 1].firstLetter = Self.inlineStyle(first.computed)
+    }
+  }
+
+  /// The text of a ::before/::after with content, as a generated run in the open frame.
+  private mutating func appendGenerated(_ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext)
+  {
+    guard case .items(let items) = pseudo.generated.content, pseudo.display != .none else { return }
+    generated.applyCounters(
+      pseudo.generated, listItem: false, siblingScope: &ctx.siblingScope, itemCount: { 0 })
+    let text = generated.text(
+      items, node: tree.nodes[n], quotes: pseudo.generated.quotes, lang: ctx.lang)
+    guard !text.isEmpty else { return }
+    frames[frames.count - 1].pending.append(
+      .text(
+        text, Self.inlineStyle(pseudo.computed), link: ctx.link, lang: ctx.lang, generated: true))
+  }
+
+  /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
+  /// its own; the text and its Locations are unchanged).
+  private static func splitFirstLetter(_ pending: inout [PendingInline], _ style: ComputedStyle?) {
+    guard let style else { return }
+    for (k, item) in pending.enumerated() {
+      switch item {
+      case .anchor: continue
+      case .text(let text, let st, let link, let lang, let gen):
+        guard let (lead, letter, rest) = FirstLetter.split(text) else {
+          if text.allSatisfy(\.isWhitespace) { continue }
+          return
+        }
+        var parts: [PendingInline] = []
+        if !lead.isEmpty { parts.append(.text(lead, st, link: link, lang: lang, generated: gen)) }
+        parts.append(.text(letter, style, link: link, lang: lang, generated: gen))
+        if !rest.isEmpty { parts.append(.text(rest, st, link: link, lang: lang, generated: gen)) }
+        pending.replaceSubrange(k...k, with: parts)
+        return
+      default: return
+      }
+    }
   }
 
   // MARK: - Frames
@@ -312,8 +443,9 @@ struct ChapterBuilder {
     default: holdsInlines = false
     }
     if frame.children.isEmpty && holdsInlines {
-      let pending = frame.pending
+      var pending = frame.pending
       frame.pending = []
+      Self.splitFirstLetter(&pending, frame.firstLetter)
       let (inlines, image) = process(pending, isPre: frame.kind == .preformatted, lang: frame.lang)
       if let image {
         block.children = [image]
@@ -333,8 +465,10 @@ struct ChapterBuilder {
     guard !frames[last].pending.isEmpty else { return }
     // Take the pending content out first: copying the frame would copy its children
     // (quadratic in a container with many anonymous paragraphs).
-    let pending = frames[last].pending
+    var pending = frames[last].pending
     frames[last].pending = []
+    Self.splitFirstLetter(&pending, frames[last].firstLetter)
+    frames[last].firstLetter = nil
     let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
     if let anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
       frames[last].children.append(anon)
@@ -342,8 +476,9 @@ struct ChapterBuilder {
   }
 
   private mutating func anonymousParagraph(_ frame: inout Frame) -> Block? {
-    let pending = frame.pending
+    var pending = frame.pending
     frame.pending = []
+    if frame.children.isEmpty { Self.splitFirstLetter(&pending, frame.firstLetter) }
     return anonymousParagraph(pending, kind: frame.kind, style: frame.style, lang: frame.lang)
   }
 
@@ -379,7 +514,7 @@ struct ChapterBuilder {
     let visible = pieces.filter {
       switch $0 {
       case .anchor: return false
-      case .text(let s, _, _, _, _): return !s.isEmpty
+      case .text(let s, _, _, _, _, _): return !s.isEmpty
       default: return true
       }
     }
@@ -414,16 +549,20 @@ struct ChapterBuilder {
         out.append(
           .image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
         offset += 1
-      case .text(let s, let st, let link, let lang, _):
+      case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
-        if open != nil, open?.style == st, open?.link == link, open?.lang == lang {
+        if open != nil, open?.style == st, open?.link == link, open?.lang == lang,
+          open?.generated == generated
+        {
           open?.text += s
         } else {
           close()
           open = TextRun(text: s, style: st, location: location, link: link, lang: lang)
+          open?.generated = generated
         }
-        offset += s.unicodeScalars.count
+        // Generated text is not book text: it advances no Location (GeneratedText.swift).
+        if !generated { offset += s.unicodeScalars.count }
       }
     }
     close()
@@ -431,54 +570,11 @@ struct ChapterBuilder {
   }
 }
 
-enum ListMarker {
-  static func text(_ n: Int, _ style: ListStyle) -> String {
-    switch style {
-    case .disc: return "•"
-    case .circle: return "◦"
-    case .square: return "▪"
-    case .none: return ""
-    case .decimal: return "\(n)."
-    case .lowerAlpha: return alpha(n).lowercased() + "."
-    case .upperAlpha: return alpha(n) + "."
-    case .lowerRoman: return roman(n).lowercased() + "."
-    case .upperRoman: return roman(n) + "."
-    }
-  }
-
-  static func alpha(_ n: Int) -> String {
-    guard n > 0 else { return "\(n)" }
-    var n = n
-    var s = ""
-    while n > 0 {
-      n -= 1
-      s = String(UnicodeScalar(UInt8(65 + n % 26))) + s
-      n /= 26
-    }
-    return s
-  }
-
-  static func roman(_ n: Int) -> String {
-    guard n > 0, n < 4000 else { return "\(n)" }
-    let table: [(Int, String)] = [
-      (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-      (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
-    ]
-    var n = n
-    var s = ""
-    for (v, r) in table {
-      while n >= v {
-        s += r
-        n -= v
-      }
-    }
-    return s
-  }
-}
-
 /// One block's inline content after white-space processing, before offsets are numbered.
 private enum Piece {
-  case text(String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool)
+  case text(
+    String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool,
+    generated: Bool = false)
   case lineBreak(ComputedStyle, fromNewline: Bool)
   case image(ImageRef, ComputedStyle)
   case anchor(String)
@@ -495,6 +591,8 @@ private struct WhiteSpaceCollapser {
   /// A collapsible space would be dropped here (true at the block's start).
   private var lastWasSpace = true
   private var atStart = true
+  /// Whether the text being added is generated content.
+  private var generated = false
 
   init(isPre: Bool) { self.isPre = isPre }
 
@@ -510,7 +608,8 @@ private struct WhiteSpaceCollapser {
       pieces.append(.lineBreak(st, fromNewline: false))
       lastWasSpace = true
       atStart = false
-    case .text(let raw, let st, let link, let lang):
+    case .text(let raw, let st, let link, let lang, let generated):
+      self.generated = generated
       switch st.whiteSpace {
       case .pre, .preWrap: addPreserved(raw, st, link: link, lang: lang)
       case .normal, .nowrap, .preLine: addCollapsed(raw, st, link: link, lang: lang)
@@ -539,10 +638,11 @@ private struct WhiteSpaceCollapser {
     for i in stride(from: pieces.count - 1, through: 0, by: -1) {
       switch pieces[i] {
       case .anchor: continue
-      case .text(var s, let st, let link, let lang, let tail):
+      case .text(var s, let st, let link, let lang, let tail, let generated):
         if tail, s.unicodeScalars.last == " " {
           s.unicodeScalars.removeLast()
-          pieces[i] = .text(s, st, link: link, lang: lang, collapsibleTail: tail)
+          pieces[i] = .text(
+            s, st, link: link, lang: lang, collapsibleTail: tail, generated: generated)
         }
         return
       default: return
@@ -559,7 +659,10 @@ private struct WhiteSpaceCollapser {
     for c in s.unicodeScalars {
       if c == "\n" || c == "\r" {
         if !buf.isEmpty {
-          pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+          pieces.append(
+            .text(
+              String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
+          )
         }
         buf = String.UnicodeScalarView()
         pieces.append(.lineBreak(st, fromNewline: true))
@@ -568,7 +671,9 @@ private struct WhiteSpaceCollapser {
       }
     }
     if !buf.isEmpty {
-      pieces.append(.text(String(buf), st, link: link, lang: lang, collapsibleTail: false))
+      pieces.append(
+        .text(String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
+      )
     }
     if !s.isEmpty {
       lastWasSpace = false
@@ -593,7 +698,7 @@ private struct WhiteSpaceCollapser {
             pieces.append(
               .text(
                 String(decoding: buf, as: UTF8.self), st, link: link, lang: lang,
-                collapsibleTail: true))
+                collapsibleTail: true, generated: generated))
           }
           buf.removeAll(keepingCapacity: true)
           trimTrailingSpace()
@@ -612,7 +717,8 @@ private struct WhiteSpaceCollapser {
     if !buf.isEmpty {
       pieces.append(
         .text(
-          String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true))
+          String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true,
+          generated: generated))
     }
   }
 }

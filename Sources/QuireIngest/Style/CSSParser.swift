@@ -39,17 +39,24 @@ struct CompoundSelector: Sendable, Hashable {
   var tag: String? = nil
   var ids: [String] = []
   var classes: [String] = []
-  var attributes: [(name: String, match: AttributeMatch)] = []
+  /// `[name op value]`; `ignoreCase` is the ` i` flag (ASCII case-insensitive values).
+  var attributes: [(name: String, match: AttributeMatch, ignoreCase: Bool)] = []
   var firstChild = false
   var lastChild = false
   /// Pseudo-elements and pseudo-classes we do not evaluate: the selector never matches.
   var neverMatches = false
+  /// Pseudo-classes other than :first-child/:last-child (SelectorPseudo.swift).
+  var pseudoClasses: [PseudoClass] = []
+  /// The pseudo-element this compound selects; only ever set on a selector's last compound.
+  var pseudoElement: PseudoElement? = nil
 
   static func == (a: CompoundSelector, b: CompoundSelector) -> Bool {
     a.tag == b.tag && a.ids == b.ids && a.classes == b.classes && a.firstChild == b.firstChild
       && a.lastChild == b.lastChild && a.neverMatches == b.neverMatches
       && a.attributes.map(\.name) == b.attributes.map(\.name)
       && a.attributes.map(\.match) == b.attributes.map(\.match)
+      && a.attributes.map(\.ignoreCase) == b.attributes.map(\.ignoreCase)
+      && a.pseudoClasses == b.pseudoClasses && a.pseudoElement == b.pseudoElement
   }
   func hash(into h: inout Hasher) {
     h.combine(tag)
@@ -71,9 +78,9 @@ struct Selector: Sendable, Hashable {
     for s in compounds {
       a += s.ids.count
       b += s.classes.count + s.attributes.count + (s.firstChild ? 1 : 0) + (s.lastChild ? 1 : 0)
-      c += s.tag == nil ? 0 : 1
+      c += (s.tag == nil ? 0 : 1) + (s.pseudoElement == nil ? 0 : 1)
     }
-    return a * 10_000 + b * 100 + c
+    return a * 10_000 + b * 100 + c + compounds.reduce(0) { $0 + $1.pseudoClassSpecificity }
   }
 }
 
@@ -443,16 +450,35 @@ struct CSSRuleParser {
 enum SelectorParser {
   /// Parses a selector list; invalid selectors are dropped (a lenient reading of the rule
   /// that an invalid list drops the whole rule, which keeps more of a sloppy sheet).
-  static func parseList(_ tokens: [CSSToken]) -> [Selector] {
+  static func parseList(_ tokens: [CSSToken], depth: Int = 0) -> [Selector] {
     var out: [Selector] = []
-    for part in tokens.split(whereSeparator: { $0.kind == .comma }) {
+    for part in splitTopLevel(tokens) {
       if out.count >= CSSLimits.maxSelectorsPerRule { break }
-      if let s = parse(Array(part)) { out.append(s) }
+      if let s = parse(part, depth: depth) { out.append(s) }
     }
     return out
   }
 
-  static func parse(_ tokens: [CSSToken]) -> Selector? {
+  /// `tokens` split at the commas outside parentheses (`:is(a, b), c` is two selectors).
+  static func splitTopLevel(_ tokens: [CSSToken]) -> [[CSSToken]] {
+    var parts: [[CSSToken]] = [[]]
+    var depth = 0
+    for t in tokens {
+      switch t.kind {
+      case .function, .openParen, .openSquare: depth += 1
+      case .closeParen, .closeSquare: depth = max(0, depth - 1)
+      case .comma where depth == 0:
+        parts.append([])
+        continue
+      default: break
+      }
+      parts[parts.count - 1].append(t)
+    }
+    return parts
+  }
+
+  /// One complex selector; `depth` counts the :not()/:is()/:where() around it.
+  static func parse(_ tokens: [CSSToken], depth: Int = 0) -> Selector? {
     var compounds: [CompoundSelector] = []
     var combinators: [Combinator] = []
     var current = CompoundSelector()
@@ -483,6 +509,10 @@ enum SelectorParser {
 
     while i < n {
       let t = tokens[i]
+      // Nothing but white space may follow a pseudo-element.
+      if current.pseudoElement != nil || compounds.last?.pseudoElement != nil, !t.isWhitespace {
+        return nil
+      }
       switch t.kind {
       case .whitespace:
         finishCompound()
@@ -532,38 +562,9 @@ enum SelectorParser {
         current.attributes.append(test)
         i = j + 1
       case .colon:
-        guard startCompound() else { return nil }
-        if i + 1 < n, tokens[i + 1].kind == .colon {
-          current.neverMatches = true  // ::before, ::first-letter…
-          i += 2
-          if i < n, tokens[i].kind == .ident { i += 1 }
-        } else if i + 1 < n, tokens[i + 1].kind == .ident {
-          switch tokens[i + 1].text.lowercased() {
-          case "first-child": current.firstChild = true
-          case "last-child": current.lastChild = true
-          case "link", "any-link": current.attributes.append(("href", .exists))
-          case "root", "visited", "hover", "active", "focus":
-            if tokens[i + 1].text.lowercased() != "root" { current.neverMatches = true }
-          default: current.neverMatches = true  // :first-letter, :before, :first-line…
-          }
-          i += 2
-        } else if i + 1 < n, tokens[i + 1].kind == .function {
-          current.neverMatches = true  // :not(), :nth-child()…
-          var depth = 0
-          var j = i + 1
-          while j < n {
-            switch tokens[j].kind {
-            case .function, .openParen: depth += 1
-            case .closeParen: depth -= 1
-            default: break
-            }
-            j += 1
-            if depth == 0 { break }
-          }
-          i = j
-        } else {
-          return nil
-        }
+        guard startCompound(), let next = parsePseudo(tokens, i, into: &current, depth: depth)
+        else { return nil }
+        i = next
       default:
         return nil
       }
@@ -575,7 +576,18 @@ enum SelectorParser {
     return Selector(compounds: compounds, combinators: combinators)
   }
 
-  static func attributeTest(_ t: [CSSToken]) -> (name: String, match: AttributeMatch)? {
+  static func attributeTest(_ t: [CSSToken]) -> (
+    name: String, match: AttributeMatch, ignoreCase: Bool
+  )? {
+    var t = t
+    var ignoreCase = false
+    // The ` i`/` s` flag after the value (white space is already filtered out).
+    if t.count >= 3, let f = t.last, f.kind == .ident, ["i", "s"].contains(f.text.lowercased()),
+      [.ident, .string].contains(t[t.count - 2].kind)
+    {
+      ignoreCase = f.text.lowercased() == "i"
+      t.removeLast()
+    }
     guard let first = t.first else { return nil }
     var i = 0
     var name: String
@@ -593,7 +605,7 @@ enum SelectorParser {
       name = name + ":" + t[i + 1].text.lowercased()
       i += 2
     }
-    if i == t.count { return (name, .exists) }
+    if i == t.count { return (name, .exists, false) }
     var op = ""
     if t[i].kind == .delim, t[i].text == "=" {
       op = "="
@@ -605,16 +617,19 @@ enum SelectorParser {
       return nil
     }
     guard i < t.count, t[i].kind == .ident || t[i].kind == .string else { return nil }
-    let v = t[i].text
+    guard i == t.count - 1 else { return nil }
+    let v = ignoreCase ? t[i].text.lowercased() : t[i].text
+    let match: AttributeMatch
     switch op {
-    case "=": return (name, .equals(v))
-    case "~=": return (name, .includes(v))
-    case "|=": return (name, .dashMatch(v))
-    case "^=": return (name, .prefix(v))
-    case "$=": return (name, .suffix(v))
-    case "*=": return (name, .substring(v))
+    case "=": match = .equals(v)
+    case "~=": match = .includes(v)
+    case "|=": match = .dashMatch(v)
+    case "^=": match = .prefix(v)
+    case "$=": match = .suffix(v)
+    case "*=": match = .substring(v)
     default: return nil
     }
+    return (name, match, ignoreCase)
   }
 }
 

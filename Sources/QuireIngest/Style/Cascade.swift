@@ -25,7 +25,12 @@
 // depend on the order candidates are found: declarations sort by (band, specificity, source
 // order, position in the rule). `MatchLimits` bounds what no hashing can (every rule
 // matching every element): selectors per document, classes per element, and full checks per
-// chapter. `StyleResolver(reference: true)` is the plain matcher, kept for tests.
+// chapter. The `~` combinator remembers, per rule, which elements have a matching previous
+// sibling (`SiblingMemo`), so a 20,000-element sibling list costs one step per element
+// instead of a scan back to its start for each. Pseudo-classes are evaluated from facts
+// precomputed per element (StyleResolver+Pseudo.swift); rules for pseudo-elements share the
+// buckets of their element and come back separately (`MatchedDeclarations`).
+// `StyleResolver(reference: true)` is the plain matcher, kept for tests.
 
 import Foundation
 import QuireCore
@@ -34,15 +39,13 @@ enum Display: Sendable, Hashable {
   case block, inline, none, listItem, table, tableRow, tableCell, tableRowGroup, tableCaption
 }
 
-enum ListStyle: Sendable, Hashable {
-  case disc, circle, square, decimal, lowerAlpha, upperAlpha, lowerRoman, upperRoman, none
-}
-
 /// The computed style of one element, with the few values Document does not carry.
 struct ElementStyle: Sendable {
   var computed = ComputedStyle()
   var display: Display = .inline
-  var listStyle: ListStyle = .disc
+  var listStyle: CounterStyle = .disc
+  /// content, counters, quotes, list-style-position (GeneratedContent.swift).
+  var generated = GeneratedStyle()
   /// Box properties (not inherited but for the table border model's two).
   var box = BoxStyle()
 
@@ -68,6 +71,7 @@ struct ElementStyle: Sendable {
     s.computed.underline = p.underline
     s.computed.lineThrough = p.lineThrough
     s.listStyle = parent.listStyle
+    s.generated = parent.generated.inherited
     s.box.collapsesBorders = parent.box.collapsesBorders
     s.box.borderSpacingX = parent.box.borderSpacingX
     s.box.borderSpacingY = parent.box.borderSpacingY
@@ -102,6 +106,8 @@ struct SelectorSubject {
   var parent: Int?
   var previousSibling: Int?
   var isLast: Bool
+  /// Structural facts for pseudo-classes (StyleResolver+Pseudo.swift).
+  var position = SiblingPosition()
 }
 
 struct MatchedRule: Sendable {
@@ -266,8 +272,12 @@ struct StyleResolver {
   private var stackKeys: [UInt32] = []
   private var stackKeyStarts: [Int] = []
   private var filter = AncestorFilter()
+  /// Results of `~` scans by rule, kept across elements (the fast path only).
+  private var siblingMemo = SiblingMemo()
+  /// Sibling steps of `~` scans so far (see `SiblingMemo`).
+  var siblingSteps: Int { siblingMemo.steps }
 
-  init(tree: MarkupTree, rules: RuleSet, reference: Bool = false) {
+  init(tree: MarkupTree, rules: RuleSet, reference: Bool = false, language: String? = nil) {
     self.tree = tree
     self.rules = rules
     self.reference = reference
@@ -293,6 +303,7 @@ struct StyleResolver {
       }
       if let l = lastElement { subjects[l]?.isLast = true }
     }
+    Self.fillPositions(&subjects, tree: tree, language: language)
     self.subjects = subjects
   }
 
@@ -304,8 +315,9 @@ struct StyleResolver {
     for cl in c.classes where !s.classes.contains(cl) { return false }
     if c.firstChild && s.previousSibling != nil { return false }
     if c.lastChild && !s.isLast { return false }
-    for (name, match) in c.attributes {
-      guard let v = tree.nodes[e].attribute(name) else { return false }
+    for (name, match, ignoreCase) in c.attributes {
+      guard var v = tree.nodes[e].attribute(name) else { return false }
+      if ignoreCase { v = v.lowercased() }
       switch match {
       case .exists: break
       case .equals(let x): if v != x { return false }
@@ -317,17 +329,27 @@ struct StyleResolver {
       case .substring(let x): if x.isEmpty || !v.contains(x) { return false }
       }
     }
+    for p in c.pseudoClasses where !pseudoClassMatches(p, e, s) { return false }
     return true
   }
 
   func matches(_ sel: Selector, _ e: Int) -> Bool {
+    var memo = SiblingMemo()
+    return matches(sel, e, &memo)
+  }
+
+  /// `sel` against `e`; `memo` carries what `~` scans learnt across elements (when its
+  /// `rule` is set).
+  func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
     guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
     if sel.compounds.count == 1 { return true }
     var failed = Set<Int>()
-    return match(sel, sel.compounds.count - 1, e, &failed)
+    return match(sel, sel.compounds.count - 1, e, &failed, &memo)
   }
 
-  private func match(_ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>) -> Bool {
+  private func match(
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+  ) -> Bool {
     let key = k &* tree.nodes.count &+ e
     if failed.contains(key) { return false }
     var ok = false
@@ -337,26 +359,48 @@ struct StyleResolver {
       } else {
         switch sel.combinators[k - 1] {
         case .child:
-          if let p = subjects[e]?.parent { ok = match(sel, k - 1, p, &failed) }
+          if let p = subjects[e]?.parent { ok = match(sel, k - 1, p, &failed, &memo) }
         case .descendant:
           var a = subjects[e]?.parent
           while let p = a, !ok {
-            ok = match(sel, k - 1, p, &failed)
+            ok = match(sel, k - 1, p, &failed, &memo)
             a = subjects[p]?.parent
           }
         case .adjacent:
-          if let p = subjects[e]?.previousSibling { ok = match(sel, k - 1, p, &failed) }
+          if let p = subjects[e]?.previousSibling { ok = match(sel, k - 1, p, &failed, &memo) }
         case .sibling:
-          var a = subjects[e]?.previousSibling
-          while let p = a, !ok {
-            ok = match(sel, k - 1, p, &failed)
-            a = subjects[p]?.previousSibling
-          }
+          ok = previousSiblingMatches(sel, k, e, &failed, &memo)
         }
       }
     }
     if !ok { failed.insert(key) }
     return ok
+  }
+
+  /// Whether some previous sibling of `e` matches `sel.compounds[...k-1]` (the `~` at k).
+  /// S(e) = M(prev e) or S(prev e): with the rule's memo, a long sibling list costs one
+  /// step per element, not a scan back to its start for each (quadratic).
+  private func previousSiblingMatches(
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+  ) -> Bool {
+    var chain: [Int] = []
+    var x = e
+    var result = false
+    while true {
+      if let known = memo.known(k, x, nodes: tree.nodes.count) {
+        result = known
+        break
+      }
+      chain.append(x)
+      guard let p = subjects[x]?.previousSibling else { break }
+      if match(sel, k - 1, p, &failed, &memo) {
+        result = true
+        break
+      }
+      x = p
+    }
+    for c in chain { memo.record(k, c, result, nodes: tree.nodes.count) }
+    return result
   }
 
   /// Makes the filter hold exactly the ancestors of `e`. In document order (the builder's
@@ -413,8 +457,15 @@ struct StyleResolver {
 
   /// The element's declarations in cascade order (later wins).
   mutating func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
-    guard let s = subjects[e] else { return inlineStyle }
-    var weighted: [(key: (Int, Int, Int, Int), decl: CSSDeclaration)] = []
+    match(e, inlineStyle: inlineStyle).element
+  }
+
+  /// The element's declarations and those of its pseudo-elements, each in cascade order.
+  mutating func match(_ e: Int, inlineStyle: [CSSDeclaration]) -> MatchedDeclarations {
+    guard let s = subjects[e] else { return MatchedDeclarations(element: inlineStyle) }
+    typealias Weighted = (key: (Int, Int, Int, Int), decl: CSSDeclaration)
+    var weighted: [Weighted] = []
+    var pseudo: [PseudoElement: [Weighted]] = [:]
     var seen = Set<Int>()
     for idx in candidates(e, s) where seen.insert(idx).inserted {
       let r = rules.rules[idx]
@@ -426,18 +477,61 @@ struct StyleResolver {
       if selectorChecks >= MatchLimits.maxSelectorChecksPerChapter && !reference {
         budgetExhausted = true
       }
-      guard matches(r.selector, e) else { continue }
+      var memo = siblingMemo
+      siblingMemo = SiblingMemo()
+      if !reference { memo.rule = idx }
+      let matched = matches(r.selector, e, &memo)
+      siblingMemo = memo
+      guard matched else { continue }
+      let target = r.selector.compounds.last?.pseudoElement
       for (i, d) in r.declarations.enumerated() {
         let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
-        weighted.append(((band, r.specificity, r.order, i), d))
+        let w: Weighted = ((band, r.specificity, r.order, i), d)
+        if let target { pseudo[target, default: []].append(w) } else { weighted.append(w) }
       }
     }
     for (i, d) in inlineStyle.enumerated() {
       weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
     }
     weighted.sort { $0.key < $1.key }
-    return weighted.map(\.decl)
+    return MatchedDeclarations(
+      element: weighted.map(\.decl),
+      pseudo: pseudo.mapValues { $0.sorted { $0.key < $1.key }.map(\.decl) })
   }
+}
+
+/// For the `~` combinator: whether some previous sibling of an element matches the part
+/// of a rule's selector left of a `~`, by (rule, compound, element). Only set for the rule
+/// being checked (`rule`); cleared when it grows past `maxEntries`.
+struct SiblingMemo {
+  var rule: Int? = nil
+  private var results: [Int: Bool] = [:]
+  /// Sibling steps taken by `~` scans (one per element of a scan), for tests.
+  private(set) var steps = 0
+  static let maxEntries = 1 << 20
+
+  private func key(_ k: Int, _ e: Int, _ nodes: Int) -> Int? {
+    guard let rule else { return nil }
+    return (rule &* (CSSLimits.maxCompounds + 1) &+ k) &* nodes &+ e
+  }
+
+  func known(_ k: Int, _ e: Int, nodes: Int) -> Bool? {
+    key(k, e, nodes).flatMap { results[$0] }
+  }
+
+  mutating func record(_ k: Int, _ e: Int, _ value: Bool, nodes: Int) {
+    steps += 1
+    guard let key = key(k, e, nodes) else { return }
+    if results.count >= Self.maxEntries { results.removeAll() }
+    results[key] = value
+  }
+}
+
+/// What matching found for one element: its own declarations and, per pseudo-element
+/// (`::before`, `::after`, `::first-letter`, `::marker`), that pseudo-element's.
+struct MatchedDeclarations {
+  var element: [CSSDeclaration]
+  var pseudo: [PseudoElement: [CSSDeclaration]] = [:]
 }
 
 /// Applies declarations to a style, resolving values against the parent.
@@ -719,24 +813,6 @@ enum StyleComputer {
     return nil
   }
 
-  static func listStyle(_ v: [CSSToken]) -> ListStyle? {
-    for t in v where t.kind == .ident {
-      switch t.text.lowercased() {
-      case "disc": return .disc
-      case "circle": return .circle
-      case "square": return .square
-      case "decimal", "decimal-leading-zero": return .decimal
-      case "lower-alpha", "lower-latin": return .lowerAlpha
-      case "upper-alpha", "upper-latin": return .upperAlpha
-      case "lower-roman": return .lowerRoman
-      case "upper-roman": return .upperRoman
-      case "none": return ListStyle.none
-      default: continue
-      }
-    }
-    return nil
-  }
-
   static func apply(_ d: CSSDeclaration, _ s: inout ElementStyle, parent: ElementStyle) {
     let v = d.value.filter { !$0.isWhitespace }
     let k = keyword(v)
@@ -871,8 +947,7 @@ enum StyleComputer {
       }
       if words.contains("underline") { s.computed.underline = true }
       if words.contains("line-through") { s.computed.lineThrough = true }
-    case "list-style-type", "list-style": if let l = listStyle(v) { s.listStyle = l }
-    default: break  // unknown or unsupported: skipped, never fatal
+    default: applyGenerated(d, &s)  // else unknown or unsupported: skipped, never fatal
     }
   }
 
@@ -906,8 +981,7 @@ enum StyleComputer {
     case "orphans": s.computed.orphans = p.orphans
     case "direction": s.computed.direction = p.direction
     case "color": s.computed.color = p.color
-    case "list-style-type", "list-style": s.listStyle = parent.listStyle
-    default: break
+    default: inheritGenerated(name, &s, parent: parent)
     }
   }
 }

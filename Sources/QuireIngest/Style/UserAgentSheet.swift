@@ -26,6 +26,9 @@ enum UserAgentSheet {
     pre, listing, xmp, plaintext { white-space: pre; font-family: monospace; margin-top: 1em; margin-bottom: 1em }
     code, kbd, samp, tt { font-family: monospace }
     ul, ol, menu, dir { margin-top: 1em; margin-bottom: 1em; padding-left: 40px }
+    ol, ul, menu, dir { counter-reset: list-item }
+    q::before { content: open-quote }
+    q::after { content: close-quote }
     ul, menu, dir { list-style-type: disc }
     ol { list-style-type: decimal }
     ul ul, ol ul { list-style-type: circle }

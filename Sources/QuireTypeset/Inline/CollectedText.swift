@@ -16,7 +16,9 @@
 // source offsets, so `Location`s still name the book's text.
 //
 // Source offsets are per scalar: a transform that makes two scalars of one ("ß" → "SS")
-// gives both the same offset, so a line's `start`/`end` still name the book's text.
+// gives both the same offset, so a line's `start`/`end` still name the book's text. Every
+// scalar of a generated run (`TextRun.generated`) has the run's own offset, that of the
+// source character after it.
 
 import CHarfBuzz
 import QuireIngest
@@ -165,13 +167,15 @@ struct CollectedText {
     let preserve = whiteSpace.preserve
     let keepNewlines = whiteSpace.keepNewlines
     var offset = run.location.offset
+    // Generated text (::before, quotes, markers) sits at the next source character.
+    let step = run.generated ? 0 : 1
     var atWordStart = scalars.last.map { $0 == 0x20 } ?? true
     for sc in run.text.unicodeScalars {
       if scalars.count >= InlineCaps.maxCollectedScalars {
         dropped = true
         break
       }
-      defer { offset += 1 }
+      defer { offset += step }
       var v = sc.value
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
         if keepNewlines && v == 0x0A {

@@ -82,7 +82,7 @@ enum ParagraphParts {
     head.text = String(scalars[..<at])
     var tail = run
     tail.text = String(scalars[at...])
-    tail.location.offset += count
+    tail.location.offset += run.generated ? 0 : count
     return (count > 0 ? head : nil, tail)
   }
 }

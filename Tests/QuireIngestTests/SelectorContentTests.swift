@@ -1,0 +1,371 @@
+// Issue #10's selectors, generated content, counters, quotes and lists: a fixture chapter
+// with a document-dump golden (every feature, element by element), and unit tests per
+// selector and per `content` form, including the bounds.
+
+import Foundation
+import Testing
+
+@testable import QuireIngest
+
+private func chapter(_ body: String, css: String = "", lang: String = "en") -> Chapter {
+  let doc = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="\(lang)"><head><link rel="stylesheet" href="s.css"/></head><body>\(body)</body></html>
+    """
+  return ContentFixtures.convert(doc, resources: ["OPS/s.css": css]).chapter
+}
+
+/// Blocks in document order.
+private func flat(_ c: Chapter) -> [Block] {
+  var out: [Block] = []
+  var stack: [Block] = c.blocks.reversed()
+  while let b = stack.popLast() {
+    out.append(b)
+    stack.append(contentsOf: b.children.reversed())
+  }
+  return out
+}
+
+private func runs(_ b: Block) -> [TextRun] {
+  b.inlines.compactMap { if case .text(let r) = $0 { r } else { nil } }
+}
+
+/// What a block shows, generated text included.
+private func shown(_ b: Block) -> String { runs(b).map(\.text).joined() }
+
+private func paragraphs(_ c: Chapter) -> [Block] {
+  flat(c).filter { $0.kind == .paragraph }
+}
+
+private func markers(_ c: Chapter) -> [String] {
+  flat(c).compactMap { if case .listItem(let m) = $0.kind { m } else { nil } }
+}
+
+private let red = "color=#ff0000"
+
+@Suite struct SelectorContentGoldenTests {
+  @Test func fixtureChapterDump() throws {
+    let converted = try ContentFixtures.chapter("css-selectors", "OPS/selectors.xhtml")
+    #expect(converted.warnings.isEmpty)
+    try ContentFixtures.checkGolden("css-selectors.txt", converted.chapter.textDump())
+    // Generated text is shown but not counted (Document.swift's Location contract).
+    let c = converted.chapter
+    #expect(c.plainText.unicodeScalars.count == c.length)
+    #expect(!c.plainText.contains("Note:"))
+  }
+}
+
+@Suite struct StructuralSelectorTests {
+  /// Which of `count` paragraphs (1-based) a selector colours red.
+  private func matched(_ selector: String, count: Int = 10) -> [Int] {
+    let body = (1...count).map { "<p>\($0)</p>" }.joined()
+    let c = chapter("<div>\(body)</div>", css: "div > \(selector) { color: red }")
+    return paragraphs(c).enumerated().filter {
+      $0.element.style.color.r == 255
+    }.map { $0.offset + 1 }
+  }
+
+  @Test func nthChildForms() {
+    #expect(matched("p:nth-child(odd)") == [1, 3, 5, 7, 9])
+    #expect(matched("p:nth-child(even)") == [2, 4, 6, 8, 10])
+    #expect(matched("p:nth-child(3)") == [3])
+    #expect(matched("p:nth-child(3n+1)") == [1, 4, 7, 10])
+    #expect(matched("p:nth-child( 2n - 1 )") == [1, 3, 5, 7, 9])
+    #expect(matched("p:nth-child(-n+3)") == [1, 2, 3])
+    #expect(matched("p:nth-child(n+8)") == [8, 9, 10])
+    #expect(matched("p:nth-child(-2n+5)") == [1, 3, 5])
+    #expect(matched("p:nth-child(+n)") == Array(1...10))
+    #expect(matched("p:nth-child(0n+0)") == [])
+    #expect(matched("p:nth-last-child(1)") == [10])
+    #expect(matched("p:nth-last-child(-n+2)") == [9, 10])
+    #expect(matched("p:only-child") == [])
+    #expect(matched("p:only-child", count: 1) == [1])
+    // Huge coefficients are clamped, never overflow.
+    #expect(matched("p:nth-child(99999999999999999999n+1)") == [1])
+    #expect(matched("p:nth-child(-99999999999999999999n+3)") == [3])
+    // Malformed An+B: the rule is dropped.
+    #expect(matched("p:nth-child(2n+)") == [])
+    #expect(matched("p:nth-child(n2)") == [])
+    // `of S` is not supported: never matches.
+    #expect(matched("p:nth-child(odd of p)") == [])
+  }
+
+  @Test func typedPositions() {
+    let c = chapter(
+      "<div><h3>a</h3><p>b</p><h3>c</h3><p>d</p><p>e</p></div>",
+      css: """
+        p:first-of-type { color: red }
+        p:last-of-type { font-style: italic }
+        h3:nth-of-type(2) { font-weight: bold }
+        h3:nth-last-of-type(2) { text-indent: 2em }
+        p:nth-of-type(2n) { text-align: right }
+        """)
+    let bs = flat(c).filter { $0.kind == .paragraph || $0.kind == .heading(level: 3) }
+    #expect(bs.map { $0.style.color.r == 255 } == [false, true, false, false, false])
+    #expect(bs.map(\.style.italic) == [false, false, false, false, true])
+    #expect(bs.map(\.style.fontWeight) == [700, 400, 700, 400, 400])
+    #expect(bs.map { $0.style.textIndent != .zero } == [true, false, false, false, false])
+    #expect(bs.map { $0.style.textAlign == .right } == [false, false, false, true, false])
+  }
+
+  @Test func emptyRootNotIsWhere() {
+    let c = chapter(
+      "<div class=\"x\"><span></span><p>a</p><p class=\"s\">b</p><p id=\"i\">c</p></div>",
+      css: """
+        :root p { font-style: italic }
+        span:empty + p { color: red }
+        p:not(.s, #i) { font-weight: bold }
+        .x :is(.s, #i) { text-align: right }
+        #i { text-align: center }
+        :where(.x) p { text-indent: 1em }
+        p { text-indent: 2em }
+        :not(:not(:not(:not(:not(p))))) { text-transform: uppercase }
+        """)
+    let ps = paragraphs(c)
+    #expect(ps.allSatisfy { $0.style.italic })
+    #expect(ps.map { $0.style.color.r == 255 } == [true, false, false])
+    #expect(ps.map(\.style.fontWeight) == [700, 400, 400])
+    // :is() takes its most specific argument (#i: 1,1,0 beats #i alone: 1,0,0).
+    #expect(ps.map(\.style.textAlign) == [.start, .right, .right])
+    // :where() adds nothing, so the later `p` wins.
+    #expect(ps.allSatisfy { $0.style.textIndent == .rem(2) })
+    // Nesting deeper than PseudoLimits.maxNesting makes the selector invalid.
+    #expect(ps.allSatisfy { $0.style.textTransform == .none })
+  }
+
+  @Test func langPrefixMatchingInheritsFromAncestorsAndTheBook() {
+    let c = chapter(
+      "<p lang=\"de-CH\">a</p><p lang=\"den\">b</p><div xml:lang=\"DE\"><p>c</p></div><p>d</p><p lang=\"\">e</p>",
+      css: "p:lang(de) { color: red } p:lang(en) { font-style: italic }")
+    let ps = paragraphs(c)
+    #expect(ps.map { $0.style.color.r == 255 } == [true, false, true, false, false])
+    // The book's language reaches unmarked elements; lang="" means unknown.
+    #expect(ps.map(\.style.italic) == [false, false, false, true, false])
+  }
+
+  @Test func attributeOperatorsAndCaseFlag() {
+    let c = chapter(
+      """
+      <p title="a b">1</p><p title="en-US">2</p><p title="prefix-x">3</p><p title="x.pdf">4</p>
+      <p title="xmidy">5</p><p title="ABC">6</p><p title="abc">7</p>
+      """,
+      css: """
+        p[title~="b"] { color: red }
+        p[title|="en"] { font-style: italic }
+        p[title^="pre"] { font-weight: bold }
+        p[title$=".pdf"] { text-align: right }
+        p[title*="mid"] { text-indent: 1em }
+        p[title="abc" i] { text-transform: uppercase }
+        p[title="abc"] { text-align: center }
+        """)
+    let ps = paragraphs(c)
+    #expect(ps.map { $0.style.color.r == 255 } == [true, false, false, false, false, false, false])
+    #expect(ps.map(\.style.italic) == [false, true, false, false, false, false, false])
+    #expect(ps.map(\.style.fontWeight) == [400, 400, 700, 400, 400, 400, 400])
+    #expect(ps[3].style.textAlign == .right)
+    #expect(ps[4].style.textIndent == .rem(1))
+    #expect(
+      ps.map(\.style.textTransform) == [.none, .none, .none, .none, .none, .uppercase, .uppercase])
+    #expect(ps.map(\.style.textAlign)[5...] == [.start, .center])
+  }
+
+  @Test func siblingCombinators() {
+    let c = chapter(
+      "<div><p>1</p><h3>h</h3><p>2</p><p>3</p></div><p>4</p>",
+      css: "h3 + p { color: red } h3 ~ p { font-style: italic } div ~ p { font-weight: bold }")
+    let ps = paragraphs(c)
+    #expect(ps.map { $0.style.color.r == 255 } == [false, true, false, false])
+    #expect(ps.map(\.style.italic) == [false, true, true, false])
+    #expect(ps.map(\.style.fontWeight) == [400, 400, 400, 700])
+  }
+
+  @Test func selectorsWithPseudoElementsInTheMiddleAreInvalid() {
+    let c = chapter("<p>a</p>", css: "p::before span { color: red } p::before:hover { color: red }")
+    #expect(paragraphs(c)[0].style.color == .black)
+    #expect(shown(paragraphs(c)[0]) == "a")
+  }
+}
+
+@Suite struct GeneratedContentTests {
+  @Test func stringsAttrAndBothColonForms() {
+    let c = chapter(
+      "<p class=\"a\" title=\"T\">x</p><p class=\"b\">y</p><p class=\"c\">z</p>",
+      css: """
+        .a::before { content: "<" attr(title) "> " }
+        .a::after { content: "!" }
+        .b:before { content: "\\201C" } .b:after { content: '\\201D' }
+        .c::before { content: none } .c::after { content: normal }
+        """)
+    let ps = paragraphs(c)
+    #expect(ps.map(shown) == ["<T> x!", "“y”", "z"])
+    let first = runs(ps[0])
+    #expect(first.map(\.generated) == [true, false, true])
+    // Generated runs sit at the next source character and advance nothing.
+    #expect(first.map(\.location.offset) == [0, 0, 1])
+    #expect(c.length == 3)
+  }
+
+  @Test func pseudoElementStyleInheritsFromItsElement() {
+    let c = chapter(
+      "<p class=\"a\">x</p>",
+      css: ".a { color: red; font-style: italic } .a::before { content: \"*\"; font-weight: bold }")
+    let r = runs(paragraphs(c)[0])
+    #expect(r[0].style.color.r == 255 && r[0].style.italic && r[0].style.fontWeight == 700)
+    #expect(r[1].style.fontWeight == 400)
+  }
+
+  @Test func countersNestAndScopeLikeCSS21() {
+    let c = chapter(
+      """
+      <ol class="t"><li>a<ol class="t"><li>b</li><li>c</li></ol></li><li>d</li></ol>
+      <h3>x</h3><h3 class="r">y</h3><h3>z</h3>
+      """,
+      css: """
+        ol.t { counter-reset: item; list-style-type: none }
+        ol.t li { display: block; counter-increment: item }
+        ol.t li::before { content: counters(item, ".", lower-alpha) ") " }
+        body { counter-reset: h 4 }
+        h3::before { content: counter(h) " " counter(missing, upper-roman) " " }
+        h3 { counter-increment: h 2 }
+        h3.r { counter-reset: h 100 }
+        """)
+    let texts = flat(c).filter { !$0.inlines.isEmpty }.map(shown)
+    #expect(texts == ["a) a", "a.a) b", "a.b) c", "b) d", "6 0 x", "102 0 y", "104 0 z"])
+  }
+
+  @Test func counterSetComesAfterIncrement() {
+    let c = chapter(
+      "<p>a</p><p class=\"s\">b</p><p>c</p>",
+      css: """
+        body { counter-reset: n }
+        p { counter-increment: n }
+        p.s { counter-set: n 7 }
+        p::before { content: counter(n) }
+        """)
+    #expect(paragraphs(c).map(shown) == ["1a", "7b", "8c"])
+  }
+
+  @Test func quotesByLanguageAndDepth() {
+    let c = chapter(
+      """
+      <p><q>a <q>b <q>c</q></q></q></p>
+      <p lang="de"><q>d <q>e</q></q></p>
+      <p lang="fr"><q>f</q></p>
+      <p lang="ja"><q>g<q>h</q></q></p>
+      <p class="c"><q>i</q></p>
+      <p class="n"><q>j</q></p>
+      <p>stray <span class="close">k</span></p>
+      """,
+      css: """
+        .c { quotes: "[" "]" }
+        .n q { quotes: none }
+        .close::after { content: close-quote }
+        """)
+    #expect(
+      paragraphs(c).map(shown) == [
+        "“a ‘b ‘c’’”", "„d ‚e‘“", "«\u{A0}f\u{A0}»", "「g『h』」", "[i]", "j", "stray k",
+      ])
+  }
+
+  @Test func firstLetterTakesPunctuationAndPassesToTheFirstChild() {
+    let c = chapter(
+      "<p class=\"d\">  “Call me,” he said.</p><div class=\"d\"><p>Inner</p><p>Second</p></div><p class=\"d\">—</p>",
+      css: ".d::first-letter { font-size: 3em }")
+    let ps = paragraphs(c)
+    let first = runs(ps[0])
+    #expect(first.map(\.text) == ["“C", "all me,” he said."])
+    #expect(first[0].style.fontSize == 3 && first[1].style.fontSize == 1)
+    #expect(first.map(\.generated) == [false, false])
+    #expect(runs(ps[1]).map(\.text) == ["I", "nner"])
+    #expect(runs(ps[2]).count == 1)
+    // No letter: nothing is split.
+    #expect(runs(ps[3]).map(\.text) == ["—"])
+  }
+
+  @Test func hostileContentIsBounded() {
+    var css =
+      "body { counter-reset: " + (0..<5_000).map { "c\($0)" }.joined(separator: " ") + " }\n"
+    css +=
+      "p::before { content: " + String(repeating: "counters(c1, \"----------\") ", count: 500)
+      + "}\n"
+    css += "p { counter-increment: c1 9999999999999999999 }"
+    let nested =
+      String(repeating: "<div>", count: 150) + "<p>x</p>" + String(repeating: "</div>", count: 150)
+    let c = chapter(nested, css: css)
+    let p = paragraphs(c)[0]
+    #expect(shown(p).unicodeScalars.count <= GeneratedLimits.maxGeneratedScalars + 1)
+    #expect(shown(p).hasPrefix("1000000000"))
+  }
+}
+
+@Suite struct ListNumberingTests {
+  @Test func htmlListAttributes() {
+    let c = chapter(
+      """
+      <ol start="5"><li>a</li><li>b</li></ol>
+      <ol reversed=""><li>a</li><li>b</li><li>c</li></ol>
+      <ol reversed="" start="10"><li>a</li><li value="3">b</li><li>c</li></ol>
+      <ol><li>a</li><li value="-2">b</li><li>c</li></ol>
+      <ul><li>a</li></ul><li>stray, a disc as in browsers</li>
+      """)
+    #expect(
+      markers(c) == ["5.", "6.", "3.", "2.", "1.", "10.", "3.", "2.", "1.", "-2.", "-1.", "•", "•"])
+    let lists = flat(c).compactMap { if case .list(let o, let s) = $0.kind, o { s } else { nil } }
+    #expect(lists == [5, 3, 10, 1])
+  }
+
+  @Test func counterStylesAndFallbacks() {
+    let cases: [(CounterStyle, [Int], [String])] = [
+      (.decimal, [-3, 0, 7], ["-3", "0", "7"]),
+      (.decimalLeadingZero, [-3, 7, 10], ["-03", "07", "10"]),
+      (
+        .lowerRoman, [1, 4, 1994, 3999, 4000, 0], ["i", "iv", "mcmxciv", "mmmcmxcix", "4000", "0"]
+      ),
+      (.upperAlpha, [1, 26, 27, 702, 0], ["A", "Z", "AA", "ZZ", "0"]),
+      (.lowerGreek, [1, 24, 25], ["α", "ω", "αα"]),
+      (.upperArmenian, [1, 10, 1999, 10000], ["Ա", "Ժ", "ՌՋՂԹ", "10000"]),
+      (.lowerArmenian, [2], ["բ"]),
+      (.georgian, [1, 19999, 20000], ["ა", "ჵჰშჟთ", "20000"]),
+      (.hebrew, [1, 15, 16, 115, 1000, 11000], ["א", "טו", "טז", "קטו", "א׳", "11000"]),
+      (.cjkDecimal, [2026, -5], ["二〇二六", "-五"]),
+      (
+        .cjkIdeographic, [0, 10, 11, 20, 101, 110, 1001, 10000],
+        ["零", "十", "十一", "二十", "一百零一", "一百一十", "一千零一", "一〇〇〇〇"]
+      ),
+      (.japaneseInformal, [10, 101, 1111, 2345], ["十", "百一", "千百十一", "二千三百四十五"]),
+      (.hiragana, [1, 48, 49, 0], ["あ", "ん", "ああ", "〇"]),
+      (.katakana, [2], ["イ"]),
+      (.hiraganaIroha, [1, 47], ["い", "す"]),
+      (.katakanaIroha, [3], ["ハ"]),
+      (.disc, [5], ["•"]),
+      (.string("– "), [5], ["– "]),
+    ]
+    for (style, values, expected) in cases {
+      #expect(values.map(style.text) == expected, "\(style)")
+    }
+    #expect(CounterStyle.decimal.text(Int.max) == "1000000000")
+    #expect(CounterStyle.upperRoman.marker(4) == "IV. ")
+    #expect(CounterStyle.cjkDecimal.marker(4) == "四、")
+    #expect(CounterStyle.square.marker(4) == "▪ ")
+  }
+
+  @Test func listStylePropertiesAndInsideMarkers() {
+    let c = chapter(
+      """
+      <ol style="list-style-type: lower-greek"><li>a</li></ol>
+      <ul style="list-style: square inside"><li>b</li><li><p>c</p></li></ul>
+      <ul style="list-style-type: '* '"><li>d</li></ul>
+      <ol style="list-style: none"><li>e</li></ol>
+      <ol style="list-style-type: bogus"><li>f</li></ol>
+      <ul><li class="m">g</li></ul>
+      """,
+      css: "li.m::marker { content: \"→\" } ")
+    // Outside markers lose trailing spaces: the typesetter sets its own gap.
+    #expect(markers(c) == ["α.", "", "", "*", "", "1.", "→"])
+    let items = flat(c).filter { if case .listItem = $0.kind { true } else { false } }
+    #expect(shown(items[1]) == "▪ b")
+    #expect(runs(items[1]).first?.generated == true)
+    // A block child after an inside marker: the marker is an anonymous line of its own.
+    #expect(items[2].children.map(shown) == ["▪", "c"])
+  }
+}
