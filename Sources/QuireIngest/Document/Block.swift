@@ -42,6 +42,9 @@ package struct ImageRef: Sendable, Hashable, Codable {
     self.width = width
     self.height = height
   }
+  /// The publisher's CSS sizes for the image (ImageBox.swift); `width`/`height` above are
+  /// the attributes, which count as presentational hints below these.
+  package var box = ImageBox()
 }
 
 package struct Block: Sendable {

@@ -152,7 +152,8 @@ struct ChapterBuilder {
     case "br":
       frames[frames.count - 1].pending.append(.lineBreak(Self.inlineStyle(style.computed)))
     case "img", "image":
-      guard let ref = imageRef(node) else { return true }
+      guard var ref = imageRef(node) else { return true }
+      ref.box = style.imageBox
       if style.display == .inline {
         frames[frames.count - 1].pending.append(.image(ref, style.computed))
       } else {
@@ -164,7 +165,12 @@ struct ChapterBuilder {
       }
     case "svg":
       // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
-      if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
+      if let img = firstDescendant(of: n, named: "image"), var ref = imageRef(tree.nodes[img]) {
+        ref.box = style.imageBox
+        // SVG's default preserveAspectRatio ("xMidYMid meet") is object-fit: contain.
+        if ref.box.fit == .fill, node.attribute("preserveAspectRatio") != "none" {
+          ref.box.fit = .contain
+        }
         flushPending()
         appendBlock(
           Block(

@@ -43,6 +43,8 @@ struct ElementStyle: Sendable {
   var computed = ComputedStyle()
   var display: Display = .inline
   var listStyle: ListStyle = .disc
+  /// Sizes only images act on (not inherited); the builder copies them onto the image.
+  var imageBox = ImageBox()
 
   /// The inherited part of `parent`: what a child starts from before its own declarations.
   static func inheriting(from parent: ElementStyle) -> ElementStyle {
@@ -741,6 +743,7 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
+    applyImageBox(d.name, v, &s, fontSize: fs)
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":

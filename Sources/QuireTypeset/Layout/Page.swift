@@ -60,6 +60,8 @@ package struct ImagePlacement: Sendable, Hashable {
     self.href = href
     self.rect = rect
   }
+  /// Draw only inside this rectangle (object-fit cover/none spill past the image's box).
+  package var clip: Rect? = nil
 }
 
 package enum DisplayItem: Sendable, Hashable {

@@ -21,13 +21,15 @@ struct Paginator {
     lines.reserveCapacity(entries.count)
     for (k, e) in entries.enumerated() {
       let next = k + 1 < entries.count ? entries[k + 1].spaceBefore : 0
-      lines.append(
-        SplitLine(
-          height: e.height, advance: e.height + next,
-          breakBefore: k > 0 && e.forcedBreakBefore
-            ? .always : (e.avoidBreakBefore ? .avoid : .auto),
-          keepWithNext: e.avoidBreakAfter, block: e.block,
-          hyphenated: e.lines.last?.hyphenated ?? false))
+      var line = SplitLine(
+        height: e.height, advance: e.height + next,
+        breakBefore: k > 0 && e.forcedBreakBefore
+          ? .always : (e.avoidBreakBefore ? .avoid : .auto),
+        keepWithNext: e.avoidBreakAfter, block: e.block, group: e.group,
+        hyphenated: e.lines.last?.hyphenated ?? false)
+      line.orphans = e.orphans
+      line.widows = e.widows
+      lines.append(line)
     }
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
     let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }
