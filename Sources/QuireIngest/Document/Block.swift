@@ -58,6 +58,8 @@ package struct Block: Sendable {
   package var element: String
   package var lang: String?
   package var dir: TextDirection?
+  /// Set when the block is a footnote or endnote (Note.swift).
+  package var note: NoteMark? = nil
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -22,6 +22,8 @@ private struct Frame {
   var pending: [PendingInline] = []
   /// Next list number, for list frames.
   var counter = 1
+  /// Set when the element is a note (or an aside that may be one).
+  var note: NoteMark? = nil
 }
 
 private struct StyleContext {
@@ -47,6 +49,8 @@ struct ChapterBuilder {
   private(set) var documentDirection: TextDirection?
 
   private var frames: [Frame] = []
+  /// Ids that noteref links in this chapter point at (NoteDetection).
+  private var noteRefs: Set<String> = []
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
@@ -121,6 +125,11 @@ struct ChapterBuilder {
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {
           link = h.hasPrefix("#") ? href + h : PathResolver.resolve(h, against: href)
+          if let id = NoteDetection.referencedID(node, link: link, chapterHref: href),
+            noteRefs.count < 100_000
+          {
+            noteRefs.insert(id)
+          }
         }
         if node.name == "html" || node.name == "body" {
           if let l = node.attribute("xml:lang") ?? node.attribute("lang"), !l.isEmpty {
@@ -139,6 +148,7 @@ struct ChapterBuilder {
     // Close the document frame.
     let root = finish(frames.removeLast())
     blocks = root.children
+    NoteDetection.confirm(&blocks, referenced: noteRefs)
   }
 
   /// Replaced and empty elements (br, img, svg cover images, hr): appended whole; true when
@@ -198,6 +208,7 @@ struct ChapterBuilder {
     let kind = blockKind(node, style)
     var frame = Frame(
       kind: kind, element: node.name, style: style.computed, lang: lang, location: location)
+    frame.note = NoteDetection.mark(node)
     if case .list = kind,
       let s = node.attribute("start").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
     {
@@ -309,6 +320,7 @@ struct ChapterBuilder {
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction)
+    block.note = frame.note
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true

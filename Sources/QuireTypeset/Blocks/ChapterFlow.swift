@@ -36,6 +36,8 @@ struct ChapterFlow {
   var pendingBreak = false
   var pendingMarker: String? = nil
   var lastLocation: Location
+  /// The notes this chapter moves out of the running text (Footnotes.swift).
+  var footnotes = ChapterNotes()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -114,6 +116,7 @@ struct ChapterFlow {
   }
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
+    if block.note != nil, takeNote(block) { return }
     let st = block.style
     let width = max(1, right - left)
     let first = entries.count
