@@ -27,8 +27,15 @@ package enum FootnoteMode: String, Sendable, Hashable, Codable, CaseIterable {
 struct ChapterNotes {
   /// Note id → the first reference's location, for the notes this chapter moves.
   var references: [String: Location] = [:]
-  /// The notes taken out of the flow, in document order.
-  var moved: [Block] = []
+  /// The notes taken out of the flow, in document order. A reference shared by the copies
+  /// of the flow (a table row's trial layout is one), so a note taken in a trial is not
+  /// lost when the trial is kept, nor taken twice when the row is laid out again.
+  final class Taken {
+    var blocks: [Block] = []
+    var ids: [String: Location] = [:]
+  }
+  var taken = Taken()
+  var moved: [Block] { taken.blocks }
   /// Most notes a chapter moves; the rest stay inline.
   static let maxNotes = 20_000
 
@@ -43,6 +50,15 @@ struct ChapterNotes {
   }
 
   init() {}
+
+  /// `notes` sorted by their first reference (stable).
+  func inReferenceOrder(_ notes: [Block]) -> [Block] {
+    notes.enumerated().sorted {
+      let a = references[$0.element.note?.id ?? ""] ?? $0.element.location
+      let b = references[$1.element.note?.id ?? ""] ?? $1.element.location
+      return a != b ? a < b : $0.offset < $1.offset
+    }.map(\.element)
+  }
 
   private static func noteIDs(_ blocks: [Block], into ids: inout Set<String>) {
     for b in blocks {
@@ -82,7 +98,10 @@ extension ChapterFlow {
   /// Takes `block` out of the flow when it is a note this chapter moves; true when taken.
   mutating func takeNote(_ block: Block) -> Bool {
     guard let m = block.note, footnotes.references[m.id] != nil else { return false }
-    footnotes.moved.append(block)
+    // A second element with the same id (bad markup) stays in the text.
+    if let at = footnotes.taken.ids[m.id] { return at == block.location }
+    footnotes.taken.ids[m.id] = block.location
+    footnotes.taken.blocks.append(block)
     return true
   }
 
@@ -90,10 +109,7 @@ extension ChapterFlow {
   /// `end`, returned with their anchors for `foot`.
   mutating func finishNotes() -> FootNotes {
     guard !footnotes.moved.isEmpty else { return FootNotes() }
-    let notes = footnotes.moved.sorted {
-      (footnotes.references[$0.note?.id ?? ""] ?? $0.location)
-        < (footnotes.references[$1.note?.id ?? ""] ?? $1.location)
-    }
+    let notes = footnotes.inReferenceOrder(footnotes.moved)
     let main = entries
     let saved = lastLocation
     let references = footnotes.references
@@ -182,5 +198,28 @@ extension ChapterFlow {
     }
     guard depth < 64 else { return }
     for i in b.children.indices { scale(&b.children[i], by: factor, depth: depth + 1) }
+  }
+}
+
+extension Chapter {
+  /// The notes `placement` takes out of this chapter's running text, in the order their
+  /// lines appear on the pages (first reference first): what the source-order invariants
+  /// check note lines against.
+  package func movedNotes(_ placement: FootnoteMode) -> [Block] {
+    let notes = ChapterNotes(self, placement: placement)
+    guard !notes.references.isEmpty else { return [] }
+    var out: [Block] = []
+    var seen = Set<String>()
+    func walk(_ blocks: [Block]) {
+      for b in blocks {
+        if let m = b.note, notes.references[m.id] != nil, seen.insert(m.id).inserted {
+          out.append(b)
+        } else {
+          walk(b.children)
+        }
+      }
+    }
+    walk(blocks)
+    return notes.inReferenceOrder(out)
   }
 }

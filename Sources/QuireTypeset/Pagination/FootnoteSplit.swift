@@ -11,11 +11,12 @@
 //
 // Per page: first the lines carried over from the previous page's foot (at most half the
 // page while body lines remain, at least one line), then body lines are added greedily; a
-// body line fits when it and the whole of the notes it anchors fit with everything before
-// it, or — for the last line of a page — when at least the first line of its notes fits
-// (the rest carries over). When a line does not fit, the page ends at the cheapest break as
-// in `split` (breaking earlier only removes notes). The foot then takes every note line of
-// the page's anchors that fits. Every page takes at least one body or note line, so the
+// body line fits when it fits together with the lines its notes must bring along — a note
+// of up to 3 lines whole, a longer one its first 2 lines, and every note line before them
+// (a foot is contiguous). The running text has priority, as in TeX's insertions: a long
+// note does not push the text off its page, it continues on the next. When a line does not
+// fit, the page ends at the cheapest break as in `split` (breaking earlier only removes
+// notes). The foot then takes every note line of the page's anchors that still fits. Every page takes at least one body or note line, so the
 // loop ends; after the last body line, pages of notes only follow until all are placed.
 //
 // Cost: prefix sums over both sequences; the greedy scan and the foot scan move forward, so
@@ -49,6 +50,7 @@ extension PageSplitter {
     let noteTop = Self.tops(Array(notes.prefix(m)))
     let anchor = (0..<m).map { max(0, min(anchors[$0], n - 1)) }
     let sep = separator.isFinite ? max(0, separator) : 0
+    let mustEnd = Self.mustEnds(Array(notes.prefix(m)))
     // Height of note lines a..<b on a foot (the last line counts its height only).
     func foot(_ a: Int, _ b: Int) -> Double {
       b <= a ? 0 : sep + noteTop[b - 1] - noteTop[a] + max(0, notes[b - 1].height)
@@ -70,30 +72,27 @@ extension PageSplitter {
         f = carried
         continue
       }
-      // Greedy body fill: g = end of the note lines anchored before line e.
+      // Greedy body fill: g = end of the note lines anchored before line e, req = end of
+      // the note lines that must go on this page with them.
       var e = s
       var g = carried
-      var partial = false
+      var req = carried
       while e < n && (e == s || costs[e] != Cost.always) {
         var h = g
         while h < m && anchor[h] <= e { h += 1 }
+        let r = h > g ? max(req, mustEnd[h - 1]) : req
         let body = top[e] + max(0, lines[e].height) - top[s]
-        if body + foot(f, h) <= limit || e == s && carried == f && g == h && body > limit {
+        if body + foot(f, r) <= limit {
           e += 1
           g = h
+          req = r
           continue
         }
-        // The line fits with the first line of its notes only: it ends the page.
-        if h > g && body + foot(f, g + 1) <= limit {
-          e += 1
-          partial = true
-        } else if e == s {
-          e += 1  // a page takes at least one body line
-        }
+        if e == s { e += 1 }  // a page takes at least one body line
         break
       }
       var end = e
-      if !partial && e < n && costs[e] != Cost.always && e > s {
+      if e < n && costs[e] != Cost.always {
         end = pageEnd(s, e, lines, costs)
       }
       // The foot: carried lines, then whatever of the page's notes fits (fewer carried
@@ -108,6 +107,22 @@ extension PageSplitter {
       f = last
     }
     return pages
+  }
+
+  /// For each note line, the end of its note's lines that must share the anchor's page:
+  /// a note of up to 3 lines whole, a longer one its first 2 (the rest may carry over).
+  /// A note's lines share `block`.
+  static func mustEnds(_ notes: [SplitLine]) -> [Int] {
+    var out = [Int](repeating: 0, count: notes.count)
+    var a = 0
+    while a < notes.count {
+      var b = a + 1
+      while b < notes.count && notes[b].block != nil && notes[b].block == notes[a].block { b += 1 }
+      let must = a + (b - a <= 3 ? b - a : 2)
+      for k in a..<b { out[k] = must }
+      a = b
+    }
+    return out
   }
 
   /// y of each line's top when stacked from 0 (advances summed; n + 1 values).

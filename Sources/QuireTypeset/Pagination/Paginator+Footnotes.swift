@@ -30,7 +30,7 @@ extension Paginator {
     for (k, note) in notes.entries.enumerated() where k < notes.anchors.count {
       for (j, e) in note.enumerated() {
         let next = j + 1 < note.count ? note[j + 1].spaceBefore : gap
-        noteLines.append(SplitLine(height: e.height, advance: e.height + next))
+        noteLines.append(SplitLine(height: e.height, advance: e.height + next, block: k))
         anchors.append(notes.anchors[k])
       }
     }
