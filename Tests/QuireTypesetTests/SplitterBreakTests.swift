@@ -88,7 +88,7 @@ private func block(_ count: Int, _ id: Int, height: Double = 10) -> [SplitLine] 
   }
 
   @Test func cheapestBreakWinsWhenNoAutoBreakFits() {
-    // Lines 1...4 all unwanted breaks, costs 3, 1, 3, 3: the page ends before line 2.
+    // Lines 1...4 all unwanted breaks, costs 4, 1, 4, 4: the page ends before line 2.
     var lines = (0..<6).map { _ in SplitLine(height: 10) }
     lines[1].group = 9
     lines[0].group = 9
@@ -97,7 +97,7 @@ private func block(_ count: Int, _ id: Int, height: Double = 10) -> [SplitLine] 
     lines[2].group = 8
     lines[4].group = 8
     let costs = PageSplitter().costs(lines)
-    #expect(Array(costs[1...4]) == [3, 1, 3, 3])
+    #expect(Array(costs[1...4]) == [4, 1, 4, 4])
     #expect(PageSplitter().split(lines, pageHeight: 45).first == 0..<2)
   }
 
@@ -107,8 +107,18 @@ private func block(_ count: Int, _ id: Int, height: Double = 10) -> [SplitLine] 
     var lines = block(4, 0)
     lines.append(SplitLine(height: 10, keepWithNext: true))
     lines.append(SplitLine(height: 30))
-    #expect(PageSplitter().costs(lines)[5] == PageSplitter.Cost.keep)
+    #expect(PageSplitter().costs(lines)[5] == PageSplitter.Cost.keepAlone)
     #expect(PageSplitter().split(lines, pageHeight: 60) == [0..<4, 4..<6])
+  }
+
+  @Test func aRunOfHeadingsBreaksBeforeTheLastOne() {
+    // A page starting with three one-line headings, then text; 3 lines a page: no auto
+    // break fits, so the page ends between headings 2 and 3 (heading 3 goes with its text)
+    // rather than after heading 3.
+    var lines: [SplitLine] = []
+    for k in 0..<3 { lines.append(SplitLine(height: 10, keepWithNext: true, block: k)) }
+    lines += block(4, 3)
+    #expect(PageSplitter().split(lines, pageHeight: 30).first == 0..<2)
   }
 
   @Test func forcedBreaksStayForcedWhateverTheKeeps() {

@@ -13,7 +13,9 @@
 // page while body lines remain, at least one line), then body lines are added greedily; a
 // body line fits when it fits together with the lines its notes must bring along — a note
 // of up to 3 lines whole, a longer one its first 2 lines, and every note line before them
-// (a foot is contiguous). The running text has priority, as in TeX's insertions: a long
+// (a foot is contiguous) — unless older notes fill the foot so that not even their first
+// line could join them: then they follow later. The running text has priority, as in TeX's
+// insertions: a long
 // note does not push the text off its page, it continues on the next. When a line does not
 // fit, the page ends at the cheapest break as in `split` (breaking earlier only removes
 // notes). The foot then takes every note line of the page's anchors that still fits. Every page takes at least one body or note line, so the
@@ -58,6 +60,7 @@ extension PageSplitter {
     var pages: [FootedPage] = []
     var s = 0
     var f = 0
+    var older = 0  // the first note line anchored at or after s
     while s < n || f < m {
       let limit = pageHeight(pages.count) + 1e-9
       // Carried note lines: at least one, at most half the page while body lines remain.
@@ -72,6 +75,7 @@ extension PageSplitter {
         f = carried
         continue
       }
+      while older < m && anchor[older] < s { older += 1 }
       // Greedy body fill: g = end of the note lines anchored before line e, req = end of
       // the note lines that must go on this page with them.
       var e = s
@@ -80,8 +84,14 @@ extension PageSplitter {
       while e < n && (e == s || costs[e] != Cost.always) {
         var h = g
         while h < m && anchor[h] <= e { h += 1 }
-        let r = h > g ? max(req, mustEnd[h - 1]) : req
         let body = top[e] + max(0, lines[e].height) - top[s]
+        // New notes must come along unless older notes ahead of them (a long one carried
+        // over) leave no room for even their first line: then they wait their turn.
+        var r = req
+        let firstNew = max(g, older)
+        if h > firstNew && foot(f, firstNew + 1) + max(0, lines[s].height) <= limit {
+          r = max(req, mustEnd[h - 1])
+        }
         if body + foot(f, r) <= limit {
           e += 1
           g = h

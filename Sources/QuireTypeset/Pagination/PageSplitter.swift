@@ -4,10 +4,12 @@
 // the last auto break on it. When there is none, the page ends at the last of its cheapest
 // breaks: each unwanted break has a cost — 1 for widows, orphans and `break-before: avoid`,
 // 2 for keep-with-next (a heading with the first `orphans` lines of the block after it,
-// `break-after: avoid`), 3 inside a keep-together group (a heading's own lines, a figure
-// with its caption, `break-inside: avoid`) — so a heading moves to the next page with its
-// text rather than being split, and only a group taller than a page is cut (at the last
-// line that fits). Each page takes at least one line, so the loop always advances; a line
+// `break-after: avoid`, a heading followed by another heading), 3 right after a
+// keep-with-next line followed by text (the heading would end the page alone), 4 inside a
+// keep-together group (a heading's own lines, a figure with its caption, `break-inside:
+// avoid`) — so a heading moves to the next page with its text rather than being split or
+// left at the foot, and only a group taller than a page is cut (at the last line that
+// fits). Each page takes at least one line, so the loop always advances; a line
 // taller than the page gets a page of its own and overflows it. Widows and orphans are the
 // line's block's own CSS values when the line carries them, else the splitter's (2).
 //
@@ -86,13 +88,14 @@ package struct PageSplitter: Sendable, Hashable {
   }
 
   /// What breaking before a line costs (see the file comment): `auto` 0, widows, orphans
-  /// and a line's own avoid 1, keep-with-next 2, inside a keep-together group 3, forced
-  /// `always`.
+  /// and a line's own avoid 1, keep-with-next 2 (3 right before text), inside a
+  /// keep-together group 4, forced `always`.
   package enum Cost {
     package static let auto = 0
     package static let widowsOrphans = 1
     package static let keep = 2
-    package static let together = 3
+    package static let keepAlone = 3
+    package static let together = 4
     package static let always = Int.max
   }
 
@@ -136,7 +139,11 @@ package struct PageSplitter: Sendable, Hashable {
     }
     for i in 0..<n {
       if lines[i].keepWithNext {
-        raise(i + 1, Cost.keep)
+        // Breaking right after it leaves the line alone at the foot: dearer than breaking
+        // between two keep-with-next lines (two headings) or just after the next block's
+        // first line.
+        let next = i + 1 < n && lines[i + 1].keepWithNext
+        raise(i + 1, next ? Cost.keep : Cost.keepAlone)
         // The first lines of the following block stay with it too.
         if i + 1 < n, !lines[i + 1].keepWithNext, let b = lines[i + 1].block {
           let keep = max(1, min(lines[i + 1].orphans ?? keepWithNextLines, 100))
