@@ -46,7 +46,8 @@ import Testing
     let pages = book.layout.pages
     for (note, reference) in Self.notes {
       let notePage = try #require(
-        pages.first { $0.lines.contains { $0.role == .note && $0.text.hasPrefix(note) } }, "\(note)")
+        pages.first { $0.lines.contains { $0.role == .note && $0.text.hasPrefix(note) } }, "\(note)"
+      )
       #expect(
         notePage.lines.contains { $0.role == .text && $0.text.contains(reference) },
         "\(note) is not on the page of its reference")
@@ -68,7 +69,8 @@ import Testing
       #expect(rules.count == 1 && abs((rules.first?.width ?? 0) - (400 - 66) / 3) < 0.5)
     }
     // The sidebar aside stays in the running text.
-    #expect(pages.contains { $0.lines.contains { $0.role == .text && $0.text.hasPrefix("A sidebar") } })
+    #expect(
+      pages.contains { $0.lines.contains { $0.role == .text && $0.text.hasPrefix("A sidebar") } })
   }
 
   @Test func aLongNoteContinuesOnTheNextPage() throws {
@@ -127,7 +129,9 @@ import Testing
 
   @Test func cliFootnotesOption() throws {
     func pageCount(_ mode: String) throws -> Int {
-      let r = try runQuire(["paginate", Self.fixture, "--size", "400x500", "--footnotes", mode, "--json"])
+      let r = try runQuire([
+        "paginate", Self.fixture, "--size", "400x500", "--footnotes", mode, "--json",
+      ])
       #expect(r.status == 0, "\(r.stderr)")
       let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
       return try #require(json?["pageCount"] as? Int)

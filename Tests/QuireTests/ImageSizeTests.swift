@@ -127,7 +127,10 @@ import Testing
     let book = try EagerBook(try Self.book("position", body: body, images: [(100, 50)]))
     let page = try #require(book.layout.pages.first)
     let box = try #require(page.images.first).rect
-    guard case .image(let place)? = page.items.first(where: { if case .image = $0 { true } else { false } })
+    guard
+      case .image(let place)? = page.items.first(where: {
+        if case .image = $0 { true } else { false }
+      })
     else { throw CancellationError() }
     #expect(place.rect.x == box.x && place.rect.y == box.y && place.rect.height == 100)
   }

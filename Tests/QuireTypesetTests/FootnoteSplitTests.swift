@@ -61,7 +61,8 @@ import Testing
       let n = Int.random(in: 0...60, using: &rng)
       let lines = (0..<n).map { _ in
         SplitLine(
-          height: Double.random(in: 1...(Int.random(in: 0..<20, using: &rng) == 0 ? 300 : 30),
+          height: Double.random(
+            in: 1...(Int.random(in: 0..<20, using: &rng) == 0 ? 300 : 30),
             using: &rng),
           breakBefore: Int.random(in: 0..<15, using: &rng) == 0 ? .always : .auto,
           keepWithNext: Int.random(in: 0..<10, using: &rng) == 0,

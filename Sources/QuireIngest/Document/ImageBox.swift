@@ -14,7 +14,8 @@
 
 /// How an image's content fills its box when both sizes are given (CSS `object-fit`).
 package enum ObjectFit: String, Sendable, Hashable, Codable {
-  case fill, contain, cover, none, scaleDown = "scale-down"
+  case fill, contain, cover, none
+  case scaleDown = "scale-down"
 }
 
 /// The publisher's sizes for one image; nil means `auto` (or `none` for the limits).

@@ -139,7 +139,9 @@ extension ChapterFlow {
     block.note = nil
     let first = Self.firstTextSize(block) ?? block.style.fontSize
     if first >= 0.95 { Self.scale(&block, by: 0.8) }
-    layout(block, left: options.margins.left, right: Double(options.width) - options.margins.right, depth: 1)
+    layout(
+      block, left: options.margins.left, right: Double(options.width) - options.margins.right,
+      depth: 1)
     var out = entries
     entries = []
     let gap = options.fontSize * 0.25

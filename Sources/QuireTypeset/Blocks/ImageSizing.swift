@@ -35,7 +35,10 @@ struct ImageSizing: Sendable {
     /// The content's rectangle, relative to the box (equal to the box unless object-fit).
     var content: Rect
     /// True when `content` spills out of the box and must be clipped to it.
-    var clipped: Bool { content.x < -0.01 || content.y < -0.01 || content.maxX > width + 0.01 || content.maxY > height + 0.01 }
+    var clipped: Bool {
+      content.x < -0.01 || content.y < -0.01 || content.maxX > width + 0.01
+        || content.maxY > height + 0.01
+    }
   }
 
   func resolve(_ ref: ImageRef, natural: (width: Double, height: Double)?) -> Result {
