@@ -44,6 +44,9 @@ struct EndToEndTests {
             "\(name) p\(p.number): «\(l.text)» crosses the bottom")
         }
       }
+      // No heading split across pages or left at a page's foot (HeadingBreakCorpusTests).
+      let headings = HeadingBreakCorpusTests.problems(book, name: name)
+      #expect(headings.problems.isEmpty, "\(headings.problems.prefix(5))")
       // Render a spread of pages: exact size; a page with content is not blank.
       let renderer = book.makeRenderer()
       let sample = Set([0, pages.count / 3, pages.count / 2, pages.count - 1]).sorted()
