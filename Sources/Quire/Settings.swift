@@ -52,6 +52,16 @@ public enum LineBreaking: String, Sendable, Hashable, CaseIterable {
   case greedy
 }
 
+/// Where a book's footnotes and endnotes go.
+public enum FootnotePlacement: String, Sendable, Hashable, CaseIterable {
+  /// At the foot of the page that refers to them, smaller, below a short rule.
+  case foot
+  /// Gathered at the end of their chapter.
+  case end
+  /// Where the book put them, in the running text.
+  case inline
+}
+
 /// Page margins in pixels.
 public struct PageMargins: Sendable, Hashable {
   /// Top margin.
@@ -97,6 +107,8 @@ public struct LayoutSettings: Sendable, Hashable {
   public var lineBreaking = LineBreaking.optimal
   /// A running footer with the page number.
   public var folio = false
+  /// Where notes go (a note moves only when its chapter refers to it).
+  public var footnotes = FootnotePlacement.foot
   /// How the book's content is read.
   public var reading = ReadingOptions()
 
@@ -136,6 +148,7 @@ public struct LayoutSettings: Sendable, Hashable {
     o.publisherStyles = reading.publisherStyles
     o.language = reading.language
     o.folio = folio
+    o.footnotes = FootnoteMode(rawValue: footnotes.rawValue) ?? .foot
     return o
   }
 

@@ -130,7 +130,7 @@ package final class PageRenderer: Sendable {
     }
     switch imageStore.image(href: placement.href, width: w, height: h) {
     case .image(let scaled):
-      canvas.composite(scaled, x: x0, y: y0)
+      canvas.composite(scaled, x: x0, y: y0, clip: placement.clip)
     case .failed(let error):
       warn(Diagnostic(.undrawableImage, file: placement.href, message: error.reason))
       canvas.placeholder(placement.rect)
@@ -278,11 +278,19 @@ struct Canvas {
   }
 
   /// Source-over of a premultiplied image at whole-pixel position.
-  mutating func composite(_ img: ScaledImage, x: Int, y: Int) {
-    let cx0 = Swift.max(0, -x)
-    let cy0 = Swift.max(0, -y)
-    let cx1 = Swift.min(img.width, width - x)
-    let cy1 = Swift.min(img.height, height - y)
+  /// With `clip`, only the pixels inside it (page coordinates, rounded) are drawn.
+  mutating func composite(_ img: ScaledImage, x: Int, y: Int, clip: Rect? = nil) {
+    var (left, top, right, bottom) = (0, 0, width, height)
+    if let c = clip, c.x.isFinite, c.y.isFinite, c.maxX.isFinite, c.maxY.isFinite {
+      left = Swift.max(0, Int(Swift.max(-1e6, c.x).rounded()))
+      top = Swift.max(0, Int(Swift.max(-1e6, c.y).rounded()))
+      right = Swift.min(width, Int(Swift.min(1e6, c.maxX).rounded()))
+      bottom = Swift.min(height, Int(Swift.min(1e6, c.maxY).rounded()))
+    }
+    let cx0 = Swift.max(0, left - x)
+    let cy0 = Swift.max(0, top - y)
+    let cx1 = Swift.min(img.width, right - x)
+    let cy1 = Swift.min(img.height, bottom - y)
     guard cx0 < cx1, cy0 < cy1 else { return }
     let w = width
     let fmt = format

@@ -210,6 +210,7 @@ package final class Typesetter: Sendable {
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.hyphenation.points = caches.hyphenPoints
+    flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
@@ -220,10 +221,11 @@ package final class Typesetter: Sendable {
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,
       right: Double(options.width) - options.margins.right)
+    let notes = flow.finishNotes()
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
     let pages = Paginator(options: options).pages(
-      entries, spine: spineIndex, href: chapter.href,
+      entries, notes: notes, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0))
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {

@@ -35,6 +35,8 @@ let layoutHelp = """
     --publisher-styles on|off  use the book's CSS and fonts [on]
     --lang TAG                 language when the book names none (hyphenation)
     --folio                    a running footer with the page number
+    --footnotes foot|end|inline  notes at the foot of the page that refers to them, at
+                               the chapter's end, or where the book put them [foot]
   input options:
     --encoding NAME            plain text encoding (UTF-8, UTF-16LE, UTF-16BE, GB18030…)
     --strict                   treat warnings as errors (exit 65)

@@ -4,7 +4,7 @@ import Quire
 /// Option names shared by the commands that lay a book out.
 let layoutValued: Set<String> = [
   "--size", "--font-size", "--margins", "--line-height", "--font", "--align", "--hyphenate",
-  "--linebreak", "--publisher-styles", "--lang", "--encoding",
+  "--linebreak", "--publisher-styles", "--lang", "--encoding", "--footnotes",
 ]
 let layoutSwitches: Set<String> = ["--folio", "--strict"]
 
@@ -54,6 +54,7 @@ func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
   if let v = try a.choice("--hyphenate", Hyphenation.self) { o.hyphenation = v }
   if let v = try a.choice("--linebreak", LineBreaking.self) { o.lineBreaking = v }
   o.folio = a.flag("--folio")
+  if let v = try a.choice("--footnotes", FootnotePlacement.self) { o.footnotes = v }
   o.reading = try readingOptions(a)
   if let (setting, message) = o.problem {
     let flag: String

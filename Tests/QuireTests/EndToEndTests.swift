@@ -24,6 +24,10 @@ struct EndToEndTests {
       let shown = pages.flatMap { $0.lines.filter { $0.role == .text }.map(\.text) }.joined()
       let a = normalized(sourceText(book.document))
       let b = normalized(shown)
+      // Notes moved to the page feet: their lines, in page order, hold the notes' text in
+      // the order of their references (their own order, apart from the running text's).
+      let notes = pages.flatMap { $0.lines.filter { $0.role == .note }.map(\.text) }.joined()
+      #expect(normalized(notes) == normalized(noteText(book.document)), "\(name): note text")
       if a != b {
         let common = zip(a.unicodeScalars, b.unicodeScalars).prefix { $0 == $1 }.count
         let ctxA = String(String.UnicodeScalarView(a.unicodeScalars.dropFirst(common).prefix(40)))
@@ -40,6 +44,9 @@ struct EndToEndTests {
             "\(name) p\(p.number): «\(l.text)» crosses the bottom")
         }
       }
+      // No heading split across pages or left at a page's foot (HeadingBreakCorpusTests).
+      let headings = HeadingBreakCorpusTests.problems(book, name: name)
+      #expect(headings.problems.isEmpty, "\(headings.problems.prefix(5))")
       // Render a spread of pages: exact size; a page with content is not blank.
       let renderer = book.makeRenderer()
       let sample = Set([0, pages.count / 3, pages.count / 2, pages.count - 1]).sorted()

@@ -65,8 +65,28 @@ func runQuire(_ args: [String]) throws -> CommandResult {
     stderr: String(decoding: e, as: UTF8.self))
 }
 
-/// All text of a document in reading order (the typesetter's input).
-func sourceText(_ doc: Document) -> String {
+/// All running text of a document in reading order (the typesetter's input), without the
+/// notes `footnotes` moves to the page foot (those are `noteText`'s).
+func sourceText(_ doc: Document, footnotes: FootnoteMode = .foot) -> String {
+  var s = ""
+  func walk(_ blocks: [Block], moved: Set<Location>) {
+    for b in blocks where !(b.note != nil && moved.contains(b.location)) {
+      for i in b.inlines {
+        if case .text(let run) = i { s += run.text }
+      }
+      walk(b.children, moved: moved)
+    }
+  }
+  for c in doc.chapters {
+    let moved = footnotes == .foot ? Set(c.movedNotes(.foot).map(\.location)) : []
+    walk(c.blocks, moved: moved)
+  }
+  return s
+}
+
+/// The text of the notes `--footnotes foot` sets at page feet, chapter by chapter, each
+/// chapter's notes in the order of their first references: what note lines hold in page order.
+func noteText(_ doc: Document) -> String {
   var s = ""
   func walk(_ blocks: [Block]) {
     for b in blocks {
@@ -76,7 +96,7 @@ func sourceText(_ doc: Document) -> String {
       walk(b.children)
     }
   }
-  for c in doc.chapters { walk(c.blocks) }
+  for c in doc.chapters { walk(c.movedNotes(.foot)) }
   return s
 }
 

@@ -5,19 +5,22 @@ import Testing
 
 @testable import QuireTypeset
 
-/// Whitespace-normalized text of a document's chapters, soft hyphens removed.
+/// Whitespace-normalized running text of a document's chapters, soft hyphens removed,
+/// without the notes `--footnotes foot` (the default) moves to the page feet.
 func sourceText(_ doc: Document, chapter: Int? = nil) -> String {
   var s = ""
-  func walk(_ blocks: [Block]) {
-    for b in blocks {
+  func walk(_ blocks: [Block], moved: Set<Location>) {
+    for b in blocks where !(b.note != nil && moved.contains(b.location)) {
       for i in b.inlines {
         if case .text(let r) = i { s += " " + r.text }
       }
       s += " "
-      walk(b.children)
+      walk(b.children, moved: moved)
     }
   }
-  for c in doc.chapters where chapter == nil || c.spineIndex == chapter { walk(c.blocks) }
+  for c in doc.chapters where chapter == nil || c.spineIndex == chapter {
+    walk(c.blocks, moved: Set(c.movedNotes(.foot).map(\.location)))
+  }
   return normalize(s)
 }
 

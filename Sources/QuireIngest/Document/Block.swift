@@ -36,7 +36,8 @@ package struct ImageRef: Sendable, Hashable, Codable {
   /// Intrinsic size hints from width/height attributes, in CSS px, if given.
   package var width: Double?
   package var height: Double?
-  /// The image element's own box properties (CSS width/height/max-width…, borders).
+  /// The image element's own box properties: CSS sizes (`width`/`height` above are the
+  /// attributes, presentational hints below these), object-fit, borders.
   package var box = BoxStyle()
   package init(
     href: String, alt: String, width: Double? = nil, height: Double? = nil,
@@ -64,6 +65,8 @@ package struct Block: Sendable {
   /// Borders, background, sizes, float… (Document/BoxStyle.swift); initial values for
   /// anonymous blocks.
   package var box = BoxStyle()
+  /// Set when the block is a footnote or endnote (Note.swift).
+  package var note: NoteMark? = nil
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -58,6 +58,12 @@ package enum BoxSizing: String, Sendable, Hashable, Codable { case contentBox, b
 package enum FloatSide: String, Sendable, Hashable, Codable { case none, left, right }
 package enum ClearSide: String, Sendable, Hashable, Codable { case none, left, right, both }
 
+/// How an image's content fills its box when both sizes are given (CSS `object-fit`).
+package enum ObjectFit: String, Sendable, Hashable, Codable {
+  case fill, contain, cover, none
+  case scaleDown = "scale-down"
+}
+
 /// The background of a box: its colour and image layers (CSS Backgrounds 3 §3).
 package struct BoxBackground: Sendable, Hashable, Codable {
   /// Transparent when nil.
@@ -111,11 +117,22 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   package var isInlineBlock = false
   /// Tables: `border-collapse: collapse` (inherited in CSS; copied to each table element).
   package var collapsesBorders = false
+  /// Replaced elements (images): `object-fit` and `object-position` as fractions of the
+  /// free space (0 = left/top, 0.5 = centre).
+  package var objectFit: ObjectFit = .fill
+  package var objectPositionX: Double = 0.5
+  package var objectPositionY: Double = 0.5
   /// Tables: `border-spacing` horizontal and vertical (separated borders only; inherited).
   package var borderSpacingX: Length = .zero
   package var borderSpacingY: Length = .zero
 
   package init() {}
+
+  /// True when no size was set (the common case for images: sizes come from the image).
+  package var sizesAreAuto: Bool {
+    width == nil && height == nil && minWidth == nil && minHeight == nil && maxWidth == nil
+      && maxHeight == nil
+  }
 
   /// Whether anything is drawn for the box itself (borders or background).
   package var isPainted: Bool { border.isVisible || !background.isEmpty }

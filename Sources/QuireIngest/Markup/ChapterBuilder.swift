@@ -23,6 +23,8 @@ private struct Frame {
   var pending: [PendingInline] = []
   /// The `::first-letter` style waiting for the frame's first text.
   var firstLetter: ComputedStyle? = nil
+  /// Set when the element is a note (or an aside that may be one).
+  var note: NoteMark? = nil
 }
 
 private struct StyleContext {
@@ -55,6 +57,8 @@ struct ChapterBuilder {
   private var generated = GeneratedText()
   /// The marker of the list item whose frame opens next.
   private var nextMarker = ""
+  /// Ids that noteref links in this chapter point at (NoteDetection).
+  private var noteRefs: Set<String> = []
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
@@ -131,6 +135,11 @@ struct ChapterBuilder {
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {
           link = h.hasPrefix("#") ? href + h : PathResolver.resolve(h, against: href)
+          if let id = NoteDetection.referencedID(node, link: link, chapterHref: href),
+            noteRefs.count < 100_000
+          {
+            noteRefs.insert(id)
+          }
         }
         if node.name == "html" || node.name == "body" {
           if let l = node.attribute("xml:lang") ?? node.attribute("lang"), !l.isEmpty {
@@ -155,6 +164,7 @@ struct ChapterBuilder {
     // Close the document frame.
     let root = finish(frames.removeLast())
     blocks = root.children
+    NoteDetection.confirm(&blocks, referenced: noteRefs)
   }
 
   /// Replaced and empty elements (br, img, svg cover images, hr): appended whole; true when
@@ -181,7 +191,12 @@ struct ChapterBuilder {
       }
     case "svg":
       // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
-      if let img = firstDescendant(of: n, named: "image"), let ref = imageRef(tree.nodes[img]) {
+      if let img = firstDescendant(of: n, named: "image"), var ref = imageRef(tree.nodes[img]) {
+        ref.box = style.box
+        // SVG's default preserveAspectRatio ("xMidYMid meet") is object-fit: contain.
+        if ref.box.objectFit == .fill, node.attribute("preserveAspectRatio") != "none" {
+          ref.box.objectFit = .contain
+        }
         flushPending()
         appendBlock(
           Block(
@@ -211,6 +226,7 @@ struct ChapterBuilder {
     var frame = Frame(
       kind: kind, element: node.name, style: style.computed, lang: lang, location: location,
       box: style.box)
+    frame.note = NoteDetection.mark(node)
     if case .list(let ordered, _) = kind {
       frame.kind = .list(ordered: ordered, start: Self.firstNumber(n, tree: tree))
     }
@@ -437,6 +453,7 @@ struct ChapterBuilder {
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction, box: frame.box)
+    block.note = frame.note
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true

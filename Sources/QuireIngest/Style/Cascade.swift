@@ -822,7 +822,7 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
-    if applyBox(d, v, &s) { return }
+    if applyBox(d, v, &s) || applyObjectFit(d.name, v, &s) { return }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":

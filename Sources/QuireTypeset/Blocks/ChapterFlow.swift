@@ -36,6 +36,8 @@ struct ChapterFlow {
   var pendingBreak = false
   var pendingMarker: String? = nil
   var lastLocation: Location
+  /// The notes this chapter moves out of the running text (Footnotes.swift).
+  var footnotes = ChapterNotes()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -114,8 +116,10 @@ struct ChapterFlow {
   }
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
+    if block.note != nil, takeNote(block) { return }
     let st = block.style
     let width = max(1, right - left)
+    let first = entries.count
     if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
     collapse(px(st.margin.top, of: width))
     let padTop = max(0, px(st.padding.top, of: width))
@@ -140,7 +144,7 @@ struct ChapterFlow {
     }
     switch block.kind {
     case .image(let ref):
-      blockImage(ref, left: l, right: r, location: block.location)
+      blockImage(ref, style: st, left: l, right: r, location: block.location)
     case .rule:
       let h = max(1, options.fontSize / 16)
       var e = FlowEntry(
@@ -164,37 +168,7 @@ struct ChapterFlow {
     }
     collapse(px(st.margin.bottom, of: width))
     if st.breakAfter == .page { pendingBreak = true }
-    if case .heading = block.kind, !entries.isEmpty {
-      entries[entries.count - 1].avoidBreakAfter = true
-    }
-  }
-
-  // MARK: images
-
-  func intrinsicSize(_ ref: ImageRef) -> (width: Double, height: Double)? {
-    if let w = ref.width, let h = ref.height, w > 0, h > 0, w.isFinite, h.isFinite { return (w, h) }
-    if let data = resources.data(forHref: ref.href), let s = ImageSize.of(data) {
-      if let w = ref.width, w > 0, w.isFinite { return (w, s.height * w / s.width) }
-      return s
-    }
-    return nil
-  }
-
-  mutating func blockImage(_ ref: ImageRef, left: Double, right: Double, location: Location) {
-    let avail = max(1, right - left)
-    let size = intrinsicSize(ref) ?? (avail / 2, avail / 2)
-    var scale = min(avail / size.width, 2)
-    if size.height * scale > pageHeight { scale = pageHeight / size.height }
-    let w = size.width * scale
-    let h = size.height * scale
-    let rect = Rect(x: left + (avail - w) / 2, y: 0, width: w, height: h)
-    let place = ImagePlacement(href: ref.href, rect: rect)
-    var e = FlowEntry(
-      spaceBefore: 0, height: h, start: location,
-      end: Location(spine: spine, offset: location.offset + 1))
-    e.items = [.image(place)]
-    e.images = [place]
-    append(e)
+    applyBreaks(block, from: first)
   }
 
   // MARK: tables

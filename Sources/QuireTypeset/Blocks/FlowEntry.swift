@@ -20,6 +20,11 @@ struct FlowEntry: Sendable {
   var block: Int? = nil
   var start: Location
   var end: Location
+  /// Keep-together group (BlockBreaks.swift): no page break between entries sharing it.
+  var group: Int? = nil
+  /// CSS orphans and widows of the line's block (the page splitter's rules).
+  var orphans: Int? = nil
+  var widows: Int? = nil
 }
 
 extension DisplayItem {
@@ -35,6 +40,7 @@ extension DisplayItem {
       self = .glyphs(run)
     case .image(var p):
       p.rect.y += dy
+      p.clip?.y += dy
       self = .image(p)
     case .fill(var r, let c):
       r.y += dy
@@ -53,6 +59,7 @@ extension DisplayItem {
       return .glyphs(run)
     case .image(var p):
       p.rect.y += dy
+      p.clip?.y += dy
       return .image(p)
     case .fill(var r, let c):
       r.y += dy

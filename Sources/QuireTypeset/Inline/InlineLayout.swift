@@ -107,6 +107,7 @@ extension ChapterFlow {
     var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
     settings.measure = min(firstWidth, width)
     settings.flaggedBreaks = options.hyphenate == .auto
+    settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
@@ -170,12 +171,16 @@ extension ChapterFlow {
   ) -> ShapedParagraph {
     var images: [Int: ImagePlacement] = [:]
     for (i, img) in text.images {
-      let rs = styles[text.styles[i]]
-      var size = intrinsicSize(img.image) ?? (rs.size, rs.size)
-      let scale = min(1, width / size.width, pageHeight / size.height)
-      size = (size.width * scale, size.height * scale)
+      // Unknown images keep the old stand-in: a square one text size high.
+      var ref = img.image
+      let natural = naturalSize(ref)
+      if natural == nil && ref.width == nil && ref.height == nil && ref.box.sizesAreAuto {
+        let side = styles[text.styles[i]].size / (options.fontSize / 16)
+        (ref.width, ref.height) = (side, side)
+      }
+      let size = imageSizing(available: width).resolve(ref, natural: natural)
       images[i] = ImagePlacement(
-        href: img.image.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        href: ref.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
     }
     // Moved, not copied: a second reference to the caches would make the stage's first
     // insertion copy a whole dictionary (copy-on-write).
@@ -229,6 +234,8 @@ extension ChapterFlow {
     entry.lines[0].spaceFactor = line.spaceFactor
     // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
     entry.block = blockNumber
+    entry.orphans = st.orphans
+    entry.widows = st.widows
     entry.avoidBreakBefore =
       line.index > 0 && (line.index < st.orphans || lineCount - line.index < st.widows)
     append(entry)

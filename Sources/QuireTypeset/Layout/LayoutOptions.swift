@@ -39,6 +39,8 @@ package struct LayoutOptions: Sendable, Hashable, Codable {
   package var language: String? = nil
   /// A running footer with the page number.
   package var folio: Bool = false
+  /// Where notes go (Blocks/Footnotes.swift).
+  package var footnotes: FootnoteMode = .foot
 
   package init() {}
 }

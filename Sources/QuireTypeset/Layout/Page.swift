@@ -60,6 +60,8 @@ package struct ImagePlacement: Sendable, Hashable {
     self.href = href
     self.rect = rect
   }
+  /// Draw only inside this rectangle (object-fit cover/none spill past the image's box).
+  package var clip: Rect? = nil
 }
 
 package enum DisplayItem: Sendable, Hashable {
@@ -73,7 +75,7 @@ package enum DisplayItem: Sendable, Hashable {
 
 /// One laid-out line, for the manifest's `lines` and for tests.
 package struct LineBox: Sendable, Hashable, Codable {
-  package enum Role: String, Sendable, Hashable, Codable { case text, folio }
+  package enum Role: String, Sendable, Hashable, Codable { case text, folio, note }
   /// The text as shown, without an inserted hyphen.
   package var text: String
   package var rect: Rect

@@ -1,9 +1,21 @@
 // Page splitting with widows, orphans and keeps, after crengine's page splitter: every laid
 // out line says whether a page break before it is allowed (auto), unwanted (avoid) or
 // required (always). Pages are filled greedily; when a line does not fit, the page ends at
-// the last auto break on it, and if there is none the avoids are ignored and the page ends
-// at the last line that fits. Each page takes at least one line, so the loop always
-// advances; a line taller than the page gets a page of its own and overflows it.
+// the last auto break on it. When there is none, the page ends at the last of its cheapest
+// breaks: each unwanted break has a cost — 1 for widows, orphans and `break-before: avoid`,
+// 2 for keep-with-next (a heading with the first `orphans` lines of the block after it,
+// `break-after: avoid`, a heading followed by another heading), 3 right after a
+// keep-with-next line followed by text (the heading would end the page alone), 4 inside a
+// keep-together group (a heading's own lines, a figure with its caption, `break-inside:
+// avoid`) — so a heading moves to the next page with its text rather than being split or
+// left at the foot, and only a group taller than a page is cut (at the last line that
+// fits). Each page takes at least one line, so the loop always advances; a line
+// taller than the page gets a page of its own and overflows it. Widows and orphans are the
+// line's block's own CSS values when the line carries them, else the splitter's (2).
+//
+// `break-before/after: left|right|recto|verso` force a page break but never insert a blank
+// page: chapters are laid out independently (Typeset.swift), so a chapter does not know
+// whether its pages will fall on the left or the right.
 // A page should not end with a hyphenated word (the reader turns the page mid-word): when
 // the page's last line is hyphenated, the page ends one line earlier if that break is
 // allowed (auto) and that line is not hyphenated itself — at most `hyphenSlack` lines
@@ -35,6 +47,11 @@ package struct SplitLine: Sendable, Hashable {
   package var group: Int?
   /// The line ends with an inserted hyphen (its word goes on on the next line).
   package var hyphenated: Bool
+
+  /// CSS `orphans`/`widows` of the line's block (nil: the splitter's). `orphans` also says
+  /// how many of the block's first lines stay with a keep-with-next line before it.
+  package var orphans: Int? = nil
+  package var widows: Int? = nil
 
   package init(
     height: Double, advance: Double? = nil, breakBefore: BreakBefore = .auto,
@@ -70,16 +87,41 @@ package struct PageSplitter: Sendable, Hashable {
     self.keepWithNextLines = max(1, keepWithNextLines)
   }
 
+  /// What breaking before a line costs (see the file comment): `auto` 0, widows, orphans
+  /// and a line's own avoid 1, keep-with-next 2 (3 right before text), inside a
+  /// keep-together group 4, forced `always`.
+  package enum Cost {
+    package static let auto = 0
+    package static let widowsOrphans = 1
+    package static let keep = 2
+    package static let keepAlone = 3
+    package static let together = 4
+    package static let always = Int.max
+  }
+
   /// The effective break before each line: `result[i]` is the break between line i−1 and
-  /// line i (`result[0]` is the first line's own `breakBefore`). Avoid comes from the
-  /// line's own flag, the orphans (first orphans−1 gaps of a block) and widows (last
-  /// widows−1 gaps) rules, keep-with-next (the gap after the line and the first
-  /// keepWithNextLines−1 gaps of the block that follows) and shared groups.
+  /// line i (`result[0]` is the first line's own `breakBefore`).
   package func gaps(_ lines: [SplitLine]) -> [SplitLine.BreakBefore] {
+    costs(lines).map { $0 == Cost.auto ? .auto : $0 == Cost.always ? .always : .avoid }
+  }
+
+  /// The cost of a break before each line: the line's own flag, the orphans (first
+  /// orphans−1 gaps of a block) and widows (last widows−1 gaps) rules, keep-with-next (the
+  /// gap after the line and the first orphans−1 gaps of the block that follows) and shared
+  /// groups; the highest applies. O(n).
+  package func costs(_ lines: [SplitLine]) -> [Int] {
     let n = lines.count
-    var gaps = lines.map(\.breakBefore)
-    guard n > 1 else { return gaps }
-    func avoid(_ i: Int) { if i > 0 && i < n && gaps[i] == .auto { gaps[i] = .avoid } }
+    var costs = lines.map {
+      switch $0.breakBefore {
+      case .auto: return Cost.auto
+      case .avoid: return Cost.widowsOrphans
+      case .always: return Cost.always
+      }
+    }
+    guard n > 1 else { return costs }
+    func raise(_ i: Int, _ c: Int) {
+      if i > 0 && i < n && costs[i] != Cost.always { costs[i] = max(costs[i], c) }
+    }
     // Blocks: widows and orphans.
     var s = 0
     while s < n {
@@ -87,27 +129,34 @@ package struct PageSplitter: Sendable, Hashable {
       if let b = lines[s].block {
         while e < n && lines[e].block == b { e += 1 }
         let count = e - s
-        for k in 1..<max(1, count) {
-          if k <= orphans - 1 || k >= count - (widows - 1) { avoid(s + k) }
+        let o = max(1, min(lines[s].orphans ?? orphans, 100))
+        let w = max(1, min(lines[s].widows ?? widows, 100))
+        for k in 1..<max(1, count) where k <= o - 1 || k >= count - (w - 1) {
+          raise(s + k, Cost.widowsOrphans)
         }
       }
       s = e
     }
     for i in 0..<n {
       if lines[i].keepWithNext {
-        avoid(i + 1)
+        // Breaking right after it leaves the line alone at the foot: dearer than breaking
+        // between two keep-with-next lines (two headings) or just after the next block's
+        // first line.
+        let next = i + 1 < n && lines[i + 1].keepWithNext
+        raise(i + 1, next ? Cost.keep : Cost.keepAlone)
         // The first lines of the following block stay with it too.
         if i + 1 < n, !lines[i + 1].keepWithNext, let b = lines[i + 1].block {
+          let keep = max(1, min(lines[i + 1].orphans ?? keepWithNextLines, 100))
           var k = 1
-          while k < keepWithNextLines && i + 1 + k < n && lines[i + 1 + k].block == b {
-            avoid(i + 1 + k)
+          while k < keep && i + 1 + k < n && lines[i + 1 + k].block == b {
+            raise(i + 1 + k, Cost.keep)
             k += 1
           }
         }
       }
-      if i > 0, let g = lines[i].group, lines[i - 1].group == g { avoid(i) }
+      if i > 0, let g = lines[i].group, lines[i - 1].group == g { raise(i, Cost.together) }
     }
-    return gaps
+    return costs
   }
 
   /// Pages as ranges of line indices, in order, covering every line exactly once. A page
@@ -115,7 +164,7 @@ package struct PageSplitter: Sendable, Hashable {
   package func split(_ lines: [SplitLine], pageHeight: (Int) -> Double) -> [Range<Int>] {
     let n = lines.count
     guard n > 0 else { return [] }
-    let gaps = gaps(lines)
+    let costs = costs(lines)
     var top = [Double](repeating: 0, count: n + 1)  // y of each line's top
     for i in 0..<n { top[i + 1] = top[i] + max(0, lines[i].advance) }
     var pages: [Range<Int>] = []
@@ -124,31 +173,40 @@ package struct PageSplitter: Sendable, Hashable {
       let limit = pageHeight(pages.count) + 1e-9
       // Largest e such that lines s..<e fit (at least one line), stopping at forced breaks.
       var e = s + 1
-      while e < n && gaps[e] != .always && top[e] + max(0, lines[e].height) - top[s] <= limit {
+      while e < n && costs[e] != Cost.always
+        && top[e] + max(0, lines[e].height) - top[s] <= limit
+      {
         e += 1
       }
-      var end = e
-      if e < n && gaps[e] != .always {
-        // Line e does not fit: end at the last auto break at or before it.
-        var b = e
-        while b > s && gaps[b] != .auto { b -= 1 }
-        end = b > s ? b : e
-        // Avoid a hyphen at the foot of the page: end a little earlier if allowed.
-        if lines[end - 1].hyphenated {
-          var c = end - 1
-          while c > s && end - c <= hyphenSlack {
-            if gaps[c] == .auto && !lines[c - 1].hyphenated {
-              end = c
-              break
-            }
-            c -= 1
-          }
-        }
-      }
+      let end = e < n && costs[e] != Cost.always ? pageEnd(s, e, lines, costs) : e
       pages.append(s..<end)
       s = end
     }
     return pages
+  }
+
+  /// Where a page from line `s` ends when line `e` does not fit: the last of the cheapest
+  /// breaks in s+1...e, then a line earlier if that keeps a hyphen off the page's foot.
+  func pageEnd(_ s: Int, _ e: Int, _ lines: [SplitLine], _ costs: [Int]) -> Int {
+    var end = e
+    var best = costs[e]
+    var b = e - 1
+    while b > s && best > Cost.auto {
+      if costs[b] < best {
+        best = costs[b]
+        end = b
+      }
+      b -= 1
+    }
+    // Avoid a hyphen at the foot of the page: end a little earlier if allowed.
+    if lines[end - 1].hyphenated {
+      var c = end - 1
+      while c > s && end - c <= hyphenSlack {
+        if costs[c] == Cost.auto && !lines[c - 1].hyphenated { return c }
+        c -= 1
+      }
+    }
+    return end
   }
 
   package func split(_ lines: [SplitLine], pageHeight: Double) -> [Range<Int>] {

@@ -12,23 +12,37 @@ struct Paginator {
     max(1, Double(options.height) - options.margins.top - options.margins.bottom)
   }
 
-  /// Assigns each entry a page (0-based within the chapter) and a y on it.
-  func place(_ entries: [FlowEntry]) -> [(page: Int, y: Double)] {
-    guard let first = entries.first else { return [] }
-    let height = pageHeight
-    let lead = max(0, min(first.spaceBefore, height - first.height))
+  /// The split lines of the chapter's entries (forced breaks, keeps, widows and orphans).
+  func splitLines(_ entries: [FlowEntry]) -> [SplitLine] {
     var lines: [SplitLine] = []
     lines.reserveCapacity(entries.count)
     for (k, e) in entries.enumerated() {
       let next = k + 1 < entries.count ? entries[k + 1].spaceBefore : 0
-      lines.append(
-        SplitLine(
-          height: e.height, advance: e.height + next,
-          breakBefore: k > 0 && e.forcedBreakBefore
-            ? .always : (e.avoidBreakBefore ? .avoid : .auto),
-          keepWithNext: e.avoidBreakAfter, block: e.block,
-          hyphenated: e.lines.last?.hyphenated ?? false))
+      var line = SplitLine(
+        height: e.height, advance: e.height + next,
+        breakBefore: k > 0 && e.forcedBreakBefore
+          ? .always : (e.avoidBreakBefore ? .avoid : .auto),
+        keepWithNext: e.avoidBreakAfter, block: e.block, group: e.group,
+        hyphenated: e.lines.last?.hyphenated ?? false)
+      line.orphans = e.orphans
+      line.widows = e.widows
+      lines.append(line)
     }
+    return lines
+  }
+
+  /// The space above the chapter's first entry (kept on the first page only).
+  func lead(_ entries: [FlowEntry]) -> Double {
+    guard let first = entries.first else { return 0 }
+    return max(0, min(first.spaceBefore, pageHeight - first.height))
+  }
+
+  /// Assigns each entry a page (0-based within the chapter) and a y on it.
+  func place(_ entries: [FlowEntry]) -> [(page: Int, y: Double)] {
+    guard !entries.isEmpty else { return [] }
+    let height = pageHeight
+    let lead = lead(entries)
+    let lines = splitLines(entries)
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
     let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }
     var out: [(page: Int, y: Double)] = []
@@ -44,11 +58,19 @@ struct Paginator {
   }
 
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
-  func pages(_ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location)
-    -> [Page]
-  {
-    let spots = place(entries)
-    guard let lastPage = spots.last?.page else { return [] }
+  func pages(
+    _ entries: consuming [FlowEntry], notes: consuming FootNotes = FootNotes(), spine: Int,
+    href: String, fallback: Location
+  ) -> [Page] {
+    var spots: [(page: Int, y: Double)]
+    var foot = FootPlacement()
+    if notes.isEmpty {
+      spots = place(entries)
+    } else {
+      (spots, foot) = place(entries, notes: notes)
+    }
+    let lastPage = max(spots.last?.page ?? -1, foot.spots.last?.page ?? -1)
+    guard lastPage >= 0 else { return [] }
     var pages: [Page] = (0...lastPage).map {
       Page(number: $0 + 1, spine: spine, href: href, start: fallback, end: fallback)
     }
@@ -79,7 +101,8 @@ struct Paginator {
         pages[spot.page].images.append(i)
       }
     }
-    // Pages that only a forced break produced carry the previous page's end.
+    addFeet(&pages, foot: foot, notes: notes.entries)
+    // Pages that only a forced break (or notes) produced carry the previous page's end.
     for i in pages.indices where !seen[i] && i > 0 {
       pages[i].start = pages[i - 1].end
       pages[i].end = pages[i - 1].end
