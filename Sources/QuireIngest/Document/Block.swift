@@ -55,6 +55,10 @@ package struct Block: Sendable {
   package var element: String
   package var lang: String?
   package var dir: TextDirection?
+  /// The element it came from as its preorder position among the chapter document's elements
+  /// (0 = the root `html`), what a browser's `getElementsByTagName("*")` numbers the same way;
+  /// an anonymous paragraph carries its parent's. −1 when unknown (plain text).
+  package var source = -1
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -22,6 +22,8 @@ private struct Frame {
   var pending: [PendingInline] = []
   /// Next list number, for list frames.
   var counter = 1
+  /// The element's ordinal (`MarkupTree.elementOrdinals`), for `Block.source`.
+  var source = -1
 }
 
 private struct StyleContext {
@@ -47,6 +49,8 @@ struct ChapterBuilder {
   private(set) var documentDirection: TextDirection?
 
   private var frames: [Frame] = []
+  /// Each node's element ordinal, for `Block.source`.
+  private let ordinals: [Int32]
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
@@ -58,6 +62,7 @@ struct ChapterBuilder {
     self.href = href
     self.publisherStyles = publisherStyles
     self.bookLanguage = bookLanguage
+    self.ordinals = tree.elementOrdinals()
   }
 
   private var location: Location { Location(spine: spineIndex, offset: offset) }
@@ -131,6 +136,7 @@ struct ChapterBuilder {
 
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let opened = openFrame(node, style: style, lang: lang)
+        if opened { frames[frames.count - 1].source = Int(ordinals[n]) }
         contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
@@ -303,6 +309,7 @@ struct ChapterBuilder {
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction)
+    block.source = frame.source
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true
@@ -318,7 +325,10 @@ struct ChapterBuilder {
         block.inlines = inlines
       }
     } else {
-      if let anon = anonymousParagraph(&frame) { frame.children.append(anon) }
+      if var anon = anonymousParagraph(&frame) {
+        anon.source = frame.source
+        frame.children.append(anon)
+      }
       block.children = frame.children
     }
     return block
@@ -333,7 +343,8 @@ struct ChapterBuilder {
     let pending = frames[last].pending
     frames[last].pending = []
     let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
-    if let anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+    if var anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+      anon.source = frames[last].source
       frames[last].children.append(anon)
     }
   }

@@ -20,6 +20,8 @@ struct FlowEntry: Sendable {
   var block: Int? = nil
   var start: Location
   var end: Location
+  /// Content boxes of the text blocks whose first line is in this entry (`BlockBox`).
+  var blockBoxes: [BlockBox] = []
 }
 
 extension DisplayItem {
