@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Browser oracle: lay out the same chapters in headless Chromium and in Quire, compare boxes.
 
-Usage: scripts/browser-oracle.py BOOK [--chapters SPEC] [--size WxH] [--font-size PX]
+Usage: scripts/browser-oracle.py BOOK... [--chapters SPEC] [--size WxH] [--font-size PX]
        [--margins T,R,B,L|PX] [--json REPORT] [--tolerance PX] [--quire BIN] [--chromium BIN]
 
 Design. Line breaks differ by design (Quire sets paragraphs with Knuth-Plass, a browser
@@ -25,7 +25,7 @@ them to (serif: Noto Serif, sans-serif: DejaVu Sans, monospace: Noto Sans Mono, 
 16 px). Quire's user-agent sheet (read from Sources/QuireIngest/Style/UserAgentSheet.swift)
 is injected in a cascade layer, so it overrides Chromium's defaults but loses to every
 publisher rule, as a user-agent sheet does; with it go Quire's e-reader choices (body
-margin 0). The viewport is the page's text area (page size minus margins), so browser x + left
+margin 0, images scaled down to fit the text area). The viewport is the page's text area (page size minus margins), so browser x + left
 margin = Quire x. A --font-size other than 16 scales the viewport: Quire scales every CSS
 length with the reader's font size, a browser does that under page zoom.
 
@@ -120,7 +120,9 @@ def user_agent_css():
     m = re.search(r'static let css = """\n(.*?)\n\s*"""', src, re.S)
     if not m:
         raise OracleError("UserAgentSheet.swift: no css string literal found")
-    return m.group(1) + "\nbody { margin: 0 }\n"
+    # Quire's e-reader choices outside the sheet: the page has the margins, and images are
+    # scaled down (never up) to fit the text area.
+    return m.group(1) + "\nbody { margin: 0 }\nimg, svg { max-width: 100%; max-height: 100vh }\n"
 
 
 def unpack_book(book, work):
@@ -155,12 +157,12 @@ def chapter_url(root, href):
         # expat knows no HTML entities; libxml2 (both engines) resolves the XHTML DTD's.
         well_formed = "undefined entity" in str(e)
     if path.suffix.lower() in (".xhtml", ".xht", ".xml") or not well_formed:
-        return path.resolve().as_uri(), well_formed
+        return Path(os.path.abspath(path)).as_uri(), well_formed
     copy = path.with_name(path.name + ".oracle.xhtml")
     if copy.is_symlink() or not copy.exists():
         copy.unlink(missing_ok=True)
         shutil.copyfile(path, copy)
-    return copy.resolve().as_uri(), True
+    return Path(os.path.abspath(copy)).as_uri(), True
 
 
 # MARK: Chromium over the DevTools pipe
@@ -588,65 +590,88 @@ def sample(items, limit):
     return [items[int(k * step)] for k in range(limit)]
 
 
-def run(args):
-    book = Path(args.book)
+def run_book(args, browser, book, work):
+    """One book's report; `browser` is shared between books."""
     if not book.exists():
         raise OracleError(f"{book}: no such file")
-    binary = chromium_binary(args.chromium)
-    if not binary:
-        raise OracleError("chromium not found (Debian: apt-get install chromium chromium-driver)")
     w, h = (int(v) for v in args.size.lower().split("x"))
     scale = args.font_size / 16.0
     tally = Tally()
+    manifest = run_quire(args, book, work / "quire")
+    margins = uniform_margins(manifest["layout"])
+    chapters = quire_chapters(manifest)
+    with_content = [s for s, c in chapters.items() if c["blocks"] or c["images"]]
+    spines = sample(parse_chapters(args.chapters, with_content), args.max_chapters)
+    root = Path(os.path.abspath(unpack_book(book, work)))
+    ua_css = user_agent_css()
+    vw = round((w - margins["left"] - margins["right"]) / scale)
+    vh = round((h - margins["top"] - margins["bottom"]) / scale)
+    for spine in spines:
+        ch = chapters[spine]
+        url, xml = chapter_url(root, ch["href"])
+        dom = browser.measure(url, vw, vh, ua_css)
+        dom["root"] = root
+        before = Counter(tally.c)
+        if dom.get("parseError"):
+            tally.miss("chapter: not well-formed XML in the browser", {"spine": spine})
+            continue
+        compare_chapter(tally, spine, ch, dom, margins, scale, args.tolerance)
+        d = tally.c - before
+        tally.chapters.append({"spine": spine, "href": ch["href"], "xml": xml,
+                               "blocks": d["blocks"], "agree": d["agree"]})
+        if args.verbose:
+            print(f"  spine {spine:3} {ch['href']}: {d['agree']}/{d['blocks']} blocks agree",
+                  file=sys.stderr)
+    return tally, {"book": str(book), "margins": margins, "summary": tally.summary(),
+                   "classes": tally.class_list(), "chapters": tally.chapters}
+
+
+def run(args):
+    binary = chromium_binary(args.chromium)
+    if not binary:
+        raise OracleError("chromium not found (Debian: apt-get install chromium chromium-driver)")
+    total, books = Tally(), []
     with tempfile.TemporaryDirectory(prefix="quire-oracle-") as tmp:
         work = Path(tmp)
-        manifest = run_quire(args, book, work / "quire")
-        margins = uniform_margins(manifest["layout"])
-        chapters = quire_chapters(manifest)
-        spines = sample(parse_chapters(args.chapters, [s for s, c in chapters.items() if c["blocks"]]),
-                        args.max_chapters)
-        root = unpack_book(book, work).resolve()
-        ua_css = user_agent_css()
-        vw = round((w - margins["left"] - margins["right"]) / scale)
-        vh = round((h - margins["top"] - margins["bottom"]) / scale)
         browser = Chromium(binary, work, args.timeout)
         try:
-            for spine in spines:
-                ch = chapters[spine]
-                url, xml = chapter_url(root, ch["href"])
-                dom = browser.measure(url, vw, vh, ua_css)
-                dom["root"] = root
-                before = Counter(tally.c)
-                if dom.get("parseError"):
-                    tally.miss("chapter: not well-formed XML in the browser", {"spine": spine})
-                    continue
-                compare_chapter(tally, spine, ch, dom, margins, scale, args.tolerance)
-                d = tally.c - before
-                tally.chapters.append({"spine": spine, "href": ch["href"], "xml": xml,
-                                       "blocks": d["blocks"], "agree": d["agree"]})
-                if args.verbose:
-                    print(f"  spine {spine:3} {ch['href']}: {d['agree']}/{d['blocks']} blocks agree",
-                          file=sys.stderr)
+            for k, book in enumerate(args.book):
+                (work / f"b{k}").mkdir()
+                tally, report = run_book(args, browser, Path(book), work / f"b{k}")
+                books.append(report)
+                total.c += tally.c
+                for name, cls in tally.classes.items():
+                    t = total.classes[name]
+                    t["count"] += cls["count"]
+                    t["deltas"] += cls["deltas"]
+                    t["examples"] = (t["examples"] + [dict(e, book=Path(book).name)
+                                                      for e in cls["examples"]])[:3]
         finally:
             browser.close()
-    return {"book": str(book), "size": args.size, "fontSize": args.font_size,
-            "margins": margins, "tolerance": args.tolerance, "chromium": binary,
-            "summary": tally.summary(), "classes": tally.class_list(),
-            "chapters": tally.chapters}
+    return {"size": args.size, "fontSize": args.font_size, "tolerance": args.tolerance,
+            "chromium": binary, "summary": total.summary(), "classes": total.class_list(),
+            "books": books}
 
 
-def print_report(report, limit):
-    s = report["summary"]
-    print(f"{report['book']}: {s['blocksAgree']}/{s['blocks']} blocks agree within "
-          f"{report['tolerance']} px ({s['agreementPercent']} %)")
+def print_book(name, summary, classes, tolerance, limit):
+    s = summary
+    print(f"{name}: {s['blocksAgree']}/{s['blocks']} blocks agree within "
+          f"{tolerance} px ({s['agreementPercent']} %)")
     print(f"  font size {s['fontSizePercent']} %, markers {s['markerPercent']} % of {s['markers']}, "
           f"images {s['imagePercent']} % of {s['images']}; unmapped {s['unmapped']}, "
           f"missing in Quire {s['missingInQuire']}, hidden in browser {s['hiddenInBrowser']}, "
           f"text mismatches {s['textMismatches']}, order inversions {s['orderInversions']}")
-    for k in report["classes"][:limit]:
+    for k in classes[:limit]:
         ex = k["examples"][0] if k["examples"] else {}
         delta = f", median Δ {k['medianDelta']} px" if k["medianDelta"] is not None else ""
         print(f"  {k['count']:6}  {k['class']}{delta}   e.g. {json.dumps(ex, ensure_ascii=False)[:150]}")
+
+
+def print_report(report, limit):
+    for b in report["books"]:
+        print_book(b["book"], b["summary"], b["classes"], report["tolerance"], limit)
+    if len(report["books"]) > 1:
+        print_book("all", report["summary"], report["classes"], report["tolerance"], limit)
 
 
 def main(argv=None):
@@ -656,7 +681,7 @@ def main(argv=None):
         epilog="Prints per-book agreement and the biggest disagreement classes; --json writes "
                "the full report. Exit 0 on success, 1 on a harness error, 2 when chromium is "
                "missing. See Benchmarks/browser-oracle.md.")
-    p.add_argument("book", help="an EPUB, or an XHTML/HTML file")
+    p.add_argument("book", nargs="+", help="EPUBs or XHTML/HTML files (one browser for all)")
     p.add_argument("--chapters", help="spine indices, e.g. 0,3-5 (default: all with text)")
     p.add_argument("--max-chapters", type=int, default=0,
                    help="at most N chapters, evenly spaced (default: no limit)")
@@ -678,7 +703,7 @@ def main(argv=None):
     try:
         report = run(args)
     except OracleError as e:
-        print(f"browser-oracle: {args.book}: {e}", file=sys.stderr)
+        print(f"browser-oracle: {e}", file=sys.stderr)
         return 1
     print_report(report, args.classes)
     if args.json:
