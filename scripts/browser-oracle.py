@@ -25,7 +25,7 @@ them to (serif: Noto Serif, sans-serif: DejaVu Sans, monospace: Noto Sans Mono, 
 16 px). Quire's user-agent sheet (read from Sources/QuireIngest/Style/UserAgentSheet.swift)
 is injected in a cascade layer, so it overrides Chromium's defaults but loses to every
 publisher rule, as a user-agent sheet does; with it go Quire's e-reader choices (body
-margin 0, images scaled down to fit the text area). The viewport is the page's text area (page size minus margins), so browser x + left
+margin 0, images scaled down to fit the text area, `line-height: normal` = --line-height). The viewport is the page's text area (page size minus margins), so browser x + left
 margin = Quire x. A --font-size other than 16 scales the viewport: Quire scales every CSS
 length with the reader's font size, a browser does that under page zoom.
 
@@ -101,8 +101,11 @@ def quire_chapters(manifest):
                                                  "images": [], "order": []})
         for b in page.get("blocks") or []:
             if b["index"] not in ch["blocks"]:
-                ch["blocks"][b["index"]] = dict(b, text="", page=page["number"])
+                ch["blocks"][b["index"]] = dict(b, text="", page=page["number"], pages=0)
                 ch["order"].append(b["index"])
+            blk = ch["blocks"][b["index"]]
+            blk["pages"] += 1
+            blk["bottom"] = b["y"] + b["height"]
         for line in page.get("lines") or []:
             blk = ch["blocks"].get(line["block"])
             if blk is not None and line.get("role", "text") == "text":
@@ -114,7 +117,7 @@ def quire_chapters(manifest):
 # MARK: Book files
 
 
-def user_agent_css():
+def user_agent_css(line_height):
     """Quire's user-agent sheet, read from its Swift source so the two never drift apart."""
     src = (ROOT / "Sources/QuireIngest/Style/UserAgentSheet.swift").read_text()
     m = re.search(r'static let css = """\n(.*?)\n\s*"""', src, re.S)
@@ -122,7 +125,9 @@ def user_agent_css():
         raise OracleError("UserAgentSheet.swift: no css string literal found")
     # Quire's e-reader choices outside the sheet: the page has the margins, and images are
     # scaled down (never up) to fit the text area.
-    return m.group(1) + "\nbody { margin: 0 }\nimg, svg { max-width: 100%; max-height: 100vh }\n"
+    # `line-height: normal` is --line-height in Quire.
+    return (m.group(1) + "\nbody { margin: 0 }\nimg, svg { max-width: 100%; max-height: 100vh }\n"
+            + f":root {{ line-height: {line_height} }}\n")
 
 
 def unpack_book(book, work):
@@ -367,6 +372,20 @@ async (uaCss) => {
     return -1;
   };
   const px = v => parseFloat(v) || 0;
+  // The layout feature a block sits in (for the disagreement classes), nearest first.
+  const context = i => {
+    for (let e = all[i]; e; e = e.parentElement) {
+      const k = index.get(e);
+      if (k === undefined) continue;
+      const s = styles[k];
+      if (s.display === 'table-cell' || s.display === 'table-caption') return 'table';
+      if (s.float !== 'none') return 'float';
+      if (s.position === 'absolute' || s.position === 'fixed') return 'positioned';
+      if (s.columnCount !== 'auto') return 'columns';
+      if (s.display.startsWith('flex') || s.display.startsWith('grid')) return s.display;
+    }
+    return '';
+  };
   const boxes = [];
   for (let i = 0; i < all.length; i++) {
     if (!blockish(i)) continue;
@@ -376,8 +395,9 @@ async (uaCss) => {
     const s = styles[i];
     const box = {i, l: r.left + px(s.borderLeftWidth) + px(s.paddingLeft),
                  r: r.right - px(s.borderRightWidth) - px(s.paddingRight),
-                 t: r.top, b: r.bottom, fs: px(s.fontSize)};
-    if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); }
+                 t: r.top + px(s.borderTopWidth) + px(s.paddingTop),
+                 b: r.bottom - px(s.borderBottomWidth) - px(s.paddingBottom), fs: px(s.fontSize)};
+    if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); box.ctx = context(i); }
     if (s.display === 'list-item') {
       box.marker = markerText(s.listStyleType, ordinal.get(all[i]) ?? 1);
       if (s.listStyleImage && s.listStyleImage !== 'none') box.marker = '[image]';
@@ -440,6 +460,7 @@ class Tally:
             "fontSizePercent": self.pct("fontAgree", "fontChecked"),
             "markers": self.c["markers"], "markerPercent": self.pct("markerAgree", "markers"),
             "images": self.c["images"], "imagePercent": self.pct("imageAgree", "images"),
+            "gaps": self.c["gaps"], "spacingPercent": self.pct("gapAgree", "gaps"),
             "unmapped": self.c["unmapped"], "missingInQuire": self.c["missing"],
             "hiddenInBrowser": self.c["hidden"], "textMismatches": self.c["textMismatch"],
             "orderInversions": self.c["inversions"],
@@ -461,7 +482,7 @@ def tag_class(tag):
 def compare_block(tally, q, el, tags, dx, scale, tol, where):
     """One Quire block against the browser element its `source` names."""
     tally.c["blocks"] += 1
-    tag = tag_class(q["tag"])
+    tag = tag_class(q["tag"]) + (f" in {el['ctx']}" if el.get("ctx") else "")
     ql, qr = q["x"] - dx, q["x"] + q["width"] - dx
     bl, br = el["l"] * scale, el["r"] * scale
     dl, dr = ql - bl, qr - br
@@ -516,10 +537,37 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
         if "text" in b and b["i"] not in seen and norm_text(b["text"]):
             tally.c["blocks"] += 1
             tally.c["missing"] += 1
-            tally.miss(f"{tags[b['i']]}: no Quire block", {"spine": spine, "tag": tags[b["i"]],
+            ctx = f" in {b['ctx']}" if b.get("ctx") else ""
+            tally.miss(f"{tags[b['i']]}{ctx}: no Quire block", {"spine": spine, "tag": tags[b["i"]],
                                                            "text": b["text"][:60].strip()})
+    compare_spacing(tally, spine, qch, boxes, tags, scale, tol)
     compare_markers(tally, spine, boxes, quire_markers, tags)
     compare_images(tally, spine, qch["images"], dom["images"], dx, scale, tol, dom["root"])
+
+
+def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
+    """Vertical space between consecutive named blocks that share a page (collapsed margins,
+    padding): the gap from one's last line to the next one's first, against the gap between
+    their content boxes in the browser. Cells and anonymous paragraphs are left out."""
+    prev = None
+    for index in qch["order"]:
+        q = qch["blocks"][index]
+        ok = (q["tag"] not in ("", "td", "th") and q["source"] in boxes
+              and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"])
+        if ok and prev is not None and prev["pages"] == 1 and prev["page"] == q["page"] \
+                and prev["source"] != q["source"]:
+            a, b = boxes[prev["source"]], boxes[q["source"]]
+            gq, gb = q["y"] - prev["bottom"], (b["t"] - a["b"]) * scale
+            tally.c["gaps"] += 1
+            if abs(gq - gb) <= tol:
+                tally.c["gapAgree"] += 1
+            else:
+                ctx = f" in {b['ctx']}" if b.get("ctx") else ""
+                tally.miss(f"spacing: {prev['tag']} → {q['tag']}{ctx}",
+                           {"spine": spine, "page": q["page"], "block": index,
+                            "text": q["text"][:40].strip(), "quire": round(gq, 1),
+                            "browser": round(gb, 1)}, round(gq - gb, 1))
+        prev = q if ok else None
 
 
 def compare_markers(tally, spine, boxes, quire_markers, tags):
@@ -603,7 +651,7 @@ def run_book(args, browser, book, work):
     with_content = [s for s, c in chapters.items() if c["blocks"] or c["images"]]
     spines = sample(parse_chapters(args.chapters, with_content), args.max_chapters)
     root = Path(os.path.abspath(unpack_book(book, work)))
-    ua_css = user_agent_css()
+    ua_css = user_agent_css(manifest["layout"].get("lineHeight", 1.4))
     vw = round((w - margins["left"] - margins["right"]) / scale)
     vh = round((h - margins["top"] - margins["bottom"]) / scale)
     for spine in spines:
@@ -637,7 +685,11 @@ def run(args):
         try:
             for k, book in enumerate(args.book):
                 (work / f"b{k}").mkdir()
-                tally, report = run_book(args, browser, Path(book), work / f"b{k}")
+                try:
+                    tally, report = run_book(args, browser, Path(book), work / f"b{k}")
+                except OracleError as e:  # one bad book does not stop the others
+                    books.append({"book": str(book), "error": str(e)})
+                    continue
                 books.append(report)
                 total.c += tally.c
                 for name, cls in tally.classes.items():
@@ -658,7 +710,8 @@ def print_book(name, summary, classes, tolerance, limit):
     print(f"{name}: {s['blocksAgree']}/{s['blocks']} blocks agree within "
           f"{tolerance} px ({s['agreementPercent']} %)")
     print(f"  font size {s['fontSizePercent']} %, markers {s['markerPercent']} % of {s['markers']}, "
-          f"images {s['imagePercent']} % of {s['images']}; unmapped {s['unmapped']}, "
+          f"images {s['imagePercent']} % of {s['images']}, spacing {s['spacingPercent']} % of "
+          f"{s['gaps']} gaps; unmapped {s['unmapped']}, "
           f"missing in Quire {s['missingInQuire']}, hidden in browser {s['hiddenInBrowser']}, "
           f"text mismatches {s['textMismatches']}, order inversions {s['orderInversions']}")
     for k in classes[:limit]:
@@ -669,6 +722,9 @@ def print_book(name, summary, classes, tolerance, limit):
 
 def print_report(report, limit):
     for b in report["books"]:
+        if "error" in b:
+            print(f"{b['book']}: not compared: {b['error']}")
+            continue
         print_book(b["book"], b["summary"], b["classes"], report["tolerance"], limit)
     if len(report["books"]) > 1:
         print_book("all", report["summary"], report["classes"], report["tolerance"], limit)
@@ -676,13 +732,18 @@ def print_report(report, limit):
 
 def main(argv=None):
     p = argparse.ArgumentParser(
-        description="Compare Quire's block boxes with headless Chromium's for the same chapters "
-                    "(content-box left/right edges, font size, list markers, image sizes).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Lay out the same chapters in Quire (render --boxes) and in headless Chromium
+(Quire's fonts, Quire's user-agent sheet, a viewport as wide as Quire's text area) and
+compare, for every text block mapped by its element: the content box's left and right
+edges (the headline: % of blocks within --tolerance px), font size, list marker; image
+sizes; the vertical space between consecutive blocks on a page; block order.
+Line breaks and page breaks are not compared (they differ by design).""",
         epilog="Prints per-book agreement and the biggest disagreement classes; --json writes "
-               "the full report. Exit 0 on success, 1 on a harness error, 2 when chromium is "
-               "missing. See Benchmarks/browser-oracle.md.")
+               "the full report. Exit 0 on success, 1 when a book could not be compared (the "
+               "others still are), 2 when chromium is missing. See Benchmarks/browser-oracle.md.")
     p.add_argument("book", nargs="+", help="EPUBs or XHTML/HTML files (one browser for all)")
-    p.add_argument("--chapters", help="spine indices, e.g. 0,3-5 (default: all with text)")
+    p.add_argument("--chapters", help="spine indices as in the manifest (0-based), e.g. 0,3-5 [all with content]")
     p.add_argument("--max-chapters", type=int, default=0,
                    help="at most N chapters, evenly spaced (default: no limit)")
     p.add_argument("--size", default="600x800", help="page size WxH in px [600x800]")
@@ -708,7 +769,7 @@ def main(argv=None):
     print_report(report, args.classes)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str))
-    return 0
+    return 1 if any("error" in b for b in report["books"]) else 0
 
 
 if __name__ == "__main__":
