@@ -54,7 +54,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 
 class OracleError(Exception):
@@ -479,7 +478,7 @@ def tag_class(tag):
     return "anonymous" if tag == "" else tag
 
 
-def compare_block(tally, q, el, tags, dx, scale, tol, where):
+def compare_block(tally, q, el, dx, scale, tol, where):
     """One Quire block against the browser element its `source` names."""
     tally.c["blocks"] += 1
     tag = tag_class(q["tag"]) + (f" in {el['ctx']}" if el.get("ctx") else "")
@@ -529,8 +528,8 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
         if "text" in el and not texts_agree(q["text"], el["text"]):
             tally.c["textMismatch"] += 1
         seen.add(src)
-        compare_block(tally, q, el, tags, dx, scale, tol, where)
-        li = el.get("li", -1) if src in boxes else -1
+        compare_block(tally, q, el, dx, scale, tol, where)
+        li = el.get("li", -1)
         if li >= 0 and li not in quire_markers:
             quire_markers[li] = q.get("marker") or ""
     for b in dom["boxes"]:
