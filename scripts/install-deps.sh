@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package Quire's build, tests and benchmarks need (Debian 12).
+# Installs every Debian package Quire's build, tests and benchmarks need (Debian 12);
+# chromium is the browser oracle's reference engine (scripts/browser-oracle.py).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -9,4 +10,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   pkg-config libxml2-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libunibreak-dev \
   libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
-  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil >/dev/null
+  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
+  >/dev/null

@@ -25,6 +25,17 @@ struct Manifest: Codable, Sendable {
     var x: Double, y: Double, width: Double, height: Double
     var href: String
   }
+  /// A text block's content box on the page (`BlockBox`): `index` as in `LineInfo.block`,
+  /// `tag` the element ("" for an anonymous paragraph), `source` the element's preorder
+  /// ordinal in its chapter document (−1 unknown), `fontSize` px, `marker` a list marker.
+  struct BlockInfo: Codable, Sendable {
+    var index: Int
+    var tag: String
+    var source: Int
+    var x: Double, y: Double, width: Double, height: Double
+    var fontSize: Double
+    var marker: String?
+  }
   struct PageInfo: Codable, Sendable {
     var number: Int
     var file: String?
@@ -34,6 +45,7 @@ struct Manifest: Codable, Sendable {
     var end: LocationInfo
     var lines: [LineInfo]?
     var images: [ImageInfo]?
+    var blocks: [BlockInfo]?
   }
 
   var format = "quire-pages/2"
@@ -80,7 +92,14 @@ struct Manifest: Codable, Sendable {
           ImageInfo(
             x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
             height: Self.r($0.rect.height), href: $0.href)
-        } : nil)
+        } : nil,
+      blocks: boxes ? p.blocks.map(Self.blockInfo) : nil)
+  }
+
+  static func blockInfo(_ b: BlockBox) -> BlockInfo {
+    BlockInfo(
+      index: b.index, tag: b.tag, source: b.source, x: r(b.rect.x), y: r(b.rect.y),
+      width: r(b.rect.width), height: r(b.rect.height), fontSize: r(b.fontSize), marker: b.marker)
   }
 
   /// Page number holding `location`: the last page starting at or before it.

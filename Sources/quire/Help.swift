@@ -49,16 +49,16 @@ let commandHelp: [String: String] = [
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
-  --boxes also each page's text lines and images). Files are written atomically. A render
-  owns DIR while it runs (DIR/.quire-lock; a second render into DIR exits 73); it removes
-  the old manifest.json first and page files it did not write at the end, and writes its
-  manifest last (flushed to the disk with the folder): DIR holds one render's complete
-  output exactly when it has a manifest.json.
+  --boxes also each page's text lines, images and text blocks' content boxes). Files are
+  written atomically. A render owns DIR while it runs (DIR/.quire-lock; a second render
+  into DIR exits 73); it removes the old manifest.json first and page files it did not
+  write at the end, and writes its manifest last (flushed to the disk with the folder):
+  DIR holds one render's complete output exactly when it has a manifest.json.
     --color gray|rgb   [gray]
     --pages LIST       pages to render, 1-based ranges [all]
     --threads N        worker threads, 1…256, fewer when the pages of all workers would
                        need more than 512 MB (a note says so) [all cores]
-    --boxes            add line and image boxes to the manifest
+    --boxes            add line, image and block boxes to the manifest
     --fsync            also flush every page file to the disk
 
   """ + layoutHelp,

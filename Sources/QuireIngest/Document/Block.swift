@@ -67,6 +67,10 @@ package struct Block: Sendable {
   package var box = BoxStyle()
   /// Set when the block is a footnote or endnote (Note.swift).
   package var note: NoteMark? = nil
+  /// The element it came from as its preorder position among the chapter document's elements
+  /// (0 = the root `html`), what a browser's `getElementsByTagName("*")` numbers the same way;
+  /// an anonymous paragraph carries its parent's. −1 when unknown (plain text).
+  package var source = -1
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -25,6 +25,8 @@ private struct Frame {
   var firstLetter: ComputedStyle? = nil
   /// Set when the element is a note (or an aside that may be one).
   var note: NoteMark? = nil
+  /// The element's ordinal (`MarkupTree.elementOrdinals`), for `Block.source`.
+  var source = -1
 }
 
 private struct StyleContext {
@@ -59,6 +61,8 @@ struct ChapterBuilder {
   private var nextMarker = ""
   /// Ids that noteref links in this chapter point at (NoteDetection).
   private var noteRefs: Set<String> = []
+  /// Each node's element ordinal, for `Block.source`.
+  private let ordinals: [Int32]
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
@@ -70,6 +74,7 @@ struct ChapterBuilder {
     self.href = href
     self.publisherStyles = publisherStyles
     self.bookLanguage = bookLanguage
+    self.ordinals = tree.elementOrdinals()
   }
 
   private var location: Location { Location(spine: spineIndex, offset: offset) }
@@ -152,6 +157,7 @@ struct ChapterBuilder {
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
+        if opened { frames[frames.count - 1].source = Int(ordinals[n]) }
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         ctx.after = pseudoStyle(.after, matched, style)
         contexts.append(ctx)
@@ -454,6 +460,7 @@ struct ChapterBuilder {
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction, box: frame.box)
     block.note = frame.note
+    block.source = frame.source
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true
@@ -470,7 +477,10 @@ struct ChapterBuilder {
         block.inlines = inlines
       }
     } else {
-      if let anon = anonymousParagraph(&frame) { frame.children.append(anon) }
+      if var anon = anonymousParagraph(&frame) {
+        anon.source = frame.source
+        frame.children.append(anon)
+      }
       block.children = frame.children
     }
     return block
@@ -487,7 +497,8 @@ struct ChapterBuilder {
     Self.splitFirstLetter(&pending, frames[last].firstLetter)
     frames[last].firstLetter = nil
     let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
-    if let anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+    if var anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+      anon.source = frames[last].source
       frames[last].children.append(anon)
     }
   }

@@ -250,6 +250,7 @@ struct ChapterFlow {
               p.rect.y += y
               return p
             }
+            rowEntry.blockBoxes += e.blockBoxes
             if first {
               rowEntry.start = e.start
               first = false

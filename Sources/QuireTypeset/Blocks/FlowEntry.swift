@@ -25,6 +25,8 @@ struct FlowEntry: Sendable {
   /// CSS orphans and widows of the line's block (the page splitter's rules).
   var orphans: Int? = nil
   var widows: Int? = nil
+  /// Content boxes of the text blocks whose first line is in this entry (`BlockBox`).
+  var blockBoxes: [BlockBox] = []
 }
 
 extension DisplayItem {

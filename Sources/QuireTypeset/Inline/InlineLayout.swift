@@ -78,6 +78,7 @@ extension ChapterFlow {
     let noWrap = noWrapStyle(st)
     let blockNumber = nextBlock
     nextBlock += 1
+    let (marker, firstEntry) = (pendingMarker, entries.count)
 
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
@@ -127,6 +128,8 @@ extension ChapterFlow {
         line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)
     }
+    recordBlockBox(
+      block, number: blockNumber, from: firstEntry, left: left, right: right, marker: marker)
   }
 
   /// Stage 1: the block's inlines as scalars (styles resolved first, in inline order).

@@ -118,6 +118,8 @@ package struct Page: Sendable {
   package var items: [DisplayItem]
   package var lines: [LineBox]
   package var images: [ImagePlacement]
+  /// Content boxes of the text blocks with lines on this page (`BlockBox`).
+  package var blocks: [BlockBox] = []
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,

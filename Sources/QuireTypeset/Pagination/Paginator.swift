@@ -77,7 +77,9 @@ struct Paginator {
     var seen = [Bool](repeating: false, count: lastPage + 1)
     let top = options.margins.top
     var entries = entries
+    var boxes: [Int: BlockBox] = [:]
     for k in entries.indices {
+      for b in entries[k].blockBoxes { boxes[b.index] = b }
       let spot = spots[k]
       let dy = top + spot.y
       let (start, end) = (entries[k].start, entries[k].end)
@@ -107,6 +109,7 @@ struct Paginator {
       pages[i].start = pages[i - 1].end
       pages[i].end = pages[i - 1].end
     }
+    BlockBoxes.place(boxes, on: &pages)
     return pages
   }
 }

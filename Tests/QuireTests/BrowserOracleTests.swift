@@ -1,0 +1,124 @@
+// The browser oracle (scripts/browser-oracle.py) over the CSS fixtures in
+// Tests/Fixtures/browser-oracle/, and the manifest's block boxes it reads.
+//
+// The agreement floors are today's numbers (Benchmarks/browser-oracle.md): a change that
+// moves a block box away from Chromium's fails here; a fix that brings one closer should
+// raise its floor. Without chromium the oracle test is skipped with a message, except when
+// QUIRE_BROWSER_ORACLE=required (CI sets it, and installs chromium).
+
+import Foundation
+import QuireTestSupport
+import Testing
+
+enum BrowserOracle {
+  static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures/browser-oracle")
+  static let script = packageRoot.appendingPathComponent("scripts/browser-oracle.py").path
+  static let chromium = [
+    "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
+  ]
+  .first { FileManager.default.isExecutableFile(atPath: $0) }
+  static let required = ProcessInfo.processInfo.environment["QUIRE_BROWSER_ORACLE"] == "required"
+  static var runnable: Bool { chromium != nil || required }
+
+  /// Block agreement floors per fixture, in percent (measured 2026-11-30).
+  static let floors: [String: Double] = [
+    "blocks.xhtml": 100, "box-model.xhtml": 100, "centred.xhtml": 33, "images.xhtml": 100,
+    "lists.xhtml": 96, "table.xhtml": 14,
+  ]
+
+  /// A fixture's blocks as the manifest gives them, page by page.
+  static func manifestBlocks(_ fixture: String) throws -> [[String: Any]] {
+    let out = temporaryFolder("oracle-\(fixture)")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let r = try runQuire([
+      "render", fixtures.appendingPathComponent(fixture).path, "-o", out, "--boxes", "--pages", "1",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let data = try Data(
+      contentsOf: URL(fileURLWithPath: out).appendingPathComponent("manifest.json"))
+    let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let pages = try #require(manifest["pages"] as? [[String: Any]])
+    return pages.flatMap { ($0["blocks"] as? [[String: Any]]) ?? [] }
+  }
+}
+
+@Suite struct BlockBoxManifestTests {
+  @Test func boxesNameTheirElementAndContentEdges() throws {
+    let blocks = try BrowserOracle.manifestBlocks("box-model.xhtml")
+    func block(_ source: Int) -> [String: Any]? { blocks.first { $0["source"] as? Int == source } }
+    // html 0, head 1, title 2, style 3, body 4, h2 5, p 6, p.indent 7, div.pad 8, p 9 …
+    let h2 = try #require(block(5))
+    #expect(h2["tag"] as? String == "h2")
+    #expect(h2["fontSize"] as? Double == 24)
+    // p.indent: margins 2em and 3em inside the 50-px page margins of a 600-px page.
+    let indent = try #require(block(7))
+    #expect(indent["x"] as? Double == 82)
+    #expect(indent["width"] as? Double == 420)
+    // The padded div's paragraph: 20 px of padding each side.
+    let padded = try #require(block(9))
+    #expect(padded["x"] as? Double == 70)
+    #expect(padded["width"] as? Double == 460)
+    // The div's text around its paragraph: two anonymous paragraphs carrying the div's number.
+    let anonymous = blocks.filter { $0["tag"] as? String == "" }
+    #expect(anonymous.count >= 2)
+    #expect(Set(anonymous.compactMap { $0["source"] as? Int }) == [19])
+    // Block numbers match the lines' `block`: consecutive from 0, none missing.
+    let indices = Set(blocks.compactMap { $0["index"] as? Int })
+    #expect(indices == Set(0..<indices.count))
+  }
+
+  @Test func listItemsCarryTheirMarkers() throws {
+    let blocks = try BrowserOracle.manifestBlocks("lists.xhtml")
+    let markers = blocks.compactMap { $0["marker"] as? String }
+    #expect(markers.prefix(7) == ["•", "•", "•", "•", "◦", "◦", "▪"])
+    #expect(markers.contains("7.") && markers.contains("8.") && markers.contains("IV."))
+  }
+}
+
+@Suite(.serialized) struct BrowserOracleTests {
+  @Test(
+    .enabled(
+      if: BrowserOracle.runnable,
+      "chromium is not installed (scripts/install-deps.sh installs it); the browser oracle needs it"
+    ), .timeLimit(.minutes(2)))
+  func fixturesAgreeWithChromium() throws {
+    let report = temporaryFolder("oracle-report") + ".json"
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    let fixtures = BrowserOracle.floors.keys.sorted().map {
+      BrowserOracle.fixtures.appendingPathComponent($0).path
+    }
+    let r = try Subprocess.run(
+      Subprocess.python,
+      [BrowserOracle.script] + fixtures + [
+        "--quire", try #require(quireExecutable), "--json", report, "--classes", "0",
+      ])
+    try #require(r.status == 0, "browser-oracle.py exited \(r.status)")
+    let data = try Data(contentsOf: URL(fileURLWithPath: report))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let books = try #require(json["books"] as? [[String: Any]])
+    #expect(books.count == BrowserOracle.floors.count)
+    for book in books {
+      let name = URL(fileURLWithPath: try #require(book["book"] as? String)).lastPathComponent
+      let s = try #require(book["summary"] as? [String: Any])
+      let percent = try #require(s["agreementPercent"] as? Double)
+      #expect(percent >= BrowserOracle.floors[name] ?? 100, "\(name): \(percent) % of blocks agree")
+      // The mapping itself: every Quire block names a browser element with its text, and
+      // every browser text block has a Quire block.
+      #expect(s["unmapped"] as? Int == 0, "\(name)")
+      #expect(s["missingInQuire"] as? Int == 0, "\(name)")
+      #expect(s["textMismatches"] as? Int == 0, "\(name)")
+      #expect(s["orderInversions"] as? Int == 0, "\(name)")
+      #expect(s["fontSizePercent"] as? Double == 100, "\(name)")
+    }
+    let total = try #require(json["summary"] as? [String: Any])
+    #expect((total["blocks"] as? Int ?? 0) >= 70)
+    #expect((total["agreementPercent"] as? Double ?? 0) >= 77)
+    #expect((total["markerPercent"] as? Double ?? 0) >= 91)
+    #expect((total["markers"] as? Int ?? 0) >= 20)
+    #expect((total["images"] as? Int ?? 0) == 5)
+    // Vertical space between consecutive blocks (collapsed margins): all but the three gaps
+    // around the upscaled images agree today.
+    #expect((total["gaps"] as? Int ?? 0) >= 40)
+    #expect((total["spacingPercent"] as? Double ?? 0) >= 92)
+  }
+}

@@ -1,0 +1,775 @@
+#!/usr/bin/env python3
+"""Browser oracle: lay out the same chapters in headless Chromium and in Quire, compare boxes.
+
+Usage: scripts/browser-oracle.py BOOK... [--chapters SPEC] [--size WxH] [--font-size PX]
+       [--margins T,R,B,L|PX] [--json REPORT] [--tolerance PX] [--quire BIN] [--chromium BIN]
+
+Design. Line breaks differ by design (Quire sets paragraphs with Knuth-Plass, a browser
+greedily), and pages cut the flow where a browser has one long scroll, so the oracle compares
+BOXES, not lines: for every text block (an element whose own text makes line boxes) the left
+and right edges of its content box, its font size, its list marker; image sizes; the order of
+blocks. Vertical positions are not compared (they depend on pages and line breaks).
+
+Quire side: `quire render BOOK --boxes` writes `blocks` per page (index, tag, source, x, y,
+width, height, fontSize, marker). `source` is the element's preorder ordinal among the
+chapter document's elements (0 = <html>), so block k maps to
+`document.getElementsByTagName("*")[source]` in the browser when both parsed the same XML.
+That is why the chapter is loaded as XHTML (Chromium's XML parser, as a reading system does;
+no <tbody> is invented). The mapping is checked: the element name must match `tag` (an
+anonymous paragraph, tag "", maps to its parent element, whose content box it spans).
+
+Browser side: Chromium is driven over the DevTools protocol on a pipe (standard library only,
+no selenium). Its fonts are Quire's: a fontconfig file that sees only the repository's
+fonts/ folder, and profile preferences that make the generic families the ones Quire maps
+them to (serif: Noto Serif, sans-serif: DejaVu Sans, monospace: Noto Sans Mono, all at
+16 px). Quire's user-agent sheet (read from Sources/QuireIngest/Style/UserAgentSheet.swift)
+is injected in a cascade layer, so it overrides Chromium's defaults but loses to every
+publisher rule, as a user-agent sheet does; with it go Quire's e-reader choices (body
+margin 0, images scaled down to fit the text area, `line-height: normal` = --line-height). The viewport is the page's text area (page size minus margins), so browser x + left
+margin = Quire x. A --font-size other than 16 scales the viewport: Quire scales every CSS
+length with the reader's font size, a browser does that under page zoom.
+
+Agreement: a block agrees when both content-box edges are within --tolerance px (2). The
+headline is agreeing blocks / (Quire blocks + browser text blocks Quire has no block for).
+Disagreements are grouped into classes (element, what differs) with counts and examples:
+those tell which CSS feature to fix first.
+"""
+
+import argparse
+import json
+import os
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ET
+import zipfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class OracleError(Exception):
+    """A failure the harness reports in one line (exit 1)."""
+
+
+# MARK: Quire
+
+
+def quire_binary(explicit):
+    if explicit:
+        return explicit
+    for cand in (ROOT / ".build/debug/quire", ROOT / ".build/release/quire"):
+        if cand.exists():
+            return str(cand)
+    found = shutil.which("quire")
+    if not found:
+        raise OracleError("no quire binary: run `swift build` or pass --quire")
+    return found
+
+
+def run_quire(args, book, out_dir):
+    cmd = [quire_binary(args.quire), "render", str(book), "-o", str(out_dir), "--boxes",
+           "--pages", "1", "--size", args.size, "--font-size", str(args.font_size),
+           "--publisher-styles", args.publisher_styles]
+    if args.margins:
+        cmd += ["--margins", args.margins]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise OracleError(f"quire render failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
+    return json.loads((out_dir / "manifest.json").read_text())
+
+
+def uniform_margins(layout):
+    m = layout["margins"]
+    return {"top": m[0], "right": m[1], "bottom": m[2], "left": m[3]}
+
+
+def quire_chapters(manifest):
+    """spine → {href, blocks: {index: box + text}, images: [...], order: [index...]}."""
+    chapters = {}
+    for page in manifest["pages"]:
+        ch = chapters.setdefault(page["spine"], {"href": page["href"], "blocks": {},
+                                                 "images": [], "order": []})
+        for b in page.get("blocks") or []:
+            if b["index"] not in ch["blocks"]:
+                ch["blocks"][b["index"]] = dict(b, text="", page=page["number"], pages=0)
+                ch["order"].append(b["index"])
+            blk = ch["blocks"][b["index"]]
+            blk["pages"] += 1
+            blk["bottom"] = b["y"] + b["height"]
+        for line in page.get("lines") or []:
+            blk = ch["blocks"].get(line["block"])
+            if blk is not None and line.get("role", "text") == "text":
+                blk["text"] += line["text"] + " "
+        ch["images"] += page.get("images") or []
+    return chapters
+
+
+# MARK: Book files
+
+
+def user_agent_css(line_height):
+    """Quire's user-agent sheet, read from its Swift source so the two never drift apart."""
+    src = (ROOT / "Sources/QuireIngest/Style/UserAgentSheet.swift").read_text()
+    m = re.search(r'static let css = """\n(.*?)\n\s*"""', src, re.S)
+    if not m:
+        raise OracleError("UserAgentSheet.swift: no css string literal found")
+    # Quire's e-reader choices outside the sheet: the page has the margins, and images are
+    # scaled down (never up) to fit the text area.
+    # `line-height: normal` is --line-height in Quire.
+    return (m.group(1) + "\nbody { margin: 0 }\nimg, svg { max-width: 100%; max-height: 100vh }\n"
+            + f":root {{ line-height: {line_height} }}\n")
+
+
+def unpack_book(book, work):
+    """The folder holding the book's files and a function from an href to its file."""
+    if zipfile.is_zipfile(book):
+        root = work / "book"
+        with zipfile.ZipFile(book) as z:
+            for info in z.infolist():
+                target = (root / info.filename).resolve()
+                if not str(target).startswith(str(root.resolve())) or info.is_dir():
+                    continue  # hostile names stay out of the work folder
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with z.open(info) as src, open(target, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+        return root
+    root = work / "book"
+    root.mkdir()
+    for entry in Path(book).resolve().parent.iterdir():
+        (root / entry.name).symlink_to(entry)
+    return root
+
+
+def chapter_url(root, href):
+    """A file URL Chromium parses with its XML parser when the chapter is well-formed XML."""
+    path = root / urllib.parse.unquote(href)
+    if not path.exists():
+        raise OracleError(f"{href}: not found in the book")
+    try:
+        ET.parse(path)
+        well_formed = True
+    except ET.ParseError as e:
+        # expat knows no HTML entities; libxml2 (both engines) resolves the XHTML DTD's.
+        well_formed = "undefined entity" in str(e)
+    if path.suffix.lower() in (".xhtml", ".xht", ".xml") or not well_formed:
+        return Path(os.path.abspath(path)).as_uri(), well_formed
+    copy = path.with_name(path.name + ".oracle.xhtml")
+    if copy.is_symlink() or not copy.exists():
+        copy.unlink(missing_ok=True)
+        shutil.copyfile(path, copy)
+    return Path(os.path.abspath(copy)).as_uri(), True
+
+
+# MARK: Chromium over the DevTools pipe
+
+
+def chromium_binary(explicit):
+    for cand in ([explicit] if explicit else []) + ["chromium", "chromium-browser", "google-chrome"]:
+        found = shutil.which(cand) if cand else None
+        if found:
+            return found
+    return None
+
+
+class Chromium:
+    """One headless browser; one page target; commands over --remote-debugging-pipe."""
+
+    def __init__(self, binary, work, timeout):
+        self.timeout = timeout
+        self.next_id = 0
+        self.buf = b""
+        profile = work / "profile"
+        (profile / "Default").mkdir(parents=True)
+        fonts = {"standard": "Noto Serif", "serif": "Noto Serif", "sansserif": "DejaVu Sans",
+                 "fixed": "Noto Sans Mono", "cursive": "Noto Serif", "fantasy": "Noto Serif"}
+        prefs = {"webkit": {"webprefs": {
+            "fonts": {k: {"Zyyy": v} for k, v in fonts.items()},
+            "default_font_size": 16, "default_fixed_font_size": 16, "minimum_font_size": 0,
+            "minimum_logical_font_size": 0}}}
+        (profile / "Default/Preferences").write_text(json.dumps(prefs))
+        conf = work / "fonts.conf"
+        conf.write_text(
+            '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+            f"  <dir>{ROOT / 'fonts'}</dir>\n  <cachedir>{work / 'fontcache'}</cachedir>\n"
+            "</fontconfig>\n")
+        env = dict(os.environ, FONTCONFIG_FILE=str(conf))
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def wire():
+            os.dup2(to_chrome_r, 3)
+            os.dup2(from_chrome_w, 4)
+
+        self.proc = subprocess.Popen(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--remote-debugging-pipe", f"--user-data-dir={profile}", "--no-first-run",
+             "--disable-extensions", "--allow-file-access-from-files", "--mute-audio",
+             "--font-render-hinting=none", "--force-device-scale-factor=1", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=wire, env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        target = self.call("Target.createTarget", {"url": "about:blank"}, session=None)
+        attached = self.call("Target.attachToTarget",
+                             {"targetId": target["targetId"], "flatten": True}, session=None)
+        self.session = attached["sessionId"]
+        self.call("Page.enable")
+        self.call("Emulation.setScriptExecutionDisabled", {"value": True})
+
+    def _message(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.from_chrome], [], [], left)[0]:
+                raise OracleError("chromium did not answer in time")
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                raise OracleError("chromium closed the pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session="page", wait_event=None):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session == "page":
+            msg["sessionId"] = self.session
+        os.write(self.to_chrome, json.dumps(msg).encode() + b"\0")
+        deadline = time.monotonic() + self.timeout
+        result, seen_event = None, wait_event is None
+        while result is None or not seen_event:
+            m = self._message(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise OracleError(f"{method}: {m['error'].get('message')}")
+                result = m.get("result", {})
+            elif wait_event and m.get("method") == wait_event:
+                seen_event = True
+        return result
+
+    def measure(self, url, width, height, ua_css):
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.call("Page.navigate", {"url": url}, wait_event="Page.loadEventFired")
+        res = self.call("Runtime.evaluate", {
+            "expression": f"({MEASURE_JS})({json.dumps(ua_css)})", "awaitPromise": True,
+            "returnByValue": True})
+        if "exceptionDetails" in res:
+            raise OracleError(f"{url}: {res['exceptionDetails'].get('text')} "
+                              f"{res['exceptionDetails'].get('exception', {}).get('description', '')[:200]}")
+        return res["result"]["value"]
+
+    def close(self):
+        try:
+            self.call("Browser.close", session=None)
+        except OracleError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_chrome)
+        os.close(self.from_chrome)
+
+
+# Runs in the page: inject Quire's UA sheet in a layer, wait for fonts and images, then
+# report every element's name (ordinals index this list), the content box of every visible
+# block-level element, the own text of text blocks, list markers and images.
+MEASURE_JS = r"""
+async (uaCss) => {
+  const all = Array.from(document.getElementsByTagName('*'));
+  const tags = all.map(e => e.localName);
+  if (document.documentElement.localName === 'parsererror' ||
+      document.getElementsByTagName('parsererror').length)
+    return {tags, parseError: true, boxes: [], images: []};
+  const style = document.createElementNS('http://www.w3.org/1999/xhtml', 'style');
+  style.textContent = '@layer quire-ua {\n' + uaCss + '\n}';
+  const host = document.head || document.documentElement;
+  host.insertBefore(style, host.firstChild);
+  void document.documentElement.offsetHeight;
+  await document.fonts.ready;
+  await Promise.all(Array.from(document.getElementsByTagName('img')).map(i =>
+    i.complete ? null : new Promise(r => { i.onload = i.onerror = r; setTimeout(r, 3000); })));
+  void document.documentElement.offsetHeight;
+  await document.fonts.ready;
+
+  const index = new Map(all.map((e, i) => [e, i]));
+  const styles = all.map(e => getComputedStyle(e));
+  const blockish = i => {
+    const d = styles[i].display;
+    return !(d.startsWith('inline') || d === 'contents' || d === 'none' || d.startsWith('ruby')
+             || d === 'table-column' || d === 'table-column-group');
+  };
+  const container = el => {
+    for (let e = el; e; e = e.parentElement) {
+      const i = index.get(e);
+      if (i !== undefined && blockish(i)) return i;
+    }
+    return -1;
+  };
+  const own = new Map();
+  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if (!/\S/.test(t.data) || !t.parentElement) continue;
+    const pi = index.get(t.parentElement);
+    if (pi === undefined || ['script', 'style', 'title'].includes(tags[pi])) continue;
+    range.selectNodeContents(t);
+    if (range.getClientRects().length === 0) continue;
+    const c = container(t.parentElement);
+    if (c < 0) continue;
+    const s = (own.get(c) || '') + t.data.replace(/\s+/g, ' ');
+    own.set(c, s.length > 400 ? s.slice(0, 400) : s);
+  }
+  const greek = 'αβγδεζηθικλμνξοπρστυφχψω';
+  const alpha = (n, upper) => { let s = ''; while (n > 0) { n--; s = String.fromCharCode(97 + n % 26) + s; n = Math.floor(n / 26); } return upper ? s.toUpperCase() : s; };
+  const roman = n => { if (n <= 0 || n >= 4000) return String(n); const t = [[1000,'m'],[900,'cm'],[500,'d'],[400,'cd'],[100,'c'],[90,'xc'],[50,'l'],[40,'xl'],[10,'x'],[9,'ix'],[5,'v'],[4,'iv'],[1,'i']]; let s = ''; for (const [v, r] of t) while (n >= v) { s += r; n -= v; } return s; };
+  const markerText = (type, n) => {
+    switch (type) {
+      case 'disc': return '•'; case 'circle': return '◦'; case 'square': return '▪';
+      case 'none': return '';
+      case 'decimal': return n + '.';
+      case 'decimal-leading-zero': return (n >= 0 && n < 10 ? '0' : '') + n + '.';
+      case 'lower-alpha': case 'lower-latin': return alpha(n, false) + '.';
+      case 'upper-alpha': case 'upper-latin': return alpha(n, true) + '.';
+      case 'lower-roman': return roman(n) + '.';
+      case 'upper-roman': return roman(n).toUpperCase() + '.';
+      case 'lower-greek': { let s = '', m = n; while (m > 0) { m--; s = greek[m % 24] + s; m = Math.floor(m / 24); } return s + '.'; }
+    }
+    if (/^".*"$/.test(type)) return type.slice(1, -1);
+    return '[' + type + ' ' + n + ']';
+  };
+  const ordinal = new Map();
+  for (let i = 0; i < all.length; i++) {
+    const list = all[i];
+    const items = Array.from(list.children).filter(c => index.has(c) && styles[index.get(c)].display === 'list-item');
+    if (!items.length) continue;
+    const reversed = list.localName === 'ol' && list.hasAttribute('reversed');
+    const start = parseInt(list.getAttribute('start'));
+    let n = Number.isFinite(start) && list.localName === 'ol' ? start : (reversed ? items.length : 1);
+    for (const li of items) {
+      const v = parseInt(li.getAttribute('value'));
+      if (Number.isFinite(v)) n = v;
+      ordinal.set(li, n);
+      n += reversed ? -1 : 1;
+    }
+  }
+  const listItem = i => {
+    for (let e = all[i]; e; e = e.parentElement) {
+      const k = index.get(e);
+      if (k !== undefined && styles[k].display === 'list-item') return k;
+    }
+    return -1;
+  };
+  const px = v => parseFloat(v) || 0;
+  // The layout feature a block sits in (for the disagreement classes), nearest first.
+  const context = i => {
+    for (let e = all[i]; e; e = e.parentElement) {
+      const k = index.get(e);
+      if (k === undefined) continue;
+      const s = styles[k];
+      if (s.display === 'table-cell' || s.display === 'table-caption') return 'table';
+      if (s.float !== 'none') return 'float';
+      if (s.position === 'absolute' || s.position === 'fixed') return 'positioned';
+      if (s.columnCount !== 'auto') return 'columns';
+      if (s.display.startsWith('flex') || s.display.startsWith('grid')) return s.display;
+    }
+    return '';
+  };
+  const boxes = [];
+  for (let i = 0; i < all.length; i++) {
+    if (!blockish(i)) continue;
+    const rects = all[i].getClientRects();
+    if (!rects.length) continue;
+    const r = all[i].getBoundingClientRect();
+    const s = styles[i];
+    const box = {i, l: r.left + px(s.borderLeftWidth) + px(s.paddingLeft),
+                 r: r.right - px(s.borderRightWidth) - px(s.paddingRight),
+                 t: r.top + px(s.borderTopWidth) + px(s.paddingTop),
+                 b: r.bottom - px(s.borderBottomWidth) - px(s.paddingBottom), fs: px(s.fontSize)};
+    if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); box.ctx = context(i); }
+    if (s.display === 'list-item') {
+      box.marker = markerText(s.listStyleType, ordinal.get(all[i]) ?? 1);
+      if (s.listStyleImage && s.listStyleImage !== 'none') box.marker = '[image]';
+    }
+    boxes.push(box);
+  }
+  const images = [];
+  for (let i = 0; i < all.length; i++) {
+    if (tags[i] !== 'img' && tags[i] !== 'image') continue;
+    const r = all[i].getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const src = tags[i] === 'img' ? all[i].currentSrc || all[i].src
+      : new URL(all[i].getAttribute('href') || all[i].getAttributeNS('http://www.w3.org/1999/xlink', 'href') || '', document.baseURI).href;
+    images.push({i, src, x: r.left, y: r.top, w: r.width, h: r.height});
+  }
+  return {tags, boxes, images, parseError: false};
+}
+"""
+
+
+# MARK: Comparison
+
+
+def norm_text(s):
+    return re.sub(r"[\W_]+", "", s.replace("\u00ad", "")).lower()
+
+
+def texts_agree(quire_text, browser_text):
+    """Loose: one text's first letters appear in the other (transforms, markers, hyphens aside)."""
+    q, b = norm_text(quire_text), norm_text(browser_text)
+    if not q or not b:
+        return True
+    probe = q[:12] if len(q) <= len(b) else b[:12]
+    return probe in (b if len(q) <= len(b) else q)
+
+
+class Tally:
+    """Counts and disagreement classes over any number of chapters."""
+
+    def __init__(self):
+        self.c = Counter()
+        self.classes = defaultdict(lambda: {"count": 0, "deltas": [], "examples": []})
+        self.chapters = []
+
+    def miss(self, cls, where, delta=None):
+        k = self.classes[cls]
+        k["count"] += 1
+        if delta is not None:
+            k["deltas"].append(delta)
+        if len(k["examples"]) < 3:
+            k["examples"].append(where)
+
+    def pct(self, good, total):
+        return round(100.0 * self.c[good] / self.c[total], 1) if self.c[total] else None
+
+    def summary(self):
+        return {
+            "blocks": self.c["blocks"], "blocksAgree": self.c["agree"],
+            "agreementPercent": self.pct("agree", "blocks"),
+            "fontSizePercent": self.pct("fontAgree", "fontChecked"),
+            "markers": self.c["markers"], "markerPercent": self.pct("markerAgree", "markers"),
+            "images": self.c["images"], "imagePercent": self.pct("imageAgree", "images"),
+            "gaps": self.c["gaps"], "spacingPercent": self.pct("gapAgree", "gaps"),
+            "unmapped": self.c["unmapped"], "missingInQuire": self.c["missing"],
+            "hiddenInBrowser": self.c["hidden"], "textMismatches": self.c["textMismatch"],
+            "orderInversions": self.c["inversions"],
+        }
+
+    def class_list(self, limit=None):
+        out = []
+        for name, k in sorted(self.classes.items(), key=lambda kv: -kv[1]["count"]):
+            med = round(statistics.median(k["deltas"]), 1) if k["deltas"] else None
+            out.append({"class": name, "count": k["count"], "medianDelta": med,
+                        "examples": k["examples"]})
+        return out[:limit] if limit else out
+
+
+def tag_class(tag):
+    return "anonymous" if tag == "" else tag
+
+
+def compare_block(tally, q, el, dx, scale, tol, where):
+    """One Quire block against the browser element its `source` names."""
+    tally.c["blocks"] += 1
+    tag = tag_class(q["tag"]) + (f" in {el['ctx']}" if el.get("ctx") else "")
+    ql, qr = q["x"] - dx, q["x"] + q["width"] - dx
+    bl, br = el["l"] * scale, el["r"] * scale
+    dl, dr = ql - bl, qr - br
+    ok_l, ok_r = abs(dl) <= tol, abs(dr) <= tol
+    if ok_l and ok_r:
+        tally.c["agree"] += 1
+    else:
+        side = "left+right" if not ok_l and not ok_r else ("left" if not ok_l else "right")
+        delta = dl if not ok_l else dr
+        tally.miss(f"{tag}: {side} edge", dict(where, quire=[round(ql, 1), round(qr, 1)],
+                                                browser=[round(bl, 1), round(br, 1)]), round(delta, 1))
+    tally.c["fontChecked"] += 1
+    if abs(q["fontSize"] - el["fs"] * scale) <= 0.5:
+        tally.c["fontAgree"] += 1
+    else:
+        tally.miss(f"{tag}: font size", dict(where, quire=q["fontSize"], browser=el["fs"] * scale),
+                   round(q["fontSize"] - el["fs"] * scale, 1))
+
+
+def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
+    tags, boxes = dom["tags"], {b["i"]: b for b in dom["boxes"]}
+    dx = margins["left"]
+    seen, quire_markers, last_source = set(), {}, -1
+    for index in qch["order"]:
+        q = qch["blocks"][index]
+        where = {"spine": spine, "page": q["page"], "block": index, "tag": q["tag"],
+                 "text": q["text"][:60].strip()}
+        src = q["source"]
+        if src < 0 or src >= len(tags) or (q["tag"] and tags[src] != q["tag"]):
+            tally.c["blocks"] += 1
+            tally.c["unmapped"] += 1
+            tally.miss(f"{tag_class(q['tag'])}: no browser element", where)
+            continue
+        el = boxes.get(src)
+        if el is None:
+            tally.c["blocks"] += 1
+            tally.c["hidden"] += 1
+            tally.miss(f"{tag_class(q['tag'])}: not shown by the browser", where)
+            continue
+        if q["tag"]:
+            if src < last_source:
+                tally.c["inversions"] += 1
+            last_source = src
+        if "text" in el and not texts_agree(q["text"], el["text"]):
+            tally.c["textMismatch"] += 1
+        seen.add(src)
+        compare_block(tally, q, el, dx, scale, tol, where)
+        li = el.get("li", -1)
+        if li >= 0 and li not in quire_markers:
+            quire_markers[li] = q.get("marker") or ""
+    for b in dom["boxes"]:
+        if "text" in b and b["i"] not in seen and norm_text(b["text"]):
+            tally.c["blocks"] += 1
+            tally.c["missing"] += 1
+            ctx = f" in {b['ctx']}" if b.get("ctx") else ""
+            tally.miss(f"{tags[b['i']]}{ctx}: no Quire block", {"spine": spine, "tag": tags[b["i"]],
+                                                           "text": b["text"][:60].strip()})
+    compare_spacing(tally, spine, qch, boxes, tags, scale, tol)
+    compare_markers(tally, spine, boxes, quire_markers, tags)
+    compare_images(tally, spine, qch["images"], dom["images"], dx, scale, tol, dom["root"])
+
+
+def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
+    """Vertical space between consecutive named blocks that share a page (collapsed margins,
+    padding): the gap from one's last line to the next one's first, against the gap between
+    their content boxes in the browser. Cells and anonymous paragraphs are left out."""
+    prev = None
+    for index in qch["order"]:
+        q = qch["blocks"][index]
+        ok = (q["tag"] not in ("", "td", "th") and q["source"] in boxes
+              and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"])
+        if ok and prev is not None and prev["pages"] == 1 and prev["page"] == q["page"] \
+                and prev["source"] != q["source"]:
+            a, b = boxes[prev["source"]], boxes[q["source"]]
+            gq, gb = q["y"] - prev["bottom"], (b["t"] - a["b"]) * scale
+            tally.c["gaps"] += 1
+            if abs(gq - gb) <= tol:
+                tally.c["gapAgree"] += 1
+            else:
+                ctx = f" in {b['ctx']}" if b.get("ctx") else ""
+                tally.miss(f"spacing: {prev['tag']} → {q['tag']}{ctx}",
+                           {"spine": spine, "page": q["page"], "block": index,
+                            "text": q["text"][:40].strip(), "quire": round(gq, 1),
+                            "browser": round(gb, 1)}, round(gq - gb, 1))
+        prev = q if ok else None
+
+
+def compare_markers(tally, spine, boxes, quire_markers, tags):
+    for li, qm in quire_markers.items():
+        bm = boxes[li].get("marker", "") if li in boxes else ""
+        tally.c["markers"] += 1
+        if qm.strip() == bm.strip():
+            tally.c["markerAgree"] += 1
+        else:
+            tally.miss("list marker", {"spine": spine, "tag": tags[li], "quire": qm, "browser": bm})
+
+
+def compare_images(tally, spine, qimages, bimages, dx, scale, tol, root):
+    def rel(src):
+        if not src.startswith("file://"):
+            return src
+        path = urllib.request.url2pathname(urllib.parse.urlparse(src).path)
+        try:
+            return str(Path(path).relative_to(root))
+        except ValueError:
+            return path
+
+    pending = defaultdict(list)
+    for b in bimages:
+        pending[rel(b["src"])].append(b)
+    for q in qimages:
+        tally.c["images"] += 1
+        where = {"spine": spine, "href": q["href"]}
+        cands = pending.get(q["href"])
+        if not cands:
+            tally.miss("image: not in the browser", where)
+            continue
+        b = cands.pop(0)
+        dw, dh = q["width"] - b["w"] * scale, q["height"] - b["h"] * scale
+        dxl = q["x"] - dx - b["x"] * scale
+        if abs(dw) <= tol and abs(dh) <= tol and abs(dxl) <= tol:
+            tally.c["imageAgree"] += 1
+        elif abs(dw) > tol or abs(dh) > tol:
+            tally.miss("image: size", dict(where, quire=[q["width"], q["height"]],
+                                           browser=[round(b["w"] * scale, 1), round(b["h"] * scale, 1)]),
+                       round(dw, 1))
+        else:
+            tally.miss("image: left edge", where, round(dxl, 1))
+
+
+# MARK: Driver
+
+
+def parse_chapters(spec, available):
+    if spec in (None, "all"):
+        return sorted(available)
+    chosen = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise OracleError(f"--chapters: bad range {part!r} (spine indices, e.g. 0,3-5)")
+        chosen.update(range(int(lo), int(hi or lo) + 1))
+    return sorted(chosen & set(available))
+
+
+def sample(items, limit):
+    if not limit or len(items) <= limit:
+        return items
+    step = len(items) / limit
+    return [items[int(k * step)] for k in range(limit)]
+
+
+def run_book(args, browser, book, work):
+    """One book's report; `browser` is shared between books."""
+    if not book.exists():
+        raise OracleError(f"{book}: no such file")
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    scale = args.font_size / 16.0
+    tally = Tally()
+    manifest = run_quire(args, book, work / "quire")
+    margins = uniform_margins(manifest["layout"])
+    chapters = quire_chapters(manifest)
+    with_content = [s for s, c in chapters.items() if c["blocks"] or c["images"]]
+    spines = sample(parse_chapters(args.chapters, with_content), args.max_chapters)
+    root = Path(os.path.abspath(unpack_book(book, work)))
+    ua_css = user_agent_css(manifest["layout"].get("lineHeight", 1.4))
+    vw = round((w - margins["left"] - margins["right"]) / scale)
+    vh = round((h - margins["top"] - margins["bottom"]) / scale)
+    for spine in spines:
+        ch = chapters[spine]
+        url, xml = chapter_url(root, ch["href"])
+        dom = browser.measure(url, vw, vh, ua_css)
+        dom["root"] = root
+        before = Counter(tally.c)
+        if dom.get("parseError"):
+            tally.miss("chapter: not well-formed XML in the browser", {"spine": spine})
+            continue
+        compare_chapter(tally, spine, ch, dom, margins, scale, args.tolerance)
+        d = tally.c - before
+        tally.chapters.append({"spine": spine, "href": ch["href"], "xml": xml,
+                               "blocks": d["blocks"], "agree": d["agree"]})
+        if args.verbose:
+            print(f"  spine {spine:3} {ch['href']}: {d['agree']}/{d['blocks']} blocks agree",
+                  file=sys.stderr)
+    return tally, {"book": str(book), "margins": margins, "summary": tally.summary(),
+                   "classes": tally.class_list(), "chapters": tally.chapters}
+
+
+def run(args):
+    binary = chromium_binary(args.chromium)
+    if not binary:
+        raise OracleError("chromium not found (Debian: apt-get install chromium chromium-driver)")
+    total, books = Tally(), []
+    with tempfile.TemporaryDirectory(prefix="quire-oracle-") as tmp:
+        work = Path(tmp)
+        browser = Chromium(binary, work, args.timeout)
+        try:
+            for k, book in enumerate(args.book):
+                (work / f"b{k}").mkdir()
+                try:
+                    tally, report = run_book(args, browser, Path(book), work / f"b{k}")
+                except OracleError as e:  # one bad book does not stop the others
+                    books.append({"book": str(book), "error": str(e)})
+                    continue
+                books.append(report)
+                total.c += tally.c
+                for name, cls in tally.classes.items():
+                    t = total.classes[name]
+                    t["count"] += cls["count"]
+                    t["deltas"] += cls["deltas"]
+                    t["examples"] = (t["examples"] + [dict(e, book=Path(book).name)
+                                                      for e in cls["examples"]])[:3]
+        finally:
+            browser.close()
+    return {"size": args.size, "fontSize": args.font_size, "tolerance": args.tolerance,
+            "chromium": binary, "summary": total.summary(), "classes": total.class_list(),
+            "books": books}
+
+
+def print_book(name, summary, classes, tolerance, limit):
+    s = summary
+    print(f"{name}: {s['blocksAgree']}/{s['blocks']} blocks agree within "
+          f"{tolerance} px ({s['agreementPercent']} %)")
+    print(f"  font size {s['fontSizePercent']} %, markers {s['markerPercent']} % of {s['markers']}, "
+          f"images {s['imagePercent']} % of {s['images']}, spacing {s['spacingPercent']} % of "
+          f"{s['gaps']} gaps; unmapped {s['unmapped']}, "
+          f"missing in Quire {s['missingInQuire']}, hidden in browser {s['hiddenInBrowser']}, "
+          f"text mismatches {s['textMismatches']}, order inversions {s['orderInversions']}")
+    for k in classes[:limit]:
+        ex = k["examples"][0] if k["examples"] else {}
+        delta = f", median Δ {k['medianDelta']} px" if k["medianDelta"] is not None else ""
+        print(f"  {k['count']:6}  {k['class']}{delta}   e.g. {json.dumps(ex, ensure_ascii=False)[:150]}")
+
+
+def print_report(report, limit):
+    for b in report["books"]:
+        if "error" in b:
+            print(f"{b['book']}: not compared: {b['error']}")
+            continue
+        print_book(b["book"], b["summary"], b["classes"], report["tolerance"], limit)
+    if len(report["books"]) > 1:
+        print_book("all", report["summary"], report["classes"], report["tolerance"], limit)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Lay out the same chapters in Quire (render --boxes) and in headless Chromium
+(Quire's fonts, Quire's user-agent sheet, a viewport as wide as Quire's text area) and
+compare, for every text block mapped by its element: the content box's left and right
+edges (the headline: % of blocks within --tolerance px), font size, list marker; image
+sizes; the vertical space between consecutive blocks on a page; block order.
+Line breaks and page breaks are not compared (they differ by design).""",
+        epilog="Prints per-book agreement and the biggest disagreement classes; --json writes "
+               "the full report. Exit 0 on success, 1 when a book could not be compared (the "
+               "others still are), 2 when chromium is missing. See Benchmarks/browser-oracle.md.")
+    p.add_argument("book", nargs="+", help="EPUBs or XHTML/HTML files (one browser for all)")
+    p.add_argument("--chapters", help="spine indices as in the manifest (0-based), e.g. 0,3-5 [all with content]")
+    p.add_argument("--max-chapters", type=int, default=0,
+                   help="at most N chapters, evenly spaced (default: no limit)")
+    p.add_argument("--size", default="600x800", help="page size WxH in px [600x800]")
+    p.add_argument("--font-size", type=float, default=16, help="Quire's --font-size [16]")
+    p.add_argument("--margins", help="Quire's --margins T,R,B,L|PX [Quire's default]")
+    p.add_argument("--publisher-styles", default="on", choices=["on", "off"])
+    p.add_argument("--tolerance", type=float, default=2.0, help="px an edge may differ [2]")
+    p.add_argument("--json", help="write the full report (classes with examples) here")
+    p.add_argument("--classes", type=int, default=8, help="disagreement classes printed [8]")
+    p.add_argument("--quire", help="quire binary [.build/debug/quire]")
+    p.add_argument("--chromium", help="chromium binary [chromium on PATH]")
+    p.add_argument("--timeout", type=float, default=60, help="seconds per browser step [60]")
+    p.add_argument("--verbose", action="store_true", help="per-chapter numbers on stderr")
+    args = p.parse_args(argv)
+    if not chromium_binary(args.chromium):
+        print("browser-oracle: chromium not found (apt-get install chromium)", file=sys.stderr)
+        return 2
+    try:
+        report = run(args)
+    except OracleError as e:
+        print(f"browser-oracle: {e}", file=sys.stderr)
+        return 1
+    print_report(report, args.classes)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str))
+    return 1 if any("error" in b for b in report["books"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
