@@ -25,6 +25,18 @@ struct Manifest: Codable, Sendable {
     var x: Double, y: Double, width: Double, height: Double
     var href: String
   }
+  /// A block box's fragment on the page (`--boxes`): border box and content box.
+  struct BlockInfo: Codable, Sendable {
+    struct Box: Codable, Sendable {
+      var x: Double, y: Double, width: Double, height: Double
+    }
+    var index: Int
+    var tag: String
+    /// The `block` number of its lines, when it holds text.
+    var text: Int?
+    var x: Double, y: Double, width: Double, height: Double
+    var content: Box
+  }
   struct PageInfo: Codable, Sendable {
     var number: Int
     var file: String?
@@ -34,6 +46,7 @@ struct Manifest: Codable, Sendable {
     var end: LocationInfo
     var lines: [LineInfo]?
     var images: [ImageInfo]?
+    var blocks: [BlockInfo]?
   }
 
   var format = "quire-pages/2"
@@ -80,7 +93,18 @@ struct Manifest: Codable, Sendable {
           ImageInfo(
             x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
             height: Self.r($0.rect.height), href: $0.href)
-        } : nil)
+        } : nil,
+      blocks: boxes ? p.blocks.map(Self.blockInfo) : nil)
+  }
+
+  /// One block fragment's entry.
+  static func blockInfo(_ b: BlockFragment) -> BlockInfo {
+    BlockInfo(
+      index: b.index, tag: b.tag, text: b.textBlock, x: r(b.border.x), y: r(b.border.y),
+      width: r(b.border.width), height: r(b.border.height),
+      content: BlockInfo.Box(
+        x: r(b.content.x), y: r(b.content.y), width: r(b.content.width),
+        height: r(b.content.height)))
   }
 
   /// Page number holding `location`: the last page starting at or before it.

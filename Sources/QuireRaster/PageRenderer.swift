@@ -63,6 +63,7 @@ package final class PageRenderer: Sendable {
     var canvas = Canvas(width: width, height: height, format: format)
     let rasterizer = checkout()
     defer { checkin(rasterizer) }
+    if let background = page.background { paintBox(background, canvas: &canvas) }
     for item in page.items {
       switch item {
       case .glyphs(let run):
@@ -72,10 +73,26 @@ package final class PageRenderer: Sendable {
       case .image(let placement):
         drawImage(placement, canvas: &canvas)
       case .box(let box):
-        BoxPainter.paint(box, on: &canvas)
+        paintBox(box, canvas: &canvas)
       }
     }
     return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)
+  }
+
+  /// A box fragment, its background images decoded through the shared image store.
+  private func paintBox(_ box: BoxPaint, canvas: inout Canvas) {
+    let store = imageStore
+    let images = BackgroundImages(
+      size: { store.intrinsicSize(href: $0) },
+      scaled: { href, w, h in
+        switch store.image(href: href, width: w, height: h) {
+        case .image(let scaled): return scaled
+        case .failed(let error):
+          self.warn(Diagnostic(.undrawableImage, file: href, message: error.reason))
+          return nil
+        }
+      })
+    BoxPainter.paint(box, on: &canvas, images: images)
   }
 
   private func drawRun(_ run: GlyphRun, rasterizer: GlyphRasterizer, canvas: inout Canvas) {

@@ -210,6 +210,7 @@ package final class Typesetter: Sendable {
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.hyphenation.points = caches.hyphenPoints
+    flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
@@ -222,9 +223,10 @@ package final class Typesetter: Sendable {
       right: Double(options.width) - options.margins.right)
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
-    let pages = Paginator(options: options).pages(
+    var pages = Paginator(options: options).pages(
       entries, spine: spineIndex, href: chapter.href,
-      fallback: Location(spine: spineIndex, offset: 0))
+      fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+    flow.paintPageBackground(chapter, on: &pages)
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family

@@ -225,6 +225,7 @@ final class PageStream: @unchecked Sendable {
     if !keepBoxes {
       p.lines = []
       p.images = []
+      p.blocks = []
     }
     return p
   }

@@ -46,6 +46,8 @@ struct ChapterBuilder {
   private(set) var offset = 0
   private(set) var documentLanguage: String?
   private(set) var documentDirection: TextDirection?
+  /// The `html` element's background (it opens no block; the page paints it).
+  private(set) var rootBackground: BoxBackground?
 
   private var frames: [Frame] = []
 
@@ -128,6 +130,9 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
+          if node.name == "html", !style.box.background.isEmpty {
+            rootBackground = style.box.background
+          }
         }
 
         if appendReplaced(node, n, style: style, lang: lang) { continue }

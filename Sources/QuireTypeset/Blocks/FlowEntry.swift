@@ -20,6 +20,11 @@ struct FlowEntry: Sendable {
   var block: Int? = nil
   var start: Location
   var end: Location
+  /// Boxes (`BoxFlow.boxes` indices, outermost first) whose border box starts at this
+  /// entry's top.
+  var opens: [Int] = []
+  /// How many open boxes end at this entry's bottom (innermost first).
+  var closes = 0
 }
 
 extension DisplayItem {

@@ -44,9 +44,10 @@ struct Paginator {
   }
 
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
-  func pages(_ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location)
-    -> [Page]
-  {
+  func pages(
+    _ entries: consuming [FlowEntry], spine: Int, href: String, fallback: Location,
+    boxes: [FlowBox] = []
+  ) -> [Page] {
     let spots = place(entries)
     guard let lastPage = spots.last?.page else { return [] }
     var pages: [Page] = (0...lastPage).map {
@@ -54,6 +55,7 @@ struct Paginator {
     }
     var seen = [Bool](repeating: false, count: lastPage + 1)
     let top = options.margins.top
+    var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
     var entries = entries
     for k in entries.indices {
       let spot = spots[k]
@@ -69,7 +71,10 @@ struct Paginator {
       var items = entries[k].items
       entries[k].items = []
       for i in items.indices { items[i].shift(dy: dy) }
+      fragments.willPlace(
+        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count)
       pages[spot.page].items += items
+      fragments.didPlace(entries[k], bottom: dy + entries[k].height)
       for var l in entries[k].lines {
         l.rect.y += dy
         pages[spot.page].lines.append(l)
@@ -79,6 +84,7 @@ struct Paginator {
         pages[spot.page].images.append(i)
       }
     }
+    fragments.finish(&pages)
     // Pages that only a forced break produced carry the previous page's end.
     for i in pages.indices where !seen[i] && i > 0 {
       pages[i].start = pages[i - 1].end
