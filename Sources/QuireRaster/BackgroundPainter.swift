@@ -24,7 +24,9 @@ import QuireTypeset
 struct BackgroundImages {
   var size: (String) -> (width: Double, height: Double)?
   var scaled: (String, Int, Int) -> ScaledImage?
-  static var none: BackgroundImages { BackgroundImages(size: { _ in nil }, scaled: { _, _, _ in nil }) }
+  static var none: BackgroundImages {
+    BackgroundImages(size: { _ in nil }, scaled: { _, _, _ in nil })
+  }
 }
 
 enum BackgroundPainter {
@@ -206,7 +208,9 @@ struct Tiling {
 
   /// A length or percentage in CSS px (percentages of `base`); nil for `auto` and junk.
   static func length(_ w: String, of base: Double) -> Double? {
-    let units: [(String, Double)] = [("%", -1), ("px", 1), ("rem", 16), ("em", 16), ("pt", 4.0 / 3)]
+    let units: [(String, Double)] = [
+      ("%", -1), ("px", 1), ("rem", 16), ("em", 16), ("pt", 4.0 / 3),
+    ]
     for (unit, scale) in units where w.hasSuffix(unit) {
       guard let v = Double(w.dropLast(unit.count)), v.isFinite, abs(v) < 1e6 else { return nil }
       return scale < 0 ? v / 100 * base : v * scale
@@ -302,7 +306,9 @@ struct GradientRamp {
     let b = stops[k]
     let span = b.t - a.t
     let f = span <= 0 ? 1 : (t - a.t) / span
-    func mix(_ p: Int32, _ q: Int32) -> Int32 { Int32((Double(p) + (Double(q) - Double(p)) * f).rounded()) }
+    func mix(_ p: Int32, _ q: Int32) -> Int32 {
+      Int32((Double(p) + (Double(q) - Double(p)) * f).rounded())
+    }
     return Premultiplied(
       r: mix(a.color.r, b.color.r), g: mix(a.color.g, b.color.g), b: mix(a.color.b, b.color.b),
       a: mix(a.color.a, b.color.a))

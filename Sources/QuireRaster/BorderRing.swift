@@ -46,9 +46,11 @@ struct BorderRing {
     let m = outer.maxRadius
     let bands = [
       Rect(x: r.x, y: r.y, width: r.width, height: max(widths[0], m) + 1),
-      Rect(x: r.x, y: r.maxY - max(widths[2], m) - 1, width: r.width, height: max(widths[2], m) + 1),
+      Rect(
+        x: r.x, y: r.maxY - max(widths[2], m) - 1, width: r.width, height: max(widths[2], m) + 1),
       Rect(x: r.x, y: r.y, width: max(widths[3], m) + 1, height: r.height),
-      Rect(x: r.maxX - max(widths[1], m) - 1, y: r.y, width: max(widths[1], m) + 1, height: r.height),
+      Rect(
+        x: r.maxX - max(widths[1], m) - 1, y: r.y, width: max(widths[1], m) + 1, height: r.height),
     ]
     var done = Set<Int>()
     let stride = canvas.width + 1

@@ -95,11 +95,13 @@ import Testing
     let mid = pixel(b, 29, 20)
     #expect(abs(Int(mid[0]) - 132) <= 3 && abs(Int(mid[2]) - 123) <= 3)
     let down = GradientRamp(
-      LinearGradientValue.parse("red 20% , blue 60px")!, area: Rect(x: 0, y: 0, width: 10, height: 100))
+      LinearGradientValue.parse("red 20% , blue 60px")!,
+      area: Rect(x: 0, y: 0, width: 10, height: 100))
     #expect(down.stops.map(\.t) == [0.2, 0.6])
     #expect(down.color(5, 10).r == 255 && down.color(5, 90).b == 255)
     #expect(LinearGradientValue.parse("45deg , red")?.stops == nil)  // one stop is not enough
-    #expect(LinearGradientValue.parse("to left top , red , blue 80%")?.direction == .corner(x: -1, y: -1))
+    #expect(
+      LinearGradientValue.parse("to left top , red , blue 80%")?.direction == .corner(x: -1, y: -1))
   }
 
   @Test func backgroundImageRepeatsFromItsPosition() {
@@ -129,7 +131,10 @@ import Testing
     #expect(Tiling.position("center left", area: area, tile: tile) == (0, 20))
     let natural = (width: 20.0, height: 10.0)
     #expect(Tiling.size("cover", area: area, natural: natural) == (100, 50))
-    #expect(Tiling.size("contain", area: Rect(x: 0, y: 0, width: 100, height: 20), natural: natural) == (40, 20))
+    #expect(
+      Tiling.size("contain", area: Rect(x: 0, y: 0, width: 100, height: 20), natural: natural) == (
+        40, 20
+      ))
     #expect(Tiling.size("50% auto", area: area, natural: natural) == (50, 25))
     #expect(Tiling.size("auto", area: area, natural: natural) == (20, 10))
     var round = BackgroundLayer(source: .url("x"))
@@ -164,7 +169,9 @@ import Testing
           bottom: PaintedBorderSide(width: 6, style: .outset, color: navy),
           left: PaintedBorderSide(width: 6, style: .inset, color: navy),
           backgroundLayers: [
-            layer(.linearGradient("135deg , #fc0 , rgba(0,128,255,0.5) 70% , #080"), "repeat", "0 0", "auto")
+            layer(
+              .linearGradient("135deg , #fc0 , rgba(0,128,255,0.5) 70% , #080"), "repeat", "0 0",
+              "auto")
           ])),
       .box(
         BoxPaint(

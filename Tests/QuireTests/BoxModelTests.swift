@@ -15,11 +15,12 @@ struct BoxModelTests {
   static let css = "body { margin: 0; padding: 0 } p { margin: 0 }"
 
   /// Lays out one chapter with `css` in its head and `body` as its body.
-  static func book(_ body: String, css: String = "", name: String, height: Int = 600) throws
-    -> EagerBook
-  {
+  static func book(
+    _ body: String, css: String = "", name: String, height: Int = 600, files: [String: Data] = [:]
+  ) throws -> EagerBook {
     let dir = temporaryFolder("boxes-\(name)")
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    for (file, data) in files { try data.write(to: URL(fileURLWithPath: dir + "/" + file)) }
     let xhtml = """
       <?xml version="1.0" encoding="utf-8"?>
       <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title>
@@ -65,7 +66,9 @@ struct BoxModelTests {
       return nil
     }
     #expect(paints.count == 1)
-    #expect(paints.first.map { Self.rect($0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) } == div.border)
+    #expect(
+      paints.first.map { Self.rect($0.rect.x, $0.rect.y, $0.rect.width, $0.rect.height) }
+        == div.border)
     #expect(paints.first?.top.width == 4 && paints.first?.top.color == RGBA(r: 255, g: 0, b: 0))
     // The paint comes before the text it surrounds.
     guard case .box = b.layout.pages[0].items.first else {
@@ -78,7 +81,8 @@ struct BoxModelTests {
     // Siblings: the larger margin wins; a negative one is added to the largest positive.
     let siblings = try Self.book(
       "<p class='a'>A</p><p class='b'>B</p><p class='c'>C</p>",
-      css: ".a { margin-bottom: 20px } .b { margin-top: 10px; margin-bottom: 25px } .c { margin-top: -5px }",
+      css:
+        ".a { margin-bottom: 20px } .b { margin-top: 10px; margin-bottom: 25px } .c { margin-top: -5px }",
       name: "siblings")
     let ys = (0..<3).compactMap { Self.fragments(siblings, "p", nth: $0).first?.border.y }
     let expected: [Double] = [20, Self.r(20 + 22.4 + 20), Self.r(20 + 2 * 22.4 + 40)]
@@ -157,7 +161,8 @@ struct BoxModelTests {
   @Test func boxesSplitAcrossPagesLoseTheCutBorders() throws {
     let text = (1...30).map { "<p>Line \($0)</p>" }.joined()
     let b = try Self.book(
-      "<div>\(text)</div>", css: "div { border: 3px dashed blue; padding: 5px; border-radius: 8px }",
+      "<div>\(text)</div>",
+      css: "div { border: 3px dashed blue; padding: 5px; border-radius: 8px }",
       name: "split", height: 300)
     let frags = Self.fragments(b, "div")
     #expect(frags.count >= 3)
@@ -198,5 +203,51 @@ struct BoxModelTests {
       body.layout.pages[0], width: 400, height: 600, format: .gray8)
     let luminance: Int = (54 * 0x12 + 183 * 0x34 + 19 * 0x56 + 128) >> 8
     #expect(Int(gray.pixels[0]) == luminance)
+  }
+
+  /// The fixture chapter of the golden: coloured boxes, every border style, rounded corners,
+  /// a gradient, a background image with repeat/size/position, a page-filling body colour.
+  static let sampler = """
+    <h2 class='t'>Boxes</h2>
+    <div class='note'><p>A note in a rounded box with a dashed border, centred at 80%.</p></div>
+    <div class='dots'><p>Dotted, double and groove sides.</p></div>
+    <div class='grad'><p>A gradient from gold to sky.</p></div>
+    <div class='img'><p>Tiles repeat along x at the bottom.</p></div>
+    <div class='deco'><p>Inset, outset and ridge.</p></div>
+    """
+  static let samplerCSS = """
+    body { background: #f4efe2 } h2.t { margin: 0 0 8px; font-size: 1.2em }
+    div { margin: 10px 0; padding: 6px 10px }
+    .note { width: 80%; margin: 0 auto; border: 2px dashed #a33; border-radius: 12px;
+      background: #fff8d0 }
+    .dots { border-top: 4px dotted navy; border-left: 6px double navy;
+      border-bottom: 6px groove #888; border-right: 3px solid navy }
+    .grad { background-image: linear-gradient(to right, #fc0, #8cf 80%); color: #123 }
+    .img { background: #eef url(tile.png) repeat-x left 4px bottom 2px / 12px 6px;
+      padding-bottom: 12px }
+    .deco { border-width: 5px; border-style: inset outset ridge; border-color: #6a6;
+      max-width: 200px }
+    """
+
+  @Test func samplerChapterGolden() throws {
+    var px: [UInt8] = []
+    for _ in 0..<4 {
+      for x in 0..<4 { px += x < 2 ? [200, 40, 40, 255] : [40, 40, 200, 255] }
+    }
+    let tile = Data(PNGCodec.encode(PixelBuffer(width: 4, height: 4, format: .rgba8, pixels: px)))
+    let b = try Self.book(
+      Self.sampler, css: Self.samplerCSS, name: "sampler", files: ["tile.png": tile])
+    let page = b.layout.pages[0]
+    let image = b.makeRenderer().render(page, width: 400, height: 600, format: .rgba8)
+    try checkGolden(Data(PNGCodec.encode(image)), "box-model-sampler.png")
+    var dump = ""
+    for f in page.blocks {
+      dump += f.tag.padding(toLength: 5, withPad: " ", startingAt: 0)
+      dump += String(
+        format: "%3d border %6.1f %6.1f %6.1f %6.1f  content %6.1f %6.1f %6.1f %6.1f\n",
+        f.index, f.border.x, f.border.y, f.border.width, f.border.height, f.content.x,
+        f.content.y, f.content.width, f.content.height)
+    }
+    try checkGolden(Data(dump.utf8), "box-model-sampler.blocks.txt")
   }
 }

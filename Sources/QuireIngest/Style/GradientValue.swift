@@ -67,7 +67,9 @@ package struct LinearGradientValue: Sendable, Hashable {
   }
 
   private static func direction(_ part: [CSSToken]) -> Direction? {
-    if part.count == 1, part[0].kind == .dimension || (part[0].kind == .number && part[0].number == 0) {
+    if part.count == 1,
+      part[0].kind == .dimension || (part[0].kind == .number && part[0].number == 0)
+    {
       let t = part[0]
       let v = t.number
       switch t.unit {

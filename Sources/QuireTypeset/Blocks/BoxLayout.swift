@@ -151,7 +151,9 @@ extension ChapterFlow {
     let h = horizontal(block, containing: width)
     collapse(px(st.margin.top, of: width))
     let painted = Self.hasBoxModel(block.kind)
-    let top = max(0, px(st.padding.top, of: width)) + (painted ? usedBorder(block.box.border.top, width) : 0)
+    let top =
+      max(0, px(st.padding.top, of: width))
+      + (painted ? usedBorder(block.box.border.top, width) : 0)
     let bottom =
       max(0, px(st.padding.bottom, of: width))
       + (painted ? usedBorder(block.box.border.bottom, width) : 0)
@@ -173,7 +175,8 @@ extension ChapterFlow {
     let contentLeft = x + h.borderLeft + h.paddingLeft
     return OpenBoxFrame(
       id: id, left: contentLeft, right: contentLeft + h.contentWidth,
-      minContentHeight: painted ? minContentHeight(block, containing: width, edges: top + bottom) : 0)
+      minContentHeight: painted
+        ? minContentHeight(block, containing: width, edges: top + bottom) : 0)
   }
 
   /// Closes the box `frame` opened: reserves its `height`/`min-height`, writes its bottom
