@@ -250,4 +250,26 @@ struct BoxModelTests {
     }
     try checkGolden(Data(dump.utf8), "box-model-sampler.blocks.txt")
   }
+
+  /// getBoundingClientRect of the sampler's elements in headless Chromium (Debian chromium
+  /// 2026, the vendored Noto Serif, a 360 px wide body at 20, 20; scripts/chromium-box-rects.py
+  /// regenerates them): tag, x, y, width, height.
+  static let chromiumSampler: [(String, Double, Double, Double, Double)] = [
+    ("body", 20, 20, 360, 299.22), ("h2", 20, 20, 360, 26.88), ("div", 44, 54.88, 312, 60.78),
+    ("p", 56, 62.88, 288, 44.78), ("div", 20, 125.66, 360, 44.39), ("p", 36, 135.66, 331, 22.39),
+    ("div", 20, 180.05, 360, 34.39), ("p", 30, 186.05, 340, 22.39),
+    ("div", 20, 224.44, 360, 40.39), ("p", 30, 230.44, 340, 22.39),
+    ("div", 20, 274.83, 230, 44.39), ("p", 35, 285.83, 200, 22.39),
+  ]
+
+  @Test func samplerBoxesAgreeWithChromium() throws {
+    let b = try Self.book(Self.sampler, css: Self.samplerCSS, name: "sampler-oracle")
+    let blocks = b.layout.pages[0].blocks
+    #expect(blocks.count == Self.chromiumSampler.count)
+    for (f, c) in zip(blocks, Self.chromiumSampler) {
+      let r = f.border
+      let worst = max(abs(r.x - c.1), abs(r.y - c.2), abs(r.width - c.3), abs(r.height - c.4))
+      #expect(f.tag == c.0 && worst < 0.5, "\(f.tag) \(r) vs Chromium \(c)")
+    }
+  }
 }
