@@ -64,7 +64,14 @@ package final class PageRenderer: Sendable {
     let rasterizer = checkout()
     defer { checkin(rasterizer) }
     if let background = page.background { paintBox(background, canvas: &canvas) }
-    for item in page.items {
+    var clips: [OverflowClip] = []
+    for (index, item) in page.items.enumerated() {
+      defer {
+        while let clip = clips.last, clip.last <= index {
+          canvas.restore(outside: clip.rect, from: clip.saved)
+          clips.removeLast()
+        }
+      }
       switch item {
       case .glyphs(let run):
         drawRun(run, rasterizer: rasterizer, canvas: &canvas)
@@ -74,6 +81,13 @@ package final class PageRenderer: Sendable {
         drawImage(placement, canvas: &canvas)
       case .box(let box):
         paintBox(box, canvas: &canvas)
+        // The content after it is clipped to its padding box (its own border is drawn).
+        if box.clippedItems > 0, clips.count < 64 {
+          clips.append(
+            OverflowClip(
+              last: index + Swift.min(box.clippedItems, page.items.count), rect: box.paddingBox,
+              saved: canvas.pixels))
+        }
       }
     }
     return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)

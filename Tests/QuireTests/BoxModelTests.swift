@@ -273,3 +273,30 @@ struct BoxModelTests {
     }
   }
 }
+
+extension BoxModelTests {
+  @Test func overflowHiddenClipsToThePaddingBox() throws {
+    let wide = String(repeating: "W", count: 60)
+    let b = try Self.book(
+      "<div><pre>\(wide)</pre></div>",
+      css: "div { width: 100px; overflow: hidden; border: 2px solid red } pre { margin: 0 }",
+      name: "clip")
+    let page = b.layout.pages[0]
+    let clip = page.items.compactMap { item -> BoxPaint? in
+      if case .box(let p) = item { return p }
+      return nil
+    }.first
+    #expect(clip?.clippedItems ?? 0 >= 1)
+    let image = b.makeRenderer().render(page, width: 400, height: 600, format: .rgba8)
+    func px(_ x: Int, _ y: Int) -> [UInt8] {
+      let o = (y * 400 + x) * 4
+      return Array(image.pixels[o..<o + 3])
+    }
+    let line = try #require(page.lines.first)
+    let y = Int(line.rect.y + line.rect.height / 2)
+    // Ink inside the box, none right of its border (the W's run on to x ≈ 900).
+    #expect((20..<122).contains { px($0, y) != [255, 255, 255] })
+    #expect((125..<380).allSatisfy { px($0, y) == [255, 255, 255] })
+    #expect(px(123, y) == [255, 0, 0])  // the right border (122..<124) itself stays
+  }
+}

@@ -12,7 +12,8 @@
 // content entry and closes on its last, so margins collapse through it (CSS 2.1 §8.3.1):
 // parent and child margins collapse exactly when no border or padding separates them.
 // `height` and `min-height` reserve their space with a spacer before the bottom edge; a box
-// whose content is taller grows (overflow is neither clipped nor overlapped).
+// whose content is taller grows (nothing overflows below it); `overflow: hidden` clips what
+// sticks out sideways (wide images, lines that cannot wrap) to the padding box.
 //
 // Rejected: a separate box tree laid out beside the flow. The flow already is the vertical
 // list the splitter moves; a marker per box edge costs one array per block that opens a
@@ -246,19 +247,22 @@ extension ChapterFlow {
   func boxPaint(_ block: Block, containing width: Double) -> BoxPaint? {
     var box = block.box
     if block.element == "body" && boxFlow.bodyPaintsPage { box.background = BoxBackground() }
-    guard box.isPainted else { return nil }
+    guard box.isPainted || box.clipsOverflow else { return nil }
     let color = block.style.color
     func side(_ s: BorderSide) -> PaintedBorderSide {
       PaintedBorderSide(width: usedBorder(s, width), style: s.style, color: s.color ?? color)
     }
     let r = box.radius
-    return BoxPaint(
+    var paint = BoxPaint(
       rect: Rect(x: 0, y: 0, width: 0, height: 0), top: side(box.border.top),
       right: side(box.border.right), bottom: side(box.border.bottom), left: side(box.border.left),
       radii: [r.topLeft, r.topRight, r.bottomRight, r.bottomLeft].map {
         min(10_000, max(0, px($0, of: width)))
       },
       backgroundColor: box.background.color, backgroundLayers: box.background.layers)
+    // A flag here; page assembly counts the items of each fragment.
+    paint.clippedItems = box.clipsOverflow ? 1 : 0
+    return paint
   }
 }
 

@@ -26,6 +26,8 @@ struct BoxFragmenter {
   }
   private struct Piece {
     var item: Int
+    /// The page's item count when the fragment ended (its items are item..<end).
+    var end: Int
     var id: Int
     var paint: BoxPaint?
     var block: BlockFragment
@@ -33,6 +35,8 @@ struct BoxFragmenter {
 
   private var stack: [Open] = []
   private var page = -1
+  /// Items on the current page so far.
+  private var itemCount = 0
   private var pieces: [[Piece]] = []
 
   init(boxes: [FlowBox], pageTop: Double, pageBottom: Double) {
@@ -51,6 +55,7 @@ struct BoxFragmenter {
       }
       while pieces.count <= p { pieces.append([]) }
       page = p
+      self.itemCount = itemCount
       for i in stack.indices {
         stack[i].top = pageTop
         stack[i].item = itemCount
@@ -62,8 +67,9 @@ struct BoxFragmenter {
     }
   }
 
-  /// After an entry placed with its bottom at `bottom`.
-  mutating func didPlace(_ entry: FlowEntry, bottom: Double) {
+  /// After an entry placed with its bottom at `bottom`; `itemCount` is the page's count.
+  mutating func didPlace(_ entry: FlowEntry, bottom: Double, itemCount: Int) {
+    self.itemCount = itemCount
     for _ in 0..<min(entry.closes, stack.count) {
       cut(stack.removeLast(), bottom: bottom, last: true)
     }
@@ -95,7 +101,8 @@ struct BoxFragmenter {
     }
     let block = BlockFragment(
       index: box.index, tag: box.tag, textBlock: box.textBlock, border: border, content: content)
-    pieces[page].append(Piece(item: open.item, id: open.id, paint: paint, block: block))
+    pieces[page].append(
+      Piece(item: open.item, end: itemCount, id: open.id, paint: paint, block: block))
   }
 
   /// Closes what is still open and merges the fragments into the pages' items and blocks.
@@ -107,23 +114,39 @@ struct BoxFragmenter {
     for p in pieces.indices where p < pages.count && !pieces[p].isEmpty {
       let sorted = pieces[p].sorted { ($0.item, $0.id) < ($1.item, $1.id) }
       pages[p].blocks = sorted.map(\.block)
-      let painted = sorted.compactMap { piece in piece.paint.map { (item: piece.item, paint: $0) } }
-      guard !painted.isEmpty else { continue }
-      var merged: [DisplayItem] = []
-      merged.reserveCapacity(pages[p].items.count + painted.count)
-      var k = 0
-      for (i, item) in pages[p].items.enumerated() {
-        while k < painted.count && painted[k].item <= i {
-          merged.append(.box(painted[k].paint))
-          k += 1
-        }
-        merged.append(item)
+      let painted = sorted.compactMap { piece in
+        piece.paint.map { (item: piece.item, end: piece.end, paint: $0) }
       }
-      while k < painted.count {
+      guard !painted.isEmpty else { continue }
+      pages[p].items = Self.merge(pages[p].items, painted)
+    }
+  }
+
+  /// The page's items with the fragments' paints inserted before their first items; a
+  /// clipping paint learns how many of the merged items after it are its content.
+  private static func merge(
+    _ items: [DisplayItem], _ painted: [(item: Int, end: Int, paint: BoxPaint)]
+  ) -> [DisplayItem] {
+    var merged: [DisplayItem] = []
+    merged.reserveCapacity(items.count + painted.count)
+    // Merged position of each original item (and of the end), for the clip counts.
+    var position = [Int](repeating: 0, count: items.count + 1)
+    var at: [Int] = []
+    var k = 0
+    for i in 0...items.count {
+      position[i] = merged.count
+      while k < painted.count && painted[k].item <= i {
+        at.append(merged.count)
         merged.append(.box(painted[k].paint))
         k += 1
       }
-      pages[p].items = merged
+      if i < items.count { merged.append(items[i]) }
     }
+    for (j, piece) in painted.enumerated() where piece.paint.clippedItems > 0 {
+      var paint = piece.paint
+      paint.clippedItems = max(0, position[min(piece.end, items.count)] - at[j] - 1)
+      merged[at[j]] = .box(paint)
+    }
+    return merged
   }
 }

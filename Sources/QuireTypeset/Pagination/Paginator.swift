@@ -74,7 +74,8 @@ struct Paginator {
       fragments.willPlace(
         entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count)
       pages[spot.page].items += items
-      fragments.didPlace(entries[k], bottom: dy + entries[k].height)
+      fragments.didPlace(
+        entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
       for var l in entries[k].lines {
         l.rect.y += dy
         pages[spot.page].lines.append(l)
