@@ -36,6 +36,18 @@ struct Manifest: Codable, Sendable {
     var fontSize: Double
     var marker: String?
   }
+  /// A block box (`BlockFragment`)'s fragment on the page (`--boxes`): border box and content box.
+  struct BoxInfo: Codable, Sendable {
+    struct Box: Codable, Sendable {
+      var x: Double, y: Double, width: Double, height: Double
+    }
+    var index: Int
+    var tag: String
+    /// The `block` number of its lines, when it holds text.
+    var text: Int?
+    var x: Double, y: Double, width: Double, height: Double
+    var content: Box
+  }
   struct PageInfo: Codable, Sendable {
     var number: Int
     var file: String?
@@ -46,6 +58,8 @@ struct Manifest: Codable, Sendable {
     var lines: [LineInfo]?
     var images: [ImageInfo]?
     var blocks: [BlockInfo]?
+    /// Block boxes (border and content box of every block-level box, per fragment).
+    var boxes: [BoxInfo]?
   }
 
   var format = "quire-pages/2"
@@ -93,13 +107,24 @@ struct Manifest: Codable, Sendable {
             x: Self.r($0.rect.x), y: Self.r($0.rect.y), width: Self.r($0.rect.width),
             height: Self.r($0.rect.height), href: $0.href)
         } : nil,
-      blocks: boxes ? p.blocks.map(Self.blockInfo) : nil)
+      blocks: boxes ? p.blocks.map(Self.blockInfo) : nil,
+      boxes: boxes ? p.boxes.map(Self.boxInfo) : nil)
   }
 
   static func blockInfo(_ b: BlockBox) -> BlockInfo {
     BlockInfo(
       index: b.index, tag: b.tag, source: b.source, x: r(b.rect.x), y: r(b.rect.y),
       width: r(b.rect.width), height: r(b.rect.height), fontSize: r(b.fontSize), marker: b.marker)
+  }
+
+  /// One block fragment's entry.
+  static func boxInfo(_ b: BlockFragment) -> BoxInfo {
+    BoxInfo(
+      index: b.index, tag: b.tag, text: b.textBlock, x: r(b.border.x), y: r(b.border.y),
+      width: r(b.border.width), height: r(b.border.height),
+      content: BoxInfo.Box(
+        x: r(b.content.x), y: r(b.content.y), width: r(b.content.width),
+        height: r(b.content.height)))
   }
 
   /// Page number holding `location`: the last page starting at or before it.

@@ -4,6 +4,9 @@
 // between them. `double` is two lines of a third of the width each with a third between,
 // `dashed` and `dotted` repeat segments of 3× and 1× the width, centred on the side so both
 // ends match (CSS Backgrounds 3 §4.2 leaves the exact pattern to the user agent).
+// Image and gradient layers go over the colour (BackgroundPainter.swift); rounded corners,
+// round dots and the 3-D styles take the sampled path (BorderRing.swift), which clips the
+// background to the rounded border box too.
 
 import Foundation
 import QuireCore
@@ -11,12 +14,26 @@ import QuireIngest
 import QuireTypeset
 
 enum BoxPainter {
-  static func paint(_ box: BoxPaint, on canvas: inout Canvas) {
+  static func paint(
+    _ box: BoxPaint, on canvas: inout Canvas, images: BackgroundImages = .none
+  ) {
     let r = box.rect
     guard r.x.isFinite, r.y.isFinite, r.width.isFinite, r.height.isFinite, r.width > 0,
-      r.height > 0
+      r.height > 0, r.width < 1e6, r.height < 1e6
     else { return }
-    if let bg = box.backgroundColor { canvas.fill(r, color: bg) }
+    let shape = RoundedRect(r, radii: box.radii)
+    if let bg = box.backgroundColor {
+      if shape.isRectangle { canvas.fill(r, color: bg) } else { canvas.fill(shape, color: bg) }
+    }
+    if !box.backgroundLayers.isEmpty {
+      BackgroundPainter.paint(box, clip: shape, images: images, on: &canvas)
+    }
+    let sides = [box.top, box.right, box.bottom, box.left]
+    let sampled: Set<BorderStyle> = [.dotted, .groove, .ridge, .inset, .outset]
+    if !shape.isRectangle || sides.contains(where: { $0.isDrawn && sampled.contains($0.style) }) {
+      if sides.contains(where: \.isDrawn) { BorderRing(box).paint(on: &canvas) }
+      return
+    }
     let t = box.top.width
     let b = box.bottom.width
     let middle = Swift.max(0, r.height - t - b)
@@ -48,8 +65,8 @@ enum BoxPainter {
         canvas.fill(
           Rect(x: area.maxX - line, y: area.y, width: line, height: area.height), color: s.color)
       }
-    case .dashed, .dotted:
-      let segment = s.width * (s.style == .dashed ? 3 : 1)
+    case .dashed:
+      let segment = s.width * 3
       let length = horizontal ? area.width : area.height
       // An odd number of segments (dash, gap, …, dash) so both ends are drawn.
       let fit = (length / segment).rounded(.down)

@@ -1,6 +1,7 @@
 import CJPEG
 import CPNG
 import Foundation
+import QuireTypeset
 
 /// Decodes a PNG or JPEG into straight-alpha RGBA8; nil for other formats or broken data.
 /// The motion engine reuses this for cover images.
@@ -236,6 +237,11 @@ final class ImageStore: Sendable {
   init(images: @escaping @Sendable (String) -> Data?, budget: Int) {
     self.images = images
     self.budget = budget
+  }
+
+  /// The image's intrinsic size from its header (no decoding), nil when unknown.
+  func intrinsicSize(href: String) -> (width: Double, height: Double)? {
+    images(href).flatMap { ImageSize.of($0) }
   }
 
   func image(href: String, width: Int, height: Int) -> Entry {

@@ -63,7 +63,15 @@ package final class PageRenderer: Sendable {
     var canvas = Canvas(width: width, height: height, format: format)
     let rasterizer = checkout()
     defer { checkin(rasterizer) }
-    for item in page.items {
+    if let background = page.background { paintBox(background, canvas: &canvas) }
+    var clips: [OverflowClip] = []
+    for (index, item) in page.items.enumerated() {
+      defer {
+        while let clip = clips.last, clip.last <= index {
+          canvas.restore(outside: clip.rect, from: clip.saved)
+          clips.removeLast()
+        }
+      }
       switch item {
       case .glyphs(let run):
         drawRun(run, rasterizer: rasterizer, canvas: &canvas)
@@ -72,10 +80,33 @@ package final class PageRenderer: Sendable {
       case .image(let placement):
         drawImage(placement, canvas: &canvas)
       case .box(let box):
-        BoxPainter.paint(box, on: &canvas)
+        paintBox(box, canvas: &canvas)
+        // The content after it is clipped to its padding box (its own border is drawn).
+        if box.clippedItems > 0, clips.count < 64 {
+          clips.append(
+            OverflowClip(
+              last: index + Swift.min(box.clippedItems, page.items.count), rect: box.paddingBox,
+              saved: canvas.pixels))
+        }
       }
     }
     return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)
+  }
+
+  /// A box fragment, its background images decoded through the shared image store.
+  private func paintBox(_ box: BoxPaint, canvas: inout Canvas) {
+    let store = imageStore
+    let images = BackgroundImages(
+      size: { store.intrinsicSize(href: $0) },
+      scaled: { href, w, h in
+        switch store.image(href: href, width: w, height: h) {
+        case .image(let scaled): return scaled
+        case .failed(let error):
+          self.warn(Diagnostic(.undrawableImage, file: href, message: error.reason))
+          return nil
+        }
+      })
+    BoxPainter.paint(box, on: &canvas, images: images)
   }
 
   private func drawRun(_ run: GlyphRun, rasterizer: GlyphRasterizer, canvas: inout Canvas) {

@@ -211,6 +211,7 @@ package final class Typesetter: Sendable {
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.hyphenation.points = caches.hyphenPoints
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
+    flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
@@ -224,9 +225,10 @@ package final class Typesetter: Sendable {
     let notes = flow.finishNotes()
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
-    let pages = Paginator(options: options).pages(
+    var pages = Paginator(options: options).pages(
       entries, notes: notes, spine: spineIndex, href: chapter.href,
-      fallback: Location(spine: spineIndex, offset: 0))
+      fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+    flow.paintPageBackground(chapter, on: &pages)
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family

@@ -226,6 +226,7 @@ final class PageStream: @unchecked Sendable {
       p.lines = []
       p.images = []
       p.blocks = []
+      p.boxes = []
     }
     return p
   }

@@ -185,6 +185,9 @@ package struct Chapter: Sendable {
   package var anchors: [String: Int]
   /// Total characters (Unicode scalars) in this chapter; Locations run 0..<length.
   package var length: Int
+  /// The `html` element's background, when it has one (the canvas background, CSS 2.1
+  /// §14.2; the body's block keeps its own).
+  package var rootBackground: BoxBackground? = nil
 
   package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,

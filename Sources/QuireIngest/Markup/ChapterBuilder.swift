@@ -54,6 +54,8 @@ struct ChapterBuilder {
   private(set) var offset = 0
   private(set) var documentLanguage: String?
   private(set) var documentDirection: TextDirection?
+  /// The `html` element's background (it opens no block; the page paints it).
+  private(set) var rootBackground: BoxBackground?
 
   private var frames: [Frame] = []
   private var generated = GeneratedText()
@@ -151,6 +153,9 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
+          if node.name == "html", !style.box.background.isEmpty {
+            rootBackground = style.box.background
+          }
         }
 
         applyCounters(n, &style, scope: &contexts[contexts.count - 1].siblingScope)

@@ -165,12 +165,13 @@ package struct ChapterConverter: Sendable {
             "selector matching stopped after \(MatchLimits.maxSelectorChecksPerChapter) checks; the rest of the chapter has default styles"
         ))
     }
-    let chapter = Chapter(
+    var chapter = Chapter(
       spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
       linear: source.linear, size: source.data.count,
       language: builder.documentLanguage ?? bookLanguage,
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
+    chapter.rootBackground = builder.rootBackground
     return ConvertedChapter(
       chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,
       textBytes: tree.textBytes)

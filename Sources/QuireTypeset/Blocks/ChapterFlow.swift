@@ -38,6 +38,8 @@ struct ChapterFlow {
   var lastLocation: Location
   /// The notes this chapter moves out of the running text (Footnotes.swift).
   var footnotes = ChapterNotes()
+  /// Boxes and their open markers (Blocks/BoxLayout.swift).
+  var boxFlow = BoxFlow()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -84,6 +86,7 @@ struct ChapterFlow {
     pendingSpace = 0
     pendingBreak = false
     lastLocation = e.end
+    attachBoxes(&e)
     entries.append(e)
   }
 
@@ -118,17 +121,11 @@ struct ChapterFlow {
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
     let st = block.style
-    let width = max(1, right - left)
     let first = entries.count
     if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
-    collapse(px(st.margin.top, of: width))
-    let padTop = max(0, px(st.padding.top, of: width))
-    if padTop > 0 {
-      flushMargins()
-      pendingSpace += padTop
-    }
-    var l = left + px(st.margin.left, of: width) + max(0, px(st.padding.left, of: width))
-    var r = right - px(st.margin.right, of: width) - max(0, px(st.padding.right, of: width))
+    let frame = openBox(block, left: left, right: right)
+    var l = frame.left
+    var r = frame.right
     let em = options.fontSize * st.fontSize
     switch block.kind {
     case .list where l - left < 0.5:
@@ -138,7 +135,7 @@ struct ChapterFlow {
       r -= 1.5 * em
     default: break
     }
-    if r - l < em * 2 {  // hostile margins: keep at least a sliver
+    if r - l < (block.box.width == nil ? em * 2 : 1) {  // hostile margins: keep a sliver
       l = left
       r = right
     }
@@ -161,12 +158,8 @@ struct ChapterFlow {
       layout(blocks: block.children, left: l, right: r, depth: depth + 1)
       if case .listItem = block.kind { pendingMarker = nil }
     }
-    let padBottom = max(0, px(st.padding.bottom, of: width))
-    if padBottom > 0 {
-      flushMargins()
-      pendingSpace += padBottom
-    }
-    collapse(px(st.margin.bottom, of: width))
+    closeBox(frame, block)
+    collapse(px(st.margin.bottom, of: max(1, right - left)))
     if st.breakAfter == .page { pendingBreak = true }
     applyBreaks(block, from: first)
   }

@@ -27,6 +27,11 @@ struct FlowEntry: Sendable {
   var widows: Int? = nil
   /// Content boxes of the text blocks whose first line is in this entry (`BlockBox`).
   var blockBoxes: [BlockBox] = []
+  /// Boxes (`BoxFlow.boxes` indices, outermost first) whose border box starts at this
+  /// entry's top.
+  var opens: [Int] = []
+  /// How many open boxes end at this entry's bottom (innermost first).
+  var closes = 0
 }
 
 extension DisplayItem {

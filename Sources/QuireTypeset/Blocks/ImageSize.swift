@@ -4,8 +4,9 @@
 
 import Foundation
 
-enum ImageSize {
-  static func of(_ data: Data) -> (width: Double, height: Double)? {
+/// Intrinsic sizes of PNG, JPEG and GIF images from their headers, CSS px.
+package enum ImageSize {
+  package static func of(_ data: Data) -> (width: Double, height: Double)? {
     let b = [UInt8](data.prefix(min(data.count, 1 << 20)))
     func be16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : 0 }
     func be32(_ i: Int) -> Int { i + 3 < b.count ? be16(i) << 16 | be16(i + 2) : 0 }

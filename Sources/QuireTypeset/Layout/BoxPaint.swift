@@ -38,6 +38,9 @@ package struct BoxPaint: Sendable, Hashable {
   package var backgroundColor: RGBA?
   /// Image layers, first on top.
   package var backgroundLayers: [BackgroundLayer]
+  /// `overflow: hidden`: how many display items after this one (the box's content on this
+  /// page) are clipped to the padding box; 0 clips nothing.
+  package var clippedItems = 0
 
   package init(
     rect: Rect, top: PaintedBorderSide = .none, right: PaintedBorderSide = .none,

@@ -120,6 +120,11 @@ package struct Page: Sendable {
   package var images: [ImagePlacement]
   /// Content boxes of the text blocks with lines on this page (`BlockBox`).
   package var blocks: [BlockBox] = []
+  /// The block boxes on this page, one fragment each, in the order they open.
+  package var boxes: [BlockFragment] = []
+  /// The canvas background (the chapter's `html`/`body` background, CSS 2.1 §14.2): painted
+  /// over the whole page, margins included, before any item. Its `rect` is the page.
+  package var background: BoxPaint? = nil
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,

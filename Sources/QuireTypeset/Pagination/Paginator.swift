@@ -60,7 +60,7 @@ struct Paginator {
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
   func pages(
     _ entries: consuming [FlowEntry], notes: consuming FootNotes = FootNotes(), spine: Int,
-    href: String, fallback: Location
+    href: String, fallback: Location, boxes: [FlowBox] = []
   ) -> [Page] {
     var spots: [(page: Int, y: Double)]
     var foot = FootPlacement()
@@ -76,10 +76,11 @@ struct Paginator {
     }
     var seen = [Bool](repeating: false, count: lastPage + 1)
     let top = options.margins.top
+    var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
     var entries = entries
-    var boxes: [Int: BlockBox] = [:]
+    var blockBoxes: [Int: BlockBox] = [:]
     for k in entries.indices {
-      for b in entries[k].blockBoxes { boxes[b.index] = b }
+      for b in entries[k].blockBoxes { blockBoxes[b.index] = b }
       let spot = spots[k]
       let dy = top + spot.y
       let (start, end) = (entries[k].start, entries[k].end)
@@ -93,7 +94,11 @@ struct Paginator {
       var items = entries[k].items
       entries[k].items = []
       for i in items.indices { items[i].shift(dy: dy) }
+      fragments.willPlace(
+        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count)
       pages[spot.page].items += items
+      fragments.didPlace(
+        entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
       for var l in entries[k].lines {
         l.rect.y += dy
         pages[spot.page].lines.append(l)
@@ -103,13 +108,14 @@ struct Paginator {
         pages[spot.page].images.append(i)
       }
     }
+    fragments.finish(&pages)
     addFeet(&pages, foot: foot, notes: notes.entries)
     // Pages that only a forced break (or notes) produced carry the previous page's end.
     for i in pages.indices where !seen[i] && i > 0 {
       pages[i].start = pages[i - 1].end
       pages[i].end = pages[i - 1].end
     }
-    BlockBoxes.place(boxes, on: &pages)
+    BlockBoxes.place(blockBoxes, on: &pages)
     return pages
   }
 }
