@@ -64,6 +64,8 @@ package struct Block: Sendable {
   /// Borders, background, sizes, float… (Document/BoxStyle.swift); initial values for
   /// anonymous blocks.
   package var box = BoxStyle()
+  /// Spans, row group, columns of table elements (Document/TablePart.swift).
+  package var table = TablePart()
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

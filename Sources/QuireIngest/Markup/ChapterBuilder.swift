@@ -19,6 +19,7 @@ private struct Frame {
   var lang: String?
   var location: Location
   var box = BoxStyle()
+  var table = TablePart()
   var children: [Block] = []
   var pending: [PendingInline] = []
   /// Next list number, for list frames.
@@ -106,7 +107,9 @@ struct ChapterBuilder {
           }
         }
         var style = StyleComputer.compute(
-          resolver.declarations(for: n, inlineStyle: inline), parent: parent.style, base: base)
+          resolver.declarations(
+            for: n, inlineStyle: inline,
+            hints: publisherStyles ? TableMarkup.hints(n, in: tree) : []), parent: parent.style, base: base)
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
           frames[frames.count - 1].pending.append(.anchor(id))
@@ -132,6 +135,7 @@ struct ChapterBuilder {
 
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let opened = openFrame(node, style: style, lang: lang)
+        if opened { frames[frames.count - 1].table = TableMarkup.part(n, in: tree, style: style) }
         contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
@@ -306,6 +310,7 @@ struct ChapterBuilder {
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction, box: frame.box)
+    block.table = frame.table
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true

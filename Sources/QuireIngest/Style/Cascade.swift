@@ -45,6 +45,8 @@ struct ElementStyle: Sendable {
   var listStyle: ListStyle = .disc
   /// Box properties (not inherited but for the table border model's two).
   var box = BoxStyle()
+  /// Table properties (Document/TablePart.swift).
+  var table = TableStyle()
 
   /// The inherited part of `parent`: what a child starts from before its own declarations.
   static func inheriting(from parent: ElementStyle) -> ElementStyle {
@@ -71,6 +73,7 @@ struct ElementStyle: Sendable {
     s.box.collapsesBorders = parent.box.collapsesBorders
     s.box.borderSpacingX = parent.box.borderSpacingX
     s.box.borderSpacingY = parent.box.borderSpacingY
+    s.table = parent.table.inherited
     return s
   }
 }
@@ -412,8 +415,11 @@ struct StyleResolver {
   }
 
   /// The element's declarations in cascade order (later wins).
-  mutating func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
-    guard let s = subjects[e] else { return inlineStyle }
+  /// `hints` are HTML's presentational hints: below every author rule, above the user agent.
+  mutating func declarations(
+    for e: Int, inlineStyle: [CSSDeclaration], hints: [CSSDeclaration] = []
+  ) -> [CSSDeclaration] {
+    guard let s = subjects[e] else { return hints + inlineStyle }
     var weighted: [(key: (Int, Int, Int, Int), decl: CSSDeclaration)] = []
     var seen = Set<Int>()
     for idx in candidates(e, s) where seen.insert(idx).inserted {
@@ -432,6 +438,7 @@ struct StyleResolver {
         weighted.append(((band, r.specificity, r.order, i), d))
       }
     }
+    for (i, d) in hints.enumerated() { weighted.append(((1, -1, 0, i), d)) }
     for (i, d) in inlineStyle.enumerated() {
       weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
     }
@@ -746,7 +753,7 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
-    if applyBox(d, v, &s) { return }
+    if applyBox(d, v, &s) || applyTable(d, v, k, &s) { return }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":

@@ -20,6 +20,8 @@ struct FlowEntry: Sendable {
   var block: Int? = nil
   var start: Location
   var end: Location
+  /// A table's header rows, drawn at the top of a page this entry starts (Blocks/TableLayout).
+  var repeatHeader: TableHeaderRepeat? = nil
 }
 
 extension DisplayItem {

@@ -30,11 +30,13 @@ struct Paginator {
           hyphenated: e.lines.last?.hyphenated ?? false))
     }
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
-    let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }
+    let ranges = splitter.split(lines) { k, first in
+      (k == 0 ? height - lead : height) - (entries[first].repeatHeader?.height ?? 0)
+    }
     var out: [(page: Int, y: Double)] = []
     out.reserveCapacity(entries.count)
     for (page, range) in ranges.enumerated() {
-      var y = page == 0 ? lead : 0
+      var y = (page == 0 ? lead : 0) + (entries[range.lowerBound].repeatHeader?.height ?? 0)
       for i in range {
         out.append((page, y))
         y += lines[i].advance
@@ -61,6 +63,9 @@ struct Paginator {
       let (start, end) = (entries[k].start, entries[k].end)
       if !seen[spot.page] {
         seen[spot.page] = true
+        if let header = entries[k].repeatHeader {
+          pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
+        }
         pages[spot.page].start = start
         pages[spot.page].end = end
       }
