@@ -69,6 +69,13 @@ enum TableMarkup {
     return min(v, 10_000)
   }
 
+  /// A non-negative integer attribute (HTML's "rules for parsing non-negative integers":
+  /// leading digits), at most 999,999,999.
+  static func count(_ s: String?) -> Int? {
+    guard let s else { return nil }
+    return Int(s.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }.prefix(9))
+  }
+
   /// An HTML length attribute as CSS ("50%", "120px"), nil if not a length.
   static func cssLength(_ s: String?) -> String? {
     guard let s, let v = pixels(s) else { return nil }
@@ -122,10 +129,10 @@ enum TableMarkup {
     let node = tree.nodes[n]
     switch style.display {
     case .tableCell:
-      if let c = pixels(node.attribute("colspan")).map(Int.init) {
+      if let c = count(node.attribute("colspan")) {
         part.columnSpan = max(1, min(TablePart.maxColumnSpan, c))
       }
-      if let r = pixels(node.attribute("rowspan")).map(Int.init) {
+      if let r = count(node.attribute("rowspan")) {
         part.rowSpan = max(0, min(TablePart.maxRowSpan, r))
       }
     case .tableRow:
@@ -156,7 +163,7 @@ enum TableMarkup {
     func add(_ m: Int, inherited: Length?) {
       guard total < TablePart.maxDeclaredColumns else { return }
       let node = tree.nodes[m]
-      let span = max(1, min(TablePart.maxColumnSpan, pixels(node.attribute("span")).map(Int.init) ?? 1))
+      let span = max(1, min(TablePart.maxColumnSpan, count(node.attribute("span")) ?? 1))
       let width = width(of: node) ?? inherited
       let kept = min(span, TablePart.maxDeclaredColumns - total)
       out.append(TableColumn(span: kept, width: width))
