@@ -80,7 +80,7 @@ let package = Package(
         "Quire", "QuireTestSupport", "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster",
         "QuireMotion",
       ],
-      resources: [.copy("Goldens")]),
+      exclude: ["Fixtures"], resources: [.copy("Goldens")]),
     // The library as a consumer sees it: `import Quire`, no @testable.
     .testTarget(name: "QuireAPITests", dependencies: ["Quire"]),
   ]

@@ -108,7 +108,11 @@ struct TableTests {
         continue
       }
       used.insert(i)
-      if abs(lines[i].rect.x - x) <= 1 { agree += 1 } else { Issue.record("\(word): \(lines[i].rect.x) vs \(x)") }
+      if abs(lines[i].rect.x - x) <= 1 {
+        agree += 1
+      } else {
+        Issue.record("\(word): \(lines[i].rect.x) vs \(x)")
+      }
     }
     #expect(total == 18 && agree == total)
   }
@@ -128,13 +132,18 @@ struct TableTests {
     for r in 0..<60 { #expect(all.contains("Row \(r) text")) }
     for p in pages {
       // No line crosses the page's bottom or the table's edges.
-      #expect(p.lines.allSatisfy { $0.rect.maxY <= 750.01 && $0.rect.x >= 50 && $0.rect.maxX <= 550 })
+      #expect(
+        p.lines.allSatisfy { $0.rect.maxY <= 750.01 && $0.rect.x >= 50 && $0.rect.maxX <= 550 })
     }
     for p in pages.dropFirst() {
       let top = try #require(p.lines.map(\.rect.y).min())
       // The header's glyphs sit above the first line of the page, inside the top margin area.
       let above = p.items.contains {
-        if case .glyphs(let run) = $0, let y = run.y.first { return Double(y) < top } else { return false }
+        if case .glyphs(let run) = $0, let y = run.y.first {
+          return Double(y) < top
+        } else {
+          return false
+        }
       }
       #expect(top > 70 && above, "page \(p.number)")
     }

@@ -109,7 +109,8 @@ struct ChapterBuilder {
         var style = StyleComputer.compute(
           resolver.declarations(
             for: n, inlineStyle: inline,
-            hints: publisherStyles ? TableMarkup.hints(n, in: tree) : []), parent: parent.style, base: base)
+            hints: publisherStyles ? TableMarkup.hints(n, in: tree) : []), parent: parent.style,
+          base: base)
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
           frames[frames.count - 1].pending.append(.anchor(id))

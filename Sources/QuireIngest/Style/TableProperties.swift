@@ -73,7 +73,8 @@ enum TableMarkup {
   /// leading digits), at most 999,999,999.
   static func count(_ s: String?) -> Int? {
     guard let s else { return nil }
-    return Int(s.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }.prefix(9))
+    return Int(
+      s.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }.prefix(9))
   }
 
   /// An HTML length attribute as CSS ("50%", "120px"), nil if not a length.
@@ -91,7 +92,9 @@ enum TableMarkup {
       if let b = pixels(node.attribute("border")) { css += "border: \(b)px outset;" }
       if let s = pixels(node.attribute("cellspacing")) { css += "border-spacing: \(s)px;" }
       if let w = cssLength(node.attribute("width")) { css += "width: \(w);" }
-      if node.attribute("align")?.lowercased() == "center" { css += "margin-left: auto; margin-right: auto;" }
+      if node.attribute("align")?.lowercased() == "center" {
+        css += "margin-left: auto; margin-right: auto;"
+      }
     case "td", "th":
       if let t = enclosingTable(n, in: tree) {
         let table = tree.nodes[t]
@@ -113,10 +116,14 @@ enum TableMarkup {
 
   private static func alignment(_ node: MarkupNode) -> String {
     var css = ""
-    if let a = node.attribute("align")?.lowercased(), ["left", "right", "center", "justify"].contains(a) {
+    if let a = node.attribute("align")?.lowercased(),
+      ["left", "right", "center", "justify"].contains(a)
+    {
       css += "text-align: \(a);"
     }
-    if let v = node.attribute("valign")?.lowercased(), ["top", "middle", "bottom", "baseline"].contains(v) {
+    if let v = node.attribute("valign")?.lowercased(),
+      ["top", "middle", "bottom", "baseline"].contains(v)
+    {
       css += "vertical-align: \(v);"
     }
     return css

@@ -18,7 +18,9 @@ extension ChapterFlow {
     var headerItems: [DisplayItem] = []
     var headerHeight = 0.0
     for (b, rows) in bands.enumerated() {
-      var e = bandEntry(p, laid, rows: rows, cells: starts[rows.lowerBound]..<starts[rows.upperBound], block: block, first: b == 0, last: b == bands.count - 1)
+      var e = bandEntry(
+        p, laid, rows: rows, cells: starts[rows.lowerBound]..<starts[rows.upperBound], block: block,
+        first: b == 0, last: b == bands.count - 1)
       if rows.lowerBound < p.structure.headerRows {
         headerItems += e.items.map { $0.offset(dy: headerHeight) }
         headerHeight += e.height
@@ -50,7 +52,8 @@ extension ChapterFlow {
     var e = FlowEntry(spaceBefore: 0, height: bottom - top, start: loc, end: loc)
     var items: [DisplayItem] = []
     // The table's box, sliced at the band's edges.
-    let sides = p.frame.collapsed ? [PaintedBorderSide](repeating: .none, count: 4) : p.frame.tableSides
+    let sides =
+      p.frame.collapsed ? [PaintedBorderSide](repeating: .none, count: 4) : p.frame.tableSides
     let bg = block.box.background
     if sides.contains(where: \.isDrawn) || !bg.isEmpty {
       items.append(
@@ -71,7 +74,8 @@ extension ChapterFlow {
       var r = p.cellRect(k)
       r.y -= top
       let cell = p.structure.cells[k]
-      let s = p.frame.collapsed ? [PaintedBorderSide](repeating: .none, count: 4) : p.frame.cellSides[k]
+      let s =
+        p.frame.collapsed ? [PaintedBorderSide](repeating: .none, count: 4) : p.frame.cellSides[k]
       let cbg = cell.box.background
       guard s.contains(where: \.isDrawn) || !cbg.isEmpty else { continue }
       items.append(
@@ -88,8 +92,16 @@ extension ChapterFlow {
       for (entry, y) in laid[k].entries {
         let d = dy + y
         items += entry.items.map { $0.offset(dy: d) }
-        e.lines += entry.lines.map { var l = $0; l.rect.y += d; return l }
-        e.images += entry.images.map { var i = $0; i.rect.y += d; return i }
+        e.lines += entry.lines.map {
+          var l = $0
+          l.rect.y += d
+          return l
+        }
+        e.images += entry.images.map {
+          var i = $0
+          i.rect.y += d
+          return i
+        }
         start = min(start ?? entry.start, entry.start)
         e.end = max(e.end, entry.end)
       }
@@ -116,7 +128,10 @@ extension ChapterFlow {
         guard s.isDrawn else { continue }
         let x0 = p.colLeft[x] - (x == 0 ? f.table.left : 0)
         let x1 = p.colRight[x] + (x == cols - 1 ? f.table.right : 0)
-        out.append(.box(BoxPaint(rect: Rect(x: x0, y: gy - s.width / 2, width: x1 - x0, height: s.width), top: s)))
+        out.append(
+          .box(
+            BoxPaint(
+              rect: Rect(x: x0, y: gy - s.width / 2, width: x1 - x0, height: s.width), top: s)))
       }
     }
     for y in rows {
@@ -124,7 +139,9 @@ extension ChapterFlow {
         let s = f.vertical[y * (cols + 1) + x]
         guard s.isDrawn else { continue }
         let gx = x < cols ? p.colLeft[x] : p.colRight[cols - 1]
-        let r = Rect(x: gx - s.width / 2, y: p.rowTop[y] - top, width: s.width, height: p.rowBottom[y] - p.rowTop[y])
+        let r = Rect(
+          x: gx - s.width / 2, y: p.rowTop[y] - top, width: s.width,
+          height: p.rowBottom[y] - p.rowTop[y])
         out.append(.box(BoxPaint(rect: r, left: s)))
       }
     }

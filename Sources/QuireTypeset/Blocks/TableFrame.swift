@@ -56,8 +56,10 @@ struct TableFrame {
     spacingY = px(block.box.borderSpacingY)
     let st = block.style
     table = CellInsets(
-      top: tableSides[0].width + px(st.padding.top), right: tableSides[1].width + px(st.padding.right),
-      bottom: tableSides[2].width + px(st.padding.bottom), left: tableSides[3].width + px(st.padding.left))
+      top: tableSides[0].width + px(st.padding.top),
+      right: tableSides[1].width + px(st.padding.right),
+      bottom: tableSides[2].width + px(st.padding.bottom),
+      left: tableSides[3].width + px(st.padding.left))
     for cell in s.cells {
       let sides = TableFrame.sides(cell.box.border, color: cell.style.color, px: px)
       cellSides.append(sides)
@@ -109,7 +111,8 @@ struct TableFrame {
     for c in candidates where c.side.isDrawn {
       let s = c.side
       if !best.isDrawn || s.width > best.width
-        || (s.width == best.width && styleRank[s.style, default: 0] > styleRank[best.style, default: 0])
+        || (s.width == best.width
+          && styleRank[s.style, default: 0] > styleRank[best.style, default: 0])
       {
         best = s
       }
@@ -117,7 +120,9 @@ struct TableFrame {
     return best
   }
 
-  private mutating func resolveCollapsed(_ block: Block, _ s: TableStructure, px: (Length) -> Double) {
+  private mutating func resolveCollapsed(
+    _ block: Block, _ s: TableStructure, px: (Length) -> Double
+  ) {
     let rows = rowCount
     let cols = columnCount
     var owner = [Int32](repeating: -1, count: rows * cols)
@@ -140,10 +145,23 @@ struct TableFrame {
         let below = cellAt(y, x)
         if above != nil && above == below { continue }
         var list: [Candidate] = []
-        if let a = above { list.append(Self.candidate(s.cells[a].box.border.bottom, color: s.cells[a].style.color, px: px)) }
-        if let b = below { list.append(Self.candidate(s.cells[b].box.border.top, color: s.cells[b].style.color, px: px)) }
-        if y > 0 { list.append(Self.candidate(s.rows[y - 1].box.border.bottom, color: s.rows[y - 1].style.color, px: px)) }
-        if y < rows { list.append(Self.candidate(s.rows[y].box.border.top, color: s.rows[y].style.color, px: px)) }
+        if let a = above {
+          list.append(
+            Self.candidate(s.cells[a].box.border.bottom, color: s.cells[a].style.color, px: px))
+        }
+        if let b = below {
+          list.append(
+            Self.candidate(s.cells[b].box.border.top, color: s.cells[b].style.color, px: px))
+        }
+        if y > 0 {
+          list.append(
+            Self.candidate(
+              s.rows[y - 1].box.border.bottom, color: s.rows[y - 1].style.color, px: px))
+        }
+        if y < rows {
+          list.append(
+            Self.candidate(s.rows[y].box.border.top, color: s.rows[y].style.color, px: px))
+        }
         if y == 0 { list.append(Self.candidate(tb.top, color: tc, px: px)) }
         if y == rows { list.append(Self.candidate(tb.bottom, color: tc, px: px)) }
         horizontal[y * cols + x] = Self.resolve(list)
@@ -155,9 +173,18 @@ struct TableFrame {
         let after = cellAt(y, x)
         if before != nil && before == after { continue }
         var list: [Candidate] = []
-        if let a = before { list.append(Self.candidate(s.cells[a].box.border.right, color: s.cells[a].style.color, px: px)) }
-        if let b = after { list.append(Self.candidate(s.cells[b].box.border.left, color: s.cells[b].style.color, px: px)) }
-        if x == 0 || x == cols { list.append(Self.candidate(s.rows[y].box.border.left, color: s.rows[y].style.color, px: px)) }
+        if let a = before {
+          list.append(
+            Self.candidate(s.cells[a].box.border.right, color: s.cells[a].style.color, px: px))
+        }
+        if let b = after {
+          list.append(
+            Self.candidate(s.cells[b].box.border.left, color: s.cells[b].style.color, px: px))
+        }
+        if x == 0 || x == cols {
+          list.append(
+            Self.candidate(s.rows[y].box.border.left, color: s.rows[y].style.color, px: px))
+        }
         if x == 0 { list.append(Self.candidate(tb.left, color: tc, px: px)) }
         if x == cols { list.append(Self.candidate(tb.right, color: tc, px: px)) }
         vertical[y * (cols + 1) + x] = Self.resolve(list)
@@ -170,16 +197,22 @@ struct TableFrame {
   /// table's outer halves.
   private mutating func collapsedInsets(_ s: TableStructure, px: (Length) -> Double) {
     let cols = columnCount
-    func h(_ y: Int, _ xs: Range<Int>) -> Double { xs.map { horizontal[y * cols + $0].width }.max() ?? 0 }
-    func v(_ ys: Range<Int>, _ x: Int) -> Double { ys.map { vertical[$0 * (cols + 1) + x].width }.max() ?? 0 }
+    func h(_ y: Int, _ xs: Range<Int>) -> Double {
+      xs.map { horizontal[y * cols + $0].width }.max() ?? 0
+    }
+    func v(_ ys: Range<Int>, _ x: Int) -> Double {
+      ys.map { vertical[$0 * (cols + 1) + x].width }.max() ?? 0
+    }
     for (k, c) in s.grid.cells.enumerated() {
       let xs = c.column..<(c.column + c.columnSpan)
       let ys = c.row..<(c.row + c.rowSpan)
       let p = s.cells[k].style.padding
       insets.append(
         CellInsets(
-          top: h(c.row, xs) / 2 + px(p.top), right: v(ys, c.column + c.columnSpan) / 2 + px(p.right),
-          bottom: h(c.row + c.rowSpan, xs) / 2 + px(p.bottom), left: v(ys, c.column) / 2 + px(p.left)))
+          top: h(c.row, xs) / 2 + px(p.top),
+          right: v(ys, c.column + c.columnSpan) / 2 + px(p.right),
+          bottom: h(c.row + c.rowSpan, xs) / 2 + px(p.bottom),
+          left: v(ys, c.column) / 2 + px(p.left)))
     }
     table = CellInsets(
       top: h(0, 0..<cols) / 2, right: v(0..<rowCount, cols) / 2, bottom: h(rowCount, 0..<cols) / 2,

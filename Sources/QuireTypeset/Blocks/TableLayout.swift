@@ -84,10 +84,14 @@ extension ChapterFlow {
     var structure = ChapterFlow.tableStructure(block)
     layout(blocks: structure.stray, left: left, right: right, depth: depth + 1)
     guard !structure.rows.isEmpty else {
-      layout(blocks: structure.topCaptions + structure.bottomCaptions, left: left, right: right, depth: depth + 1)
+      layout(
+        blocks: structure.topCaptions + structure.bottomCaptions, left: left, right: right,
+        depth: depth + 1)
       return
     }
-    let specs = structure.rows.map { row in row.children.map { ($0.table.columnSpan, $0.table.rowSpan) } }
+    let specs = structure.rows.map { row in
+      row.children.map { ($0.table.columnSpan, $0.table.rowSpan) }
+    }
     let nesting = tableNesting
     guard nesting < ChapterFlow.maxTableNesting, let grid = TableGrid.build(specs) else {
       stackCells(structure, left: left, right: right, depth: depth)
@@ -106,7 +110,8 @@ extension ChapterFlow {
     defer { tableNesting -= 1 }
     let (x0, widths) = columnWidths(block, structure, frame, left: left, right: right, depth: depth)
     let tableRight = x0 + widths.reduce(0, +) + frame.horizontalChrome(columns: widths.count)
-    layout(blocks: structure.topCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
+    layout(
+      blocks: structure.topCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
     var placed = TablePlacement(frame: frame, structure: structure, left: x0, widths: widths)
     var laid: [LaidCell] = []
     laid.reserveCapacity(structure.cells.count)
@@ -116,7 +121,8 @@ extension ChapterFlow {
     }
     placed.placeRows(laid, fontSize: options.fontSize)
     for e in tableEntries(placed, laid, block: block) { append(e) }
-    layout(blocks: structure.bottomCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
+    layout(
+      blocks: structure.bottomCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
   }
 
   /// The table's horizontal origin and column widths.
@@ -130,7 +136,8 @@ extension ChapterFlow {
     var specified: Double? = nil
     if let w = block.box.width {
       let outer = px(w, of: right - left)
-      specified = max(0, (block.box.boxSizing == .borderBox || true) ? outer - chrome : outer)
+      // A table's width is its border box's in browsers, whatever `box-sizing` says.
+      specified = max(0, outer - chrome)
     }
     let declared = declaredColumnWidths(block, count: n, width: available)
     let requests = columnRequests(s, frame, width: available, depth: depth)
@@ -138,9 +145,11 @@ extension ChapterFlow {
     if block.table.style.fixedLayout, let spec = specified {
       let used = min(spec, available)
       let first = requests.filter { s.grid.cells[$0.cell].row == 0 }.map(\.request)
-      widths = TableColumns.fixedLayout(columnCount: n, declared: declared, firstRow: first, used: used)
+      widths = TableColumns.fixedLayout(
+        columnCount: n, declared: declared, firstRow: first, used: used)
     } else {
-      let columns = TableColumns(columnCount: n, requests: requests.map(\.request), declared: declared)
+      let columns = TableColumns(
+        columnCount: n, requests: requests.map(\.request), declared: declared)
       widths = columns.widths(for: columns.usedWidth(available: available, specified: specified))
     }
     var x0 = left
@@ -183,7 +192,8 @@ extension ChapterFlow {
         maxWidth: content.max + inset)
       switch cell.box.width {
       case .rem(let v)?:
-        request.fixed = max(0, v * options.fontSize) + (cell.box.boxSizing == .borderBox ? 0 : inset)
+        request.fixed =
+          max(0, v * options.fontSize) + (cell.box.boxSizing == .borderBox ? 0 : inset)
       case .percent(let p)?: request.percent = max(0, min(100, p))
       case nil: break
       }
@@ -211,15 +221,15 @@ extension ChapterFlow {
     var out = LaidCell()
     var y = 0.0
     var baseline: Double? = nil
-    for (k, e) in entries.enumerated() {
-      if k > 0 { y += e.spaceBefore }
+    // A cell is a block formatting context: its children's margins stay inside it.
+    for e in entries {
+      y += e.spaceBefore
       if baseline == nil, let b = e.firstBaseline { baseline = y + b }
       out.entries.append((e, y))
       y += e.height
     }
     flushMargins()
-    out.height = y + max(0, pendingSpace) - (entries.first.map { _ in 0 } ?? 0)
-    out.height = max(y, out.height)
+    out.height = y + max(0, pendingSpace)
     out.baseline = baseline ?? out.height
     (entries, pendingSpace, marginPos, marginNeg, pendingBreak, pendingMarker) = saved
     return out
@@ -259,7 +269,9 @@ extension ChapterFlow {
           row.children = [c]
           body.append(row)
         default:
-          if depth < 4, c.children.contains(where: { if case .tableRow = $0.kind { true } else { false } }) {
+          if depth < 4,
+            c.children.contains(where: { if case .tableRow = $0.kind { true } else { false } })
+          {
             visit(c.children, depth: depth + 1)
           } else {
             s.stray.append(c)
@@ -272,9 +284,13 @@ extension ChapterFlow {
     s.headerRows = header.count
     if s.headerRows == 0 {
       // Leading rows of header cells only.
-      s.headerRows = s.rows.prefix { row in
-        !row.children.isEmpty && row.children.allSatisfy { if case .tableCell(true) = $0.kind { true } else { false } }
-      }.count
+      s.headerRows =
+        s.rows.prefix { row in
+          !row.children.isEmpty
+            && row.children.allSatisfy {
+              if case .tableCell(true) = $0.kind { true } else { false }
+            }
+        }.count
     }
     if s.headerRows >= s.rows.count { s.headerRows = 0 }
     // Every cell a block of kind cell (stray blocks in a row become cells).

@@ -62,7 +62,8 @@ struct TablePlacement {
     }
     for (k, c) in grid.cells.enumerated() where c.rowSpan == 1 && align(k) == .baseline {
       let top = frame.insets[k].top + laid[k].baseline
-      h[c.row] = max(h[c.row], base[c.row] - top + frame.insets[k].top + laid[k].height + frame.insets[k].bottom)
+      h[c.row] = max(
+        h[c.row], base[c.row] - top + frame.insets[k].top + laid[k].height + frame.insets[k].bottom)
     }
     for (k, c) in grid.cells.enumerated() where c.rowSpan > 1 {
       let need = frame.insets[k].top + laid[k].height + frame.insets[k].bottom

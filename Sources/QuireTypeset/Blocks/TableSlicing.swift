@@ -39,8 +39,16 @@ enum TableSlicing {
           if inside(r.y) { s.items.append(item.offset(dy: -a)) }
         }
       }
-      s.lines = e.lines.filter { inside($0.rect.y) }.map { var l = $0; l.rect.y -= a; return l }
-      s.images = e.images.filter { inside($0.rect.y) }.map { var p = $0; p.rect.y -= a; return p }
+      s.lines = e.lines.filter { inside($0.rect.y) }.map {
+        var l = $0
+        l.rect.y -= a
+        return l
+      }
+      s.images = e.images.filter { inside($0.rect.y) }.map {
+        var p = $0
+        p.rect.y -= a
+        return p
+      }
       if let f = s.lines.first { s.start = f.start }
       if let l = s.lines.last { s.end = l.end }
       out.append(s)

@@ -118,7 +118,9 @@ package struct PageSplitter: Sendable, Hashable {
 
   /// As `split(_:pageHeight:)`, with the height of page k depending on its first line too
   /// (a table's repeated header takes the top of a page its rows continue on).
-  package func split(_ lines: [SplitLine], pageHeightFrom: (_ page: Int, _ firstLine: Int) -> Double)
+  package func split(
+    _ lines: [SplitLine], pageHeightFrom: (_ page: Int, _ firstLine: Int) -> Double
+  )
     -> [Range<Int>]
   {
     let n = lines.count
