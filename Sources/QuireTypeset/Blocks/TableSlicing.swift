@@ -5,7 +5,7 @@
 // it cut where the page ends. Each item goes to the slice holding its anchor (a glyph run's
 // first baseline, a rectangle's top); boxes are clipped to each slice and lose the sides a
 // cut passes through (`box-decoration-break: slice`). Cost: O(n log n) in the band's lines
-// and items.
+// and items (a binary search over the cuts per item), plus one piece per slice a box crosses.
 
 import QuireIngest
 
@@ -13,45 +13,61 @@ enum TableSlicing {
   static func slices(_ e: FlowEntry, limit: Double) -> [FlowEntry] {
     guard limit > 1, e.height > limit else { return [e] }
     let cuts = cutPositions(e, limit: limit)
-    var out: [FlowEntry] = []
-    for i in 0..<(cuts.count - 1) {
-      let (a, b) = (cuts[i], cuts[i + 1])
-      var s = FlowEntry(spaceBefore: 0, height: b - a, start: e.start, end: e.end)
+    let count = cuts.count - 1
+    /// The slice holding y (binary search over the cuts).
+    func slice(_ y: Double) -> Int {
+      var lo = 0
+      var hi = count - 1
+      while lo < hi {
+        let mid = (lo + hi + 1) / 2
+        if cuts[mid] <= y { lo = mid } else { hi = mid - 1 }
+      }
+      return lo
+    }
+    var out: [FlowEntry] = (0..<count).map { i in
+      var s = FlowEntry(spaceBefore: 0, height: cuts[i + 1] - cuts[i], start: e.start, end: e.end)
       s.repeatHeader = e.repeatHeader
       s.forcedBreakBefore = i == 0 && e.forcedBreakBefore
-      func inside(_ y: Double) -> Bool { (y >= a || i == 0) && (y < b || i == cuts.count - 2) }
-      for item in e.items {
-        switch item {
-        case .box(var box):
+      return s
+    }
+    for item in e.items {
+      switch item {
+      case .box(let box):
+        // A box goes to every slice it overlaps, clipped, without the sides cut off.
+        for i in slice(box.rect.y)...slice(max(box.rect.y, box.rect.maxY - 0.001)) {
+          let (a, b) = (cuts[i], cuts[i + 1])
+          var part = box
+          if box.rect.y < a { part.top = .none }
+          if box.rect.maxY > b { part.bottom = .none }
           let top = max(box.rect.y, a)
-          let bottom = min(box.rect.maxY, b)
-          guard bottom > top else { continue }
-          if box.rect.y < a { box.top = .none }
-          if box.rect.maxY > b { box.bottom = .none }
-          box.rect.y = top - a
-          box.rect.height = bottom - top
-          s.items.append(.box(box))
-        case .glyphs(let run):
-          if inside(Double(run.y.first ?? 0) - 1) { s.items.append(item.offset(dy: -a)) }
-        case .image(let pl):
-          if inside(pl.rect.y) { s.items.append(item.offset(dy: -a)) }
-        case .fill(let r, _):
-          if inside(r.y) { s.items.append(item.offset(dy: -a)) }
+          part.rect.y = top - a
+          part.rect.height = max(0, min(box.rect.maxY, b) - top)
+          out[i].items.append(.box(part))
         }
+      case .glyphs(let run):
+        let i = slice(Double(run.y.first ?? 0) - 1)
+        out[i].items.append(item.offset(dy: -cuts[i]))
+      case .image(let pl):
+        let i = slice(pl.rect.y)
+        out[i].items.append(item.offset(dy: -cuts[i]))
+      case .fill(let r, _):
+        let i = slice(r.y)
+        out[i].items.append(item.offset(dy: -cuts[i]))
       }
-      s.lines = e.lines.filter { inside($0.rect.y) }.map {
-        var l = $0
-        l.rect.y -= a
-        return l
-      }
-      s.images = e.images.filter { inside($0.rect.y) }.map {
-        var p = $0
-        p.rect.y -= a
-        return p
-      }
-      if let f = s.lines.first { s.start = f.start }
-      if let l = s.lines.last { s.end = l.end }
-      out.append(s)
+    }
+    var seen = [Bool](repeating: false, count: count)
+    for var l in e.lines {
+      let i = slice(l.rect.y)
+      l.rect.y -= cuts[i]
+      out[i].start = seen[i] ? min(out[i].start, l.start) : l.start
+      out[i].end = seen[i] ? max(out[i].end, l.end) : l.end
+      seen[i] = true
+      out[i].lines.append(l)
+    }
+    for var p in e.images {
+      let i = slice(p.rect.y)
+      p.rect.y -= cuts[i]
+      out[i].images.append(p)
     }
     return out
   }

@@ -3,6 +3,9 @@
 // keep-with-next, forced breaks; when nothing else fits, avoid is ignored). Positions follow
 // MuPDF's model: within a page, entries stack at their natural spacing from the top; the
 // space above the first entry of a page is dropped, except at the chapter's start.
+// A table's body rows carry its header (`FlowEntry.repeatHeader`): a page that starts with
+// one is shorter by the header's height (the splitter asks for each page's height knowing
+// its first line), and the header's items are drawn at its top.
 
 import QuireIngest
 
