@@ -84,7 +84,7 @@ extension ChapterFlow {
             rect: r, top: s[0], right: s[1], bottom: s[2], left: s[3],
             backgroundColor: cbg.color, backgroundLayers: cbg.layers)))
     }
-    if p.frame.collapsed { items += collapsedEdges(p, rows: rows, top: top, last: last) }
+    if p.frame.collapsed { items += collapsedEdges(p, rows: rows, top: top) }
     var start: Location? = nil
     for k in cells {
       let c = p.structure.grid.cells[k]
@@ -112,15 +112,17 @@ extension ChapterFlow {
     return e
   }
 
-  /// The collapsed edge segments of a band's rows (the edge above each row; the last band
-  /// also the table's bottom edge), each centred on its grid line.
-  private func collapsedEdges(_ p: TablePlacement, rows: Range<Int>, top: Double, last: Bool)
+  /// The collapsed edge segments of a band's rows (the edges above and below each row),
+  /// each centred on its grid line.
+  private func collapsedEdges(_ p: TablePlacement, rows: Range<Int>, top: Double)
     -> [DisplayItem]
   {
     let f = p.frame
     let cols = f.columnCount
     var out: [DisplayItem] = []
-    let lines = last ? rows.lowerBound...rows.upperBound : rows.lowerBound...(rows.upperBound - 1)
+    // Every band draws its bottom edge too, so a page that ends inside the table closes it
+    // (where the next band follows on the same page, the edge is painted twice in place).
+    let lines = rows.lowerBound...rows.upperBound
     for y in lines {
       let gy = (y < p.rowTop.count ? p.rowTop[y] : p.rowBottom[y - 1]) - top
       for x in 0..<cols {
