@@ -157,6 +157,21 @@ struct TableTests {
     try checkGolden(Data(PNGCodec.encode(image)), "tables-borders.png")
   }
 
+  @Test(
+    "On a page narrower than the tables' min-content, columns shrink and words break; no line leaves the page",
+    arguments: ["widths.xhtml", "borders.xhtml"])
+  func narrowPage(_ name: String) throws {
+    var settings = LayoutSettings(pageWidth: 200, pageHeight: 400)
+    settings.margins = PageMargins(top: 10, right: 10, bottom: 10, left: 10)
+    let b = try EagerBook(Self.fixtures.appendingPathComponent(name).path, settings: settings)
+    let lines = b.layout.pages.flatMap(\.lines)
+    #expect(!lines.isEmpty)
+    #expect(
+      lines.allSatisfy { $0.rect.x >= 9.99 && $0.rect.maxX <= 190.01 && $0.rect.maxY <= 390.01 })
+    // Side by side, not stacked: some two lines share a baseline.
+    #expect(Set(lines.map { Int($0.rect.y) }).count < lines.count)
+  }
+
   @Test("Ingest: colspan/rowspan bounds, row groups, col widths, hints below author CSS")
   func ingest() throws {
     let doc = try book(
