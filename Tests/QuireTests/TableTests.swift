@@ -182,6 +182,7 @@ struct TableTests {
         <tfoot><tr><td>f</td></tr></tfoot>
         <thead><tr><th colspan="5000">h</th></tr></thead>
         <tr><td rowspan="70000" class="p">a</td><td valign="bottom" align="right">b</td></tr>
+        <tbody style="display: table-header-group"><tr><td>g</td></tr></tbody>
         </table>
         """), name: "ingest.xhtml"
     ).document
@@ -195,7 +196,7 @@ struct TableTests {
     #expect(table.table.columns.map(\.width) == [.rem(2.5), .rem(3)])
     #expect(table.box.border.top.style == .outset)
     let rows = table.children.filter { if case .tableRow = $0.kind { true } else { false } }
-    #expect(rows.map(\.table.rowGroup) == [.footer, .header, .body])
+    #expect(rows.map(\.table.rowGroup) == [.footer, .header, .body, .header])
     #expect(rows[1].children[0].table.columnSpan == 1000)
     let a = rows[2].children[0]
     let bCell = rows[2].children[1]

@@ -136,7 +136,10 @@ struct ChapterBuilder {
 
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let opened = openFrame(node, style: style, lang: lang)
-        if opened { frames[frames.count - 1].table = TableMarkup.part(n, in: tree, style: style) }
+        if opened {
+          frames[frames.count - 1].table = TableMarkup.part(
+            n, in: tree, style: style, parent: parent.style)
+        }
         contexts.append(StyleContext(style: style, lang: lang, link: link, openedFrame: opened))
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }

@@ -130,7 +130,9 @@ enum TableMarkup {
   }
 
   /// The table facts of an element that opens a block.
-  static func part(_ n: Int, in tree: MarkupTree, style: ElementStyle) -> TablePart {
+  static func part(_ n: Int, in tree: MarkupTree, style: ElementStyle, parent: ElementStyle)
+    -> TablePart
+  {
     var part = TablePart()
     part.style = style.table
     let node = tree.nodes[n]
@@ -143,7 +145,8 @@ enum TableMarkup {
         part.rowSpan = max(0, min(TablePart.maxRowSpan, r))
       }
     case .tableRow:
-      part.rowGroup = rowGroup(of: n, in: tree)
+      // The row group element's display (thead/tfoot by the user-agent sheet, or CSS).
+      part.rowGroup = parent.table.rowGroup ?? rowGroup(of: n, in: tree)
     case .table:
       part.columns = columns(of: n, in: tree)
     default: break

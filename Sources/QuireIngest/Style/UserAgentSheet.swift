@@ -13,7 +13,9 @@ enum UserAgentSheet {
     table { display: table }
     tr { display: table-row }
     td, th { display: table-cell }
-    thead, tbody, tfoot { display: table-row-group }
+    tbody { display: table-row-group }
+    thead { display: table-header-group }
+    tfoot { display: table-footer-group }
     caption { display: table-caption; text-align: center }
     table { border-spacing: 2px; text-indent: 0 }
     td, th { padding: 1px }
