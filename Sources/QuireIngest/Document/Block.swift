@@ -71,6 +71,8 @@ package struct Block: Sendable {
   /// (0 = the root `html`), what a browser's `getElementsByTagName("*")` numbers the same way;
   /// an anonymous paragraph carries its parent's. −1 when unknown (plain text).
   package var source = -1
+  /// Spans, row group, columns of table elements (Document/TablePart.swift).
+  package var table = TablePart()
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -19,6 +19,7 @@ private struct Frame {
   var lang: String?
   var location: Location
   var box = BoxStyle()
+  var table = TablePart()
   var children: [Block] = []
   var pending: [PendingInline] = []
   /// The `::first-letter` style waiting for the frame's first text.
@@ -125,7 +126,8 @@ struct ChapterBuilder {
             base.computed.direction = .ltr
           }
         }
-        let matched = resolver.match(n, inlineStyle: inline)
+        let matched = resolver.match(
+          n, inlineStyle: inline, hints: publisherStyles ? TableMarkup.hints(n, in: tree) : [])
         var style = StyleComputer.compute(matched.element, parent: parent.style, base: base)
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
@@ -162,7 +164,11 @@ struct ChapterBuilder {
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
-        if opened { frames[frames.count - 1].source = Int(ordinals[n]) }
+        if opened {
+          frames[frames.count - 1].source = Int(ordinals[n])
+          frames[frames.count - 1].table = TableMarkup.part(
+            n, in: tree, style: style, parent: parent.style)
+        }
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         ctx.after = pseudoStyle(.after, matched, style)
         contexts.append(ctx)
@@ -466,6 +472,7 @@ struct ChapterBuilder {
       lang: frame.lang, dir: frame.style.direction, box: frame.box)
     block.note = frame.note
     block.source = frame.source
+    block.table = frame.table
     let holdsInlines: Bool
     switch frame.kind {
     case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: holdsInlines = true

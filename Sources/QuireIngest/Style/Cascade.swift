@@ -48,6 +48,8 @@ struct ElementStyle: Sendable {
   var generated = GeneratedStyle()
   /// Box properties (not inherited but for the table border model's two).
   var box = BoxStyle()
+  /// Table properties (Document/TablePart.swift).
+  var table = TableStyle()
 
   /// The inherited part of `parent`: what a child starts from before its own declarations.
   static func inheriting(from parent: ElementStyle) -> ElementStyle {
@@ -75,6 +77,7 @@ struct ElementStyle: Sendable {
     s.box.collapsesBorders = parent.box.collapsesBorders
     s.box.borderSpacingX = parent.box.borderSpacingX
     s.box.borderSpacingY = parent.box.borderSpacingY
+    s.table = parent.table.inherited
     return s
   }
 }
@@ -456,13 +459,18 @@ struct StyleResolver {
   }
 
   /// The element's declarations in cascade order (later wins).
-  mutating func declarations(for e: Int, inlineStyle: [CSSDeclaration]) -> [CSSDeclaration] {
-    match(e, inlineStyle: inlineStyle).element
+  /// `hints` are HTML's presentational hints: below every author rule, above the user agent.
+  mutating func declarations(
+    for e: Int, inlineStyle: [CSSDeclaration], hints: [CSSDeclaration] = []
+  ) -> [CSSDeclaration] {
+    match(e, inlineStyle: inlineStyle, hints: hints).element
   }
 
   /// The element's declarations and those of its pseudo-elements, each in cascade order.
-  mutating func match(_ e: Int, inlineStyle: [CSSDeclaration]) -> MatchedDeclarations {
-    guard let s = subjects[e] else { return MatchedDeclarations(element: inlineStyle) }
+  mutating func match(
+    _ e: Int, inlineStyle: [CSSDeclaration], hints: [CSSDeclaration] = []
+  ) -> MatchedDeclarations {
+    guard let s = subjects[e] else { return MatchedDeclarations(element: hints + inlineStyle) }
     typealias Weighted = (key: (Int, Int, Int, Int), decl: CSSDeclaration)
     var weighted: [Weighted] = []
     var pseudo: [PseudoElement: [Weighted]] = [:]
@@ -490,6 +498,7 @@ struct StyleResolver {
         if let target { pseudo[target, default: []].append(w) } else { weighted.append(w) }
       }
     }
+    for (i, d) in hints.enumerated() { weighted.append(((1, -1, 0, i), d)) }
     for (i, d) in inlineStyle.enumerated() {
       weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
     }
@@ -822,7 +831,7 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
-    if applyBox(d, v, &s) || applyObjectFit(d.name, v, &s) { return }
+    if applyBox(d, v, &s) || applyObjectFit(d.name, v, &s) || applyTable(d, v, k, &s) { return }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":

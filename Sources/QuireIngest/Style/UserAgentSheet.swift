@@ -13,8 +13,13 @@ enum UserAgentSheet {
     table { display: table }
     tr { display: table-row }
     td, th { display: table-cell }
-    thead, tbody, tfoot { display: table-row-group }
+    tbody { display: table-row-group }
+    thead { display: table-header-group }
+    tfoot { display: table-footer-group }
     caption { display: table-caption; text-align: center }
+    table { border-spacing: 2px; text-indent: 0 }
+    td, th { padding: 1px }
+    thead, tbody, tfoot, tr { vertical-align: middle }
     p { margin-top: 1em; margin-bottom: 1em }
     h1 { font-size: 2em; margin-top: 0.67em; margin-bottom: 0.67em; font-weight: bold }
     h2 { font-size: 1.5em; margin-top: 0.83em; margin-bottom: 0.83em; font-weight: bold }

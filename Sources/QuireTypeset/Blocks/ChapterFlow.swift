@@ -40,6 +40,8 @@ struct ChapterFlow {
   var footnotes = ChapterNotes()
   /// Boxes and their open markers (Blocks/BoxLayout.swift).
   var boxFlow = BoxFlow()
+  /// Tables being laid out around the current block (Blocks/TableLayout.swift).
+  var tableNesting = 0
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -120,6 +122,7 @@ struct ChapterFlow {
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
+    if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
     let st = block.style
     let first = entries.count
     if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
@@ -148,8 +151,6 @@ struct ChapterFlow {
         spaceBefore: 0, height: max(h, em * 0.5), start: block.location, end: block.location)
       e.items = [.fill(Rect(x: l, y: (e.height - h) / 2, width: r - l, height: h), st.color)]
       append(e)
-    case .table:
-      table(block, left: l, right: r, depth: depth)
     default:
       if case .listItem(let marker) = block.kind { pendingMarker = marker.isEmpty ? nil : marker }
       if !block.inlines.isEmpty {
@@ -162,110 +163,5 @@ struct ChapterFlow {
     collapse(px(st.margin.bottom, of: max(1, right - left)))
     if st.breakAfter == .page { pendingBreak = true }
     applyBreaks(block, from: first)
-  }
-
-  // MARK: tables
-
-  static func rows(of block: Block, depth: Int = 0) -> [Block] {
-    var rows: [Block] = []
-    for c in block.children {
-      if case .tableRow = c.kind {
-        rows.append(c)
-      } else if depth < 8 {
-        rows += ChapterFlow.rows(of: c, depth: depth + 1)
-      }
-    }
-    return rows
-  }
-
-  /// Cells side by side in equal columns when every line fits its column and the row fits a
-  /// page; otherwise the row's cells are stacked like paragraphs.
-  mutating func table(_ block: Block, left: Double, right: Double, depth: Int) {
-    for child in block.children {
-      if case .tableRow = child.kind {
-        tableRow(child, left: left, right: right, depth: depth)
-      } else if depth < ChapterFlow.maxNesting, !ChapterFlow.rows(of: child).isEmpty {
-        table(child, left: left, right: right, depth: depth + 1)
-      } else {
-        layout(child, left: left, right: right, depth: depth + 1)
-      }
-    }
-  }
-
-  mutating func tableRow(_ row: Block, left: Double, right: Double, depth: Int) {
-    do {
-      let cells = row.children
-      let n = max(1, cells.count)
-      let colW = (right - left) / Double(n)
-      var trial = self
-      // The caches move into the trial and back, so neither side copies them.
-      trial.shaper = shaper.take()
-      trial.hyphenation.points = hyphenation.points
-      hyphenation.points = [:]
-      defer {
-        shaper = trial.shaper.take()
-        hyphenation.points = trial.hyphenation.points
-      }
-      trial.entries = []
-      trial.pendingSpace = 0
-      trial.marginPos = 0
-      trial.marginNeg = 0
-      trial.pendingBreak = false
-      var columns: [[FlowEntry]] = []
-      var fits = n > 1 && colW > options.fontSize * 3
-      for (j, cell) in cells.enumerated() where fits {
-        trial.entries = []
-        trial.pendingSpace = 0
-        trial.marginPos = 0
-        trial.marginNeg = 0
-        let cl = left + Double(j) * colW
-        trial.layout(cell, left: cl + 2, right: cl + colW - 2, depth: depth + 1)
-        if trial.entries.contains(where: { $0.lines.contains { $0.rect.maxX > cl + colW + 0.5 } }) {
-          fits = false
-        }
-        columns.append(trial.entries)
-      }
-      var rowEntry = FlowEntry(spaceBefore: 0, height: 0, start: row.location, end: row.location)
-      if fits {
-        var first = true
-        for col in columns {
-          var y = 0.0
-          for (k, e) in col.enumerated() {
-            if k > 0 { y += e.spaceBefore }
-            rowEntry.items += e.items.map { $0.offset(dy: y) }
-            rowEntry.lines += e.lines.map {
-              var l = $0
-              l.rect.y += y
-              return l
-            }
-            rowEntry.images += e.images.map {
-              var p = $0
-              p.rect.y += y
-              return p
-            }
-            rowEntry.blockBoxes += e.blockBoxes
-            if first {
-              rowEntry.start = e.start
-              first = false
-            }
-            rowEntry.end = max(rowEntry.end, e.end)
-            y += e.height
-          }
-          rowEntry.height = max(rowEntry.height, y)
-        }
-        if rowEntry.height > pageHeight { fits = false }
-      }
-      if fits {
-        // Keep the trial's shaping work and block numbering, then place the row.
-        styles = trial.styles
-        styleIndex = trial.styleIndex
-        missing = trial.missing
-        notes = trial.notes
-        nextBlock = trial.nextBlock
-        append(rowEntry)
-      } else {
-        layout(blocks: cells, left: left, right: right, depth: depth + 1)
-      }
-    }
   }
 }

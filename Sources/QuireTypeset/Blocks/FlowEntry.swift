@@ -32,6 +32,8 @@ struct FlowEntry: Sendable {
   var opens: [Int] = []
   /// How many open boxes end at this entry's bottom (innermost first).
   var closes = 0
+  /// A table's header rows, drawn at the top of a page this entry starts (Blocks/TableLayout).
+  var repeatHeader: TableHeaderRepeat? = nil
 }
 
 extension DisplayItem {

@@ -162,6 +162,16 @@ package struct PageSplitter: Sendable, Hashable {
   /// Pages as ranges of line indices, in order, covering every line exactly once. A page
   /// overflows `pageHeight(k)` only when its single line is taller than the page.
   package func split(_ lines: [SplitLine], pageHeight: (Int) -> Double) -> [Range<Int>] {
+    split(lines, pageHeightFrom: { page, _ in pageHeight(page) })
+  }
+
+  /// As `split(_:pageHeight:)`, with the height of page k depending on its first line too
+  /// (a table's repeated header takes the top of a page its rows continue on).
+  package func split(
+    _ lines: [SplitLine], pageHeightFrom: (_ page: Int, _ firstLine: Int) -> Double
+  )
+    -> [Range<Int>]
+  {
     let n = lines.count
     guard n > 0 else { return [] }
     let costs = costs(lines)
@@ -170,7 +180,7 @@ package struct PageSplitter: Sendable, Hashable {
     var pages: [Range<Int>] = []
     var s = 0
     while s < n {
-      let limit = pageHeight(pages.count) + 1e-9
+      let limit = pageHeightFrom(pages.count, s) + 1e-9
       // Largest e such that lines s..<e fit (at least one line), stopping at forced breaks.
       var e = s + 1
       while e < n && costs[e] != Cost.always

@@ -3,6 +3,9 @@
 // keep-with-next, forced breaks; when nothing else fits, avoid is ignored). Positions follow
 // MuPDF's model: within a page, entries stack at their natural spacing from the top; the
 // space above the first entry of a page is dropped, except at the chapter's start.
+// A table's body rows carry its header (`FlowEntry.repeatHeader`): a page that starts with
+// one is shorter by the header's height (the splitter asks for each page's height knowing
+// its first line), and the header's items are drawn at its top.
 
 import QuireIngest
 
@@ -44,11 +47,13 @@ struct Paginator {
     let lead = lead(entries)
     let lines = splitLines(entries)
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
-    let ranges = splitter.split(lines) { k in k == 0 ? height - lead : height }
+    let ranges = splitter.split(lines) { k, first in
+      (k == 0 ? height - lead : height) - (entries[first].repeatHeader?.height ?? 0)
+    }
     var out: [(page: Int, y: Double)] = []
     out.reserveCapacity(entries.count)
     for (page, range) in ranges.enumerated() {
-      var y = page == 0 ? lead : 0
+      var y = (page == 0 ? lead : 0) + (entries[range.lowerBound].repeatHeader?.height ?? 0)
       for i in range {
         out.append((page, y))
         y += lines[i].advance
@@ -86,6 +91,9 @@ struct Paginator {
       let (start, end) = (entries[k].start, entries[k].end)
       if !seen[spot.page] {
         seen[spot.page] = true
+        if let header = entries[k].repeatHeader {
+          pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
+        }
         pages[spot.page].start = start
         pages[spot.page].end = end
       }

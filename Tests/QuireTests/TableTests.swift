@@ -1,0 +1,209 @@
+// Tables (issue #10, CSS 2.1 §17): the grid, column widths checked against headless
+// Chromium, header rows repeated on each page, a row taller than a page split between
+// lines, separated and collapsed borders as PNG goldens, and ingest of spans and hints.
+
+import Foundation
+import QuireIngest
+import QuireRaster
+import QuireTestSupport
+import QuireTypeset
+import Testing
+
+@testable import Quire
+
+@Suite("Tables")
+struct TableTests {
+  static let fixtures = packageRoot.appendingPathComponent("Tests/QuireTests/Fixtures/tables")
+
+  func book(_ xhtml: String, name: String, settings: LayoutSettings = LayoutSettings()) throws
+    -> EagerBook
+  {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "quire-tables-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let url = dir.appendingPathComponent(name)
+    try Data(xhtml.utf8).write(to: url)
+    return try EagerBook(url.path, settings: settings)
+  }
+
+  func page(_ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="utf-8"?>
+    <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title></head>
+    <body>\(body)</body></html>
+    """
+  }
+
+  @Test("Spans fill the HTML grid: rowspans push later cells right, short rows leave holes")
+  func gridSlots() throws {
+    let grid = try #require(
+      TableGrid.build([
+        [(1, 2), (2, 1)],
+        [(1, 1), (1, 1)],
+        [(1, 0)],
+      ]))
+    #expect(grid.columnCount == 3)
+    #expect(grid.dump == "0 1 1\n0 2 3\n4 . .")
+    // A rowspan past the last row is cut there.
+    let cut = try #require(TableGrid.build([[(1, 65534)], [(1, 1)]]))
+    #expect(cut.cells[0].rowSpan == 2 && cut.dump == "0 .\n0 1")
+    // Bounds: more than 1,000 columns, or a million slots, is no grid.
+    #expect(TableGrid.build([[(1000, 1), (1, 1)]]) == nil)
+    #expect(TableGrid.build([[(1000, 1)]]) != nil)
+    #expect(TableGrid.build([[(1000, 1001)]] + Array(repeating: [], count: 1000)) == nil)
+  }
+
+  @Test("Column widths: shrink to fit, min/max interpolation, empty columns, spans, overflow")
+  func columnWidths() {
+    let cols = TableColumns(
+      columnCount: 3,
+      requests: [
+        ColumnRequest(column: 0, span: 1, minWidth: 40, maxWidth: 40),
+        ColumnRequest(column: 1, span: 1, minWidth: 100, maxWidth: 400),
+        ColumnRequest(column: 2, span: 1, minWidth: 0, maxWidth: 0),
+      ])
+    #expect(cols.usedWidth(available: 1000, specified: nil) == 440)
+    #expect(cols.widths(for: 440) == [40, 400, 0])
+    // Between min and max: each column gets min + a share of (max − min).
+    #expect(cols.widths(for: 290) == [40, 250, 0])
+    // Narrower than the minimum: proportional to the minimums.
+    #expect(cols.usedWidth(available: 70, specified: nil) == 70)
+    let tight = cols.widths(for: 70)
+    #expect(abs(tight[0] - 20) < 1e-9 && abs(tight[1] - 50) < 1e-9 && tight[2] == 0)
+    // A span wider than its columns raises them in proportion to their max widths.
+    let spanned = TableColumns(
+      columnCount: 2,
+      requests: [
+        ColumnRequest(column: 0, span: 1, minWidth: 10, maxWidth: 30),
+        ColumnRequest(column: 1, span: 1, minWidth: 10, maxWidth: 10),
+        ColumnRequest(column: 0, span: 2, minWidth: 20, maxWidth: 80),
+      ])
+    #expect(spanned.maxWidths == [60, 20])
+    // Fixed layout: declared widths, the rest shared equally.
+    #expect(
+      TableColumns.fixedLayout(
+        columnCount: 3, declared: [100], firstRow: [], used: 300) == [100, 100, 100])
+  }
+
+  @Test("Cell text starts where headless Chromium puts it (widths.xhtml, ±1 px)")
+  func chromiumAgreement() throws {
+    let b = try EagerBook(Self.fixtures.appendingPathComponent("widths.xhtml").path)
+    let lines = try #require(b.layout.pages.first).lines
+    let oracle = try String(
+      contentsOf: Self.fixtures.appendingPathComponent("widths.chromium.jsonl"), encoding: .utf8)
+    var used = Set<Int>()
+    var agree = 0
+    var total = 0
+    for row in oracle.split(separator: "\n") {
+      let cell = try JSONSerialization.jsonObject(with: Data(row.utf8)) as! [String: Any]
+      let word = cell["word"] as! String
+      let x = cell["x"] as! Double
+      total += 1
+      guard
+        let i = lines.indices.first(where: {
+          !used.contains($0) && lines[$0].text.split(separator: " ").first.map(String.init) == word
+        })
+      else {
+        Issue.record("no line starts with \(word)")
+        continue
+      }
+      used.insert(i)
+      if abs(lines[i].rect.x - x) <= 1 {
+        agree += 1
+      } else {
+        Issue.record("\(word): \(lines[i].rect.x) vs \(x)")
+      }
+    }
+    #expect(total == 18 && agree == total)
+  }
+
+  @Test("A long table repeats its header on every page; a row taller than a page is split")
+  func headerRepeatAndRowSplit() throws {
+    let rows = (0..<60).map { "<tr><td>\($0)</td><td>Row \($0) text</td></tr>" }.joined()
+    let words = Array(repeating: "word", count: 1500).joined(separator: " ")
+    let b = try book(
+      page(
+        "<table border=\"1\"><thead><tr><th>No.</th><th>Text</th></tr></thead><tbody>\(rows)"
+          + "<tr><td>big</td><td>\(words)</td></tr></tbody></table>"), name: "long.xhtml")
+    let pages = b.layout.pages
+    #expect(pages.count >= 6)
+    let all = pages.flatMap(\.lines).map(\.text).joined(separator: " ")
+    #expect(all.components(separatedBy: "word").count - 1 == 1500)
+    for r in 0..<60 { #expect(all.contains("Row \(r) text")) }
+    for p in pages {
+      // No line crosses the page's bottom or the table's edges.
+      #expect(
+        p.lines.allSatisfy { $0.rect.maxY <= 750.01 && $0.rect.x >= 50 && $0.rect.maxX <= 550 })
+    }
+    for p in pages.dropFirst() {
+      let top = try #require(p.lines.map(\.rect.y).min())
+      // The header's glyphs sit above the first line of the page, inside the top margin area.
+      let above = p.items.contains {
+        if case .glyphs(let run) = $0, let y = run.y.first {
+          return Double(y) < top
+        } else {
+          return false
+        }
+      }
+      #expect(top > 70 && above, "page \(p.number)")
+    }
+  }
+
+  @Test("Separated and collapsed borders, spans, captions and backgrounds (PNG golden)")
+  func bordersGolden() throws {
+    let b = try EagerBook(Self.fixtures.appendingPathComponent("borders.xhtml").path)
+    let p = try #require(b.layout.pages.first)
+    let image = b.makeRenderer().render(p, width: 600, height: 800, format: .rgba8)
+    try checkGolden(Data(PNGCodec.encode(image)), "tables-borders.png")
+  }
+
+  @Test(
+    "On a page narrower than the tables' min-content, columns shrink and words break; no line leaves the page",
+    arguments: ["widths.xhtml", "borders.xhtml"])
+  func narrowPage(_ name: String) throws {
+    var settings = LayoutSettings(pageWidth: 200, pageHeight: 400)
+    settings.margins = PageMargins(top: 10, right: 10, bottom: 10, left: 10)
+    let b = try EagerBook(Self.fixtures.appendingPathComponent(name).path, settings: settings)
+    let lines = b.layout.pages.flatMap(\.lines)
+    #expect(!lines.isEmpty)
+    #expect(
+      lines.allSatisfy { $0.rect.x >= 9.99 && $0.rect.maxX <= 190.01 && $0.rect.maxY <= 390.01 })
+    // Side by side, not stacked: some two lines share a baseline.
+    #expect(Set(lines.map { Int($0.rect.y) }).count < lines.count)
+  }
+
+  @Test("Ingest: colspan/rowspan bounds, row groups, col widths, hints below author CSS")
+  func ingest() throws {
+    let doc = try book(
+      page(
+        """
+        <style>td.p { padding: 9px }</style>
+        <table cellpadding="5" border="2"><colgroup><col width="40"/><col span="2" style="width: 3em"/></colgroup>
+        <tfoot><tr><td>f</td></tr></tfoot>
+        <thead><tr><th colspan="5000">h</th></tr></thead>
+        <tr><td rowspan="70000" class="p">a</td><td valign="bottom" align="right">b</td></tr>
+        <tbody style="display: table-header-group"><tr><td>g</td></tr></tbody>
+        </table>
+        """), name: "ingest.xhtml"
+    ).document
+    var stack = doc.chapters[0].blocks
+    var found: Block? = nil
+    while let b = stack.popLast(), found == nil {
+      if case .table = b.kind { found = b } else { stack += b.children }
+    }
+    let table = try #require(found)
+    #expect(table.table.columns.map(\.span) == [1, 2])
+    #expect(table.table.columns.map(\.width) == [.rem(2.5), .rem(3)])
+    #expect(table.box.border.top.style == .outset)
+    let rows = table.children.filter { if case .tableRow = $0.kind { true } else { false } }
+    #expect(rows.map(\.table.rowGroup) == [.footer, .header, .body, .header])
+    #expect(rows[1].children[0].table.columnSpan == 1000)
+    let a = rows[2].children[0]
+    let bCell = rows[2].children[1]
+    #expect(a.table.rowSpan == 65534)
+    #expect(a.style.padding.top == .rem(9.0 / 16))
+    #expect(bCell.style.padding.top == .rem(5.0 / 16))
+    #expect(bCell.table.style.cellAlign == .bottom && bCell.style.textAlign == .right)
+    #expect(bCell.box.border.left.style == .inset)
+  }
+}
