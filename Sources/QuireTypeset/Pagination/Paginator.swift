@@ -81,13 +81,17 @@ struct Paginator {
       let spot = spots[k]
       let dy = top + spot.y
       let (start, end) = (entries[k].start, entries[k].end)
-      if !seen[spot.page] {
-        seen[spot.page] = true
-        pages[spot.page].start = start
-        pages[spot.page].end = end
+      // Notes gathered at the chapter's end (`--footnotes end`) keep their Locations but do
+      // not widen the page's range, which covers the running text.
+      if entries[k].lines.first?.role != .note {
+        if !seen[spot.page] {
+          seen[spot.page] = true
+          pages[spot.page].start = start
+          pages[spot.page].end = end
+        }
+        pages[spot.page].start = min(pages[spot.page].start, start)
+        pages[spot.page].end = max(pages[spot.page].end, end)
       }
-      pages[spot.page].start = min(pages[spot.page].start, start)
-      pages[spot.page].end = max(pages[spot.page].end, end)
       var items = entries[k].items
       entries[k].items = []
       for i in items.indices { items[i].shift(dy: dy) }
