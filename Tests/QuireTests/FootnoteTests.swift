@@ -108,6 +108,11 @@ import Testing
     }
     let notes = book.layout.pages.flatMap { $0.lines.filter { $0.role == .note }.map(\.text) }
     #expect(normalized(notes.joined()) == normalized(noteText(book.document)))
+    // Page ranges cover the running text: they never go back.
+    let pages = book.layout.pages
+    for (a, b) in zip(pages, pages.dropFirst()) where a.spine == b.spine {
+      #expect(a.end <= b.start && b.start <= b.end)
+    }
   }
 
   @Test func inlineKeepsTodaysBehaviour() throws {

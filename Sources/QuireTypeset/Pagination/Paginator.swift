@@ -89,16 +89,20 @@ struct Paginator {
       let spot = spots[k]
       let dy = top + spot.y
       let (start, end) = (entries[k].start, entries[k].end)
-      if !seen[spot.page] {
-        seen[spot.page] = true
-        if let header = entries[k].repeatHeader {
-          pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
+      // Notes gathered at the chapter's end (`--footnotes end`) keep their Locations but do
+      // not widen the page's range, which covers the running text.
+      if entries[k].lines.first?.role != .note {
+        if !seen[spot.page] {
+          seen[spot.page] = true
+          if let header = entries[k].repeatHeader {
+            pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
+          }
+          pages[spot.page].start = start
+          pages[spot.page].end = end
         }
-        pages[spot.page].start = start
-        pages[spot.page].end = end
+        pages[spot.page].start = min(pages[spot.page].start, start)
+        pages[spot.page].end = max(pages[spot.page].end, end)
       }
-      pages[spot.page].start = min(pages[spot.page].start, start)
-      pages[spot.page].end = max(pages[spot.page].end, end)
       var items = entries[k].items
       entries[k].items = []
       for i in items.indices { items[i].shift(dy: dy) }
