@@ -65,6 +65,7 @@ struct ElementStyle: Sendable {
     s.computed.color = p.color
     s.computed.underline = p.underline
     s.computed.lineThrough = p.lineThrough
+    s.computed.text = p.text.inherited()
     s.listStyle = parent.listStyle
     return s
   }
@@ -753,6 +754,7 @@ enum StyleComputer {
       if v.count == 1, let w = fontWeight(v[0], parent: p.fontWeight) { s.computed.fontWeight = w }
     case "font-variant", "font-variant-caps":
       if let k { s.computed.smallCaps = k == "small-caps" || k == "all-small-caps" }
+      if let k { s.computed.text.allSmallCaps = k == "all-small-caps" }
     case "text-align":
       switch k {
       case "left": s.computed.textAlign = .left
@@ -765,6 +767,7 @@ enum StyleComputer {
       }
     case "text-indent":
       if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
+      TextProperties.applyIndentKeywords(v, &s.computed)
     case "text-transform":
       if let k, let t = TextTransform(rawValue: k) { s.computed.textTransform = t }
     case "margin":
@@ -814,6 +817,7 @@ enum StyleComputer {
       default: break
       }
     case "white-space":
+      if let k { s.computed.text.breakSpaces = k == "break-spaces" }
       switch k {
       case "normal": s.computed.whiteSpace = .normal
       case "pre": s.computed.whiteSpace = .pre
@@ -823,6 +827,7 @@ enum StyleComputer {
       default: break
       }
     case "vertical-align":
+      s.computed.text.verticalShift = TextProperties.verticalShift(v, fontSize: fs)
       switch k {
       case "sub": s.computed.verticalAlign = .sub
       case "super": s.computed.verticalAlign = .super
@@ -861,8 +866,10 @@ enum StyleComputer {
       }
       if words.contains("underline") { s.computed.underline = true }
       if words.contains("line-through") { s.computed.lineThrough = true }
+      TextProperties.applyDecorationShorthand(v, &s.computed)
     case "list-style-type", "list-style": if let l = listStyle(v) { s.listStyle = l }
-    default: break  // unknown or unsupported: skipped, never fatal
+    default:  // text properties (TextProperties.swift); unknown ones are skipped, never fatal
+      TextProperties.apply(d.name, v, &s.computed, parent: p)
     }
   }
 
@@ -897,7 +904,7 @@ enum StyleComputer {
     case "direction": s.computed.direction = p.direction
     case "color": s.computed.color = p.color
     case "list-style-type", "list-style": s.listStyle = parent.listStyle
-    default: break
+    default: TextProperties.inherit(name, &s.computed, parent: p)
     }
   }
 }
