@@ -44,6 +44,8 @@ struct CollectedText {
   /// Consecutive non-starters, and consecutive marks, just pushed.
   private var nonStarters = 0
   private var clusterMarks = 0
+  /// Index of the first scalar after the last line break (for tab stops).
+  private var lineStart = 0
 
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
@@ -61,10 +63,12 @@ struct CollectedText {
     }
   }
 
-  /// What collect needs of a style: its index and whether it fakes small caps.
+  /// What collect needs of a style: its index, whether it fakes small caps, its tab size.
   struct InlineStyle {
     var index: Int
     var fakeSmallCaps: Bool
+    /// `tab-size` in spaces: a preserved tab advances to the next multiple of it.
+    var tabSize = 8
   }
 
   /// Flattens `inlines`. `inlineStyles[k]` is the resolved style of `inlines[k]` (a line
@@ -91,6 +95,7 @@ struct CollectedText {
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
       case .lineBreak(let loc):
         push(0x2028, loc.offset, blockStyle)
+        lineStart = scalars.count
         endOffset = loc.offset + 1
       case .image(let img):
         images[scalars.count] = img
@@ -176,11 +181,16 @@ struct CollectedText {
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
         if keepNewlines && v == 0x0A {
           push(0x2028, offset, si)
+          lineStart = scalars.count
           atWordStart = true
           continue
         }
         if preserve && v == 0x09 {
-          for _ in 0..<4 { push(0x20, offset, si) }
+          // To the next tab stop, counted in characters from the line's start (exact for
+          // the monospaced text tabs are preserved in).
+          let column = scalars.count - lineStart
+          let stop = max(0, style.tabSize)
+          for _ in 0..<(stop == 0 ? 0 : stop - column % stop) { push(0x20, offset, si) }
           continue
         }
         v = 0x20

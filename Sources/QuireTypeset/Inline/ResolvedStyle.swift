@@ -49,6 +49,9 @@ struct ResolvedStyle {
   var decoration: DecorationMetrics
   /// `tab-size` in spaces.
   var tabSize = 8
+  /// CSS `text-decoration-thickness` and `text-underline-offset`, px (nil: the font's).
+  var decorationThickness: Double? = nil
+  var underlineOffset: Double? = nil
 }
 
 extension ChapterFlow {
@@ -126,6 +129,8 @@ extension ChapterFlow {
     r.features = features
     r.wordBreak = t.wordBreak
     r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))
+    r.decorationThickness = t.decorationThickness.map { px($0, of: 0) }
+    r.underlineOffset = t.underlineOffset.map { px($0, of: 0) }
   }
 
   /// A feature as `ShapeKey.features` holds it.
