@@ -15,7 +15,8 @@ extension LineComposer {
   }
 
   /// The ratio that fills a last line to its measure from its finite glue (0 when it has
-  /// none or is already full; at most 4, like every justified line).
+  /// none or is already full). Not capped at 4 like other lines: CSS fills the line whatever
+  /// it costs (bounded only against absurd values).
   func lastLineRatio(from first: Int, firstBox s: Int, to end: Int, first isFirst: Bool) -> Double
   {
     let (order, natural) = kept(from: first, firstBox: s, to: end, 0)
@@ -25,6 +26,6 @@ extension LineComposer {
     }
     let free = geometry.lineWidth(first: isFirst) - natural
     guard stretch > 0, free > 0 else { return 0 }
-    return min(4, free / stretch)
+    return min(1_000, free / stretch)
   }
 }

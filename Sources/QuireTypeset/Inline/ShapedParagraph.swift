@@ -229,6 +229,11 @@ struct PieceShaper {
     }
     let sw = spaceWidth
     let noWrap = settings.noWrap
+    if noWrap, out.items.last?.isBox ?? false {
+      // A glue after a box is a legal break: a penalty first makes this space none.
+      out.items.append(BreakItem.prohibitedBreak)
+      out.sources.append(.plain(i))
+    }
     out.items.append(
       .glue(
         width: max(0, sw + spaceExtra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
@@ -274,8 +279,13 @@ struct PieceShaper {
         out.sources.append(.plain(i + 1))
       }
     } else if preserve && v == 0x20 {
-      // Preserved spaces are boxes: flush them one by one so lines can end after them.
+      // Preserved spaces are boxes: flush them one by one so lines can end after them
+      // (`pre-wrap`: where UAX #14 allows, after the last space of a run).
       flush(i + 1)
+      if allowed && !noWrap {
+        out.items.append(.penalty(width: 0, cost: 0, flagged: false))
+        out.sources.append(.plain(i + 1))
+      }
     }
   }
 
@@ -311,6 +321,11 @@ struct PieceShaper {
 
   /// `<br>` or the paragraph's end: fill the line and force a break.
   private mutating func finishing(_ at: Int) {
+    if settings.noWrap, out.items.last?.isBox ?? false {
+      // Only the forced break may end a line that does not wrap, not its fil glue.
+      out.items.append(BreakItem.prohibitedBreak)
+      out.sources.append(.plain(at))
+    }
     out.items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
     out.sources.append(.plain(at))
     out.items.append(BreakItem.forcedLineBreak)
