@@ -422,7 +422,12 @@ struct PieceShaper {
     var p = part
     var glyphs = p.shaped.glyphs
     var added = 0.0
-    for g in glyphs.indices where g + 1 == glyphs.count || glyphs[g + 1].cluster != glyphs[g].cluster {
+    // After the last glyph of each grapheme: before a new cluster that advances (a mark,
+    // which HarfBuzz may give a cluster of its own, has no advance and stays on its base).
+    for g in glyphs.indices
+    where g + 1 == glyphs.count
+      || (glyphs[g + 1].cluster != glyphs[g].cluster && glyphs[g + 1].advance != 0)
+    {
       glyphs[g].advance += units
       added += Double(units)
     }
