@@ -78,6 +78,10 @@ extension LineComposer {
         }
         if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + w) }
         x += w
+      case (.penalty(let w, _, _), _) where w < 0:
+        // A line ending in compressed CJK punctuation: its blank half is not part of the
+        // line (the breaker counted the line this much shorter).
+        x += w
       default: break
       }
     }
