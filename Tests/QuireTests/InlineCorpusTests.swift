@@ -45,7 +45,8 @@ struct InlineCorpusTests {
           lo = min(lo, r.location.offset)
           hi = max(hi, r.location.offset + r.text.unicodeScalars.count)
         case .lineBreak(let l): (lo, hi) = (min(lo, l.offset), max(hi, l.offset + 1))
-        case .image(let img): (lo, hi) = (min(lo, img.location.offset), max(hi, img.location.offset + 1))
+        case .image(let img):
+          (lo, hi) = (min(lo, img.location.offset), max(hi, img.location.offset + 1))
         }
       }
       return lo < hi ? lo..<hi : nil

@@ -232,7 +232,9 @@ struct InlineTextTests {
   @Test func fontVariantsChooseOtherGlyphs() throws {
     let b = try Self.book("variant")
     let page = try #require(b.layout.pages.first)
-    let runs = page.items.compactMap { if case .glyphs(let r) = $0 { return r } else { return nil } }
+    let runs = page.items.compactMap {
+      if case .glyphs(let r) = $0 { return r } else { return nil }
+    }
     // Old-style figures (onum) are other glyphs than the default lining ones.
     let figures = try #require(runs.first { $0.glyphs.count > 20 && $0.y.first ?? 0 > 90 })
     _ = figures

@@ -21,11 +21,15 @@ import Testing
 
   @Test func variantFeaturesChangeGlyphs() {
     let digits = shape("0123456789")
-    #expect(shape("0123456789", [FontFeature("onum")]).glyphs.map(\.glyph) != digits.glyphs.map(\.glyph))
-    #expect(shape("1/2", [FontFeature("frac")]).glyphs.map(\.glyph) != shape("1/2").glyphs.map(\.glyph))
+    #expect(
+      shape("0123456789", [FontFeature("onum")]).glyphs.map(\.glyph) != digits.glyphs.map(\.glyph))
+    #expect(
+      shape("1/2", [FontFeature("frac")]).glyphs.map(\.glyph) != shape("1/2").glyphs.map(\.glyph))
     // all-small-caps: c2sc turns capitals into small capitals too.
     let caps = shape("NASA", smallCaps: true)
-    #expect(shape("NASA", [FontFeature("c2sc")], smallCaps: true).glyphs.map(\.glyph) != caps.glyphs.map(\.glyph))
+    #expect(
+      shape("NASA", [FontFeature("c2sc")], smallCaps: true).glyphs.map(\.glyph)
+        != caps.glyphs.map(\.glyph))
     // font-variant-ligatures: none (and letter spacing) keeps "ffi" three glyphs.
     #expect(shape("office").glyphs.count < 6)
     #expect(shape("office", [FontFeature("liga", 0)]).glyphs.count == 6)

@@ -177,11 +177,15 @@ enum TextProperties {
       }
       if t.kind == .dimension || t.kind == .percentage { thick = spacing([t], s.fontSize) }
     }
-    if let i = v.firstIndex(where: { $0.kind == .function }), let c = StyleComputer.color(Array(v[i...])) {
+    if let i = v.firstIndex(where: { $0.kind == .function }),
+      let c = StyleComputer.color(Array(v[i...]))
+    {
       color = c
     }
     if v.contains(where: { $0.kind == .ident && $0.text.lowercased() == "overline" })
-      || v.contains(where: { $0.kind == .ident && ["underline", "line-through"].contains($0.text.lowercased()) })
+      || v.contains(where: {
+        $0.kind == .ident && ["underline", "line-through"].contains($0.text.lowercased())
+      })
     {
       s.text.decorationColor = color
       s.text.decorationStyle = style
@@ -280,7 +284,8 @@ enum TextProperties {
     for t in v + [CSSToken(kind: .comma, text: ",")] {
       switch t.kind {
       case .string:
-        guard t.text.count == 4, t.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+        guard t.text.count == 4,
+          t.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
         else { return nil }
         current = FontFeature(t.text, 1)
       case .number:

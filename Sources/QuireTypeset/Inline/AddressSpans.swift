@@ -65,7 +65,8 @@ struct AddressSpans {
           return true
         }
       case 0x40: if k > 0 && k + 1 < w.count && isName(w[k - 1]) && isName(w[k + 1]) { at = k }
-      case 0x2E: if at >= 0 && k > at + 1 && k + 1 < w.count && isName(w[k + 1]) { dotAfterAt = true }
+      case 0x2E:
+        if at >= 0 && k > at + 1 && k + 1 < w.count && isName(w[k + 1]) { dotAfterAt = true }
       default: break
       }
     }

@@ -156,7 +156,8 @@ struct LineComposer {
       // Unjustified lines are set at natural width, but shrink when they must to fit.
       var ratio = align == .justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
       if align == .justify && last {
-        ratio = lastLineRatio(from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, first: first)
+        ratio = lastLineRatio(
+          from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, first: first)
       }
       // The breaker measures the first line from item 0; later lines from their first box.
       var (order, natural) = kept(

@@ -128,7 +128,9 @@ extension ChapterFlow {
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     for line in composer.compose(breaks, shaper: &shaper) {
-      if line.clipped { notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource) }
+      if line.clipped {
+        notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
+      }
       appendLine(
         line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)

@@ -78,9 +78,10 @@ extension LineComposer {
         }
         if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + w) }
         x += w
-      case (.penalty(let w, _, _), _) where w < 0:
+      case (.penalty(let w, let cost, _), _) where w < 0 && cost == 0:
         // A line ending in compressed CJK punctuation: its blank half is not part of the
-        // line (the breaker counted the line this much shorter).
+        // line (the breaker counted the line this much shorter). Hanging punctuation (a
+        // costly −1 em penalty) stays in the line's box: it is drawn past the measure.
         x += w
       default: break
       }

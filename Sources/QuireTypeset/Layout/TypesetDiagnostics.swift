@@ -156,7 +156,9 @@ struct InlineNotes {
       out.append(
         Diagnostic(
           .clippedLine, file: file, spine: spine, offset: clipped.firstOffset,
-          message: "\(lines) of unwrappable text (white-space: pre or nowrap) clipped at the page's text edge"))
+          message:
+            "\(lines) of unwrappable text (white-space: pre or nowrap) clipped at the page's text edge"
+        ))
     }
     if limits.count > 0 {
       out.append(

@@ -58,7 +58,8 @@ struct ShapeKey: Hashable, Sendable {
 
   static func == (a: ShapeKey, b: ShapeKey) -> Bool {
     a.textFold == b.textFold && a.face == b.face && a.smallCaps == b.smallCaps
-      && a.rtl == b.rtl && a.script == b.script && a.language == b.language && a.features == b.features
+      && a.rtl == b.rtl && a.script == b.script && a.language == b.language
+      && a.features == b.features
       && a.text == b.text
   }
 
