@@ -52,13 +52,15 @@ struct InlineTextTests {
     return s
   }
 
-  @Test(arguments: ["whitespace", "hyphens", "spacing", "decoration", "wordbreak", "variant"])
+  @Test(
+    arguments: ["whitespace", "hyphens", "spacing", "decoration", "wordbreak", "variant", "valign"]
+  )
   func lineDumpGolden(_ name: String) throws {
     let b = try Self.book(name)
     try checkGolden(Data(Self.dump(b).utf8), "css-inline-\(name).lines.txt")
   }
 
-  @Test(arguments: ["decoration", "variant", "whitespace"])
+  @Test(arguments: ["decoration", "variant", "whitespace", "valign"])
   func pageGolden(_ name: String) throws {
     let b = try Self.book(name)
     let page = try #require(b.layout.pages.first)
@@ -240,5 +242,52 @@ struct InlineTextTests {
     _ = figures
     let sc = try #require(page.lines.first)
     #expect(sc.text == "Small Caps From The Font")
+  }
+
+  /// The baselines (glyph y) of the runs drawn within a line box.
+  static func baselines(_ page: Page, _ l: LineBox) -> [Double] {
+    var ys: Set<Double> = []
+    for case .glyphs(let run) in page.items {
+      for y in run.y where Double(y) > l.rect.y && Double(y) <= l.rect.maxY { ys.insert(Double(y)) }
+    }
+    return ys.sorted()
+  }
+
+  @Test func verticalAlignRaisesTextAndPlacesImages() throws {
+    let b = try Self.book("valign")
+    let page = try #require(b.layout.pages.first)
+    let lines = page.lines
+    try #require(lines.count == 7)
+    // 5 px up; −50 % of the 22.4 px line height down.
+    let up = Self.baselines(page, lines[0])
+    #expect(up.count == 2 && abs(up[1] - up[0] - 5) < 0.01)
+    let down = Self.baselines(page, lines[1])
+    #expect(down.count == 2 && abs(down[1] - down[0] - 11.2) < 0.01)
+    // text-top raises the small text, text-bottom lowers it.
+    let tops = Self.baselines(page, lines[2])
+    #expect(tops.count == 3)
+    // Images: on the baseline, centred on the x-height, top at the text's top; the line
+    // grows to hold each.
+    let images = page.images.sorted { $0.rect.y < $1.rect.y }
+    try #require(images.count == 3)
+    let base = try #require(Self.baselines(page, lines[3]).first)
+    #expect(abs(images[0].rect.maxY - base) < 0.01)
+    let mid = try #require(Self.baselines(page, lines[4]).first)
+    let centre = images[1].rect.y + images[1].rect.height / 2
+    #expect(mid - centre > 3 && mid - centre < 6)
+    #expect(images[1].rect.maxY > mid + 10)
+    #expect(lines[4].rect.height >= 40)
+    let top = try #require(Self.baselines(page, lines[5]).first)
+    #expect(top - images[2].rect.y > 10 && top - images[2].rect.y < 20)
+    // all-small-caps faked in a face without smcp: capitals and lowercase set smaller.
+    #expect(lines[6].text == "Faked All Small Caps")
+    let l = lines[6]
+    let sizes = page.items.compactMap { item -> Double? in
+      guard case .glyphs(let r) = item, let y = r.y.first, Double(y) > l.rect.y,
+        Double(y) <= l.rect.maxY
+      else { return nil }
+      return r.size
+    }
+    #expect(!sizes.isEmpty && sizes.allSatisfy { $0 < 16 * 0.85 })
   }
 }

@@ -95,8 +95,6 @@ package struct TextStyle: Sendable, Hashable, Codable {
   // Not inherited.
   /// `vertical-align` values other than baseline/sub/super.
   package var verticalShift: VerticalShift? = nil
-  /// `background-color` of an inline box (nil: transparent).
-  package var inlineBackground: RGBA? = nil
 
   package init() {}
 
@@ -104,7 +102,6 @@ package struct TextStyle: Sendable, Hashable, Codable {
   package func inherited() -> TextStyle {
     var t = self
     t.verticalShift = nil
-    t.inlineBackground = nil
     return t
   }
 

@@ -69,6 +69,8 @@ struct CollectedText {
     var fakeSmallCaps: Bool
     /// `tab-size` in spaces: a preserved tab advances to the next multiple of it.
     var tabSize = 8
+    /// `all-small-caps` faked: capitals are set small too.
+    var allSmallCaps = false
   }
 
   /// Flattens `inlines`. `inlineStyles[k]` is the resolved style of `inlines[k]` (a line
@@ -207,6 +209,7 @@ struct CollectedText {
       }
       appendTransformed(
         v == sc.value ? sc : " ", transform: transform, fakeSmallCaps: fakeSmall,
+        allSmall: style.allSmallCaps,
         atWordStart: atWordStart, offset: offset, style: si)
       atWordStart = v == 0x20
     }
@@ -215,7 +218,8 @@ struct CollectedText {
 
   /// `text-transform` and fake small caps of one scalar (possibly several out).
   private mutating func appendTransformed(
-    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, atWordStart: Bool,
+    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, allSmall: Bool,
+    atWordStart: Bool,
     offset: Int, style si: Int
   ) {
     var out = String(sc)
@@ -226,7 +230,7 @@ struct CollectedText {
     case .capitalize: if atWordStart { out = out.uppercased() }
     }
     for u in out.unicodeScalars {
-      if fakeSmallCaps, u.properties.isLowercase {
+      if fakeSmallCaps, u.properties.isLowercase || (allSmall && u.properties.isUppercase) {
         for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
       } else {
         push(u.value, offset, si)

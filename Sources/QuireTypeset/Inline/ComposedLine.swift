@@ -29,8 +29,6 @@ struct ComposedLine {
   var runs: [GlyphRun] = []
   /// Underlines and strike-throughs.
   var fills: [DisplayItem] = []
-  /// Inline backgrounds, drawn before the glyphs.
-  var backgrounds: [DisplayItem] = []
   var images: [ImagePlacement] = []
   /// Height of the line box and its baseline from the top, px.
   var height: Double
@@ -105,7 +103,7 @@ struct LineComposer {
   let blockStyle: Int
   /// A piece's trivially copyable fields, read many times per line: an element of `pieces`
   /// is copied whole (with retains) by each subscript read.
-  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double)]
+  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double, imageBelow: Double)]
 
   init(
     _ text: CollectedText, _ shaped: ShapedParagraph, bidi: BidiParagraph,
@@ -122,7 +120,10 @@ struct LineComposer {
     self.geometry = geometry
     self.blockStyle = blockStyle
     pieceSpans = shaped.pieces.map {
-      (start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove)
+      (
+        start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove,
+        imageBelow: $0.imageBelow
+      )
     }
   }
 
@@ -303,7 +304,7 @@ struct LineComposer {
           cache.below = styles[ps].below
         }
         above = max(above, cache.above, pieceSpans[p].imageAbove)
-        below = max(below, cache.below)
+        below = max(below, cache.below, pieceSpans[p].imageBelow)
       }
     }
     // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).

@@ -161,7 +161,9 @@ extension ChapterFlow {
       case .image(let img): si = resolve(img.style)
       }
       inlineStyles.append(
-        .init(index: si, fakeSmallCaps: styles[si].fakeSmallCaps, tabSize: styles[si].tabSize))
+        .init(
+          index: si, fakeSmallCaps: styles[si].fakeSmallCaps, tabSize: styles[si].tabSize,
+          allSmallCaps: styles[si].style.text.allSmallCaps))
     }
     return CollectedText(
       inlines: block.inlines, inlineStyles: inlineStyles, blockStyle: blockStyle,
@@ -235,9 +237,7 @@ extension ChapterFlow {
         marker, style: blockStyle, right: left - styles[blockStyle].size * 0.4,
         baseline: line.baseline)
     }
-    // Backgrounds first (behind the glyphs), decorations over them.
-    entry.items += line.backgrounds + line.runs.map { .glyphs($0) } + line.fills
-    entry.items += line.images.map { .image($0) }
+    entry.items += line.runs.map { .glyphs($0) } + line.fills + line.images.map { .image($0) }
     entry.images = line.images
     entry.lines = [
       LineBox(

@@ -38,7 +38,7 @@ extension LineComposer {
         let extra = letters[p]
         if var img = piece.image {
           img.rect.x = x
-          img.rect.y = baseline - img.rect.height
+          img.rect.y = baseline - piece.imageAbove
           if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
             line.images.append(img)
           }

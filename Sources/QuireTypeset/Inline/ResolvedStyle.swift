@@ -89,6 +89,9 @@ extension ChapterFlow {
     case .length(let l): lh = px(l, of: textWidth)
     }
     lh = min(max(lh, size * 0.5), size * 8, pageHeight)
+    if let v = style.text.verticalShift {
+      shift = textShift(v, size: size, lineHeight: lh, face: face)
+    }
     let a = face.ascent * size
     let d = face.descent * size
     let half = (lh - (a + d)) / 2

@@ -30,6 +30,8 @@ struct Piece {
   var width: Double
   var image: ImagePlacement?
   var imageAbove: Double = 0
+  /// How far an inline image reaches below the baseline (`vertical-align`).
+  var imageBelow: Double = 0
 }
 
 enum ItemSource {
@@ -198,11 +200,13 @@ struct PieceShaper {
   private mutating func image(_ place: ImagePlacement, at i: Int) {
     let si = sty[i]
     let rs = styles[si]
+    let extent = ChapterFlow.imageExtent(
+      height: place.rect.height, style: rs, face: fonts.faces[rs.choice.face])
     out.pieces.append(
       Piece(
         start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
         shaped: ShapedText(glyphs: [], advance: 0), width: place.rect.width, image: place,
-        imageAbove: place.rect.height))
+        imageAbove: extent.0, imageBelow: extent.1))
     out.items.append(.box(width: place.rect.width))
     out.sources.append(.piece(out.pieces.count - 1))
   }
