@@ -124,7 +124,8 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
     // by default), trailing kept.
     let tab = [UInt32](repeating: 0x20, count: 8)
     #expect(text.scalars == [0x61, 0x20, 0x20, 0x62, 0x2028] + tab + [0x63, 0x20])
-    #expect(text.sources == [100, 101, 102, 103, 104] + Array(repeating: 105, count: 8) + [106, 107])
+    #expect(
+      text.sources == [100, 101, 102, 103, 104] + Array(repeating: 105, count: 8) + [106, 107])
     // tab-size: 4, after two characters of a line: two spaces to the stop at 4.
     let four = InlineRig.style {
       $0.whiteSpace = .pre
