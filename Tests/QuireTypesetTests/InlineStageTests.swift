@@ -120,10 +120,19 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
     var rig = try InlineRig()
     let pre = InlineRig.style { $0.whiteSpace = .pre }
     let text = rig.collect(InlineRig.block([("a  b\n\tc ", pre)]))
-    // Spaces kept, the newline a line break (U+2028), the tab four spaces, trailing kept.
+    // Spaces kept, the newline a line break (U+2028), the tab to the next stop (tab-size 8
+    // by default), trailing kept.
+    let tab = [UInt32](repeating: 0x20, count: 8)
+    #expect(text.scalars == [0x61, 0x20, 0x20, 0x62, 0x2028] + tab + [0x63, 0x20])
     #expect(
-      text.scalars == [0x61, 0x20, 0x20, 0x62, 0x2028, 0x20, 0x20, 0x20, 0x20, 0x63, 0x20])
-    #expect(text.sources == [100, 101, 102, 103, 104, 105, 105, 105, 105, 106, 107])
+      text.sources == [100, 101, 102, 103, 104] + Array(repeating: 105, count: 8) + [106, 107])
+    // tab-size: 4, after two characters of a line: two spaces to the stop at 4.
+    let four = InlineRig.style {
+      $0.whiteSpace = .pre
+      $0.text.tabSize = 4
+    }
+    let stops = rig.collect(InlineRig.block([("ab\tc", four)]))
+    #expect(stops.scalars == [0x61, 0x62, 0x20, 0x20, 0x63])
   }
 
   @Test func collectAppliesTextTransformPerScalar() throws {

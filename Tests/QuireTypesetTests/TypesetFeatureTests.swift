@@ -120,9 +120,11 @@ import Testing
     let o = LayoutOptions.small
     #expect(image.rect.height <= Double(o.height) - o.margins.top - o.margins.bottom + 0.001)
     #expect(image.rect.width <= Double(o.width) - o.margins.left - o.margins.right + 0.001)
-    // Pre lines never exceed the text area, and the long line was broken.
+    // Pre lines never exceed the text area: the long line does not wrap (white-space: pre)
+    // but is clipped at the edge, with one warning.
     let pre = book.pages.flatMap(\.lines).filter { $0.text.contains("abcdefgh") }
-    #expect(pre.count >= 2)
+    #expect(pre.count == 1)
+    #expect(book.warnings.filter { $0.kind == .clippedLine }.count == 1)
     #expect(pre.allSatisfy { $0.rect.maxX <= Double(o.width) - o.margins.right + 0.5 })
     // The underline and the rule are fills.
     let fills = book.pages.flatMap(\.items).filter {

@@ -72,6 +72,8 @@ package struct ComputedStyle: Sendable, Hashable, Codable {
   package var color: RGBA = .black
   package var underline: Bool = false
   package var lineThrough: Bool = false
+  /// Inline text properties beyond the above (TextStyle.swift).
+  package var text = TextStyle()
 
   package init() {}
 }

@@ -72,6 +72,7 @@ struct ElementStyle: Sendable {
     s.computed.color = p.color
     s.computed.underline = p.underline
     s.computed.lineThrough = p.lineThrough
+    s.computed.text = p.text.inherited()
     s.listStyle = parent.listStyle
     s.generated = parent.generated.inherited
     s.box.collapsesBorders = parent.box.collapsesBorders
@@ -844,6 +845,7 @@ enum StyleComputer {
       if v.count == 1, let w = fontWeight(v[0], parent: p.fontWeight) { s.computed.fontWeight = w }
     case "font-variant", "font-variant-caps":
       if let k { s.computed.smallCaps = k == "small-caps" || k == "all-small-caps" }
+      if let k { s.computed.text.allSmallCaps = k == "all-small-caps" }
     case "text-align":
       switch k {
       case "left": s.computed.textAlign = .left
@@ -856,6 +858,7 @@ enum StyleComputer {
       }
     case "text-indent":
       if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
+      TextProperties.applyIndentKeywords(v, &s.computed)
     case "text-transform":
       if let k, let t = TextTransform(rawValue: k) { s.computed.textTransform = t }
     case "margin":
@@ -909,6 +912,7 @@ enum StyleComputer {
           .contains(k)
       }
     case "white-space":
+      if let k { s.computed.text.breakSpaces = k == "break-spaces" }
       switch k {
       case "normal": s.computed.whiteSpace = .normal
       case "pre": s.computed.whiteSpace = .pre
@@ -918,6 +922,7 @@ enum StyleComputer {
       default: break
       }
     case "vertical-align":
+      s.computed.text.verticalShift = TextProperties.verticalShift(v, fontSize: fs)
       switch k {
       case "sub": s.computed.verticalAlign = .sub
       case "super": s.computed.verticalAlign = .super
@@ -956,7 +961,9 @@ enum StyleComputer {
       }
       if words.contains("underline") { s.computed.underline = true }
       if words.contains("line-through") { s.computed.lineThrough = true }
-    default: applyGenerated(d, &s)  // else unknown or unsupported: skipped, never fatal
+      TextProperties.applyDecorationShorthand(v, &s.computed)
+    default:  // generated content, then text properties; unknown ones are skipped, never fatal
+      if !applyGenerated(d, &s) { _ = TextProperties.apply(d.name, v, &s.computed, parent: p) }
     }
   }
 
@@ -990,7 +997,10 @@ enum StyleComputer {
     case "orphans": s.computed.orphans = p.orphans
     case "direction": s.computed.direction = p.direction
     case "color": s.computed.color = p.color
-    default: inheritGenerated(name, &s, parent: parent)
+    default:
+      if !inheritGenerated(name, &s, parent: parent) {
+        _ = TextProperties.inherit(name, &s.computed, parent: p)
+      }
     }
   }
 }

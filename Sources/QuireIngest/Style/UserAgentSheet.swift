@@ -1,6 +1,8 @@
 // The user-agent style sheet: a browser's defaults (HTML Living Standard §15, "Rendering")
 // trimmed to what the typesetter acts on, with e-reader choices: body has no margin (the
-// page has its own), links are not coloured.
+// page has its own), links are not coloured, and code and headings are not hyphenated
+// automatically (an author's `hyphens: auto` on them wins; see ResolvedStyle.swift for how
+// `--hyphenate` meets `hyphens`).
 
 enum UserAgentSheet {
   static let css = """
@@ -52,6 +54,7 @@ enum UserAgentSheet {
     hr { margin-top: 0.5em; margin-bottom: 0.5em }
     center { text-align: center }
     nobr { white-space: nowrap }
+    pre, listing, xmp, plaintext, code, kbd, samp, tt, var, h1, h2, h3, h4, h5, h6 { hyphens: none }
     """
 
   static let sheet: StyleSheet = {

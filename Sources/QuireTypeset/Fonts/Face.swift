@@ -38,6 +38,10 @@ final class Face: @unchecked Sendable {
   let ascent: Double
   let descent: Double
   let hasSmallCaps: Bool
+  /// Decoration metrics in em (post and OS/2 tables, HarfBuzz's fallbacks when absent):
+  /// the underline's top below the baseline and its thickness, the strike-out's top above
+  /// the baseline and its thickness, and the x-height.
+  let decoration: DecorationMetrics
   let hbFont: OpaquePointer
   private let hbFace: OpaquePointer
   private let hbBlob: OpaquePointer
@@ -89,6 +93,7 @@ final class Face: @unchecked Sendable {
     hb_ot_layout_table_get_feature_tags(hbFace, gsub, 0, &count, &tags)
     let smcp = Face.tag("smcp")
     hasSmallCaps = tags.prefix(Int(count)).contains(smcp)
+    decoration = DecorationMetrics(hbFont, upem: upem)
     var space: hb_codepoint_t = 0
     if hb_font_get_nominal_glyph(hbFont, 0x20, &space) != 0 {
       spaceAdvance = Double(hb_font_get_glyph_h_advance(hbFont, space))
@@ -136,5 +141,29 @@ final class Face: @unchecked Sendable {
     var t: UInt32 = 0
     for b in s.utf8.prefix(4) { t = (t << 8) | UInt32(b) }
     return t
+  }
+}
+
+/// A face's decoration metrics, em (see `Face.decoration`).
+struct DecorationMetrics: Sendable {
+  var underlineOffset = 0.1
+  var underlineThickness = 0.05
+  var strikeoutOffset = 0.3
+  var strikeoutThickness = 0.05
+  var xHeight = 0.5
+
+  init(_ font: OpaquePointer, upem: Double) {
+    func metric(_ tag: hb_ot_metrics_tag_t) -> Double? {
+      var v: hb_position_t = 0
+      guard hb_ot_metrics_get_position(font, tag, &v) != 0 else { return nil }
+      let em = Double(v) / upem
+      return em.isFinite && abs(em) < 2 ? em : nil
+    }
+    // HarfBuzz gives the underline offset as the line's top, negative below the baseline.
+    if let u = metric(HB_OT_METRICS_TAG_UNDERLINE_OFFSET) { underlineOffset = max(0, -u) }
+    if let t = metric(HB_OT_METRICS_TAG_UNDERLINE_SIZE), t > 0 { underlineThickness = t }
+    if let s = metric(HB_OT_METRICS_TAG_STRIKEOUT_OFFSET), s > 0 { strikeoutOffset = s }
+    if let t = metric(HB_OT_METRICS_TAG_STRIKEOUT_SIZE), t > 0 { strikeoutThickness = t }
+    if let x = metric(HB_OT_METRICS_TAG_X_HEIGHT), x > 0 { xHeight = x }
   }
 }

@@ -46,6 +46,8 @@ struct CollectedText {
   /// Consecutive non-starters, and consecutive marks, just pushed.
   private var nonStarters = 0
   private var clusterMarks = 0
+  /// Index of the first scalar after the last line break (for tab stops).
+  private var lineStart = 0
 
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
@@ -63,10 +65,14 @@ struct CollectedText {
     }
   }
 
-  /// What collect needs of a style: its index and whether it fakes small caps.
+  /// What collect needs of a style: its index, whether it fakes small caps, its tab size.
   struct InlineStyle {
     var index: Int
     var fakeSmallCaps: Bool
+    /// `tab-size` in spaces: a preserved tab advances to the next multiple of it.
+    var tabSize = 8
+    /// `all-small-caps` faked: capitals are set small too.
+    var allSmallCaps = false
   }
 
   /// Flattens `inlines`. `inlineStyles[k]` is the resolved style of `inlines[k]` (a line
@@ -93,6 +99,7 @@ struct CollectedText {
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
       case .lineBreak(let loc):
         push(0x2028, loc.offset, blockStyle)
+        lineStart = scalars.count
         endOffset = loc.offset + 1
       case .image(let img):
         images[scalars.count] = img
@@ -180,11 +187,16 @@ struct CollectedText {
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
         if keepNewlines && v == 0x0A {
           push(0x2028, offset, si)
+          lineStart = scalars.count
           atWordStart = true
           continue
         }
         if preserve && v == 0x09 {
-          for _ in 0..<4 { push(0x20, offset, si) }
+          // To the next tab stop, counted in characters from the line's start (exact for
+          // the monospaced text tabs are preserved in).
+          let column = scalars.count - lineStart
+          let stop = max(0, style.tabSize)
+          for _ in 0..<(stop == 0 ? 0 : stop - column % stop) { push(0x20, offset, si) }
           continue
         }
         v = 0x20
@@ -201,6 +213,7 @@ struct CollectedText {
       }
       appendTransformed(
         v == sc.value ? sc : " ", transform: transform, fakeSmallCaps: fakeSmall,
+        allSmall: style.allSmallCaps,
         atWordStart: atWordStart, offset: offset, style: si)
       atWordStart = v == 0x20
     }
@@ -209,7 +222,8 @@ struct CollectedText {
 
   /// `text-transform` and fake small caps of one scalar (possibly several out).
   private mutating func appendTransformed(
-    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, atWordStart: Bool,
+    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, allSmall: Bool,
+    atWordStart: Bool,
     offset: Int, style si: Int
   ) {
     var out = String(sc)
@@ -220,7 +234,7 @@ struct CollectedText {
     case .capitalize: if atWordStart { out = out.uppercased() }
     }
     for u in out.unicodeScalars {
-      if fakeSmallCaps, u.properties.isLowercase {
+      if fakeSmallCaps, u.properties.isLowercase || (allSmall && u.properties.isUppercase) {
         for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
       } else {
         push(u.value, offset, si)

@@ -46,6 +46,11 @@ struct ComposedLine {
   var ratio: Double
   /// A word space as set over its natural width (nil: no word space).
   var spaceFactor: Double?
+  /// Text that may not wrap was cut at the measure's edge.
+  var clipped = false
+  /// The line is set as a first line (indent, measure): the paragraph's first, or one after
+  /// a forced break under `text-indent: each-line`.
+  var first = false
 }
 
 /// How a paragraph's lines are set: measure, alignment, direction.
@@ -60,6 +65,26 @@ struct LineGeometry {
   var rtl: Bool
   /// The page's text height: no line is taller.
   var pageHeight: Double
+  /// The indent of the lines after the first (`text-indent: … hanging`), px.
+  var restIndent = 0.0
+  /// A line's measure and its left edge, px.
+  func lineWidth(first: Bool) -> Double { first ? firstWidth : max(1, width - restIndent) }
+  func lineLeft(first: Bool) -> Double { left + (first ? indent : restIndent) }
+
+  /// `text-align-last` (nil: `auto`).
+  var alignLast: TextAlign? = nil
+  /// `text-indent: each-line`: a line after a forced break is indented as the first.
+  var eachLine = false
+  /// Text that may not wrap: lines are clipped to the measure.
+  var clip = false
+
+  /// The alignment of a line; `last` for the paragraph's last line or one before a forced
+  /// break (CSS Text 3 §7.2: `text-align-last`, else `text-align` with `justify` as `start`).
+  func alignment(last: Bool) -> TextAlign {
+    guard last else { return align }
+    if let alignLast { return alignLast }
+    return align == .justify ? .start : align
+  }
 }
 
 /// Places the lines of one shaped paragraph.
@@ -78,7 +103,7 @@ struct LineComposer {
   let blockStyle: Int
   /// A piece's trivially copyable fields, read many times per line: an element of `pieces`
   /// is copied whole (with retains) by each subscript read.
-  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double)]
+  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double, imageBelow: Double)]
 
   init(
     _ text: CollectedText, _ shaped: ShapedParagraph, bidi: BidiParagraph,
@@ -95,7 +120,10 @@ struct LineComposer {
     self.geometry = geometry
     self.blockStyle = blockStyle
     pieceSpans = shaped.pieces.map {
-      (start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove)
+      (
+        start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove,
+        imageBelow: $0.imageBelow
+      )
     }
   }
 
@@ -123,9 +151,15 @@ struct LineComposer {
         }
         continue
       }
-      let justify = geometry.align == .justify && lineIndex < breaks.count - 1
+      let first = lineIndex == 0 || (geometry.eachLine && isForced(breaks[lineIndex - 1].index))
+      let last = lineIndex == breaks.count - 1 || isForced(lb.index)
+      let align = geometry.alignment(last: last)
       // Unjustified lines are set at natural width, but shrink when they must to fit.
-      let ratio = justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
+      var ratio = align == .justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
+      if align == .justify && last {
+        ratio = lastLineRatio(
+          from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, first: first)
+      }
       // The breaker measures the first line from item 0; later lines from their first box.
       var (order, natural) = kept(
         from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
@@ -139,7 +173,8 @@ struct LineComposer {
       var line = ComposedLine(
         index: lineIndex, height: above + below, baseline: above, text: shown, start: 0, end: 0,
         hyphenated: lb.hyphenated, ratio: ratio, spaceFactor: spaceFactor)
-      line.start = startX(lineIndex: lineIndex, natural: natural)
+      line.first = first
+      line.start = startX(first: first, natural: natural, align: align)
       place(order, ratio: ratio, into: &line, shaper: &shaper)
       lines.append(line)
     }
@@ -152,7 +187,8 @@ struct LineComposer {
     var line = ComposedLine(
       index: lineIndex, height: above + below, baseline: above, text: "", start: 0, end: 0,
       hyphenated: false, ratio: 0, spaceFactor: nil)
-    line.start = startX(lineIndex: lineIndex, natural: 0)
+    line.first = lineIndex == 0
+    line.start = startX(first: line.first, natural: 0, align: geometry.alignment(last: true))
     line.end = line.start
     return line
   }
@@ -230,13 +266,13 @@ struct LineComposer {
   }
 
   /// Where the pen starts: the alignment's share of the free space.
-  func startX(lineIndex: Int, natural: Double) -> Double {
+  func startX(first: Bool, natural: Double, align: TextAlign) -> Double {
     let g = geometry
-    let lineWidth = lineIndex == 0 ? g.firstWidth : g.width
-    let lineLeft = g.left + (lineIndex == 0 ? max(0, g.indent) : 0)
+    let lineWidth = g.lineWidth(first: first)
+    let lineLeft = g.lineLeft(first: first)
     let free = lineWidth - natural
     var x: Double
-    switch g.align {
+    switch align {
     case .start, .justify: x = g.rtl ? lineLeft + free : lineLeft
     case .left: x = lineLeft
     case .end: x = g.rtl ? lineLeft : lineLeft + free
@@ -268,7 +304,7 @@ struct LineComposer {
           cache.below = styles[ps].below
         }
         above = max(above, cache.above, pieceSpans[p].imageAbove)
-        below = max(below, cache.below)
+        below = max(below, cache.below, pieceSpans[p].imageBelow)
       }
     }
     // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).

@@ -25,6 +25,10 @@ struct InlineBreaking {
   var width: Double
   /// Items above which the paragraph is broken in windows.
   var window = InlineCaps.breakWindow
+  /// `text-indent: each-line`: a line after a forced break has the first line's measure,
+  /// so the paragraph is broken segment by segment (a forced break separates the breaker's
+  /// choices anyway).
+  var eachLine = false
 
   /// `breaker`, or a greedy one for text that does not wrap.
   init(breaker: any ParagraphBreaker, noWrap: Bool, firstWidth: Double, width: Double) {
@@ -34,6 +38,27 @@ struct InlineBreaking {
   }
 
   func lines(_ items: [BreakItem]) -> [LineBreak] {
+    guard eachLine else { return segmentLines(items) }
+    var out: [LineBreak] = []
+    var start = 0
+    for k in items.indices {
+      guard case .penalty(_, let cost, _) = items[k], cost >= BreakItem.forcedBreak,
+        k < items.count - 1
+      else { continue }
+      // The segment ends with the fil glue and forced break of a paragraph's end.
+      out += segmentLines(Array(items[start...k])).map {
+        LineBreak(index: start + $0.index, ratio: $0.ratio, hyphenated: $0.hyphenated)
+      }
+      start = k + 1
+    }
+    out += segmentLines(Array(items[start...])).map {
+      LineBreak(index: start + $0.index, ratio: $0.ratio, hyphenated: $0.hyphenated)
+    }
+    return out
+  }
+
+  /// The lines of a paragraph, or of one segment between forced breaks.
+  private func segmentLines(_ items: [BreakItem]) -> [LineBreak] {
     let firstWidth = firstWidth
     let width = width
     guard items.count > window else {

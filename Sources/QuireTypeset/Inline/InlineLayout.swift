@@ -103,33 +103,52 @@ extension ChapterFlow {
       missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
     }
 
-    let indent = min(px(st.textIndent, of: width), width * InlineCaps.maxIndentShare)
-    let firstWidth = max(1, width - max(0, indent))
+    let (indent, restIndent) = indents(st, left: left, width: width, rtl: rtl)
+    let firstWidth = max(1, width - indent)
+    let restWidth = max(1, width - restIndent)
     var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
-    settings.measure = min(firstWidth, width)
+    settings.measure = min(firstWidth, restWidth)
     settings.flaggedBreaks = options.hyphenate == .auto
     settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
     }
-    let breaks = InlineBreaking(
-      breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: width
-    ).lines(shaped.items)
+    var breaking = InlineBreaking(
+      breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: restWidth)
+    breaking.eachLine = st.text.indentEachLine
+    let breaks = breaking.lines(shaped.items)
 
-    let geometry = LineGeometry(
+    var geometry = LineGeometry(
       left: left, width: width, indent: indent, firstWidth: firstWidth,
       align: alignment(block, noWrap: noWrap), rtl: rtl, pageHeight: pageHeight)
+    geometry.restIndent = restIndent
+    geometry.alignLast = st.text.alignLast
+    geometry.eachLine = st.text.indentEachLine
+    geometry.clip = noWrap
     let composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     for line in composer.compose(breaks, shaper: &shaper) {
+      if line.clipped {
+        notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
+      }
       appendLine(
         line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)
     }
     recordBlockBox(
       block, number: blockNumber, from: firstEntry, left: left, right: right, marker: marker)
+  }
+
+  /// The indent of the first line and of the others, px (CSS `text-indent`, with
+  /// `hanging` indenting the others instead). A negative indent moves the line left, never
+  /// past the page's text area (nor at all in right-to-left text); a positive one takes at
+  /// most `InlineCaps.maxIndentShare` of the measure.
+  func indents(_ st: ComputedStyle, left: Double, width: Double, rtl: Bool) -> (Double, Double) {
+    let room = rtl ? 0 : max(0, left - options.margins.left)
+    let indent = max(-room, min(px(st.textIndent, of: width), width * InlineCaps.maxIndentShare))
+    return st.text.indentHanging ? (0, indent) : (indent, 0)
   }
 
   /// Stage 1: the block's inlines as scalars (styles resolved first, in inline order).
@@ -145,7 +164,10 @@ extension ChapterFlow {
       case .lineBreak: si = blockStyle
       case .image(let img): si = resolve(img.style)
       }
-      inlineStyles.append(.init(index: si, fakeSmallCaps: styles[si].fakeSmallCaps))
+      inlineStyles.append(
+        .init(
+          index: si, fakeSmallCaps: styles[si].fakeSmallCaps, tabSize: styles[si].tabSize,
+          allSmallCaps: styles[si].style.text.allSmallCaps))
     }
     return CollectedText(
       inlines: block.inlines, inlineStyles: inlineStyles, blockStyle: blockStyle,

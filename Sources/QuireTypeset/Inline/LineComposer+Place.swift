@@ -1,6 +1,9 @@
 // Compose, the placing half: a line's items in visual order → glyph runs, decoration fills,
 // images, and the inserted hyphen. Pieces of one face, size, colour and synthetic style that
-// follow each other join one glyph run.
+// follow each other join one glyph run. Decorations are collected as spans and merged
+// (LineDecorations.swift). A line of text that may not wrap (`pre`, `nowrap`) and is wider
+// than its measure is clipped to it: glyphs and images that would cross the measure's edges
+// are dropped, decorations cut, and the line is flagged (`ComposedLine.clipped`).
 
 import CHarfBuzz
 import QuireCore
@@ -15,6 +18,12 @@ extension LineComposer {
     var rsIndex = blockStyle
     var rs = styles[blockStyle]
     let letters = LetterExtras(order, items: items, sources: sources, ratio: ratio)
+    var decorations = LineDecorations()
+    var decorated: [DecorationLine] = LineDecorations.lines(
+      rs, face: fonts.faces[rs.choice.face], baseline: baseline)
+    var spaceStyle = -1
+    var spaceLines: [DecorationLine] = []
+    let edges = clipEdges(line)
     for k in order {
       switch (items[k], sources[k]) {
       case (.box, .piece(let p)):
@@ -23,19 +32,33 @@ extension LineComposer {
         if piece.style != rsIndex {
           rsIndex = piece.style
           rs = styles[piece.style]
+          decorated = LineDecorations.lines(
+            rs, face: fonts.faces[rs.choice.face], baseline: baseline)
         }
         let extra = letters[p]
         if var img = piece.image {
           img.rect.x = x
-          img.rect.y = baseline - img.rect.height
-          line.images.append(img)
+          img.rect.y = baseline - piece.imageAbove
+          if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
+            line.images.append(img)
+          }
         } else {
-          placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line)
+          placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line, clip: edges)
+          if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
         }
         line.firstSource = min(line.firstSource, src[piece.start])
         line.lastSource = max(line.lastSource, src[piece.end - 1])
         x += piece.width + extra
       case (.glue, .letter): break  // spread over its piece's glyphs
+      case (.glue(let w, let st, let sh), .space(_, let si)):
+        let width = adjusted(w, st, sh, ratio)
+        if si != spaceStyle {
+          spaceStyle = si
+          spaceLines = LineDecorations.lines(
+            styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
+        }
+        if !spaceLines.isEmpty { decorations.add(spaceLines, from: x, to: x + width) }
+        x += width
       case (.glue(let w, let st, let sh), _):
         x += adjusted(w, st, sh, ratio)
       case (.penalty(let w, _, _), .soft(_, let si)):
@@ -53,11 +76,24 @@ extension LineComposer {
               ShapedText(glyphs: [g], advance: 0), face: rs.choice, size: rs.size,
               color: rs.style.color, at: x))
         }
+        if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + w) }
+        x += w
+      case (.penalty(let w, let cost, _), _) where w < 0 && cost == 0:
+        // A line ending in compressed CJK punctuation: its blank half is not part of the
+        // line (the breaker counted the line this much shorter). Hanging punctuation (a
+        // costly −1 em penalty) stays in the line's box: it is drawn past the measure.
         x += w
       default: break
       }
     }
     line.end = x
+    if let edges, line.start < edges.lo - 0.01 || line.end > edges.hi + 0.01 {
+      line.clipped = true
+      line.start = max(line.start, edges.lo)
+      line.end = max(line.start, min(line.end, edges.hi))
+      decorations.clip(edges.lo, edges.hi)
+    }
+    line.fills += decorations.fills()
   }
 
   /// One text piece's glyphs (joining the line's last run when they can) and its
@@ -65,7 +101,7 @@ extension LineComposer {
   @inline(__always)
   func placeGlyphs(
     _ piece: Piece, style rs: ResolvedStyle, at x: Double, extra: Double,
-    into line: inout ComposedLine
+    into line: inout ComposedLine, clip edges: (lo: Double, hi: Double)?
   ) {
     let face = fonts.faces[piece.face]
     let choice =
@@ -89,25 +125,47 @@ extension LineComposer {
     // The run is moved out while its glyphs are appended (and back after), so each
     // append touches one uniquely held array instead of going through `runs[r]`.
     var run = line.runs.removeLast()
-    GlyphRunBuilder(scale: piece.size / face.upem, baseline: line.baseline - rs.shift)
+    let before = run.glyphs.count
+    let scale = piece.size / face.upem
+    GlyphRunBuilder(scale: scale, baseline: line.baseline - rs.shift)
       .append(piece.shaped, at: x, extra: extra, to: &run)
+    if let edges, x < edges.lo - 0.5 || x + piece.width + extra > edges.hi + 0.5 {
+      Self.clip(&run, from: before, piece.shaped, at: x, scale: scale, edges: edges)
+    }
     line.runs.append(run)
-    let thick = max(1, piece.size / 16)
-    let baseline = line.baseline
-    if rs.style.underline {
-      line.fills.append(
-        .fill(
-          Rect(
-            x: x, y: baseline - rs.shift + piece.size * 0.12, width: piece.width + extra,
-            height: thick), rs.style.color))
+  }
+
+  /// Where a line that may not wrap is cut (nil for text that wraps: emergency breaks keep
+  /// it inside the measure).
+  func clipEdges(_ line: ComposedLine) -> (lo: Double, hi: Double)? {
+    guard geometry.clip else { return nil }
+    let lo = geometry.lineLeft(first: line.first)
+    return (lo, lo + geometry.lineWidth(first: line.first))
+  }
+
+  /// Drops the glyphs of `run` from index `from` (`shaped`'s, placed from `x`) that do not
+  /// lie wholly within the edges (half a pixel of tolerance).
+  static func clip(
+    _ run: inout GlyphRun, from: Int, _ shaped: ShapedText, at x: Double, scale: Double,
+    edges: (lo: Double, hi: Double)
+  ) {
+    var pen = x
+    var keep: [Int] = []
+    for (k, g) in shaped.glyphs.enumerated() {
+      let end = pen + Double(g.advance) * scale
+      if pen >= edges.lo - 0.5 && end <= edges.hi + 0.5 { keep.append(from + k) }
+      pen = end
     }
-    if rs.style.lineThrough {
-      line.fills.append(
-        .fill(
-          Rect(
-            x: x, y: baseline - rs.shift - piece.size * 0.3, width: piece.width + extra,
-            height: thick), rs.style.color))
-    }
+    guard keep.count < run.glyphs.count - from else { return }
+    let glyphs = keep.map { run.glyphs[$0] }
+    let xs = keep.map { run.x[$0] }
+    let ys = keep.map { run.y[$0] }
+    run.glyphs.removeSubrange(from...)
+    run.x.removeSubrange(from...)
+    run.y.removeSubrange(from...)
+    run.glyphs += glyphs
+    run.x += xs
+    run.y += ys
   }
 }
 

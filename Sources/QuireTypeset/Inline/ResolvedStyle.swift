@@ -1,4 +1,19 @@
 // A `ComputedStyle` resolved to pixels and a face, once per distinct style in a chapter.
+//
+// Automatic hyphenation (`autoHyphens`): the reader's `--hyphenate auto` hyphenates text
+// whose `hyphens` is `manual` (the initial value: the publisher said nothing) or `auto`;
+// `hyphens: none` always wins, and so does `--hyphenate off` (soft hyphens still break).
+// The user-agent sheet gives `hyphens: none` to headings and to code (`pre`, `code`, `kbd`,
+// `samp`, `tt`, `var`), so they are hyphenated only when the publisher's CSS says
+// `hyphens: auto` on them. Text whose white space is preserved (`pre`, `pre-wrap`) or that
+// must not wrap (`nowrap`) is never hyphenated, whatever `hyphens` says; addresses in
+// running text (URLs, e-mail addresses, paths) are not either (`AddressSpans`).
+//
+// Letter spacing (CSS `letter-spacing`) is added after every grapheme cluster of a piece
+// and to word spaces, except in cursive scripts (Arabic, Syriac, …), whose letters join;
+// it turns optional ligatures off (CSS Text 3 §8.2) and replaces the engine's own
+// letter-stretch glue. Word spacing adds to every word space's natural width, not to its
+// stretch or shrink.
 
 import CHarfBuzz
 import Foundation
@@ -22,6 +37,21 @@ struct ResolvedStyle {
   var spaceWidth: Double
   /// Width of the hyphen shown at a hyphenated line end.
   var hyphenWidth: Double
+  /// Automatic hyphenation applies (see the file comment).
+  var autoHyphens = false
+  /// CSS letter and word spacing, px (0 for `normal`).
+  var letterSpacing = 0.0
+  var wordSpacing = 0.0
+  /// Extra OpenType features for `ShapeKey.features`.
+  var features: [UInt64] = []
+  var wordBreak = WordBreak.normal
+  /// The primary face's decoration metrics, em.
+  var decoration: DecorationMetrics
+  /// `tab-size` in spaces.
+  var tabSize = 8
+  /// CSS `text-decoration-thickness` and `text-underline-offset`, px (nil: the font's).
+  var decorationThickness: Double? = nil
+  var underlineOffset: Double? = nil
 }
 
 extension ChapterFlow {
@@ -59,6 +89,9 @@ extension ChapterFlow {
     case .length(let l): lh = px(l, of: textWidth)
     }
     lh = min(max(lh, size * 0.5), size * 8, pageHeight)
+    if let v = style.text.verticalShift {
+      shift = textShift(v, size: size, lineHeight: lh, face: face)
+    }
     let a = face.ascent * size
     let d = face.descent * size
     let half = (lh - (a + d)) / 2
@@ -72,9 +105,41 @@ extension ChapterFlow {
         ShapeKey(
           text: [0x2D], face: choice.face, smallCaps: false, rtl: false,
           script: HB_SCRIPT_LATIN.rawValue, language: "")
-      ).advance / face.upem * size)
-    styles.append(r)
+      ).advance / face.upem * size, decoration: face.decoration)
+    var resolved = r
+    refine(&resolved, face: face)
+    styles.append(resolved)
     styleIndex[style] = styles.count - 1
     return styles.count - 1
+  }
+}
+
+extension ChapterFlow {
+  /// The text properties of `TextStyle` in pixels and features (see the file comment).
+  func refine(_ r: inout ResolvedStyle, face: Face) {
+    let style = r.style
+    let t = style.text
+    let wraps = style.whiteSpace == .normal || style.whiteSpace == .preLine
+    r.autoHyphens = options.hyphenate == .auto && style.hyphens != .none && wraps
+    r.letterSpacing = t.letterSpacing.map { max(-r.size, min(r.size * 2, px($0, of: 0))) } ?? 0
+    r.wordSpacing = t.wordSpacing.map { max(-r.size, min(r.size * 4, px($0, of: 0))) } ?? 0
+    var features = t.variantFeatures.map(Self.feature)
+    if r.letterSpacing != 0 {
+      features += ["liga", "clig", "dlig", "hlig"].map { Self.feature(FontFeature($0, 0)) }
+    }
+    if t.allSmallCaps && face.hasSmallCaps { features.append(Self.feature(FontFeature("c2sc"))) }
+    features += t.featureSettings.map(Self.feature)
+    r.features = features
+    r.wordBreak = t.wordBreak
+    r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))
+    r.decorationThickness = t.decorationThickness.map { px($0, of: 0) }
+    r.underlineOffset = t.underlineOffset.map { px($0, of: 0) }
+  }
+
+  /// A feature as `ShapeKey.features` holds it.
+  static func feature(_ f: FontFeature) -> UInt64 {
+    var tag: UInt32 = 0
+    for b in f.tag.utf8.prefix(4) { tag = tag << 8 | UInt32(b) }
+    return UInt64(tag) << 32 | UInt64(f.value)
   }
 }

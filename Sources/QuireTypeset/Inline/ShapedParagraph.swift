@@ -30,6 +30,8 @@ struct Piece {
   var width: Double
   var image: ImagePlacement?
   var imageAbove: Double = 0
+  /// How far an inline image reaches below the baseline (`vertical-align`).
+  var imageBelow: Double = 0
 }
 
 enum ItemSource {
@@ -100,6 +102,11 @@ struct PieceShaper {
   private var hyphenatorResolved = false
   private var spaceStyle = -1
   private var spaceWidth = 0.0
+  private var spaceExtra = 0.0
+  private var wordBreakStyle = -1
+  private var wordBreak = WordBreak.normal
+  /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
+  private let addresses: AddressSpans
 
   init(
     _ text: CollectedText, _ itemized: ItemizedText, styles: [ResolvedStyle], fonts: FontSet,
@@ -119,6 +126,7 @@ struct PieceShaper {
     self.images = images
     self.shaper = shaper
     self.hyphenation = hyphenation
+    addresses = AddressSpans(text.scalars, enabled: settings.hyphenate)
     out.items.reserveCapacity(text.count / 3)
   }
 
@@ -154,8 +162,11 @@ struct PieceShaper {
     }
     flush(n)
     finishing(n)
-    out.emergencyBreaks += EmergencyBreaks.splitWideRuns(
-      &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
+    // Text that must not wrap gets no emergency breaks either: compose clips its lines.
+    if !settings.noWrap {
+      out.emergencyBreaks += EmergencyBreaks.splitWideRuns(
+        &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
+    }
     return out
   }
 
@@ -189,11 +200,13 @@ struct PieceShaper {
   private mutating func image(_ place: ImagePlacement, at i: Int) {
     let si = sty[i]
     let rs = styles[si]
+    let extent = ChapterFlow.imageExtent(
+      height: place.rect.height, style: rs, face: fonts.faces[rs.choice.face])
     out.pieces.append(
       Piece(
         start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
         shaped: ShapedText(glyphs: [], advance: 0), width: place.rect.width, image: place,
-        imageAbove: place.rect.height))
+        imageAbove: extent.0, imageBelow: extent.1))
     out.items.append(.box(width: place.rect.width))
     out.sources.append(.piece(out.pieces.count - 1))
   }
@@ -205,6 +218,7 @@ struct PieceShaper {
     if si != spaceStyle {  // styles[si] copies the whole style: once per style run
       spaceStyle = si
       spaceWidth = styles[si].spaceWidth
+      spaceExtra = styles[si].wordSpacing + styles[si].letterSpacing
     }
     if case .glue = out.items.last { return }
     // Kinsoku across a space ("我 ？"): the space may not be a line end either.
@@ -219,7 +233,14 @@ struct PieceShaper {
     }
     let sw = spaceWidth
     let noWrap = settings.noWrap
-    out.items.append(.glue(width: sw, stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
+    if noWrap, out.items.last?.isBox ?? false {
+      // A glue after a box is a legal break: a penalty first makes this space none.
+      out.items.append(BreakItem.prohibitedBreak)
+      out.sources.append(.plain(i))
+    }
+    out.items.append(
+      .glue(
+        width: max(0, sw + spaceExtra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
     out.sources.append(.space(i, style: si))
   }
 
@@ -232,30 +253,28 @@ struct PieceShaper {
     let noWrap = settings.noWrap
     let preserve = settings.preserve
     let b = Int32(breaks[i])
+    var allowed = i + 1 < n && b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1])
+    if i + 1 < n, si != wordBreakStyle || wordBreak != .normal {
+      if si != wordBreakStyle {  // styles[si] copies the whole style: once per style run
+        wordBreakStyle = si
+        wordBreak = styles[si].wordBreak
+      }
+      allowed = PieceShaper.wordBreak(wordBreak, v, text[i + 1], allowed: allowed)
+    }
     if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
       text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
       let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
       let adjust = Kinsoku.boundaryItems(
-        x, y, em: styles[si].size,
-        breakAllowed: b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1]),
-        compress: settings.compressPunctuation)
+        x, y, em: styles[si].size, breakAllowed: allowed, compress: settings.compressPunctuation)
     {
       // CJK spacing: punctuation compression and hanging, ¼ em next to Latin (Kinsoku).
       flush(i + 1)
       out.items += adjust
       for _ in adjust { out.sources.append(.plain(i + 1)) }
-    } else if i + 1 < n,
-      b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1]) || (noWrap && preserve),
-      text[i + 1] != 0x20,
-      text[i + 1] != 0xAD,
-      text[i + 1] != 0x2028, v != 0x20
-    {
+    } else if allowed, text[i + 1] != 0x20, text[i + 1] != 0xAD, text[i + 1] != 0x2028, v != 0x20 {
       flush(i + 1)
       if noWrap {
-        if preserve {
-          out.items.append(.penalty(width: 0, cost: 0, flagged: false))
-          out.sources.append(.plain(i + 1))
-        }
+        // No wrapping (`pre`, `nowrap`): the piece ends here, but no line may.
       } else if Scripts.isWide(v) || Scripts.isWide(text[i + 1]) {
         out.items.append(.glue(width: 0, stretch: styles[si].size * 0.1, shrink: 0))
         out.sources.append(.plain(i + 1))
@@ -264,8 +283,35 @@ struct PieceShaper {
         out.sources.append(.plain(i + 1))
       }
     } else if preserve && v == 0x20 {
-      // Preserved spaces are boxes: flush them one by one so lines can end after them.
+      // Preserved spaces are boxes: flush them one by one so lines can end after them
+      // (`pre-wrap`: where UAX #14 allows, after the last space of a run).
       flush(i + 1)
+      if allowed && !noWrap {
+        out.items.append(.penalty(width: 0, cost: 0, flagged: false))
+        out.sources.append(.plain(i + 1))
+      }
+    }
+  }
+
+  /// `word-break` on top of UAX #14: `break-all` allows a break between any two letters or
+  /// digits (as between ideographs), `keep-all` forbids one there (also between ideographs:
+  /// Korean and CJK text then breaks at spaces and punctuation only).
+  static func wordBreak(_ rule: WordBreak, _ a: UInt32, _ b: UInt32, allowed: Bool) -> Bool {
+    switch rule {
+    case .normal: return allowed
+    case .breakAll: return allowed || (isLetter(a) && isLetter(b))
+    case .keepAll: return allowed && !(isLetter(a) && isLetter(b))
+    }
+  }
+
+  /// A letter or a digit (general categories L and N).
+  static func isLetter(_ v: UInt32) -> Bool {
+    guard let s = Unicode.Scalar(v) else { return false }
+    switch s.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber:
+      return true
+    default: return false
     }
   }
 
@@ -279,6 +325,11 @@ struct PieceShaper {
 
   /// `<br>` or the paragraph's end: fill the line and force a break.
   private mutating func finishing(_ at: Int) {
+    if settings.noWrap, out.items.last?.isBox ?? false {
+      // Only the forced break may end a line that does not wrap, not its fil glue.
+      out.items.append(BreakItem.prohibitedBreak)
+      out.sources.append(.plain(at))
+    }
     out.items.append(.glue(width: 0, stretch: .infinity, shrink: 0))
     out.sources.append(.plain(at))
     out.items.append(BreakItem.forcedLineBreak)
@@ -306,12 +357,12 @@ struct PieceShaper {
         ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
         : levels[pieceStart] & 1 == 1,
       script: script.rawValue,
-      language: settings.shapeLanguage)
+      language: settings.shapeLanguage, features: styles[si].features)
     let alphabetic =
       script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
     let eligible =
       settings.hyphenate && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
-      && alphabetic
+      && alphabetic && styles[si].autoHyphens && !addresses[pieceStart]
     if eligible && !hyphenatorResolved {
       // Looked up at the first word that could use it, not per paragraph: loading one is
       // costly (hyph_de_DE.dic takes seconds) and many spans never need it.
@@ -319,11 +370,18 @@ struct PieceShaper {
       hyphenatorResolved = true
     }
     var parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    let spacing = styles[si].letterSpacing
+    if spacing != 0 && !PieceShaper.isCursive(script) {
+      let units = Float(spacing / size * upem)
+      parts = parts.map { PieceShaper.letterSpaced($0, by: units) }
+    }
     var emergencyJoins: Set<Int> = []  // parts joined to the one before by an emergency break
-    if parts.contains(where: { $0.shaped.advance / upem * size > settings.measure }) {
+    if !settings.noWrap,
+      parts.contains(where: { $0.shaped.advance / upem * size > settings.measure })
+    {
       parts = emergencyParts(parts, key.text, scale: size / upem, joins: &emergencyJoins)
     }
-    let letterSpacing = !settings.noWrap && !fake && alphabetic
+    let letterSpacing = !settings.noWrap && !fake && alphabetic && spacing == 0
     for (k, part) in parts.enumerated() {
       if k > 0 && emergencyJoins.contains(k) {
         out.items.append(BreakItem.emergencyPenalty)
@@ -349,6 +407,36 @@ struct PieceShaper {
       out.sources.append(.piece(out.pieces.count - 1))
     }
     pieceStart = -1
+  }
+
+  /// Scripts whose letters join (CSS Text 3 §8.2: no letter spacing inside them).
+  static func isCursive(_ script: hb_script_t) -> Bool {
+    switch script {
+    case HB_SCRIPT_ARABIC, HB_SCRIPT_SYRIAC, HB_SCRIPT_MONGOLIAN, HB_SCRIPT_NKO,
+      HB_SCRIPT_PHAGS_PA, HB_SCRIPT_MANDAIC, HB_SCRIPT_ADLAM, HB_SCRIPT_HANIFI_ROHINGYA,
+      HB_SCRIPT_SOGDIAN:
+      return true
+    default: return false
+    }
+  }
+
+  /// `part` with `units` (font units) added after each of its clusters: CSS letter spacing,
+  /// after every typographic character unit, the last included.
+  static func letterSpaced(_ part: WordPart, by units: Float) -> WordPart {
+    var p = part
+    var glyphs = p.shaped.glyphs
+    var added = 0.0
+    // After the last glyph of each grapheme: before a new cluster that advances (a mark,
+    // which HarfBuzz may give a cluster of its own, has no advance and stays on its base).
+    for g in glyphs.indices
+    where g + 1 == glyphs.count
+      || (glyphs[g + 1].cluster != glyphs[g].cluster && glyphs[g + 1].advance != 0)
+    {
+      glyphs[g].advance += units
+      added += Double(units)
+    }
+    p.shaped = ShapedText(glyphs: glyphs, advance: p.shaped.advance + added)
+    return p
   }
 
   /// Parts wider than the measure cut at grapheme clusters (`EmergencyBreaks`); `joins`

@@ -99,6 +99,9 @@ extension Diagnostic.Kind {
   package static let longCluster = Diagnostic.Kind("longCluster")
   /// A paragraph cut short, or a storm of break points thinned (see `InlineCaps`).
   package static let paragraphLimit = Diagnostic.Kind("paragraphLimit")
+  /// Lines of text that may not wrap (`white-space: pre`, `nowrap`) wider than the measure,
+  /// cut at its edge: one diagnostic per chapter, with the count.
+  package static let clippedLine = Diagnostic.Kind("clippedLine")
 }
 
 /// What inline layout worked around in one chapter, counted so each kind is reported once
@@ -123,6 +126,7 @@ struct InlineNotes {
   var streamSafe = Tally()
   var marksDropped = 0
   var limits = Tally()
+  var clipped = Tally()
 
   mutating func emergencyBreak(_ n: Int, offset: Int) { emergency.add(n, offset: offset) }
 
@@ -146,6 +150,15 @@ struct InlineNotes {
         Diagnostic(
           .longCluster, file: file, spine: spine, offset: streamSafe.firstOffset,
           message: message))
+    }
+    if clipped.count > 0 {
+      let lines = clipped.count == 1 ? "1 line" : "\(clipped.count) lines"
+      out.append(
+        Diagnostic(
+          .clippedLine, file: file, spine: spine, offset: clipped.firstOffset,
+          message:
+            "\(lines) of unwrappable text (white-space: pre or nowrap) clipped at the page's text edge"
+        ))
     }
     if limits.count > 0 {
       out.append(

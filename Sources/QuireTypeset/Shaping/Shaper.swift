@@ -27,6 +27,10 @@ struct ShapeKey: Hashable, Sendable {
   var rtl: Bool
   var script: UInt32
   var language: ShapeLanguage
+  /// OpenType features beyond kern, liga and smcp, each `tag << 32 | value` (CSS
+  /// `font-variant-*`, `font-feature-settings`, ligatures off under letter spacing); empty
+  /// for almost every word.
+  var features: [UInt64] = []
   /// FNV-1a over the scalars, kept up to date with `text`. A dictionary probe compares keys
   /// at every occupied bucket it passes; comparing this word first means a probe that lands
   /// on another word never reads that word's scalar array (a pointer chase and a cache miss).
@@ -34,8 +38,9 @@ struct ShapeKey: Hashable, Sendable {
 
   init(
     text: [UInt32], face: Int, smallCaps: Bool, rtl: Bool, script: UInt32,
-    language: ShapeLanguage
+    language: ShapeLanguage, features: [UInt64] = []
   ) {
+    self.features = features
     self.text = text
     self.face = face
     self.smallCaps = smallCaps
@@ -53,7 +58,9 @@ struct ShapeKey: Hashable, Sendable {
 
   static func == (a: ShapeKey, b: ShapeKey) -> Bool {
     a.textFold == b.textFold && a.face == b.face && a.smallCaps == b.smallCaps
-      && a.rtl == b.rtl && a.script == b.script && a.language == b.language && a.text == b.text
+      && a.rtl == b.rtl && a.script == b.script && a.language == b.language
+      && a.features == b.features
+      && a.text == b.text
   }
 
   /// This key is looked up once per word of the book, so the text is folded into one 64-bit
@@ -66,6 +73,7 @@ struct ShapeKey: Hashable, Sendable {
       UInt64(truncatingIfNeeded: face) &* 0x9E37_79B9_7F4A_7C15
         ^ UInt64(script) << 2 ^ (smallCaps ? 1 : 0) ^ (rtl ? 2 : 0))
     h.combine(language)
+    if !features.isEmpty { h.combine(features) }
   }
 }
 
@@ -192,6 +200,12 @@ struct Shaper {
     ]
     if key.smallCaps {
       features.append(hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max))
+    }
+    for f in key.features {
+      features.append(
+        hb_feature_t(
+          tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f), start: 0,
+          end: UInt32.max))
     }
     hb_shape(face.hbFont, buf, &features, UInt32(features.count))
     var n: UInt32 = 0

@@ -1,0 +1,47 @@
+// `vertical-align` beyond baseline/sub/super (CSS 2.1 §10.8, in spirit): how far a piece of
+// text is raised, and where an inline image sits on the line.
+//
+// Text: a length raises the baseline by it, a percentage by that share of the element's
+// line height, `middle` puts the box's midpoint half an x-height above the baseline.
+// `text-top`/`text-bottom` align the box's top (bottom) with the parent's text top (bottom);
+// the parent's box is not known when a style is resolved (styles are resolved one by one,
+// not per element tree), so the reader's body size in the same face stands for it — exact
+// for text in a body-size paragraph, the common case (`<sup>`-like spans, small icons).
+// `top`/`bottom` are taken as `text-top`/`text-bottom` (the line's strut is the parent's
+// text box unless something taller sits on the line).
+//
+// Images: the same keywords on the image's box, which extends `above` the baseline and
+// `below` it; the line grows to fit both (compose takes the largest of every piece's, as
+// for text), so a tall `middle` image pushes the line open on both sides.
+
+import QuireIngest
+
+extension ChapterFlow {
+  /// How far text of `size` px with line height `lineHeight` is raised by `v`.
+  func textShift(_ v: VerticalShift, size: Double, lineHeight: Double, face: Face) -> Double {
+    let body = options.fontSize
+    var shift: Double
+    switch v {
+    case .length(let l): shift = px(l, of: 0)
+    case .lineHeightPercent(let p): shift = p / 100 * lineHeight
+    case .middle:
+      shift = face.decoration.xHeight * size / 2 - (face.ascent - face.descent) * size / 2
+    case .textTop, .top: shift = face.ascent * (body - size)
+    case .textBottom, .bottom: shift = -face.descent * (body - size)
+    }
+    return shift.isFinite ? min(max(shift, -pageHeight / 2), pageHeight / 2) : 0
+  }
+
+  /// How far an image `height` px tall, styled `rs`, reaches above and below the baseline.
+  static func imageExtent(height: Double, style rs: ResolvedStyle, face: Face) -> (Double, Double) {
+    let size = rs.size
+    var above = height + rs.shift
+    switch rs.style.text.verticalShift {
+    case nil, .length?, .lineHeightPercent?: break  // in `shift`
+    case .middle?: above = height / 2 + face.decoration.xHeight * size / 2
+    case .textTop?, .top?: above = face.ascent * size
+    case .textBottom?, .bottom?: above = height - face.descent * size
+    }
+    return (above, max(0, height - above))
+  }
+}
