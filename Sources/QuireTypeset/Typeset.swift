@@ -171,11 +171,15 @@ package final class Typesetter: Sendable {
     self.key = LayoutKey.digest(of: parts)
   }
 
+  /// Blocks with inline content in the tree (an explicit stack: trees may be thousands deep).
   static func textBlockCount(_ blocks: [Block]) -> Int {
     var n = 0
-    for b in blocks {
-      if !b.inlines.isEmpty { n += 1 }
-      n += textBlockCount(b.children)
+    var stack: [[Block]] = [blocks]
+    while let level = stack.popLast() {
+      for b in level {
+        if !b.inlines.isEmpty { n += 1 }
+        if !b.children.isEmpty { stack.append(b.children) }
+      }
     }
     return n
   }

@@ -133,10 +133,10 @@ private func dump(_ c: Chapter) -> String {
               image(src=OPS/alone.jpg alt="") <img> @20
             table <table> @20
               row <tr> @20
-                cell(header) <th> @20 {weight=700 align=center}
+                cell(header) <th> @20 {weight=700 align=center padding=0.0625rem,0.0625rem,0.0625rem,0.0625rem}
                   text @20 "H"
               row <tr> @21
-                cell <td> @21
+                cell <td> @21 {padding=0.0625rem,0.0625rem,0.0625rem,0.0625rem}
                   text @21 "D"
             container <div> @22
               image(src=OPS/cover.jpg alt="" w=10 h=10) <svg> @22
