@@ -20,10 +20,11 @@ enum BrowserOracle {
   static let required = ProcessInfo.processInfo.environment["QUIRE_BROWSER_ORACLE"] == "required"
   static var runnable: Bool { chromium != nil || required }
 
-  /// Block agreement floors per fixture, in percent (measured 2026-11-30).
+  /// Block agreement floors per fixture, in percent (measured 2026-11-30 after the box
+  /// model, tables and lists of issue #10 landed; centred was 33 and table 14 before).
   static let floors: [String: Double] = [
-    "blocks.xhtml": 100, "box-model.xhtml": 100, "centred.xhtml": 33, "images.xhtml": 100,
-    "lists.xhtml": 96, "table.xhtml": 14,
+    "blocks.xhtml": 100, "box-model.xhtml": 100, "centred.xhtml": 100, "images.xhtml": 100,
+    "lists.xhtml": 96, "table.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.
@@ -112,13 +113,14 @@ enum BrowserOracle {
     }
     let total = try #require(json["summary"] as? [String: Any])
     #expect((total["blocks"] as? Int ?? 0) >= 70)
-    #expect((total["agreementPercent"] as? Double ?? 0) >= 77)
-    #expect((total["markerPercent"] as? Double ?? 0) >= 91)
+    #expect((total["agreementPercent"] as? Double ?? 0) >= 98)
+    #expect((total["markerPercent"] as? Double ?? 0) >= 100)
     #expect((total["markers"] as? Int ?? 0) >= 20)
     #expect((total["images"] as? Int ?? 0) == 5)
-    // Vertical space between consecutive blocks (collapsed margins): all but the three gaps
-    // around the upscaled images agree today.
+    // Vertical space between consecutive blocks (collapsed margins): all but the four gaps
+    // around images alone in a paragraph agree today (a browser keeps the line's strut below
+    // an inline image; Quire sets a lone image as a block, without it).
     #expect((total["gaps"] as? Int ?? 0) >= 40)
-    #expect((total["spacingPercent"] as? Double ?? 0) >= 92)
+    #expect((total["spacingPercent"] as? Double ?? 0) >= 90)
   }
 }

@@ -123,7 +123,8 @@ struct ImageSizing: Sendable {
     let dw = nat.width * scale
     let dh = nat.height * scale
     return Rect(
-      x: (size.width - dw) * box.objectPositionX, y: (size.height - dh) * box.objectPositionY, width: dw,
+      x: (size.width - dw) * box.objectPositionX, y: (size.height - dh) * box.objectPositionY,
+      width: dw,
       height: dh)
   }
 }
