@@ -5,18 +5,7 @@ import Testing
 @testable import QuireIngest
 
 private func blocks(_ body: String, css: String) -> [Block] {
-  let doc = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en"><head><link rel="stylesheet" href="css/s.css"/></head><body>\(body)</body></html>
-    """
-  let chapter = ContentFixtures.convert(doc, resources: ["OPS/css/s.css": css]).chapter
-  var out: [Block] = []
-  var stack: [Block] = chapter.blocks.reversed()
-  while let b = stack.popLast() {
-    out.append(b)
-    stack.append(contentsOf: b.children.reversed())
-  }
-  return out
+  ContentFixtures.styled(body, css: css, cssHref: "css/s.css").blocksInOrder
 }
 
 private func box(_ css: String, element: String = "div") -> BoxStyle {

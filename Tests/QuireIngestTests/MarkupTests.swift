@@ -47,6 +47,19 @@ enum ContentFixtures {
         data: Data(xhtml.utf8)))
   }
 
+  /// A chapter whose `<body>` is `body`, styled by `css` linked from `cssHref` (relative to
+  /// OPS/), in language `lang`.
+  static func styled(
+    _ body: String, css: String = "", cssHref: String = "s.css", lang: String = "en",
+    options: IngestOptions = IngestOptions()
+  ) -> Chapter {
+    let doc = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="\(lang)"><head><link rel="stylesheet" href="\(cssHref)"/></head><body>\(body)</body></html>
+      """
+    return convert(doc, options: options, resources: ["OPS/\(cssHref)": css]).chapter
+  }
+
   /// Compares `text` with the golden `name`; QUIRE_BLESS=1 rewrites it.
   static func checkGolden(
     _ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -187,5 +200,25 @@ enum ContentFixtures {
     }
     #expect(dumps.count == 8)
     #expect(dumps.allSatisfy { $0 == expected })
+  }
+}
+
+extension Chapter {
+  /// Every block, depth first in document order.
+  var blocksInOrder: [Block] {
+    var out: [Block] = []
+    var stack: [Block] = blocks.reversed()
+    while let b = stack.popLast() {
+      out.append(b)
+      stack.append(contentsOf: b.children.reversed())
+    }
+    return out
+  }
+}
+
+extension Block {
+  /// The block's own text runs (generated text included).
+  var textRuns: [TextRun] {
+    inlines.compactMap { if case .text(let r) = $0 { r } else { nil } }
   }
 }

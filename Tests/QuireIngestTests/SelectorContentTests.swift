@@ -8,27 +8,13 @@ import Testing
 @testable import QuireIngest
 
 private func chapter(_ body: String, css: String = "", lang: String = "en") -> Chapter {
-  let doc = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="\(lang)"><head><link rel="stylesheet" href="s.css"/></head><body>\(body)</body></html>
-    """
-  return ContentFixtures.convert(doc, resources: ["OPS/s.css": css]).chapter
+  ContentFixtures.styled(body, css: css, lang: lang)
 }
 
 /// Blocks in document order.
-private func flat(_ c: Chapter) -> [Block] {
-  var out: [Block] = []
-  var stack: [Block] = c.blocks.reversed()
-  while let b = stack.popLast() {
-    out.append(b)
-    stack.append(contentsOf: b.children.reversed())
-  }
-  return out
-}
+private func flat(_ c: Chapter) -> [Block] { c.blocksInOrder }
 
-private func runs(_ b: Block) -> [TextRun] {
-  b.inlines.compactMap { if case .text(let r) = $0 { r } else { nil } }
-}
+private func runs(_ b: Block) -> [TextRun] { b.textRuns }
 
 /// What a block shows, generated text included.
 private func shown(_ b: Block) -> String { runs(b).map(\.text).joined() }

@@ -6,28 +6,12 @@ import Testing
 
 private func page(_ body: String, css: String = "", options: IngestOptions = IngestOptions())
   -> Chapter
-{
-  let doc = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en"><head><link rel="stylesheet" href="s.css"/></head><body>\(body)</body></html>
-    """
-  return ContentFixtures.convert(doc, options: options, resources: ["OPS/s.css": css]).chapter
-}
+{ ContentFixtures.styled(body, css: css, options: options) }
 
 /// The blocks under <body>, flattened in document order.
-private func flat(_ c: Chapter) -> [Block] {
-  var out: [Block] = []
-  var stack: [Block] = c.blocks.reversed()
-  while let b = stack.popLast() {
-    out.append(b)
-    stack.append(contentsOf: b.children.reversed())
-  }
-  return out
-}
+private func flat(_ c: Chapter) -> [Block] { c.blocksInOrder }
 
-private func runs(_ b: Block) -> [TextRun] {
-  b.inlines.compactMap { if case .text(let r) = $0 { r } else { nil } }
-}
+private func runs(_ b: Block) -> [TextRun] { b.textRuns }
 
 @Suite struct StyleTests {
   @Test func specificityImportantAndSourceOrder() {

@@ -17,21 +17,28 @@ struct AddressSpans {
   /// Marks the address-like words of `text`; nothing when `enabled` is false (hyphenation
   /// off: nobody asks).
   init(_ text: [UInt32], enabled: Bool) {
-    guard enabled else {
-      marked = []
-      return
-    }
-    marked = [Bool](repeating: false, count: text.count)
-    var start = 0
-    let n = text.count
-    while start < n {
-      while start < n && Self.isBreak(text[start]) { start += 1 }
-      var end = start
-      while end < n && !Self.isBreak(text[end]) { end += 1 }
-      if end > start && Self.isAddress(text[start..<end]) {
-        for k in start..<end { marked[k] = true }
+    marked = []
+    guard enabled else { return }
+    text.withUnsafeBufferPointer { t in
+      let n = t.count
+      var start = 0
+      while start < n {
+        while start < n && Self.isBreak(t[start]) { start += 1 }
+        var end = start
+        // Most words hold none of the characters an address needs (":/\\@" or a "." after
+        // "www"): the scan that finds the word's end also rules those out, so a book of
+        // prose costs one comparison chain per scalar and no allocation.
+        var candidate = false
+        while end < n && !Self.isBreak(t[end]) {
+          candidate = candidate || Self.mayMarkAddress(t[end])
+          end += 1
+        }
+        if candidate && end > start && Self.isAddress(t[start..<end]) {
+          if marked.isEmpty { marked = [Bool](repeating: false, count: n) }
+          for k in start..<end { marked[k] = true }
+        }
+        start = end
       }
-      start = end
     }
   }
 
@@ -43,35 +50,46 @@ struct AddressSpans {
       || (0x2000...0x200B).contains(v)
   }
 
+  /// Whether `v` is one of the characters every address form needs: ":" (a scheme), "/" or
+  /// "\\" (a path), "@" (an e-mail address) or "." (after "www").
+  @inline(__always) private static func mayMarkAddress(_ v: UInt32) -> Bool {
+    v == 0x2F || v == 0x2E || v == 0x3A || v == 0x40 || v == 0x5C
+  }
+
   private static func isName(_ v: UInt32) -> Bool {
     (0x30...0x39).contains(v) || (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v)
       || v == 0x5F || v == 0x2D || v >= 0xC0
   }
 
   /// Whether one word looks like a URL, an e-mail address or a path.
-  static func isAddress(_ word: ArraySlice<UInt32>) -> Bool {
-    let w = Array(word.drop { !isName($0) && $0 != 0x2F && $0 != 0x2E && $0 != 0x7E })
-    guard w.count >= 4 else { return false }
+  static func isAddress<Word: RandomAccessCollection<UInt32>>(_ word: Word) -> Bool
+  where Word.Index == Int {
+    guard
+      let from = word.firstIndex(where: { isName($0) || $0 == 0x2F || $0 == 0x2E || $0 == 0x7E })
+    else { return false }
+    let count = word.endIndex - from
+    guard count >= 4 else { return false }
+    @inline(__always) func w(_ k: Int) -> UInt32 { word[from + k] }
     var slashes = 0
     var at = -1
     var dotAfterAt = false
-    for (k, v) in w.enumerated() {
-      switch v {
+    for k in 0..<count {
+      switch w(k) {
       case 0x3A:  // "://"
-        if k + 2 < w.count && w[k + 1] == 0x2F && w[k + 2] == 0x2F && k > 0 { return true }
+        if k + 2 < count && w(k + 1) == 0x2F && w(k + 2) == 0x2F && k > 0 { return true }
       case 0x2F: slashes += 1
       case 0x5C:  // a backslash between name characters: a Windows path
-        if k > 0 && k + 1 < w.count && (isName(w[k - 1]) || w[k - 1] == 0x3A) && isName(w[k + 1]) {
+        if k > 0 && k + 1 < count && (isName(w(k - 1)) || w(k - 1) == 0x3A) && isName(w(k + 1)) {
           return true
         }
-      case 0x40: if k > 0 && k + 1 < w.count && isName(w[k - 1]) && isName(w[k + 1]) { at = k }
+      case 0x40: if k > 0 && k + 1 < count && isName(w(k - 1)) && isName(w(k + 1)) { at = k }
       case 0x2E:
-        if at >= 0 && k > at + 1 && k + 1 < w.count && isName(w[k + 1]) { dotAfterAt = true }
+        if at >= 0 && k > at + 1 && k + 1 < count && isName(w(k + 1)) { dotAfterAt = true }
       default: break
       }
     }
     if dotAfterAt || slashes >= 2 { return true }
-    if w.prefix(3).allSatisfy({ $0 | 0x20 == 0x77 }) && w[3] == 0x2E { return true }
-    return w[0] == 0x2F || (w[0] == 0x7E || w[0] == 0x2E) && w[1] == 0x2F
+    if (0..<3).allSatisfy({ w($0) | 0x20 == 0x77 }) && w(3) == 0x2E { return true }
+    return w(0) == 0x2F || (w(0) == 0x7E || w(0) == 0x2E) && w(1) == 0x2F
   }
 }

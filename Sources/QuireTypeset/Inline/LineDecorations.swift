@@ -48,9 +48,11 @@ struct LineDecorations {
 
   /// The lines `rs` draws at `baseline` (none for an undecorated style).
   static func lines(_ rs: ResolvedStyle, face: Face, baseline: Double) -> [DecorationLine] {
+    // Tested through `rs` before anything is bound: binding `rs.style` copies (and retains)
+    // the whole computed style, once per style change of every line.
+    guard rs.style.underline || rs.style.lineThrough || rs.style.text.overline else { return [] }
     let st = rs.style
     let t = st.text
-    guard st.underline || st.lineThrough || t.overline else { return [] }
     let size = rs.size
     let base = baseline - rs.shift
     let m = rs.decoration

@@ -128,6 +128,10 @@ struct PieceShaper {
     self.hyphenation = hyphenation
     addresses = AddressSpans(text.scalars, enabled: settings.hyphenate)
     out.items.reserveCapacity(text.count / 3)
+    out.sources.reserveCapacity(text.count / 3)
+    // About one piece per word (and per hyphenated part): growing a large Piece array by
+    // doubling copied it twice over in prose.
+    out.pieces.reserveCapacity(text.count / 5 + 1)
   }
 
   /// Runs the stage over the whole text.
