@@ -119,6 +119,8 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
   case threads(Int)
   /// An animation canvas (frame) with too many pixels (`QuireLimits.maxCanvasPixels`).
   case canvas(String)
+  /// A batch naming more books than `BatchPlan.maxBooks`.
+  case batchSize(Int)
 
   /// A sentence in the library's terms.
   public var description: String {
@@ -135,6 +137,7 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
     case .noSuchShelfBook(let k, let n): return "book \(k) is not on the shelf (\(n) books)"
     case .threads(let n): return "thread count \(n): at least 1"
     case .canvas(let m): return "canvas: \(m)"
+    case .batchSize(let n): return "a batch holds at most \(n) books: split it"
     }
   }
 }

@@ -13,6 +13,7 @@ let overview = """
     flip      BOOK --page N -o OUT   a page-turn animation (curl, leaves, fold, hard, slide, fade, push)
     open      BOOK -o OUT      the book opening from a shelf (iBooks style); --close reverses
     shelf     BOOK… -o OUT     covers in a grid animating to a scattered layout
+    batch     BOOK…|DIR|LIST -o ROOT   render many books, one folder each, resumable
     help      COMMAND          details of one command
 
   BOOK: .epub, an unpacked EPUB folder, .xhtml/.html, or plain text (any common encoding).
@@ -60,6 +61,23 @@ let commandHelp: [String: String] = [
                        need more than 512 MB (a note says so) [all cores]
     --boxes            add line, image and block boxes to the manifest
     --fsync            also flush every page file to the disk
+
+  """ + layoutHelp,
+  "batch": """
+  quire batch BOOK…|DIR|LIST -o ROOT [render options] [--jobs N] [--force]
+
+  Renders every book into ROOT/NAME/ (NAME from the file name, "-2", "-3"… when names
+  collide) as `quire render` would, each in a child process of its own: a book that fails
+  or crashes is reported and the batch goes on. A DIR is searched (recursively) for .epub,
+  .xhtml, .html, .htm, .txt and unpacked EPUB folders; a LIST (a file ending in .list)
+  names one path per line (relative to the list; # comments). A book whose folder has a
+  batch-stamp.json with the same file contents (SHA-1), options and engine version, and a
+  manifest.json, is skipped: run the same command again to resume. ROOT/summary.json
+  (format quire-batch/1) lists per book: input, output, status (converted, skipped,
+  failed), exitCode, pages, seconds, warnings, error. Exit 65 when any book failed.
+    --jobs N           books rendered at the same time, 1…256 [all cores]; each gets
+                       cores/N threads unless --threads is given
+    --force            render books whose stamp matches too
 
   """ + layoutHelp,
   "paginate": """

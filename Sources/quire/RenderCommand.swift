@@ -3,10 +3,13 @@ import Quire
 
 /// `quire render BOOK -o DIR …`.
 enum RenderCommand {
+  /// The options of `render` that take a value (`quire batch` passes them on).
+  static let valued = layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"])
+  /// The switches of `render`.
+  static let switches = layoutSwitches.union(["--boxes", "--fsync"])
+
   static func run(_ words: [String]) throws -> Int32 {
-    let a = try Arguments(
-      words, valued: layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"]),
-      switches: layoutSwitches.union(["--boxes", "--fsync"]))
+    let a = try Arguments(words, valued: valued, switches: switches)
     let book = try singleBook(a, command: "render")
     var r = RenderRequest(book: fileURL(book), output: try output(a, "render"))
     r.layout = try layoutSettings(a)

@@ -45,6 +45,7 @@ func dispatch(_ words: [String]) throws -> Int32 {
   case "flip": return try FlipCommand.run(rest)
   case "open": return try OpenCommand.run(rest)
   case "shelf": return try ShelfCommand.run(rest)
+  case "batch": return try BatchCommand.run(rest)
   default: throw UsageError("unknown command '\(quoted(command))' (see quire --help)")
   }
 }

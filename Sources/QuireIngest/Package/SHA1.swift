@@ -1,12 +1,14 @@
 // SHA-1, written here because the IDPF font obfuscation key is a SHA-1 digest and nothing we
 // link offers one on Linux: Foundation there has no CryptoKit/CommonCrypto, and zlib only
-// has CRC-32/Adler-32. Used only to derive a de-obfuscation key, never for security.
+// has CRC-32/Adler-32. Used to derive a de-obfuscation key and to fingerprint a batch's books
+// (did this file change?), never for security.
 // FIPS 180-4, section 6.1; tested against the "abc" vector.
 
 import Foundation
 
-enum SHA1 {
-  static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+package enum SHA1 {
+  /// The 20-byte digest of `message`.
+  package static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
     var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
     var bytes = Array(message)
     let bitLength = UInt64(bytes.count) &* 8
