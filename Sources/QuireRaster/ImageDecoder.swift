@@ -272,7 +272,8 @@ final class ImageStore: Sendable {
         entry = .failed(error)
       }
     } else {
-      entry = .failed(.library(function: "resource lookup", detail: "not found", source: href))
+      let detail = href.lowercased().hasPrefix("data:") ? "malformed or too long data: URL" : "not found"
+      entry = .failed(.library(function: "resource lookup", detail: detail, source: href))
     }
     let size: Int
     if case .image(let s) = entry { size = s.premultiplied.count } else { size = 64 }
