@@ -9,8 +9,9 @@
 // - BI_RGB, BI_RLE8, BI_RLE4, BI_BITFIELDS and BI_ALPHABITFIELDS (masks of any width);
 // - bottom-up rows (positive height) and top-down rows (negative height, uncompressed only).
 //
-// Alpha comes only from an explicit alpha mask (BITFIELDS); the fourth byte of a 32-bit
-// BI_RGB pixel is padding, as Pillow reads it. Pixels an RLE stream skips (delta, early end
+// Alpha comes from an explicit alpha mask (BITFIELDS), or, in a 32-bit BI_RGB image, from
+// the fourth byte when any pixel's is non-zero (Chromium's and Firefox's rule: otherwise it
+// is padding). Pixels an RLE stream skips (delta, early end
 // of line or bitmap) stay transparent, as browsers leave them. Embedded JPEG/PNG (BI_JPEG,
 // BI_PNG) is refused as unsupported.
 //
@@ -124,7 +125,11 @@ enum BMPDecoder {
     guard l.dataOffset >= 14, l.dataOffset + stride * l.height <= b.bytes.count else {
       throw .library(function: "BMP rows", detail: "truncated pixel data", source: source)
     }
-    let channels = l.masks.map(MaskChannel.init)
+    var masks = l.masks
+    if l.bitsPerPixel == 32, l.compression == 0, hasAlphaBytes(b, l, stride: stride) {
+      masks[3] = 0xFF00_0000
+    }
+    let channels = masks.map(MaskChannel.init)
     for row in 0..<l.height {
       let y = l.topDown ? row : l.height - 1 - row
       let start = l.dataOffset + row * stride
@@ -145,6 +150,16 @@ enum BMPDecoder {
         }
       }
     }
+  }
+
+  /// Whether any fourth byte of a 32-bit BI_RGB image is non-zero: then it is alpha (as
+  /// browsers read it: writers such as Pillow store RGBA that way), else padding.
+  private static func hasAlphaBytes(_ b: BMPBytes, _ l: BMPLayout, stride: Int) -> Bool {
+    for row in 0..<l.height {
+      let start = l.dataOffset + row * stride
+      for x in 0..<l.width where b[start + 4 * x + 3] != 0 { return true }
+    }
+    return false
   }
 
   private static func paint(_ canvas: inout [UInt8], _ o: Int, _ rgba: [UInt8]) {
