@@ -40,7 +40,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
     if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
     if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
-    if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+    if starts([0xFF, 0x0A])
+      || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
     {
       return .jxl
     }

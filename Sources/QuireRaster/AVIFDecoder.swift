@@ -30,7 +30,8 @@ enum AVIFDecoder {
           throw .library(function: function, detail: message, source: source)
         }
       }
-      try check(avifDecoderSetIOMemory(decoder, raw.baseAddress, raw.count), "avifDecoderSetIOMemory")
+      try check(
+        avifDecoderSetIOMemory(decoder, raw.baseAddress, raw.count), "avifDecoderSetIOMemory")
       try check(avifDecoderParse(decoder), "avifDecoderParse")
       let image = decoder.pointee.image!
       let width = Int(image.pointee.width)
@@ -45,7 +46,8 @@ enum AVIFDecoder {
       rgb.alphaPremultiplied = AVIF_FALSE
       rgb.rowBytes = UInt32(width * 4)
       guard Int(rgb.width) == width, Int(rgb.height) == height else {
-        throw .library(function: "avifDecoderNextImage", detail: "frame size changed", source: source)
+        throw .library(
+          function: "avifDecoderNextImage", detail: "frame size changed", source: source)
       }
       let converted = pixels.withUnsafeMutableBufferPointer { px in
         rgb.pixels = px.baseAddress

@@ -50,7 +50,8 @@ enum GIFDecoder {
           try readFrame(gif, transparent: transparent, into: &canvas, width: width, source: source)
           return PixelBuffer(width: width, height: height, format: .rgba8, pixels: canvas)
         default:
-          throw .library(function: "DGifGetRecordType", detail: "no image in the file", source: source)
+          throw .library(
+            function: "DGifGetRecordType", detail: "no image in the file", source: source)
         }
       }
       throw .library(function: "DGifGetRecordType", detail: "too many extensions", source: source)
@@ -133,8 +134,7 @@ enum GIFDecoder {
     }
   }
 
-  private static func failure(_ function: String, _ code: Int32, _ source: String) -> RasterError
-  {
+  private static func failure(_ function: String, _ code: Int32, _ source: String) -> RasterError {
     let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
     return .library(function: function, detail: message, source: source)
   }

@@ -272,7 +272,8 @@ final class ImageStore: Sendable {
         entry = .failed(error)
       }
     } else {
-      let detail = href.lowercased().hasPrefix("data:") ? "malformed or too long data: URL" : "not found"
+      let detail =
+        href.lowercased().hasPrefix("data:") ? "malformed or too long data: URL" : "not found"
       entry = .failed(.library(function: "resource lookup", detail: detail, source: href))
     }
     let size: Int

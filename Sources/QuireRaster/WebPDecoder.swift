@@ -17,7 +17,8 @@ enum WebPDecoder {
       WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
     }
     guard status == VP8_STATUS_OK else {
-      throw .library(function: "WebPGetFeatures", detail: "status \(status.rawValue)", source: source)
+      throw .library(
+        function: "WebPGetFeatures", detail: "status \(status.rawValue)", source: source)
     }
     let width = Int(features.width)
     let height = Int(features.height)
@@ -35,7 +36,8 @@ enum WebPDecoder {
       }
     }
     guard out != nil else {
-      throw .library(function: "WebPDecodeRGBAInto", detail: "corrupt or truncated data", source: source)
+      throw .library(
+        function: "WebPDecodeRGBAInto", detail: "corrupt or truncated data", source: source)
     }
     return PixelBuffer(width: width, height: height, format: .rgba8, pixels: pixels)
   }
@@ -48,7 +50,8 @@ enum WebPDecoder {
       var webp = WebPData(bytes: raw.baseAddress, size: raw.count)
       var options = WebPAnimDecoderOptions()
       guard cwebp_anim_decoder_options_init(&options) != 0 else {
-        throw .library(function: "WebPAnimDecoderOptionsInit", detail: "ABI mismatch", source: source)
+        throw .library(
+          function: "WebPAnimDecoderOptionsInit", detail: "ABI mismatch", source: source)
       }
       options.color_mode = MODE_RGBA
       options.use_threads = 0
@@ -60,7 +63,8 @@ enum WebPDecoder {
       guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
         Int(info.canvas_width) == width, Int(info.canvas_height) == height
       else {
-        throw .library(function: "WebPAnimDecoderGetInfo", detail: "canvas mismatch", source: source)
+        throw .library(
+          function: "WebPAnimDecoderGetInfo", detail: "canvas mismatch", source: source)
       }
       var frame: UnsafeMutablePointer<UInt8>?
       var timestamp: Int32 = 0

@@ -43,7 +43,8 @@ enum ImageFixtures {
 
 @Suite struct ImageFormatTests {
   @Test func everyFormatHasFixtures() {
-    let formats = Set(ImageFixtures.cases.compactMap { ImageFormat.sniff(ImageFixtures.data($0.file)) })
+    let formats = Set(
+      ImageFixtures.cases.compactMap { ImageFormat.sniff(ImageFixtures.data($0.file)) })
     #expect(formats == [.png, .jpeg, .gif, .webp, .avif, .jxl, .bmp])
     #expect(ImageFixtures.cases.count >= 40)
   }
@@ -65,7 +66,9 @@ enum ImageFixtures {
   func truncatedFilesGiveATypedError(_ c: ImageFixtures.Case) {
     let data = ImageFixtures.data(c.file)
     // An animated GIF cut after its first frame still shows that frame, rightly.
-    let cuts = c.file == "gif-animated.gif" ? [data.count / 3, 40] : [data.count / 2, data.count * 3 / 4, 40]
+    let cuts =
+      c.file == "gif-animated.gif"
+      ? [data.count / 3, 40] : [data.count / 2, data.count * 3 / 4, 40]
     for cut in cuts where cut < data.count {
       #expect(throws: RasterError.self) {
         try ImageDecoder.decode(data.prefix(cut), href: c.file)

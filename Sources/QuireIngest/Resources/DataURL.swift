@@ -76,7 +76,8 @@ package enum DataURL {
     out.reserveCapacity(s.count)
     var i = s.startIndex
     while i < s.endIndex {
-      if s[i] == UInt8(ascii: "%"), i + 2 < s.endIndex, let h = hex(s[i + 1]), let l = hex(s[i + 2]) {
+      if s[i] == UInt8(ascii: "%"), i + 2 < s.endIndex, let h = hex(s[i + 1]), let l = hex(s[i + 2])
+      {
         out.append(h << 4 | l)
         i += 3
       } else {
