@@ -159,6 +159,27 @@ def jpeg_cases():
         buf = io.BytesIO()
         im.save(buf, "JPEG", quality=95, **kw)
         case(name, "jpg", buf.getvalue(), Image.open(io.BytesIO(buf.getvalue())).convert("RGB").convert("RGBA"), 2)
+    ycck = ycck_jpeg(big)
+    case("jpeg-ycck", "jpg", ycck, Image.open(io.BytesIO(ycck)).convert("RGB").convert("RGBA"), 2)
+
+
+def ycck_jpeg(im):
+    """A YCCK JPEG: TurboJPEG compresses CMYK pixels as YCCK (with the Adobe marker); Pillow
+    cannot write one. The CMYK samples are stored inverted, as Pillow's own CMYK JPEGs are."""
+    import ctypes, ctypes.util
+    tj = ctypes.CDLL(ctypes.util.find_library("turbojpeg") or "libturbojpeg.so.0")
+    tj.tjInitCompress.restype = ctypes.c_void_p
+    handle = ctypes.c_void_p(tj.tjInitCompress())
+    cmyk = bytes(255 - v for v in im.convert("CMYK").tobytes())
+    out = ctypes.POINTER(ctypes.c_ubyte)()
+    size = ctypes.c_ulong(0)
+    rc = tj.tjCompress2(handle, cmyk, im.width, 0, im.height, 11, ctypes.byref(out),
+                        ctypes.byref(size), 0, 95, 0)  # TJPF_CMYK, TJSAMP_444
+    assert rc == 0
+    data = ctypes.string_at(out, size.value)
+    tj.tjFree(out)
+    tj.tjDestroy(handle)
+    return data
 
 
 def gif_cases():
