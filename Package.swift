@@ -30,6 +30,9 @@ let package = Package(
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
+    .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
 
     // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
     // files, PNG chunks and encoding, one lock type; knows no stage.
@@ -44,7 +47,10 @@ let package = Package(
       ]),
     .target(
       name: "QuireRaster",
-      dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG"]),
+      dependencies: [
+        "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CGIF", "CWebP", "CAVIF",
+        "CJXL",
+      ]),
     // Cache and Motion need pixels, not fonts: they stand on the core alone.
     .target(name: "QuireCache", dependencies: ["QuireCore"]),
     .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP"]),

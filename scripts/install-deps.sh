@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package Quire's build, tests and benchmarks need (Debian 12);
-# chromium is the browser oracle's reference engine (scripts/browser-oracle.py).
+# chromium is the browser oracle's reference engine (scripts/browser-oracle.py); cjxl/djxl
+# (libjxl-tools), avifenc/avifdec (libavif-bin) and cwebp/gif2webp (webp) make and check the
+# image-format fixtures (Tests/Fixtures/images/make-images.py).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -11,4 +13,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
   libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
+  libgif-dev libavif-dev libjxl-dev libjxl-tools libavif-bin webp \
   >/dev/null

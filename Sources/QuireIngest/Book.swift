@@ -356,8 +356,9 @@ struct EPUBReader {
         warnings.append(Diagnostic(.font, file: path, message: "unreadable font: \(error)"))
       }
     }
-    let resources = PackageResourceStore(
+    var resources = PackageResourceStore(
       files: files, refused: Set(encryption.refused.keys), decoded: decoded)
+    resources.imageFallbacks = opf.imageFallbacks()
     var fontWarnings: [Diagnostic] = []
     let fonts = Self.loadFonts(
       fontFaces, store: resources, encryption: encryption, warnings: &fontWarnings)
@@ -587,7 +588,9 @@ package final class ChapterLoader: Sendable {
       else { continue }
       decoded[path] = EncryptionMap.deobfuscate(bytes, method: method, key: key)
     }
-    return PackageResourceStore(
+    var store = PackageResourceStore(
       files: plan.files, refused: Set(plan.encryption.refused.keys), decoded: decoded)
+    store.imageFallbacks = plan.opf.imageFallbacks()
+    return store
   }
 }

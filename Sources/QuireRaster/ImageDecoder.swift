@@ -3,7 +3,8 @@ import CPNG
 import Foundation
 import QuireTypeset
 
-/// Decodes a PNG or JPEG into straight-alpha RGBA8; nil for other formats or broken data.
+/// Decodes a raster image (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, BMP) into straight-alpha
+/// RGBA8; nil for other formats or broken data.
 /// The motion engine reuses this for cover images.
 package func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
   try? ImageDecoder.decode(data, href: href)
@@ -15,19 +16,25 @@ enum ImageDecoder {
   }
   static func isJPEG(_ d: Data) -> Bool { d.count >= 3 && d.starts(with: [0xFF, 0xD8, 0xFF]) }
 
-  /// PNG or JPEG → RGBA8, dimensions checked against `ImageLimits` before any pixel buffer
-  /// is allocated.
+  /// Any raster format → straight-alpha RGBA8, upright (EXIF/JPEG XL/AVIF orientation
+  /// applied), dimensions checked against `ImageLimits` before any pixel buffer is allocated.
   /// With `atLeast`, a JPEG may come back smaller than its full size (but never smaller than
   /// that target): TurboJPEG scales by 1/2, 1/4, 1/8 inside the DCT, which is several times
   /// faster than decoding everything and needs a quarter of the memory or less.
   static func decode(_ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil)
     throws(RasterError) -> PixelBuffer
   {
-    if isPNG(data) {
-      return try PNGCodec.decode(data, source: href).converted(to: .rgba8)
+    // One decoder per format, chosen by the file's signature (never by name or media type).
+    switch ImageFormat.sniff(data) {
+    case .png: return try PNGCodec.decode(data, source: href).converted(to: .rgba8)
+    case .jpeg: return try decodeJPEG(data, href: href, atLeast: atLeast)
+    case .gif: return try GIFDecoder.decode(data, source: href)
+    case .webp: return try WebPDecoder.decode(data, source: href)
+    case .avif: return try AVIFDecoder.decode(data, source: href)
+    case .jxl: return try JXLDecoder.decode(data, source: href)
+    case .bmp: return try BMPDecoder.decode(data, source: href)
+    case .svg, nil: throw .unsupportedFormat(source: href)
     }
-    if isJPEG(data) { return try decodeJPEG(data, href: href, atLeast: atLeast) }
-    throw .unsupportedFormat(source: href)
   }
 
   static func decodeJPEG(_ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil)
@@ -52,7 +59,10 @@ enum ImageDecoder {
     }
     guard header == 0 else { throw failure("tjDecompressHeader3") }
     try ImageLimits.check(width: Int(width), height: Int(height), source: href)
-    if let target = atLeast {
+    let orientation = ExifOrientation.of(jpeg: [UInt8](data.prefix(1 << 20)))
+    let ink = colorspace == TJCS_CMYK.rawValue || colorspace == TJCS_YCCK.rawValue
+    if var target = atLeast {
+      if orientation.swapsAxes { target = (target.height, target.width) }
       var count: Int32 = 0
       if let factors = tjGetScalingFactors(&count) {
         var best = (width, height)
@@ -69,17 +79,21 @@ enum ImageDecoder {
       }
     }
     var pixels = [UInt8](repeating: 255, count: Int(width) * Int(height) * 4)
+    // CMYK and YCCK come out as CMYK (TurboJPEG converts neither to RGB) and are converted here.
+    let pixelFormat = ink ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue
     let rc = data.withUnsafeBytes { raw in
       pixels.withUnsafeMutableBufferPointer { out in
         tjDecompress2(
           tj, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), out.baseAddress,
-          width, 0, height, TJPF_RGBA.rawValue, TJFLAG_STOPONWARNING)
+          width, 0, height, pixelFormat, TJFLAG_STOPONWARNING)
       }
     }
     // A warning (e.g. "premature end of data") is a failure too: a half-grey picture is worse
     // than a placeholder that says something is wrong.
     guard rc == 0 else { throw failure("tjDecompress2") }
+    if ink { InkColor.convertInvertedCMYK(&pixels) }
     return PixelBuffer(width: Int(width), height: Int(height), format: .rgba8, pixels: pixels)
+      .oriented(orientation)
   }
 }
 
@@ -258,7 +272,9 @@ final class ImageStore: Sendable {
         entry = .failed(error)
       }
     } else {
-      entry = .failed(.library(function: "resource lookup", detail: "not found", source: href))
+      let detail =
+        href.lowercased().hasPrefix("data:") ? "malformed or too long data: URL" : "not found"
+      entry = .failed(.library(function: "resource lookup", detail: detail, source: href))
     }
     let size: Int
     if case .image(let s) = entry { size = s.premultiplied.count } else { size = 64 }

@@ -102,7 +102,8 @@ package final class PageRenderer: Sendable {
         switch store.image(href: href, width: w, height: h) {
         case .image(let scaled): return scaled
         case .failed(let error):
-          self.warn(Diagnostic(.undrawableImage, file: href, message: error.reason))
+          self.warn(
+            Diagnostic(.undrawableImage, file: ImageSource.name(href), message: error.reason))
           return nil
         }
       })
@@ -154,7 +155,7 @@ package final class PageRenderer: Sendable {
     if w > ImageLimits.maxSide || h > ImageLimits.maxSide {
       warn(
         Diagnostic(
-          .undrawableImage, file: placement.href,
+          .undrawableImage, file: ImageSource.name(placement.href),
           message: "placement \(w)x\(h) exceeds the limits"))
       canvas.placeholder(placement.rect)
       return
@@ -163,7 +164,8 @@ package final class PageRenderer: Sendable {
     case .image(let scaled):
       canvas.composite(scaled, x: x0, y: y0, clip: placement.clip)
     case .failed(let error):
-      warn(Diagnostic(.undrawableImage, file: placement.href, message: error.reason))
+      warn(
+        Diagnostic(.undrawableImage, file: ImageSource.name(placement.href), message: error.reason))
       canvas.placeholder(placement.rect)
     }
   }

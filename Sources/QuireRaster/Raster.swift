@@ -28,6 +28,9 @@
 // covers the placement, then resampled (area average down, bilinear up) in premultiplied
 // alpha from a ring of rows, so a 4000×3000 photo placed at 500 px never exists at full
 // size in memory.
+// The other formats (GIF, WebP, AVIF, JPEG XL, BMP) have one decoder file each, chosen
+// in `ImageDecoder.decode` by the file's signature (`ImageFormat.sniff`); all return
+// straight-alpha RGBA8, upright, sRGB assumed (no ICC handling).
 //
 // Pixels and PNG output live in QuireCore. `PixelBuffer` (the page image this stage returns)
 // and `PNGEncoder` are the core's, because Cache and Motion need pixels and PNG bytes but not
@@ -52,7 +55,7 @@ import Foundation
 package enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A C library call failed: `function` is its name, `detail` its message.
   case library(function: String, detail: String, source: String)
-  /// The data is not a format we decode (GIF, SVG, WebP…).
+  /// The data is not a format we decode (TIFF, HEIC, SVG before its renderer…).
   case unsupportedFormat(source: String)
   /// The image header claims dimensions beyond the limits.
   case imageTooLarge(source: String, width: Int, height: Int)

@@ -118,11 +118,18 @@ struct PackageResourceStore: ResourceStore {
   let refused: Set<String>
   /// Font files already de-obfuscated, by path, so `data(forHref:)` gives the usable bytes.
   let decoded: [String: Data]
+  /// Image items in formats Quire cannot decode → their usable manifest fallbacks
+  /// (Resources/ImageFallback.swift).
+  var imageFallbacks: [String: [String]] = [:]
 
   func data(forHref href: String) -> Data? {
+    if DataURL.isDataURL(href) { return try? DataURL.decode(href) }
     let path = href.split(separator: "#", maxSplits: 1).first.map(String.init) ?? href
     if refused.contains(path) { return nil }
     if let d = decoded[path] { return d }
+    if let fallbacks = imageFallbacks[path] {
+      return imageOrFallback(path, own: try? files.read(path), fallbacks: fallbacks)
+    }
     return try? files.read(path)
   }
 }
