@@ -59,7 +59,8 @@ struct LineBackgrounds {
   /// The fills to draw, in placing order.
   func fills() -> [DisplayItem] {
     spans.map {
-      .fill(Rect(x: $0.x0, y: $0.band.y, width: $0.x1 - $0.x0, height: $0.band.height), $0.band.color)
+      .fill(
+        Rect(x: $0.x0, y: $0.band.y, width: $0.x1 - $0.x0, height: $0.band.height), $0.band.color)
     }
   }
 }
