@@ -96,6 +96,11 @@ package struct TextStyle: Sendable, Hashable, Codable {
   /// `vertical-align` values other than baseline/sub/super.
   package var verticalShift: VerticalShift? = nil
 
+  /// The background colour of the nearest inline ancestor that has one, painted behind
+  /// the run's content area (Style/InlineBackground.swift); kept by inline descendants,
+  /// cleared by block-level elements.
+  package var inlineBackground: RGBA? = nil
+
   package init() {}
 
   /// What a child starts from: everything but the non-inherited properties.

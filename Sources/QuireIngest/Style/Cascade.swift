@@ -558,6 +558,7 @@ enum StyleComputer {
     for d in decls where d.name != "font-size" {
       apply(d, &s, parent: parent)
     }
+    s.resolveInlineBackground()
     return s
   }
 

@@ -51,6 +51,8 @@ struct ComposedLine {
   /// The line is set as a first line (indent, measure): the paragraph's first, or one after
   /// a forced break under `text-indent: each-line`.
   var first = false
+  /// Inline background fills (LineBackgrounds.swift), drawn before the glyphs.
+  var backgrounds: [DisplayItem] = []
 }
 
 /// How a paragraph's lines are set: measure, alignment, direction.

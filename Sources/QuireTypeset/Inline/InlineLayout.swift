@@ -245,6 +245,7 @@ extension ChapterFlow {
         marker, style: blockStyle, right: left - styles[blockStyle].size * 0.4,
         baseline: line.baseline)
     }
+    entry.items += line.backgrounds
     entry.items += line.runs.map { .glyphs($0) } + line.fills + line.images.map { .image($0) }
     entry.images = line.images
     entry.lines = [

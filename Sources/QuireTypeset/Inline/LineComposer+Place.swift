@@ -19,6 +19,9 @@ extension LineComposer {
     var rs = styles[blockStyle]
     let letters = LetterExtras(order, items: items, sources: sources, ratio: ratio)
     var decorations = LineDecorations()
+    var backgrounds = LineBackgrounds()
+    var band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
+    var spaceBand: BackgroundBand? = nil
     var decorated: [DecorationLine] = LineDecorations.lines(
       rs, face: fonts.faces[rs.choice.face], baseline: baseline)
     var spaceStyle = -1
@@ -34,6 +37,7 @@ extension LineComposer {
           rs = styles[piece.style]
           decorated = LineDecorations.lines(
             rs, face: fonts.faces[rs.choice.face], baseline: baseline)
+          band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
         }
         let extra = letters[p]
         if var img = piece.image {
@@ -45,6 +49,7 @@ extension LineComposer {
         } else {
           placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line, clip: edges)
           if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
+          backgrounds.add(band, from: x, to: x + piece.width + extra)
         }
         line.firstSource = min(line.firstSource, src[piece.start])
         line.lastSource = max(line.lastSource, src[piece.end - 1])
@@ -56,8 +61,11 @@ extension LineComposer {
           spaceStyle = si
           spaceLines = LineDecorations.lines(
             styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
+          spaceBand = BackgroundBand.of(
+            styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
         }
         if !spaceLines.isEmpty { decorations.add(spaceLines, from: x, to: x + width) }
+        backgrounds.add(spaceBand, from: x, to: x + width)
         x += width
       case (.glue(let w, let st, let sh), _):
         x += adjusted(w, st, sh, ratio)
@@ -77,6 +85,7 @@ extension LineComposer {
               color: rs.style.color, at: x))
         }
         if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + w) }
+        backgrounds.add(band, from: x, to: x + w)
         x += w
       case (.penalty(let w, let cost, _), _) where w < 0 && cost == 0:
         // A line ending in compressed CJK punctuation: its blank half is not part of the
@@ -92,8 +101,10 @@ extension LineComposer {
       line.start = max(line.start, edges.lo)
       line.end = max(line.start, min(line.end, edges.hi))
       decorations.clip(edges.lo, edges.hi)
+      backgrounds.clip(edges.lo, edges.hi)
     }
     line.fills += decorations.fills()
+    line.backgrounds = backgrounds.fills()
   }
 
   /// One text piece's glyphs (joining the line's last run when they can) and its

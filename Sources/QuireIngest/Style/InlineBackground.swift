@@ -1,0 +1,29 @@
+// The background colour of inline elements (CSS 2.1 §14.2, §10.8.1): a `<span>` or `<mark>`
+// with `background-color` paints its content area behind the glyphs of each line fragment.
+//
+// Box properties do not reach text runs (BoxStyle.swift keeps them on blocks), so the
+// colour an inline element paints is copied into its runs' text style
+// (`TextStyle.inlineBackground`), and its inline descendants keep it, as an underline is
+// kept: the child's glyphs lie over the parent's painted box, so painting the nearest
+// coloured ancestor's colour behind every run gives the same picture without a box tree.
+// A block-level element starts afresh: its own background is a block background
+// (BoxLayout.swift), never repeated per line. A transparent colour paints nothing and
+// lets an ancestor's show through, as it would in a browser.
+//
+// Rejected: a per-run box list (the nested boxes of every inline ancestor). It would carry
+// borders and padding too, but costs a list per run for a picture the common cases
+// (`mark`, highlighted spans, coloured badges) do not need.
+
+import QuireCore
+
+extension ElementStyle {
+  /// Sets `computed.text.inlineBackground` from the element's display and background
+  /// (see the file comment); called once the element's declarations are applied.
+  mutating func resolveInlineBackground() {
+    guard display == .inline else {
+      computed.text.inlineBackground = nil
+      return
+    }
+    if let c = box.background.color, c.a > 0 { computed.text.inlineBackground = c }
+  }
+}
