@@ -256,8 +256,12 @@ class Chromium:
         return result
 
     def measure(self, url, width, height, ua_css):
+        # Device scale 2: at 1, Chromium on Linux sets glyphs at whole pixels (no subpixel
+        # positioning), so every advance is rounded ("2018" in DejaVu Sans 16 px is 40 px, not
+        # 40.72) and text widths drift from Quire's unrounded HarfBuzz advances by up to a
+        # pixel per glyph. Layout stays in CSS pixels either way.
         self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                  {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": False})
         self.call("Page.navigate", {"url": url}, wait_event="Page.loadEventFired")
         res = self.call("Runtime.evaluate", {
             "expression": f"({MEASURE_JS})({json.dumps(ua_css)})", "awaitPromise": True,
@@ -392,10 +396,16 @@ async (uaCss) => {
     if (!rects.length) continue;
     const r = all[i].getBoundingClientRect();
     const s = styles[i];
-    const box = {i, l: r.left + px(s.borderLeftWidth) + px(s.paddingLeft),
-                 r: r.right - px(s.borderRightWidth) - px(s.paddingRight),
-                 t: r.top + px(s.borderTopWidth) + px(s.paddingTop),
-                 b: r.bottom - px(s.borderBottomWidth) - px(s.paddingBottom), fs: px(s.fontSize)};
+    // A cell of a collapsed table owns half of each resolved border (CSS 2.1 §17.6.2): its
+    // computed border widths are the whole ones, its border box spans from the middle of one
+    // grid line to the middle of the next.
+    const table = s.display === 'table-cell' ? all[i].closest('table') : null;
+    const half = table && getComputedStyle(table).borderCollapse === 'collapse' ? 0.5 : 1;
+    const box = {i, l: r.left + half * px(s.borderLeftWidth) + px(s.paddingLeft),
+                 r: r.right - half * px(s.borderRightWidth) - px(s.paddingRight),
+                 t: r.top + half * px(s.borderTopWidth) + px(s.paddingTop),
+                 b: r.bottom - half * px(s.borderBottomWidth) - px(s.paddingBottom),
+                 fs: px(s.fontSize)};
     if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); box.ctx = context(i); }
     if (s.display === 'list-item') {
       box.marker = markerText(s.listStyleType, ordinal.get(all[i]) ?? 1);
