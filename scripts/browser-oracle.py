@@ -9,6 +9,9 @@ greedily), and pages cut the flow where a browser has one long scroll, so the or
 BOXES, not lines: for every text block (an element whose own text makes line boxes) the left
 and right edges of its content box, its font size, its list marker; image sizes; the order of
 blocks. Vertical positions are not compared (they depend on pages and line breaks).
+Notes that Quire moves to the page's foot (`note: true` in the manifest's blocks) are
+compared by their edges only: their font size (set smaller), their place in the order of
+blocks and the space around them differ by design.
 
 Quire side: `quire render BOOK --boxes` writes `blocks` per page (index, tag, source, x, y,
 width, height, fontSize, marker). `source` is the element's preorder ordinal among the
@@ -107,7 +110,7 @@ def quire_chapters(manifest):
             blk["bottom"] = b["y"] + b["height"]
         for line in page.get("lines") or []:
             blk = ch["blocks"].get(line["block"])
-            if blk is not None and line.get("role", "text") == "text":
+            if blk is not None and line.get("role", "text") in ("text", "note"):
                 blk["text"] += line["text"] + " "
         ch["images"] += page.get("images") or []
     return chapters
@@ -305,6 +308,17 @@ async (uaCss) => {
     i.complete ? null : new Promise(r => { i.onload = i.onerror = r; setTimeout(r, 3000); })));
   void document.documentElement.offsetHeight;
   await document.fonts.ready;
+  // Quire scales an image down to the text area keeping its aspect; `max-width: 100%`
+  // alone squashes one whose width and height attributes both set its size (the height
+  // attribute is not clamped with the width). Such an image gets the other side `auto`.
+  for (const img of document.getElementsByTagName('img')) {
+    const aw = parseFloat(img.getAttribute('width')), ah = parseFloat(img.getAttribute('height'));
+    if (!(aw > 0 && ah > 0)) continue;
+    const r = img.getBoundingClientRect();
+    if (r.width < aw - 0.5 && Math.abs(r.height - ah) < 0.5) img.style.height = 'auto';
+    else if (r.height < ah - 0.5 && Math.abs(r.width - aw) < 0.5) img.style.width = 'auto';
+  }
+  void document.documentElement.offsetHeight;
 
   const index = new Map(all.map((e, i) => [e, i]));
   const styles = all.map(e => getComputedStyle(e));
@@ -503,6 +517,8 @@ def compare_block(tally, q, el, dx, scale, tol, where):
         delta = dl if not ok_l else dr
         tally.miss(f"{tag}: {side} edge", dict(where, quire=[round(ql, 1), round(qr, 1)],
                                                 browser=[round(bl, 1), round(br, 1)]), round(delta, 1))
+    if q.get("note"):
+        return  # a note at the page's foot is set smaller by design (Blocks/Footnotes.swift)
     tally.c["fontChecked"] += 1
     if abs(q["fontSize"] - el["fs"] * scale) <= 0.5:
         tally.c["fontAgree"] += 1
@@ -531,7 +547,7 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
             tally.c["hidden"] += 1
             tally.miss(f"{tag_class(q['tag'])}: not shown by the browser", where)
             continue
-        if q["tag"]:
+        if q["tag"] and not q.get("note"):  # notes leave the running text's order
             if src < last_source:
                 tally.c["inversions"] += 1
             last_source = src
@@ -561,7 +577,7 @@ def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
     prev = None
     for index in qch["order"]:
         q = qch["blocks"][index]
-        ok = (q["tag"] not in ("", "td", "th") and q["source"] in boxes
+        ok = (q["tag"] not in ("", "td", "th") and not q.get("note") and q["source"] in boxes
               and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"])
         if ok and prev is not None and prev["pages"] == 1 and prev["page"] == q["page"] \
                 and prev["source"] != q["source"]:
