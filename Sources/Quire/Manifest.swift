@@ -27,7 +27,8 @@ struct Manifest: Codable, Sendable {
   }
   /// A text block's content box on the page (`BlockBox`): `index` as in `LineInfo.block`,
   /// `tag` the element ("" for an anonymous paragraph), `source` the element's preorder
-  /// ordinal in its chapter document (−1 unknown), `fontSize` px, `marker` a list marker.
+  /// ordinal in its chapter document (−1 unknown), `fontSize` px, `marker` a list marker,
+  /// `note` true for a note set at the page's foot or the chapter's end (absent otherwise).
   struct BlockInfo: Codable, Sendable {
     var index: Int
     var tag: String
@@ -35,6 +36,7 @@ struct Manifest: Codable, Sendable {
     var x: Double, y: Double, width: Double, height: Double
     var fontSize: Double
     var marker: String?
+    var note: Bool? = nil
   }
   /// A block box (`BlockFragment`)'s fragment on the page (`--boxes`): border box and content box.
   struct BoxInfo: Codable, Sendable {
@@ -114,7 +116,8 @@ struct Manifest: Codable, Sendable {
   static func blockInfo(_ b: BlockBox) -> BlockInfo {
     BlockInfo(
       index: b.index, tag: b.tag, source: b.source, x: r(b.rect.x), y: r(b.rect.y),
-      width: r(b.rect.width), height: r(b.rect.height), fontSize: r(b.fontSize), marker: b.marker)
+      width: r(b.rect.width), height: r(b.rect.height), fontSize: r(b.fontSize), marker: b.marker,
+      note: b.note ? true : nil)
   }
 
   /// One block fragment's entry.

@@ -21,10 +21,11 @@ enum BrowserOracle {
   static var runnable: Bool { chromium != nil || required }
 
   /// Block agreement floors per fixture, in percent (measured 2026-11-30 after the box
-  /// model, tables and lists of issue #10 landed; centred was 33 and table 14 before).
+  /// model, tables and lists of issue #10 landed; centred was 33 and table 14 before;
+  /// jlreq-tables 87 before `line-break: normal` and the oracle's half collapsed borders).
   static let floors: [String: Double] = [
     "blocks.xhtml": 100, "box-model.xhtml": 100, "centred.xhtml": 100, "images.xhtml": 100,
-    "lists.xhtml": 96, "table.xhtml": 100,
+    "lists.xhtml": 96, "table.xhtml": 100, "jlreq-tables.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.
@@ -113,7 +114,7 @@ enum BrowserOracle {
     }
     let total = try #require(json["summary"] as? [String: Any])
     #expect((total["blocks"] as? Int ?? 0) >= 70)
-    #expect((total["agreementPercent"] as? Double ?? 0) >= 98)
+    #expect((total["agreementPercent"] as? Double ?? 0) >= 99)
     #expect((total["markerPercent"] as? Double ?? 0) >= 100)
     #expect((total["markers"] as? Int ?? 0) >= 20)
     #expect((total["images"] as? Int ?? 0) == 5)

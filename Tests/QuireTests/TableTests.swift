@@ -117,6 +117,30 @@ struct TableTests {
     #expect(total == 18 && agree == total)
   }
 
+  @Test("Japanese min-content follows line-break: normal lets ー and small kana start lines")
+  func lineBreakMinContent() throws {
+    // A 1-px table is its columns' min-content wide. Chromium (line-break: auto = normal)
+    // breaks プロポーショナル before every kana, so the column is one 16-px character wide;
+    // `strict` keeps ポー and ショ together (32 px).
+    func gap(_ rule: String) throws -> Double {
+      let cell = "<td style=\"padding:0\">"
+      let b = try book(
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="ja"><head><title>t</title></head>
+        <body><table style="width:1px;border-spacing:0;line-break:\(rule)"><tr>
+        \(cell)プロポーショナル</td>\(cell)X</td></tr></table></body></html>
+        """, name: "line-break-\(rule).xhtml")
+      let lines = try #require(b.layout.pages.first).lines
+      let first = try #require(lines.first { $0.text.hasPrefix("プ") })
+      let x = try #require(lines.first { $0.text == "X" })
+      return x.rect.x - first.rect.x
+    }
+    #expect(abs(try gap("auto") - 16) < 0.01)
+    #expect(abs(try gap("normal") - 16) < 0.01)
+    #expect(abs(try gap("strict") - 32) < 0.01)
+  }
+
   @Test("A long table repeats its header on every page; a row taller than a page is split")
   func headerRepeatAndRowSplit() throws {
     let rows = (0..<60).map { "<tr><td>\($0)</td><td>Row \($0) text</td></tr>" }.joined()

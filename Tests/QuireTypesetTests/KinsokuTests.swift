@@ -34,6 +34,25 @@ import Testing
     #expect(!Kinsoku.forbidBreak(before: "」", after: "漢"))
   }
 
+  @Test func lineBreakNormalLetsConditionalStartersStart() {
+    // CSS Text 3 §5.3: `normal` allows breaks before small kana, ー and ‐ – 〜 ゠.
+    for c in "ーぁっャヵ‐–〜゠".unicodeScalars {
+      #expect(Kinsoku.mayStartLine(c, strict: false), "\(c)")
+      #expect(!Kinsoku.mayStartLine(c), "\(c) strict")
+      #expect(Kinsoku.mayBreakBeforeConditional(before: "ポ", after: c), "\(c)")
+    }
+    // What every set forbids stays forbidden.
+    for c in "。、」々ゝ？～".unicodeScalars {
+      #expect(!Kinsoku.mayStartLine(c, strict: false), "\(c)")
+      #expect(!Kinsoku.mayBreakBeforeConditional(before: "ポ", after: c), "\(c)")
+    }
+    #expect(Kinsoku.forbidBreak(before: "か", after: "っ"))
+    #expect(!Kinsoku.forbidBreak(before: "か", after: "っ", strict: false))
+    // Not after Latin text, nor after an opening bracket.
+    #expect(!Kinsoku.mayBreakBeforeConditional(before: "A", after: "ー"))
+    #expect(!Kinsoku.mayBreakBeforeConditional(before: "「", after: "ー"))
+  }
+
   @Test func compressionAndHanging() {
     for c in "「」『』（）。、，．・：；【】".unicodeScalars {
       #expect(Kinsoku.isCompressible(c), "\(c)")

@@ -19,6 +19,16 @@ package enum WordBreak: String, Sendable, Hashable, Codable {
   case normal, breakAll, keepAll
 }
 
+/// `line-break` (CSS Text 3 §5.3): how strictly CJK punctuation and small kana are kept
+/// from starting a line. `auto` is `normal`, as browsers do; `anywhere` is kept as `loose`.
+package enum LineBreakRule: String, Sendable, Hashable, Codable {
+  /// Small kana and the prolonged sound mark (UAX #14 class CJ) may start a line, and so
+  /// may the hyphens ‐ – 〜 ゠.
+  case normal
+  /// They may not (JLREQ's strict set).
+  case strict
+}
+
 /// `overflow-wrap` (and its alias `word-wrap`).
 package enum OverflowWrap: String, Sendable, Hashable, Codable {
   case normal, breakWord, anywhere
@@ -100,6 +110,10 @@ package struct TextStyle: Sendable, Hashable, Codable {
   /// the run's content area (Style/InlineBackground.swift); kept by inline descendants,
   /// cleared by block-level elements.
   package var inlineBackground: RGBA? = nil
+
+  // Inherited.
+  /// `line-break`.
+  package var lineBreak = LineBreakRule.normal
 
   package init() {}
 

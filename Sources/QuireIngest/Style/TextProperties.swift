@@ -42,6 +42,12 @@ enum TextProperties {
         s.text.overflowWrap = .anywhere
       default: break
       }
+    case "line-break":
+      switch k {
+      case "auto", "normal", "loose", "anywhere": s.text.lineBreak = .normal
+      case "strict": s.text.lineBreak = .strict
+      default: break
+      }
     case "overflow-wrap", "word-wrap":
       switch k {
       case "normal": s.text.overflowWrap = .normal
@@ -85,6 +91,7 @@ enum TextProperties {
     case "word-spacing": s.text.wordSpacing = p.text.wordSpacing
     case "text-align-last": s.text.alignLast = p.text.alignLast
     case "word-break": s.text.wordBreak = p.text.wordBreak
+    case "line-break": s.text.lineBreak = p.text.lineBreak
     case "overflow-wrap", "word-wrap": s.text.overflowWrap = p.text.overflowWrap
     case "tab-size", "-moz-tab-size", "-o-tab-size": s.text.tabSize = p.text.tabSize
     case "text-decoration-color": s.text.decorationColor = p.text.decorationColor

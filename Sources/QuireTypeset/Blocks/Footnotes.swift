@@ -149,6 +149,7 @@ extension ChapterFlow {
       out[i].spaceBefore = i == 0 ? 0 : min(out[i].spaceBefore, gap)
       out[i].forcedBreakBefore = false
       for j in out[i].lines.indices { out[i].lines[j].role = .note }
+      for j in out[i].blockBoxes.indices { out[i].blockBoxes[j].note = true }
     }
     return out
   }

@@ -201,7 +201,9 @@ package struct LineQualityStats: Sendable, Hashable, Codable {
   private mutating func addKinsokuEdges(_ all: [LineBox]) {
     for i in all.indices {
       let l = all[i].text.unicodeScalars
-      if i > 0, all[i - 1].block == all[i].block, let f = l.first, !Kinsoku.mayStartLine(f),
+      // The rules every `line-break` keeps (`normal`, the default, lets small kana start).
+      if i > 0, all[i - 1].block == all[i].block, let f = l.first,
+        !Kinsoku.mayStartLine(f, strict: false),
         Kinsoku.isCJK(f) || all[i - 1].text.unicodeScalars.last.map(Kinsoku.isCJK) == true
       {
         kinsokuViolations += 1

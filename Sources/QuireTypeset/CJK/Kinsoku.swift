@@ -8,8 +8,13 @@
 // JLREQ character classes (cl-02 closing brackets, cl-04 hyphens, cl-05 dividing
 // punctuation, cl-06 middle dots, cl-07 full stops, cl-08 commas, cl-09 iteration marks,
 // cl-10 prolonged sound mark, cl-11 small kana; cl-01 opening brackets).
-// The "strict" JLREQ set is used: small kana and the prolonged sound mark do not start
-// lines (the loose set allows them; strict is the book-typesetting default).
+// Two sets, as CSS `line-break` names them (CSS Text 3 §5.3): `strict` (JLREQ's: small kana,
+// the prolonged sound mark and the hyphens ‐ – 〜 ゠ do not start lines) for
+// `line-break: strict`, and `normal` (they may) for `auto` and `normal`, as browsers set
+// Japanese by default (Chromium breaks "プロポー|ショナル"). UAX #14 resolves those
+// characters (class CJ) as strict; `mayBreakBeforeConditional` gives the normal set its
+// breaks back. Rejected: strict everywhere (table columns then came out narrower or wider
+// than a browser's, by the width of the pairs it keeps together).
 
 /// Japanese/Chinese line-breaking rules over Unicode scalars.
 package enum Kinsoku {
@@ -28,12 +33,16 @@ package enum Kinsoku {
   /// Small kana (cl-11).
   static let smallKana: Set<Unicode.Scalar> = scalars(
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯｰ")
+  /// Small kana, the prolonged sound mark and the hyphens that `line-break: normal` lets
+  /// start a line (CSS Text 3 §5.3; UAX #14 class CJ and ‐ – 〜 ゠).
+  static let conditionalStarters: Set<Unicode.Scalar> = smallKana.union(scalars("ー‐–〜゠"))
   /// Characters that may not be separated by a line break (cl-03 dashes and leaders).
   static let inseparable: Set<Unicode.Scalar> = scalars("—―…‥〳〴〵")
 
   static let notStarting: Set<Unicode.Scalar> = closingBrackets.union(stopsAndCommas).union(
     dividing
   ).union(iterationAndProlonged).union(smallKana)
+  static let notStartingNormal = notStarting.subtracting(conditionalStarters)
 
   /// Fullwidth punctuation whose glyph occupies half its em box, so it may be set at half
   /// width (JLREQ 3.1.4 "half-width forms" / clreq punctuation compression).
@@ -47,8 +56,20 @@ package enum Kinsoku {
 
   /// Whether `c` may be the first character of a line. False for closing brackets and
   /// quotes, full stops and commas, dividing punctuation (？！：；・), iteration marks,
-  /// the prolonged sound mark, hyphens and small kana.
-  package static func mayStartLine(_ c: Unicode.Scalar) -> Bool { !notStarting.contains(c) }
+  /// the prolonged sound mark, hyphens and small kana — the last three only when `strict`.
+  package static func mayStartLine(_ c: Unicode.Scalar, strict: Bool = true) -> Bool {
+    !(strict ? notStarting : notStartingNormal).contains(c)
+  }
+
+  /// Whether `line-break: normal` allows a break between `before` and `after` that UAX #14
+  /// (strict for class CJ) does not: `after` is a conditional starter after CJK text that
+  /// may end a line.
+  package static func mayBreakBeforeConditional(before: Unicode.Scalar, after: Unicode.Scalar)
+    -> Bool
+  {
+    conditionalStarters.contains(after) && isCJK(before) && mayEndLine(before)
+      && !(before == after && inseparable.contains(before))
+  }
 
   /// Whether `c` may be the last character of a line. False for opening brackets and
   /// quotation marks.
@@ -57,8 +78,10 @@ package enum Kinsoku {
   /// Whether a line break between `before` and `after` violates the rules: `after` may not
   /// start a line, `before` may not end one, or both are the same inseparable character
   /// (—— or ……).
-  package static func forbidBreak(before: Unicode.Scalar, after: Unicode.Scalar) -> Bool {
-    if !mayStartLine(after) || !mayEndLine(before) { return true }
+  package static func forbidBreak(
+    before: Unicode.Scalar, after: Unicode.Scalar, strict: Bool = true
+  ) -> Bool {
+    if !mayStartLine(after, strict: strict) || !mayEndLine(before) { return true }
     return before == after && inseparable.contains(before)
   }
 

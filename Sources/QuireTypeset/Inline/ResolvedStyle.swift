@@ -45,6 +45,8 @@ struct ResolvedStyle {
   /// Extra OpenType features for `ShapeKey.features`.
   var features: [UInt64] = []
   var wordBreak = WordBreak.normal
+  /// `line-break`: strict kinsoku or the normal set.
+  var strictLineBreak = false
   /// The primary face's decoration metrics, em.
   var decoration: DecorationMetrics
   /// `tab-size` in spaces.
@@ -131,6 +133,7 @@ extension ChapterFlow {
     features += t.featureSettings.map(Self.feature)
     r.features = features
     r.wordBreak = t.wordBreak
+    r.strictLineBreak = t.lineBreak == .strict
     r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))
     r.decorationThickness = t.decorationThickness.map { px($0, of: 0) }
     r.underlineOffset = t.underlineOffset.map { px($0, of: 0) }

@@ -105,6 +105,9 @@ struct PieceShaper {
   private var spaceExtra = 0.0
   private var wordBreakStyle = -1
   private var wordBreak = WordBreak.normal
+  /// `line-break: strict` of style `strictStyle` (read once per style run).
+  private var strictStyle = -1
+  private var strict = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
   private let addresses: AddressSpans
 
@@ -230,7 +233,7 @@ struct PieceShaper {
     let after = i + 1 < n ? text[i + 1] : 0x20
     if before >= 0x2000 || after >= 0x2000, let x = Unicode.Scalar(before),
       let y = Unicode.Scalar(after), Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
-      Kinsoku.forbidBreak(before: x, after: y)
+      Kinsoku.forbidBreak(before: x, after: y, strict: styles[si].strictLineBreak)  // rare
     {
       out.items.append(BreakItem.prohibitedBreak)
       out.sources.append(.plain(i))
@@ -257,7 +260,15 @@ struct PieceShaper {
     let noWrap = settings.noWrap
     let preserve = settings.preserve
     let b = Int32(breaks[i])
-    var allowed = i + 1 < n && b == LINEBREAK_ALLOWBREAK && !PieceShaper.cjkForbids(v, text[i + 1])
+    if si != strictStyle {
+      strictStyle = si
+      strict = styles[si].strictLineBreak
+    }
+    var allowed =
+      i + 1 < n
+      && (b == LINEBREAK_ALLOWBREAK
+        || (b == LINEBREAK_NOBREAK && !strict && PieceShaper.conditionalBreak(v, text[i + 1])))
+      && !PieceShaper.cjkForbids(v, text[i + 1], strict: strict)
     if i + 1 < n, si != wordBreakStyle || wordBreak != .normal {
       if si != wordBreakStyle {  // styles[si] copies the whole style: once per style run
         wordBreakStyle = si
@@ -320,11 +331,19 @@ struct PieceShaper {
   }
 
   /// Kinsoku (JLREQ/clreq) on top of UAX #14, between CJK characters and their punctuation.
-  @inline(__always) static func cjkForbids(_ a: UInt32, _ b: UInt32) -> Bool {
+  @inline(__always) static func cjkForbids(_ a: UInt32, _ b: UInt32, strict: Bool) -> Bool {
     guard a >= 0x2000 || b >= 0x2000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
       return false
     }
-    return Kinsoku.forbidBreak(before: x, after: y)
+    return Kinsoku.forbidBreak(before: x, after: y, strict: strict)
+  }
+
+  /// `line-break: normal` before small kana, ー and CJK hyphens, which UAX #14 keeps.
+  @inline(__always) static func conditionalBreak(_ a: UInt32, _ b: UInt32) -> Bool {
+    guard a >= 0x2000, b >= 0x2000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
+      return false
+    }
+    return Kinsoku.mayBreakBeforeConditional(before: x, after: y)
   }
 
   /// `<br>` or the paragraph's end: fill the line and force a break.

@@ -32,6 +32,10 @@ package struct BlockBox: Sendable, Hashable {
   package var fontSize: Double
   /// The list marker set before the block's first line, if any.
   package var marker: String?
+  /// A note moved out of the running text (`--footnotes foot` or `end`): set smaller, at the
+  /// foot of the page or the chapter's end, so only its horizontal edges compare with where
+  /// the book put it.
+  package var note = false
 
   package init(
     index: Int, tag: String, source: Int, rect: Rect, fontSize: Double, marker: String? = nil
@@ -55,7 +59,7 @@ enum BlockBoxes {
     for p in pages.indices {
       var out: [BlockBox] = []
       var at: [Int: Int] = [:]
-      for line in pages[p].lines where line.role == .text {
+      for line in pages[p].lines where line.role == .text || line.role == .note {
         guard let box = boxes[line.block] else { continue }
         if let k = at[line.block] {
           let top = min(out[k].rect.y, line.rect.y)

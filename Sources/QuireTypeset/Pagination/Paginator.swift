@@ -84,6 +84,9 @@ struct Paginator {
     var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
     var entries = entries
     var blockBoxes: [Int: BlockBox] = [:]
+    for note in notes.entries {
+      for e in note { for b in e.blockBoxes { blockBoxes[b.index] = b } }
+    }
     for k in entries.indices {
       for b in entries[k].blockBoxes { blockBoxes[b.index] = b }
       let spot = spots[k]
