@@ -29,6 +29,8 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
+      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libcairo2-dev"])]),
+    .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
 
     // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
@@ -44,7 +46,7 @@ let package = Package(
       ]),
     .target(
       name: "QuireRaster",
-      dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG"]),
+      dependencies: ["QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CRsvg"]),
     // Cache and Motion need pixels, not fonts: they stand on the core alone.
     .target(name: "QuireCache", dependencies: ["QuireCore"]),
     .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP"]),

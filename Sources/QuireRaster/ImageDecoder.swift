@@ -3,7 +3,7 @@ import CPNG
 import Foundation
 import QuireTypeset
 
-/// Decodes a PNG or JPEG into straight-alpha RGBA8; nil for other formats or broken data.
+/// Decodes a PNG, JPEG or SVG into straight-alpha RGBA8; nil for other formats or broken data.
 /// The motion engine reuses this for cover images.
 package func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
   try? ImageDecoder.decode(data, href: href)
@@ -20,9 +20,13 @@ enum ImageDecoder {
   /// With `atLeast`, a JPEG may come back smaller than its full size (but never smaller than
   /// that target): TurboJPEG scales by 1/2, 1/4, 1/8 inside the DCT, which is several times
   /// faster than decoding everything and needs a quarter of the memory or less.
-  static func decode(_ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil)
-    throws(RasterError) -> PixelBuffer
-  {
+  static func decode(
+    _ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil,
+    resources: ((String) -> Data?)? = nil
+  ) throws(RasterError) -> PixelBuffer {
+    if SVGRasterizer.isSVG(data) {
+      return try SVGRasterizer.rasterize(data, href: href, size: atLeast, resources: resources)
+    }
     if isPNG(data) {
       return try PNGCodec.decode(data, source: href).converted(to: .rgba8)
     }
@@ -252,7 +256,8 @@ final class ImageStore: Sendable {
     let entry: Entry
     if let data = images(href) {
       do {
-        let decoded = try ImageDecoder.decode(data, href: href, atLeast: (width, height))
+        let decoded = try ImageDecoder.decode(
+          data, href: href, atLeast: (width, height), resources: images)
         entry = .image(Resampler.scale(decoded, width: width, height: height))
       } catch {
         entry = .failed(error)

@@ -1,4 +1,4 @@
-// Intrinsic image sizes from the first bytes of PNG, JPEG and GIF files. Written by hand
+// Intrinsic image sizes from the first bytes of PNG, JPEG and GIF files (SVG: SVGSize.swift). Written by hand
 // because only two numbers are needed: decoding (the rasterizer's job) would cost far more.
 // Every read is bounded by the data's length and a scan limit.
 
@@ -7,6 +7,7 @@ import Foundation
 /// Intrinsic sizes of PNG, JPEG and GIF images from their headers, CSS px.
 package enum ImageSize {
   package static func of(_ data: Data) -> (width: Double, height: Double)? {
+    if let svg = SVGSize.of(data) { return svg }
     let b = [UInt8](data.prefix(min(data.count, 1 << 20)))
     func be16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : 0 }
     func be32(_ i: Int) -> Int { i + 3 < b.count ? be16(i) << 16 | be16(i + 2) : 0 }
