@@ -225,13 +225,15 @@ struct PackageDocument: Sendable {
       ? .rtl : .ltr
   }
 
-  /// Follows an item's fallback chain to the first content document (XHTML/HTML).
+  /// Follows an item's fallback chain to the first content document (XHTML/HTML) or image.
   /// Cycles and dead ends give nil and a warning.
   func contentItem(for item: ManifestItem, warnings: inout [Diagnostic]) -> ManifestItem? {
     var current = item
     var visited: Set<String> = []
     while true {
-      if Self.contentTypes.contains(current.mediaType) { return current }
+      if Self.contentTypes.contains(current.mediaType) || Self.isPageImage(current.mediaType) {
+        return current  // an image is a page of its own (PackagePages.swift)
+      }
       visited.insert(current.id)
       guard let next = current.fallback else {
         warnings.append(
