@@ -121,7 +121,8 @@ private final class SVGHandle {
     defer { cairo_surface_destroy(surface) }
     guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
     else {
-      throw .library(function: "cairo_image_surface_create", detail: "out of memory", source: source)
+      throw .library(
+        function: "cairo_image_surface_create", detail: "out of memory", source: source)
     }
     defer { cairo_destroy(cr) }
     var viewport = RsvgRectangle(x: 0, y: 0, width: Double(width), height: Double(height))
@@ -141,7 +142,9 @@ private final class SVGHandle {
   }
 
   /// cairo's premultiplied BGRA (little-endian ARGB32) → straight RGBA8.
-  static func straightRGBA(_ base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int)
+  static func straightRGBA(
+    _ base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int
+  )
     -> [UInt8]
   {
     var out = [UInt8](repeating: 0, count: width * height * 4)

@@ -30,7 +30,7 @@ enum SVGReferences {
       let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
       if !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("data:") {
         replacement = "#"
-        if let resources, embedded < SVGRasterizer.maxEmbedded,
+        if let resources, !hasScheme(trimmed), embedded < SVGRasterizer.maxEmbedded,
           let target = resources(PathResolver.resolve(unescaped(trimmed), against: href)),
           embeddedBytes + target.count <= SVGRasterizer.maxEmbeddedBytes
         {
@@ -55,7 +55,9 @@ enum SVGReferences {
   /// the range between the quotes, nil when `i` is not followed by `=` and a quote.
   private static func value(after i: Int, in b: [UInt8]) -> (Int, Int)? {
     var j = i
-    func skipSpace() { while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A || b[j] == 0x0D { j += 1 } }
+    func skipSpace() {
+      while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A || b[j] == 0x0D { j += 1 }
+    }
     skipSpace()
     guard j < b.count, b[j] == UInt8(ascii: "=") else { return nil }
     j += 1
@@ -65,6 +67,12 @@ enum SVGReferences {
     let start = j + 1
     guard let end = b[start...].firstIndex(of: quote) else { return nil }
     return (start, end)
+  }
+
+  /// Whether `s` is an absolute URL (`file:`, `http:`…): never looked up.
+  private static func hasScheme(_ s: String) -> Bool {
+    guard let colon = s.firstIndex(of: ":") else { return false }
+    return s[..<colon].allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
   }
 
   /// The five predefined XML entities in an attribute value, replaced.

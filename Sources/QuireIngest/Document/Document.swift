@@ -90,6 +90,10 @@ package struct BookMetadata: Sendable, Codable, Hashable {
   package var coverHref: String?
   /// From the spine's page-progression-direction, else from the language, else ltr.
   package var direction: TextDirection
+  /// The `dir` of the title's `dc:title` (else the package's `dir`), when given.
+  package var titleDirection: TextDirection? = nil
+  /// The `dir` of each of `creators` (else the package's `dir`), nil where not given.
+  package var creatorDirections: [TextDirection?] = []
 
   package init(
     title: String = "", creators: [String] = [], language: String? = nil,

@@ -202,9 +202,9 @@ struct PackageDocument: Sendable {
       }.compactMap { $0.attribute("refines").map { String($0.drop { $0 == "#" }) } })
     let mainTitle = values("title").first { t in
       t.attribute("id").map { mainIDs.contains($0) } ?? false
-    }.map(\.text)
+    }
     self.metadata = BookMetadata(
-      title: mainTitle ?? first("title") ?? "",
+      title: mainTitle?.text ?? first("title") ?? "",
       creators: values("creator").map(\.text).filter { !$0.isEmpty },
       language: language,
       identifier: uniqueIdentifier,
@@ -213,6 +213,7 @@ struct PackageDocument: Sendable {
       description: first("description"),
       coverHref: cover,
       direction: Self.direction(pageProgression, language: language))
+    metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
     self.warnings = warnings
   }
 

@@ -89,3 +89,38 @@ extension ChapterConverter {
     return ConvertedChapter(chapter: chapter, fontFaces: [], warnings: warnings)
   }
 }
+
+extension XMLElement {
+  /// A TOC entry's label: its text, else (a label that is an image) the `alt` of its first
+  /// `img`/`image`, else its own `aria-label` or `title`. Walks at most `maxNodes` elements.
+  var tocLabel: String {
+    let text = self.text
+    if !text.isEmpty { return text }
+    var stack = [self]
+    var visited = 0
+    while let e = stack.popLast(), visited < 1_000 {
+      visited += 1
+      if e.name == "img" || e.name == "image",
+        let alt = e.attribute("alt")?.trimmingCharacters(in: .whitespacesAndNewlines),
+        !alt.isEmpty
+      {
+        return alt
+      }
+      stack.append(contentsOf: e.elements.reversed())
+    }
+    return attribute("aria-label") ?? attribute("title") ?? ""
+  }
+}
+
+extension BookMetadata {
+  /// The `dir` of the title and each creator, each falling back to the package's `dir`.
+  mutating func setDirections(_ package: XMLElement, _ title: XMLElement?, _ creators: [XMLElement])
+  {
+    func dir(_ e: XMLElement?) -> TextDirection? {
+      e?.attribute("dir").flatMap { TextDirection(rawValue: $0.lowercased()) }
+        ?? package.attribute("dir").flatMap { TextDirection(rawValue: $0.lowercased()) }
+    }
+    titleDirection = dir(title)
+    creatorDirections = creators.filter { !$0.text.isEmpty }.map(dir)
+  }
+}
