@@ -29,6 +29,8 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
+      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libcairo2-dev"])]),
+    .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
     .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
@@ -49,7 +51,7 @@ let package = Package(
       name: "QuireRaster",
       dependencies: [
         "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CGIF", "CWebP", "CAVIF",
-        "CJXL",
+        "CJXL", "CRsvg",
       ]),
     // Cache and Motion need pixels, not fonts: they stand on the core alone.
     .target(name: "QuireCache", dependencies: ["QuireCore"]),

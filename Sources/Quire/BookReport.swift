@@ -90,6 +90,11 @@ public struct BookReport: Encodable, Sendable {
   public var images: [Image]
   /// What was worked around while reading the book.
   public var warnings: [WarningEntry]
+  /// The title's writing direction (`dir` of dc:title, else the package's): "ltr", "rtl",
+  /// nil when not given.
+  public var titleDirection: String? = nil
+  /// Each creator's writing direction, as `titleDirection`, in the order of `creators`.
+  public var creatorDirections: [String?] = []
 
   /// Reads the book at `url`. With `strict`, anything worked around is an error.
   public static func read(
@@ -107,7 +112,7 @@ public struct BookReport: Encodable, Sendable {
     log.add(contentsOf: doc.warnings)
     if strict, let first = log.entries.first?.first { throw .strict(first) }
     let m = doc.metadata
-    return BookReport(
+    var report = BookReport(
       format: doc.format.rawValue, title: m.title, creators: m.creators, language: m.language,
       identifier: m.identifier, date: m.date, publisher: m.publisher, description: m.description,
       cover: m.coverHref, direction: m.direction.rawValue,
@@ -124,6 +129,9 @@ public struct BookReport: Encodable, Sendable {
       },
       images: doc.images.map { Image(href: $0.href, mediaType: $0.mediaType, size: $0.size) },
       warnings: log.entries.map(WarningEntry.init))
+    report.titleDirection = m.titleDirection?.rawValue
+    report.creatorDirections = m.creatorDirections.map { $0?.rawValue }
+    return report
   }
 
   private static func entry(_ e: QuireIngest.TOCEntry) -> TOCEntry {

@@ -12,6 +12,8 @@ public struct ReadingOptions: Sendable, Hashable {
   public var language: String? = nil
   /// The encoding of a plain-text book (an IANA name such as "GB18030"); nil detects it.
   public var textEncoding: String? = nil
+  /// Whether the package's cover image becomes page 1 when no spine document shows it.
+  public var cover = CoverPage.auto
 
   /// The defaults: publisher styles on, language and encoding from the book.
   public init() {}
@@ -162,15 +164,20 @@ extension ReadingOptions {
     var o = IngestOptions()
     o.encoding = textEncoding
     o.publisherStyles = publisherStyles
+    o.cover = cover.policy
     if let (w, h) = viewport { o.viewport = MediaViewport(width: w, height: h) }
     return o
   }
 
-  /// What the Typeset key does not already hold (the text encoding), appended to it: equal
-  /// keys mean equal pages. Empty for the defaults, so default keys stay those of Typeset.
+  /// What the Typeset key does not already hold (the text encoding, the cover page),
+  /// appended to it: equal keys mean equal pages. Empty for the defaults, so default keys
+  /// stay those of Typeset.
   func refined(_ key: LayoutKey) -> String {
-    guard let encoding = textEncoding else { return key.description }
-    return key.refined(with: ["encoding=\(encoding)"]).description
+    var parts: [String] = []
+    if let encoding = textEncoding { parts.append("encoding=\(encoding)") }
+    if cover != .auto { parts.append("cover=\(cover.rawValue)") }
+    guard !parts.isEmpty else { return key.description }
+    return key.refined(with: parts).description
   }
 }
 

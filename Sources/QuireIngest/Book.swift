@@ -276,6 +276,9 @@ struct EPUBReader {
       }
       throw .badData(file: book, reason: "no readable spine documents in \(opfPath)")
     }
+    if let cover = opf.coverItem(policy: options.cover, spine: items, files: files) {
+      items.insert((cover, true), at: 0)
+    }
 
     let converter = ChapterConverter(
       options: options, bookLanguage: opf.metadata.language,

@@ -102,6 +102,8 @@ package struct IngestOptions: Sendable, Hashable {
   package var limits = IngestLimits()
   /// The page size in px that CSS media queries see (orientation, width, height).
   package var viewport = MediaViewport()
+  /// Whether the package's cover image becomes page 1 (Package/PackagePages.swift).
+  package var cover = CoverPolicy.auto
   package init() {}
 }
 

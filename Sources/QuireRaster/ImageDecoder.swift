@@ -3,7 +3,7 @@ import CPNG
 import Foundation
 import QuireTypeset
 
-/// Decodes a raster image (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, BMP) into straight-alpha
+/// Decodes an image (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, BMP, SVG) into straight-alpha
 /// RGBA8; nil for other formats or broken data.
 /// The motion engine reuses this for cover images.
 package func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
@@ -21,9 +21,10 @@ enum ImageDecoder {
   /// With `atLeast`, a JPEG may come back smaller than its full size (but never smaller than
   /// that target): TurboJPEG scales by 1/2, 1/4, 1/8 inside the DCT, which is several times
   /// faster than decoding everything and needs a quarter of the memory or less.
-  static func decode(_ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil)
-    throws(RasterError) -> PixelBuffer
-  {
+  static func decode(
+    _ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil,
+    resources: ((String) -> Data?)? = nil
+  ) throws(RasterError) -> PixelBuffer {
     // One decoder per format, chosen by the file's signature (never by name or media type).
     switch ImageFormat.sniff(data) {
     case .png: return try PNGCodec.decode(data, source: href).converted(to: .rgba8)
@@ -33,7 +34,9 @@ enum ImageDecoder {
     case .avif: return try AVIFDecoder.decode(data, source: href)
     case .jxl: return try JXLDecoder.decode(data, source: href)
     case .bmp: return try BMPDecoder.decode(data, source: href)
-    case .svg, nil: throw .unsupportedFormat(source: href)
+    case .svg:
+      return try SVGRasterizer.rasterize(data, href: href, size: atLeast, resources: resources)
+    case nil: throw .unsupportedFormat(source: href)
     }
   }
 
@@ -266,7 +269,8 @@ final class ImageStore: Sendable {
     let entry: Entry
     if let data = images(href) {
       do {
-        let decoded = try ImageDecoder.decode(data, href: href, atLeast: (width, height))
+        let decoded = try ImageDecoder.decode(
+          data, href: href, atLeast: (width, height), resources: images)
         entry = .image(Resampler.scale(decoded, width: width, height: height))
       } catch {
         entry = .failed(error)

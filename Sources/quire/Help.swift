@@ -38,6 +38,8 @@ let layoutHelp = """
     --folio                    a running footer with the page number
     --footnotes foot|end|inline  notes at the foot of the page that refers to them, at
                                the chapter's end, or where the book put them [foot]
+    --cover auto|off           the package's cover image as page 1 when no spine
+                               document shows it [auto]
   input options:
     --encoding NAME            plain text encoding (UTF-8, UTF-16LE, UTF-16BE, GB18030…)
     --strict                   treat warnings as errors (exit 65)

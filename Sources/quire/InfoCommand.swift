@@ -20,10 +20,25 @@ enum InfoCommand {
     return 0
   }
 
+  /// `text` in a bidi isolate of its declared direction (RLI/LRI … PDI) followed by the
+  /// direction, so an RTL title shows in its order on an LTR line; as is when none is given.
+  static func isolated(_ text: String, _ direction: String?) -> String {
+    switch direction {
+    case "rtl": return "\u{2067}\(text)\u{2069} (rtl)"
+    case "ltr": return "\u{2066}\(text)\u{2069} (ltr)"
+    default: return text
+    }
+  }
+
   static func text(_ r: BookReport) -> String {
     var s = ""
-    s += "title:      \(r.title)\n"
-    if !r.creators.isEmpty { s += "creators:   \(r.creators.joined(separator: "; "))\n" }
+    s += "title:      \(isolated(r.title, r.titleDirection))\n"
+    if !r.creators.isEmpty {
+      let shown = r.creators.enumerated().map { i, c in
+        isolated(c, i < r.creatorDirections.count ? r.creatorDirections[i] : nil)
+      }
+      s += "creators:   \(shown.joined(separator: "; "))\n"
+    }
     s += "format:     \(r.format)\n"
     if let l = r.language { s += "language:   \(l)\n" }
     s += "direction:  \(r.direction)\n"

@@ -4,7 +4,7 @@ import Quire
 /// Option names shared by the commands that lay a book out.
 let layoutValued: Set<String> = [
   "--size", "--font-size", "--margins", "--line-height", "--font", "--align", "--hyphenate",
-  "--linebreak", "--publisher-styles", "--lang", "--encoding", "--footnotes",
+  "--linebreak", "--publisher-styles", "--lang", "--encoding", "--footnotes", "--cover",
 ]
 let layoutSwitches: Set<String> = ["--folio", "--strict"]
 
@@ -16,6 +16,7 @@ func readingOptions(_ a: Arguments) throws(UsageError) -> ReadingOptions {
     o.textEncoding = e
   }
   if let p = try a.choice("--publisher-styles", ["on", "off"]) { o.publisherStyles = p == "on" }
+  if let c = try a.choice("--cover", CoverPage.self) { o.cover = c }
   if let l = a.value("--lang") {
     guard l.count <= 35, l.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
     else {

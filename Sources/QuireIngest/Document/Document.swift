@@ -62,7 +62,7 @@ package struct Document: Sendable {
     self.toc = toc
     self.fonts = fonts
     self.images = images
-    self.resources = resources
+    self.resources = InlineImageStore.wrap(resources, chapters: chapters)
     self.warnings = warnings
   }
 }
@@ -90,6 +90,10 @@ package struct BookMetadata: Sendable, Codable, Hashable {
   package var coverHref: String?
   /// From the spine's page-progression-direction, else from the language, else ltr.
   package var direction: TextDirection
+  /// The `dir` of the title's `dc:title` (else the package's `dir`), when given.
+  package var titleDirection: TextDirection? = nil
+  /// The `dir` of each of `creators` (else the package's `dir`), nil where not given.
+  package var creatorDirections: [TextDirection?] = []
 
   package init(
     title: String = "", creators: [String] = [], language: String? = nil,
@@ -188,6 +192,9 @@ package struct Chapter: Sendable {
   /// The `html` element's background, when it has one (the canvas background, CSS 2.1
   /// §14.2; the body's block keeps its own).
   package var rootBackground: BoxBackground? = nil
+  /// In-memory images of the chapter (inline `<svg>`, Markup/InlineSVG.swift) by the
+  /// resource href its blocks use.
+  package var inlineImages: [String: Data] = [:]
 
   package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,

@@ -57,6 +57,8 @@ struct ChapterBuilder {
   private(set) var documentDirection: TextDirection?
   /// The `html` element's background (it opens no block; the page paints it).
   private(set) var rootBackground: BoxBackground?
+  /// Inline `<svg>` documents by their resource href (InlineSVG.swift).
+  private(set) var inlineImages: [String: Data] = [:]
 
   private var frames: [Frame] = []
   private var generated = GeneratedText()
@@ -206,6 +208,8 @@ struct ChapterBuilder {
             kind: .image(ref), style: style.computed, location: location, element: node.name,
             lang: lang, dir: style.computed.direction, box: style.box))
       }
+    case "svg" where node.markup != nil && !wrapsOneImage(n):
+      appendInlineSVG(node, style: style, lang: lang)
     case "svg":
       // Cover pages wrap one raster image in SVG; other SVG content is not flowed text.
       if let img = firstDescendant(of: n, named: "image"), var ref = imageRef(tree.nodes[img]) {
@@ -255,6 +259,43 @@ struct ChapterBuilder {
     }
     frames.append(frame)
     return true
+  }
+
+  /// Whether an `<svg>` only wraps one `<image>` (the usual cover page): drawn as that image.
+  private func wrapsOneImage(_ n: Int) -> Bool {
+    var stack = tree.nodes[n].children
+    var images = 0
+    while let m = stack.popLast() {
+      guard tree.nodes[m].kind == .element else { continue }
+      switch tree.nodes[m].name {
+      case "image": images += 1
+      case "title", "desc", "metadata", "g": break
+      default: return false
+      }
+      stack.append(contentsOf: tree.nodes[m].children)
+    }
+    return images == 1
+  }
+
+  /// An inline `<svg>` as an in-memory image: inline when its display is, else a block.
+  private mutating func appendInlineSVG(_ node: MarkupNode, style: ElementStyle, lang: String?) {
+    let resource = InlineSVG.href(chapter: href, index: inlineImages.count + 1)
+    inlineImages[resource] = Data((node.markup ?? "").utf8)
+    let title = node.children.first { tree.nodes[$0].name == "title" }
+    var ref = ImageRef(
+      href: resource,
+      alt: title.map { tree.textContent(of: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        ?? node.attribute("aria-label") ?? "")
+    ref.box = style.box
+    if style.display == .inline {
+      frames[frames.count - 1].pending.append(.image(ref, style.computed))
+      return
+    }
+    flushPending()
+    appendBlock(
+      Block(
+        kind: .image(ref), style: style.computed, location: location, element: "svg", lang: lang,
+        dir: style.computed.direction, box: style.box))
   }
 
   private func firstDescendant(of n: Int, named name: String) -> Int? {

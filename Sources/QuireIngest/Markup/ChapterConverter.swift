@@ -94,6 +94,7 @@ package struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   package func convert(_ source: ChapterSource) -> ConvertedChapter {
+    if PackageDocument.isPageImage(source.mediaType) { return imagePage(source) }
     let tree = MarkupParser.parse(
       source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map {
@@ -172,6 +173,7 @@ package struct ChapterConverter: Sendable {
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
     chapter.rootBackground = builder.rootBackground
+    chapter.inlineImages = builder.inlineImages
     return ConvertedChapter(
       chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,
       textBytes: tree.textBytes)

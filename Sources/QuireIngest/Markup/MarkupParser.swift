@@ -363,6 +363,8 @@ private struct TreeConversion {
   ]
   /// Namespace URIs by the address of their libxml2 declaration: one String per namespace.
   var namespaces: [UnsafeMutableRawPointer: String] = [:]
+  /// Element nodes inside an `<svg>` (by Swift index), so only outermost ones are serialized.
+  var insideSVG: Set<Int> = []
 
   init(names: MarkupParser.Names, maxDepth: Int) {
     self.names = names
@@ -440,6 +442,12 @@ private struct TreeConversion {
         kind: .element, name: name(node.pointee.name), namespace: namespace,
         attributes: attributes(of: node), text: "", parent: parent, children: []))
     nodes[parent].children.append(nodes.count - 1)
+    if namespace == InlineSVG.namespace || insideSVG.contains(parent) {
+      if !insideSVG.contains(parent), nodes[nodes.count - 1].name.lowercased() == "svg" {
+        nodes[nodes.count - 1].markup = InlineSVG.serialize(node)
+      }
+      insideSVG.insert(nodes.count - 1)
+    }
     return nodes.count - 1
   }
 

@@ -21,6 +21,9 @@ struct MarkupNode: Sendable {
   var text: String
   var parent: Int
   var children: [Int]
+  /// An outermost `<svg>` element (XML parse) serialized as a standalone document
+  /// (InlineSVG.swift); nil for everything else.
+  var markup: String? = nil
 
   func attribute(_ name: String) -> String? {
     for a in attributes where a.name == name { return a.value }

@@ -202,9 +202,9 @@ struct PackageDocument: Sendable {
       }.compactMap { $0.attribute("refines").map { String($0.drop { $0 == "#" }) } })
     let mainTitle = values("title").first { t in
       t.attribute("id").map { mainIDs.contains($0) } ?? false
-    }.map(\.text)
+    }
     self.metadata = BookMetadata(
-      title: mainTitle ?? first("title") ?? "",
+      title: mainTitle?.text ?? first("title") ?? "",
       creators: values("creator").map(\.text).filter { !$0.isEmpty },
       language: language,
       identifier: uniqueIdentifier,
@@ -213,6 +213,7 @@ struct PackageDocument: Sendable {
       description: first("description"),
       coverHref: cover,
       direction: Self.direction(pageProgression, language: language))
+    metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
     self.warnings = warnings
   }
 
@@ -225,13 +226,15 @@ struct PackageDocument: Sendable {
       ? .rtl : .ltr
   }
 
-  /// Follows an item's fallback chain to the first content document (XHTML/HTML).
+  /// Follows an item's fallback chain to the first content document (XHTML/HTML) or image.
   /// Cycles and dead ends give nil and a warning.
   func contentItem(for item: ManifestItem, warnings: inout [Diagnostic]) -> ManifestItem? {
     var current = item
     var visited: Set<String> = []
     while true {
-      if Self.contentTypes.contains(current.mediaType) { return current }
+      if Self.contentTypes.contains(current.mediaType) || Self.isPageImage(current.mediaType) {
+        return current  // an image is a page of its own (PackagePages.swift)
+      }
       visited.insert(current.id)
       guard let next = current.fallback else {
         warnings.append(

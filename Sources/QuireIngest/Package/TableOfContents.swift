@@ -103,7 +103,7 @@ enum TableOfContents {
     var out: [RawTOCEntry] = []
     for li in ol.elements(named: "li") {
       let label = li.first("a") ?? li.first("span")
-      let title = label?.text ?? ""
+      let title = label?.tocLabel ?? ""
       let target = label?.attribute("href").flatMap { PackageDocument.resolve($0, from: base) }
       let children =
         li.first("ol").map { fromList($0, base: base, depth: depth + 1, limit: limit) } ?? []
@@ -129,7 +129,11 @@ enum TableOfContents {
       .map(\.element.0)
     }
     return points.map { p in
-      let title = p.first("navLabel")?.first("text")?.text ?? p.first("navLabel")?.text ?? ""
+      let title =
+        p.first("navLabel").map { l in
+          let t = l.first("text")?.tocLabel ?? ""
+          return t.isEmpty ? l.tocLabel : t
+        } ?? ""
       let target = p.first("content")?.attribute("src").flatMap {
         PackageDocument.resolve($0, from: base)
       }

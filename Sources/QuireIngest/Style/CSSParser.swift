@@ -635,8 +635,8 @@ enum SelectorParser {
 
 /// Resolves hrefs inside the archive: relative to a base file, percent-decoded, `.` and `..`
 /// removed, never escaping the archive root. Absolute URLs (with a scheme) are returned as is.
-enum PathResolver {
-  static func resolve(_ href: String, against base: String) -> String {
+package enum PathResolver {
+  package static func resolve(_ href: String, against base: String) -> String {
     var ref = href.trimmingCharacters(in: .whitespacesAndNewlines)
     var fragment = ""
     if let hashIdx = ref.firstIndex(of: "#") {

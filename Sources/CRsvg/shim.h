@@ -1,0 +1,4 @@
+#pragma once
+#include <librsvg/rsvg.h>
+#include <cairo.h>
+#include <gio/gio.h>
