@@ -117,6 +117,9 @@ extension ChapterFlow {
     var breaking = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: restWidth)
     breaking.eachLine = st.text.indentEachLine
+    let bands = paragraphBands(
+      lineHeight: styles[blockStyle].above + styles[blockStyle].below, left: left, right: right)
+    breaking.bands = bands
     let breaks = breaking.lines(shaped.items)
 
     var geometry = LineGeometry(
@@ -126,6 +129,7 @@ extension ChapterFlow {
     geometry.alignLast = st.text.alignLast
     geometry.eachLine = st.text.indentEachLine
     geometry.clip = noWrap
+    geometry.bands = bands
     let composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
