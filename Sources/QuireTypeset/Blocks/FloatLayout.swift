@@ -186,7 +186,8 @@ extension ChapterFlow {
     let top = nextFlowTop
     let placed = floatArea.place(
       side: side, width: width, height: height, top: top, left: left, right: right)
-    let box = Rect(x: placed.left + ml, y: placed.top - top + mt, width: size.width,
+    let box = Rect(
+      x: placed.left + ml, y: placed.top - top + mt, width: size.width,
       height: size.height)
     let content = Rect(
       x: box.x + size.content.x, y: box.y + size.content.y, width: size.content.width,
@@ -207,6 +208,32 @@ extension ChapterFlow {
     entries.append(e)
     lastLocation = e.end
     return true
+  }
+
+  /// An inline image that floats.
+  static func isFloatedImage(_ inline: Inline) -> Bool {
+    if case .image(let img) = inline { return img.image.box.float != .none }
+    return false
+  }
+
+  /// Inline-level floats: each floated image of a paragraph is placed as a float at the
+  /// paragraph's top (the top of its first line) and taken out of its inlines, in order.
+  /// When the float area is full the image stays in the line.
+  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) {
+    var kept: [Inline] = []
+    kept.reserveCapacity(block.inlines.count)
+    for inline in block.inlines {
+      guard case .image(let img) = inline, img.image.box.float != .none else {
+        kept.append(inline)
+        continue
+      }
+      let floated = Block(
+        kind: .image(img.image), style: img.style, location: img.location, element: "img")
+      let lifted = floatImage(
+        img.image, block: floated, side: img.image.box.float, left: left, right: right)
+      if !lifted { kept.append(inline) }
+    }
+    block.inlines = kept
   }
 
   /// Called for each entry the flow appends: entries that start beside a float join its

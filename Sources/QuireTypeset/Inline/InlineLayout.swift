@@ -56,6 +56,10 @@ import QuireIngest
 extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    var block = block
+    if block.inlines.contains(where: ChapterFlow.isFloatedImage) {
+      liftFloats(&block, left: left, right: right)
+    }
     let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
       notes.limits.add(
