@@ -226,6 +226,7 @@ package final class Typesetter: Sendable {
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,
       right: Double(options.width) - options.margins.right)
+    flow.endFloats()
     let notes = flow.finishNotes()
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place

@@ -42,6 +42,8 @@ struct ChapterFlow {
   var boxFlow = BoxFlow()
   /// Tables being laid out around the current block (Blocks/TableLayout.swift).
   var tableNesting = 0
+  /// Floats still beside the flow (Blocks/FloatLayout.swift).
+  var floatArea = FloatArea()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -88,6 +90,7 @@ struct ChapterFlow {
     pendingSpace = 0
     pendingBreak = false
     lastLocation = e.end
+    if !floatArea.isEmpty { floatsBeside(&e) }
     attachBoxes(&e)
     entries.append(e)
   }
@@ -124,6 +127,10 @@ struct ChapterFlow {
     if block.note != nil, takeNote(block) { return }
     if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
     let st = block.style
+    if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
+    if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
+      return
+    }
     let first = entries.count
     if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
     let frame = openBox(block, left: left, right: right)

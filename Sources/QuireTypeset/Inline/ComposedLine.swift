@@ -69,9 +69,15 @@ struct LineGeometry {
   var pageHeight: Double
   /// The indent of the lines after the first (`text-indent: … hanging`), px.
   var restIndent = 0.0
-  /// A line's measure and its left edge, px.
-  func lineWidth(first: Bool) -> Double { first ? firstWidth : max(1, width - restIndent) }
-  func lineLeft(first: Bool) -> Double { left + (first ? indent : restIndent) }
+  /// The room of the lines beside floats, by line number (Blocks/FloatLayout.swift).
+  var bands: [LineBand] = []
+  /// A line's measure and its left edge, px (`index`: the line number, for floats).
+  func lineWidth(first: Bool, index: Int) -> Double {
+    LineBand.measure(first ? firstWidth : max(1, width - restIndent), bands, index)
+  }
+  func lineLeft(first: Bool, index: Int) -> Double {
+    left + (first ? indent : restIndent) + (index < bands.count ? bands[index].inset : 0)
+  }
 
   /// `text-align-last` (nil: `auto`).
   var alignLast: TextAlign? = nil
@@ -160,7 +166,8 @@ struct LineComposer {
       var ratio = align == .justify ? min(max(lb.ratio, -1), 4) : max(min(lb.ratio, 0), -1)
       if align == .justify && last {
         ratio = lastLineRatio(
-          from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, first: first)
+          from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, first: first,
+          index: lineIndex)
       }
       // The breaker measures the first line from item 0; later lines from their first box.
       var (order, natural) = kept(
@@ -176,7 +183,7 @@ struct LineComposer {
         index: lineIndex, height: above + below, baseline: above, text: shown, start: 0, end: 0,
         hyphenated: lb.hyphenated, ratio: ratio, spaceFactor: spaceFactor)
       line.first = first
-      line.start = startX(first: first, natural: natural, align: align)
+      line.start = startX(first: first, index: lineIndex, natural: natural, align: align)
       place(order, ratio: ratio, into: &line, shaper: &shaper)
       lines.append(line)
     }
@@ -190,7 +197,8 @@ struct LineComposer {
       index: lineIndex, height: above + below, baseline: above, text: "", start: 0, end: 0,
       hyphenated: false, ratio: 0, spaceFactor: nil)
     line.first = lineIndex == 0
-    line.start = startX(first: line.first, natural: 0, align: geometry.alignment(last: true))
+    line.start = startX(
+      first: line.first, index: lineIndex, natural: 0, align: geometry.alignment(last: true))
     line.end = line.start
     return line
   }
@@ -268,10 +276,10 @@ struct LineComposer {
   }
 
   /// Where the pen starts: the alignment's share of the free space.
-  func startX(first: Bool, natural: Double, align: TextAlign) -> Double {
+  func startX(first: Bool, index: Int, natural: Double, align: TextAlign) -> Double {
     let g = geometry
-    let lineWidth = g.lineWidth(first: first)
-    let lineLeft = g.lineLeft(first: first)
+    let lineWidth = g.lineWidth(first: first, index: index)
+    let lineLeft = g.lineLeft(first: first, index: index)
     let free = lineWidth - natural
     var x: Double
     switch align {

@@ -29,6 +29,9 @@ struct InlineBreaking {
   /// so the paragraph is broken segment by segment (a forced break separates the breaker's
   /// choices anyway).
   var eachLine = false
+  /// The room lines have beside floats, by line number (Blocks/FloatLayout.swift); lines
+  /// past the end have the full measure.
+  var bands: [LineBand] = []
 
   /// `breaker`, or a greedy one for text that does not wrap.
   init(breaker: any ParagraphBreaker, noWrap: Bool, firstWidth: Double, width: Double) {
@@ -62,7 +65,13 @@ struct InlineBreaking {
     let firstWidth = firstWidth
     let width = width
     guard items.count > window else {
-      return breaker.breakLines(items) { k in k == 0 ? firstWidth : width }
+      guard !bands.isEmpty else {
+        return breaker.breakLines(items) { k in k == 0 ? firstWidth : width }
+      }
+      let bands = bands
+      return breaker.breakLines(items) { k in
+        LineBand.measure(k == 0 ? firstWidth : width, bands, k)
+      }
     }
     return windowed(items)
   }
@@ -86,7 +95,10 @@ struct InlineBreaking {
       let done = breaks.count
       let firstWidth = firstWidth
       let width = width
-      let found = breaker.breakLines(slice) { k in done + k == 0 ? firstWidth : width }
+      let bands = bands
+      let found = breaker.breakLines(slice) { k in
+        LineBand.measure(done + k == 0 ? firstWidth : width, bands, done + k)
+      }
       guard !found.isEmpty else { break }
       // Keep all but the window's last lines (all of them in the last window; at least one).
       let keep = last ? found.count : max(1, found.count - InlineCaps.windowOverlap)

@@ -56,6 +56,10 @@ import QuireIngest
 extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    var block = block
+    if block.inlines.contains(where: ChapterFlow.isFloatedImage) {
+      liftFloats(&block, left: left, right: right)
+    }
     let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
       notes.limits.add(
@@ -117,6 +121,9 @@ extension ChapterFlow {
     var breaking = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: restWidth)
     breaking.eachLine = st.text.indentEachLine
+    let bands = paragraphBands(
+      lineHeight: styles[blockStyle].above + styles[blockStyle].below, left: left, right: right)
+    breaking.bands = bands
     let breaks = breaking.lines(shaped.items)
 
     var geometry = LineGeometry(
@@ -126,6 +133,7 @@ extension ChapterFlow {
     geometry.alignLast = st.text.alignLast
     geometry.eachLine = st.text.indentEachLine
     geometry.clip = noWrap
+    geometry.bands = bands
     let composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)

@@ -17,13 +17,15 @@ extension LineComposer {
   /// The ratio that fills a last line to its measure from its finite glue (0 when it has
   /// none or is already full). Not capped at 4 like other lines: CSS fills the line whatever
   /// it costs (bounded only against absurd values).
-  func lastLineRatio(from first: Int, firstBox s: Int, to end: Int, first isFirst: Bool) -> Double {
+  func lastLineRatio(
+    from first: Int, firstBox s: Int, to end: Int, first isFirst: Bool, index: Int
+  ) -> Double {
     let (order, natural) = kept(from: first, firstBox: s, to: end, 0)
     var stretch = 0.0
     for k in order {
       if case .glue(_, let st, _) = items[k], st.isFinite { stretch += st }
     }
-    let free = geometry.lineWidth(first: isFirst) - natural
+    let free = geometry.lineWidth(first: isFirst, index: index) - natural
     guard stretch > 0, free > 0 else { return 0 }
     return min(1_000, free / stretch)
   }

@@ -150,8 +150,8 @@ extension LineComposer {
   /// it inside the measure).
   func clipEdges(_ line: ComposedLine) -> (lo: Double, hi: Double)? {
     guard geometry.clip else { return nil }
-    let lo = geometry.lineLeft(first: line.first)
-    return (lo, lo + geometry.lineWidth(first: line.first))
+    let lo = geometry.lineLeft(first: line.first, index: line.index)
+    return (lo, lo + geometry.lineWidth(first: line.first, index: line.index))
   }
 
   /// Drops the glyphs of `run` from index `from` (`shaped`'s, placed from `x`) that do not
