@@ -10,5 +10,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   pkg-config libxml2-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libunibreak-dev \
   libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
-  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
+  libdeflate-dev libwebp-dev libuchardet-dev libharfbuzz-bin ffmpeg python3-pil chromium chromium-driver \
   >/dev/null
