@@ -14,5 +14,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
   libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
   libgif-dev libavif-dev libjxl-dev libjxl-tools libavif-bin webp \
-  librsvg2-dev libcairo2-dev librsvg2-bin \
+  librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin \
   >/dev/null

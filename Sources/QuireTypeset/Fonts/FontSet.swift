@@ -6,8 +6,9 @@
 // Mono). Within a family the face is chosen by CSS font matching (style first, then the
 // nearest weight); a missing bold or italic face is synthesized by the rasterizer.
 // Per character, fallback goes: the chosen face, the body face, the script's vendored face
-// (CJK → Noto Serif CJK, Arabic → Noto Naskh Arabic), Noto Sans Symbols 2, Noto Sans Math,
-// DejaVu Sans.
+// (CJK → Noto Serif CJK, Arabic → Noto Naskh Arabic, the others in `ScriptFaces`), Noto Sans
+// Symbols 2, Noto Sans Symbols, Noto Sans Math, DejaVu Sans; clusters are kept whole by
+// `FontSet+Fallback.swift`.
 
 import CHarfBuzz
 import Foundation
@@ -33,8 +34,12 @@ final class FontSet: Sendable {
   private let cjk: Int?
   private let arabic: Int?
   private let tail: [Int]
+  /// Script (`hb_script_t` raw value) → the vendored faces of its family (`ScriptFaces`).
+  let scriptFaces: [UInt32: [Int]]
 
-  static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] = [
+  static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] =
+    baseFaces + ScriptFaces.vendored
+  private static let baseFaces: [(file: String, family: String, weight: Int, italic: Bool)] = [
     ("NotoSerif-Regular.ttf", "noto serif", 400, false),
     ("NotoSerif-Italic.ttf", "noto serif", 400, true),
     ("NotoSerif-Bold.ttf", "noto serif", 700, false),
@@ -156,9 +161,10 @@ final class FontSet: Sendable {
     cjk = families["noto serif cjk"]?.first
     arabic = families["noto naskh arabic"]?.first
     tail = [
-      families["noto sans symbols 2"]!.first!, families["noto sans math"]!.first!,
-      families["dejavu sans"]!.first!,
+      families["noto sans symbols 2"]!.first!, families["noto sans symbols"]!.first!,
+      families["noto sans math"]!.first!, families["dejavu sans"]!.first!,
     ]
+    scriptFaces = ScriptFaces.familyOfScript.compactMapValues { families[$0] }
   }
 
   static func generic(_ name: String) -> String? {
@@ -229,6 +235,11 @@ final class FontSet: Sendable {
         (0x3000...0x303F).contains(scalar) || (0xFF00...0xFFEF).contains(scalar) ? cjk : nil
     }
     if let s = scriptFace, faces[s].hasGlyph(scalar) { return s }
+    if let s = self.scriptFace(script, weight: faces[choice.face].weight),
+      faces[s].hasGlyph(scalar)
+    {
+      return s
+    }
     if let c = cjk, scriptFace == nil, faces[c].hasGlyph(scalar), (0x2E80...0xFFFF).contains(scalar)
     {
       return c

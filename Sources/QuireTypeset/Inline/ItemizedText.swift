@@ -80,6 +80,8 @@ struct ItemizedText {
     var choiceStyle = -1
     var choice = FaceChoice(face: 0, syntheticBold: false, syntheticItalic: false)
     var previous: Int32 = -1  // the face of the character before, −1 after a boundary
+    var cluster = 0  // where the current cluster (a base and its marks) starts
+    var strong = HB_SCRIPT_COMMON  // the last strong script: Common characters follow it
     for i in 0..<n {
       let v = scalars[i]
       if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
@@ -90,26 +92,53 @@ struct ItemizedText {
       }
       let script = Scripts.script(v)
       scripts[i] = script
-      if script == HB_SCRIPT_INHERITED && previous >= 0 {
-        faces[i] = previous  // a combining mark stays on its base
-        continue
-      }
       let si = sty[i]
       if si != choiceStyle {  // styles[si] copies the whole style: once per style run
         choiceStyle = si
         choice = styles[si].choice
       }
+      if previous >= 0, v >= 0x300, script == HB_SCRIPT_INHERITED || Scripts.isMark(v) {
+        // A mark stays on its base: the cluster moves to a face that has all of it.
+        faces[i] = previous
+        if !ScriptFaces.isIgnorable(v), !fonts.faces[Int(previous)].hasGlyph(v) {
+          refit(scalars, cluster..<(i + 1), &faces, fonts: fonts, choice: choice, script: strong)
+          previous = faces[i]
+        }
+        continue
+      }
+      if script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED { strong = script }
+      let resolved = script == HB_SCRIPT_COMMON ? strong : script
       var face = choice.face
-      if let f = fonts.face(for: v, choice: choice, script: script) {
+      if let f = fonts.face(for: v, choice: choice, script: resolved) {
         face = f
-      } else if v >= 0x20, v != 0xFEFF, !(0x200B...0x200F).contains(v) {
-        missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: script))
+      } else if v >= 0x20, !ScriptFaces.isIgnorable(v) {
+        missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: resolved))
       }
       faces[i] = Int32(face)
+      cluster = i
       previous = v == 0x20 ? -1 : Int32(face)
     }
     self.faces = faces
     self.scripts = scripts
+  }
+
+  /// Moves the cluster `range` to the first face that has all of it; a character no face
+  /// has is listed in `missing` (the cluster keeps its face).
+  private mutating func refit(
+    _ scalars: [UInt32], _ range: Range<Int>, _ faces: inout [Int32], fonts: FontSet,
+    choice: FaceChoice,
+    script: hb_script_t
+  ) {
+    let chars = scalars[range]
+    if let f = fonts.face(covering: chars, choice: choice, script: script) {
+      for k in range { faces[k] = Int32(f) }
+      return
+    }
+    let last = range.upperBound - 1
+    if fonts.face(for: chars.last!, choice: choice, script: script) == nil {
+      missing.append(
+        MissingGlyph(index: last, scalar: chars.last!, face: Int(faces[last]), script: script))
+    }
   }
 
   /// A maximal stretch of characters with one style, face, script and bidi level.
