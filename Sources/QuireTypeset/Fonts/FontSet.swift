@@ -33,6 +33,9 @@ final class FontSet: Sendable {
   private let cjk: Int?
   private let arabic: Int?
   private let tail: [Int]
+  /// Per face, the faces of its family with the same descriptors but for `unicode-range`,
+  /// the last defined first (see FaceMatching.swift).
+  let composites: [[Int]]
 
   static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] = [
     ("NotoSerif-Regular.ttf", "noto serif", 400, false),
@@ -137,22 +140,15 @@ final class FontSet: Sendable {
         body = user.lowercased()
       }
     }
-    for (i, e) in embedded.enumerated() where i < 256 {
-      do {
-        let face = try Face(
-          data: e.data, origin: "book:\(e.href)", family: e.family.lowercased(), weight: e.weight,
-          italic: e.italic)
-        add(face, e.family.lowercased())
-      } catch {
-        warnings.append(
-          Diagnostic(.fontUnavailable, file: e.href, message: "embedded font skipped: \(error)"))
-      }
+    for e in EmbeddedFaces.open(embedded, installed: faces, warnings: &warnings) {
+      add(e.face, e.family)
     }
     self.faces = faces
     self.upem = faces.map(\.upem)
     self.families = families
     self.bodyFamily = body
     self.warnings = warnings
+    composites = FaceMatching.composites(faces, families: families)
     cjk = families["noto serif cjk"]?.first
     arabic = families["noto naskh arabic"]?.first
     tail = [
@@ -192,32 +188,17 @@ final class FontSet: Sendable {
 
   func match(family: String, weight: Int, italic: Bool) -> FaceChoice {
     let members = families[family] ?? families["noto serif"]!
-    // CSS Fonts 4 §5.2: style first, then weight (desired ≤ 500: lighter first; else heavier).
-    let styled = members.filter { faces[$0].italic == italic }
-    let pool = styled.isEmpty ? members : styled
-    let best = pool.min { a, b in
-      FontSet.weightDistance(faces[a].weight, weight)
-        < FontSet.weightDistance(faces[b].weight, weight)
-    }!
-    let f = faces[best]
-    return FaceChoice(
-      face: best, syntheticBold: weight >= 600 && f.weight < 600,
-      syntheticItalic: italic && !f.italic)
-  }
-
-  private static func weightDistance(_ have: Int, _ want: Int) -> Int {
-    if have == want { return 0 }
-    if want <= 500 { return have < want ? want - have : 1000 + have - want }
-    return have > want ? have - want : 1000 + want - have
+    let request = FontRequest(weight: Double(weight), slant: italic ? .italic : .normal)
+    return FaceMatching.choice(members, faces: faces, composites: composites, request: request)
   }
 
   /// The face that draws `scalar`, starting from `choice`; nil when no face has it.
   func face(for scalar: UInt32, choice: FaceChoice, script: hb_script_t) -> Int? {
-    if faces[choice.face].hasGlyph(scalar) { return choice.face }
+    if let own = composite(for: scalar, choice.face) { return own }
     let body = match(
       family: bodyFamily, weight: faces[choice.face].weight, italic: faces[choice.face].italic
     ).face
-    if body != choice.face, faces[body].hasGlyph(scalar) { return body }
+    if body != choice.face, let own = composite(for: scalar, body) { return own }
     var scriptFace: Int?
     switch script {
     case HB_SCRIPT_HAN, HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA, HB_SCRIPT_HANGUL,
