@@ -56,7 +56,7 @@ package struct FontFaceRule: Sendable, Hashable {
   }
   package init(family: String, descriptors: FontFaceDescriptors, sources: [FontFaceSource]) {
     self.family = family
-    self.weight = Int(descriptors.weight.lowerBound)
+    self.weight = Int(min(900, max(100, descriptors.weight.lowerBound)))
     if case .normal = descriptors.slant { self.italic = false } else { self.italic = true }
     self.src = ""
     for case .url(let href, _) in sources {

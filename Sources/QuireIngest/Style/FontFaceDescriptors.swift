@@ -158,7 +158,7 @@ enum FontFaceDescriptorParser {
   static func weight(_ value: [CSSToken]) -> ClosedRange<Double>? {
     let values = value.filter { !$0.isWhitespace }.compactMap { t -> Double? in
       switch (t.kind, t.text.lowercased()) {
-      case (.number, _): return (1...1000).contains(t.number) ? t.number : nil
+      case (.number, _): return min(1000, max(1, t.number))
       case (.ident, "normal"), (.ident, "auto"): return 400
       case (.ident, "bold"): return 700
       default: return nil
