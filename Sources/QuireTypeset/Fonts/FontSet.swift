@@ -115,15 +115,19 @@ final class FontSet: Sendable {
     var body = "noto serif"
     if let user = userFont, !user.isEmpty {
       let looksLikePath =
-        user.contains("/") || [".ttf", ".otf", ".ttc"].contains { user.lowercased().hasSuffix($0) }
+        user.contains("/")
+        || [".ttf", ".otf", ".ttc", ".woff", ".woff2"].contains { user.lowercased().hasSuffix($0) }
       if looksLikePath {
         let url = URL(fileURLWithPath: user)
         let data: Data
         do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
           throw .unreadable(path: user, reason: "\(error.localizedDescription)")
         }
+        let sfnt = try FontContainer.unwrap(data, faceIndex: 0, origin: url.path)
+        let wrapped = [.woff, .woff2].contains(FontContainer(data))
         let face = try Face(
-          data: data, origin: url.path, family: "user", weight: 400, italic: false, file: url.path)
+          data: sfnt.data, origin: url.path, family: "user", weight: 400, italic: false,
+          file: wrapped ? nil : url.path)
         let name = (face.declaredFamily ?? url.deletingPathExtension().lastPathComponent)
           .lowercased()
         add(face, name)
