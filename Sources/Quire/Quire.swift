@@ -172,6 +172,8 @@ extension QuireError {
       self = .cannotOpen(file: path, reason: "cannot read the font file")
     case .fonts(.notAFont(let path)):
       self = .badFont(file: path, reason: "hb_face_create: not a usable font")
+    case .fonts(.damaged(let path, let reason)):
+      self = .badFont(file: path, reason: reason)
     case .fonts(.fontsFolderMissing):
       self = .internalError("\(book): \(e.description)")
     }

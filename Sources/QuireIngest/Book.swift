@@ -387,9 +387,9 @@ struct EPUBReader {
     return document
   }
 
-  /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins).
-  /// Loads the files named by @font-face rules (first rule per src/family/weight/style wins),
-  /// through the resource store, which serves obfuscated fonts already decoded.
+  /// Loads the files named by @font-face rules (each distinct rule once), through the
+  /// resource store, which serves obfuscated fonts already decoded. Every `url()` source is
+  /// read so the typesetter can fall back along the `src` list; a missing file is a warning.
   static func loadFonts(
     _ rules: [FontFaceRule], store: any ResourceStore, encryption: EncryptionMap,
     warnings: inout [Diagnostic]
@@ -397,19 +397,32 @@ struct EPUBReader {
     var seen: Set<FontFaceRule> = []
     var fonts: [EmbeddedFont] = []
     for rule in rules where seen.insert(rule).inserted {
-      let path = rule.src.split(separator: "#", maxSplits: 1).first.map(String.init) ?? rule.src
-      if encryption.refused[path] != nil { continue }
-      guard let data = store.data(forHref: path) else {
-        warnings.append(
-          Diagnostic(
-            .font, file: path,
-            message: "font for '\(QuotedInput.elided(rule.family))' is missing or unreadable"))
-        continue
+      var sources: [EmbeddedFontSource] = []
+      var obfuscated = false
+      for source in rule.sources {
+        switch source {
+        case .local(let name): sources.append(.local(name))
+        case .url(let path, let fragment):
+          if encryption.refused[path] != nil { continue }
+          guard let data = store.data(forHref: path) else {
+            warnings.append(
+              Diagnostic(
+                .font, file: path,
+                message: "font for '\(QuotedInput.elided(rule.family))' is missing or unreadable"))
+            continue
+          }
+          obfuscated = obfuscated || encryption.obfuscated[path] != nil
+          sources.append(.file(href: path, fragment: fragment, data: data))
+        }
       }
+      guard !sources.isEmpty else { continue }
+      var first: (href: String, data: Data)?
+      for case .file(let href, _, let data) in sources where first == nil { first = (href, data) }
       fonts.append(
         EmbeddedFont(
-          family: rule.family, weight: rule.weight, italic: rule.italic, href: path, data: data,
-          wasObfuscated: encryption.obfuscated[path] != nil))
+          family: rule.family, weight: rule.weight, italic: rule.italic,
+          href: first?.href ?? rule.src, data: first?.data ?? Data(), wasObfuscated: obfuscated,
+          descriptors: rule.descriptors, sources: sources))
     }
     return fonts
   }

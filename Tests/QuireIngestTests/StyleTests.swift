@@ -188,9 +188,46 @@ private func runs(_ b: Block) -> [TextRun] { b.textRuns }
       resources: ["OPS/css/s.css": css])
     #expect(
       c.fontFaces == [
-        FontFaceRule(family: "My Serif", weight: 700, italic: true, src: "OPS/fonts/a.otf"),
+        FontFaceRule(
+          family: "My Serif",
+          descriptors: FontFaceDescriptors(weight: 700...700, slant: .italic),
+          sources: [.local("Foo"), .url(href: "OPS/fonts/a.otf", fragment: nil)]),
         FontFaceRule(family: "Plain", weight: 400, italic: false, src: "OPS/css/b c.ttf"),
       ])
+    #expect(c.fontFaces.map(\.src) == ["OPS/fonts/a.otf", "OPS/css/b c.ttf"])
+  }
+
+  @Test func fontFaceDescriptors() {
+    let css = """
+      @font-face { font-family: A; font-display: swap;
+        src: url(a.eot) format("embedded-opentype"), url(c.otf) tech(color-COLRv1),
+             local( "Noto Serif Bold" ), url("fonts/x.ttc#2") format(collection),
+             url(y.woff2) format("woff2") tech(variations), url(data:font/woff2;base64,AAAA);
+        font-weight: 100 400; font-style: oblique 10deg 20deg; font-stretch: condensed 150%;
+        unicode-range: U+0025-00FF, u+4??, U+00E0, U+1F600, U+0-7F, U+110000, U+30-20 }
+      @font-face { font-family: B; src: url(b.woff); font-style: oblique; font-weight: bold }
+      @font-face { font-family: C; src: url(c.svg) format(svg) }
+      """
+    let c = ContentFixtures.convert(
+      "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><link rel=\"stylesheet\" href=\"css/s.css\"/></head><body/></html>",
+      resources: ["OPS/css/s.css": css])
+    #expect(c.fontFaces.map(\.family) == ["A", "B"])
+    let a = c.fontFaces[0]
+    #expect(
+      a.sources == [
+        .local("Noto Serif Bold"), .url(href: "OPS/css/fonts/x.ttc", fragment: "2"),
+        .url(href: "OPS/css/y.woff2", fragment: nil),
+      ])
+    #expect(a.descriptors.weight == 100...400)
+    #expect(a.descriptors.slant == .oblique(10...20))
+    #expect(a.descriptors.stretch == 75...150)
+    #expect(
+      a.descriptors.unicodeRange == [
+        0x25...0xFF, 0x400...0x4FF, 0xE0...0xE0, 0x1F600...0x1F600, 0...0x7F,
+      ])
+    #expect(a.descriptors.covers(0x4A0) && !a.descriptors.covers(0x500))
+    let b = c.fontFaces[1].descriptors
+    #expect(b.slant == .oblique(14...14) && b.weight == 700...700 && b.unicodeRange.isEmpty)
   }
 
   @Test func tokenizerEdgeCases() {

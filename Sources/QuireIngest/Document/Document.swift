@@ -151,8 +151,14 @@ package struct EmbeddedFont: Sendable {
   /// The font file, de-obfuscated when it was obfuscated.
   package var data: Data
   package var wasObfuscated: Bool
+  /// The rule's matching descriptors (weight/style/stretch ranges, unicode-range).
+  package var descriptors: FontFaceDescriptors
+  /// The rule's sources in `src` order, each tried until one opens; `href`/`data` are the
+  /// first file among them.
+  package var sources: [EmbeddedFontSource]
   package init(
-    family: String, weight: Int, italic: Bool, href: String, data: Data, wasObfuscated: Bool
+    family: String, weight: Int, italic: Bool, href: String, data: Data, wasObfuscated: Bool,
+    descriptors: FontFaceDescriptors? = nil, sources: [EmbeddedFontSource]? = nil
   ) {
     self.family = family
     self.weight = weight
@@ -160,7 +166,20 @@ package struct EmbeddedFont: Sendable {
     self.href = href
     self.data = data
     self.wasObfuscated = wasObfuscated
+    self.descriptors =
+      descriptors
+      ?? FontFaceDescriptors(
+        weight: Double(weight)...Double(weight), slant: italic ? .italic : .normal)
+    self.sources = sources ?? [.file(href: href, fragment: nil, data: data)]
   }
+}
+
+/// One loaded entry of an @font-face `src` list.
+package enum EmbeddedFontSource: Sendable {
+  /// A font file from the book (de-obfuscated); `fragment` picks a collection's face.
+  case file(href: String, fragment: String?, data: Data)
+  /// An installed face by name (`local()`).
+  case local(String)
 }
 
 package struct ImageResource: Sendable, Codable, Hashable {

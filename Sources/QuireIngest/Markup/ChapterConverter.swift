@@ -39,12 +39,32 @@ package struct FontFaceRule: Sendable, Hashable {
   package var family: String
   package var weight: Int
   package var italic: Bool
+  /// The first `url()` source's href ("" when the rule names only `local()` faces).
   package var src: String
+  /// Every descriptor that matching reads (see FontFaceDescriptors.swift).
+  package var descriptors = FontFaceDescriptors()
+  /// The `src` list in order, unsupported formats already dropped.
+  package var sources: [FontFaceSource] = []
   package init(family: String, weight: Int, italic: Bool, src: String) {
     self.family = family
     self.weight = weight
     self.italic = italic
     self.src = src
+    self.descriptors = FontFaceDescriptors(
+      weight: Double(weight)...Double(weight), slant: italic ? .italic : .normal)
+    self.sources = [.url(href: src, fragment: nil)]
+  }
+  package init(family: String, descriptors: FontFaceDescriptors, sources: [FontFaceSource]) {
+    self.family = family
+    self.weight = Int(min(900, max(100, descriptors.weight.lowerBound)))
+    if case .normal = descriptors.slant { self.italic = false } else { self.italic = true }
+    self.src = ""
+    for case .url(let href, _) in sources {
+      self.src = href
+      break
+    }
+    self.descriptors = descriptors
+    self.sources = sources
   }
 }
 

@@ -155,49 +155,27 @@ struct StyleSheetLoader {
 
   static func fontFace(_ decls: [CSSDeclaration], baseHref: String) -> FontFaceRule? {
     var family: String?
-    var weight = 400
-    var italic = false
-    var src: String?
+    var descriptors = FontFaceDescriptors()
+    var sources: [FontFaceSource] = []
+    typealias P = FontFaceDescriptorParser
     for d in decls {
-      let value = d.value.filter { !$0.isWhitespace }
       switch d.name {
       case "font-family":
+        let value = d.value.filter { !$0.isWhitespace }
         family = value.first.map {
           $0.kind == .string
             ? $0.text : d.value.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         }
-      case "font-weight":
-        if let t = value.first {
-          if t.kind == .number { weight = Int(min(900, max(100, t.number))) }
-          if t.kind == .ident && t.text.lowercased() == "bold" { weight = 700 }
-        }
-      case "font-style":
-        if let t = value.first, t.kind == .ident {
-          italic = ["italic", "oblique"].contains(t.text.lowercased())
-        }
-      case "src":
-        // The first url() that is not a data URL; local() faces are not ours.
-        var i = 0
-        while i < d.value.count, src == nil {
-          let t = d.value[i]
-          if t.kind == .url, !t.text.lowercased().hasPrefix("data:") {
-            src = t.text
-          } else if t.kind == .function, t.text == "url" {
-            if let s = d.value[(i + 1)...].first(where: { $0.kind == .string }),
-              !s.text.lowercased().hasPrefix("data:")
-            {
-              src = s.text
-            }
-          }
-          i += 1
-        }
+      case "font-weight": descriptors.weight = P.weight(d.value) ?? descriptors.weight
+      case "font-style": descriptors.slant = P.slant(d.value) ?? descriptors.slant
+      case "font-stretch": descriptors.stretch = P.stretch(d.value) ?? descriptors.stretch
+      case "unicode-range": descriptors.unicodeRange = P.unicodeRange(d.value)
+      case "src": sources = P.sources(d.value, baseHref: baseHref)
       default: break
       }
     }
-    guard let family, !family.isEmpty, let src else { return nil }
-    return FontFaceRule(
-      family: family, weight: weight, italic: italic,
-      src: PathResolver.resolve(src, against: baseHref))
+    guard let family, !family.isEmpty, !sources.isEmpty else { return nil }
+    return FontFaceRule(family: family, descriptors: descriptors, sources: sources)
   }
 }
 

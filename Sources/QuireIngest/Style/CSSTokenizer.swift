@@ -19,6 +19,9 @@ struct CSSToken: Sendable, Hashable {
   var number: Double = 0
   /// Unit of a dimension, lower-cased.
   var unit: String = ""
+  /// A numeric token's source text (sign, digits, exponent, unit as written): what
+  /// `unicode-range` is read from (CSS Syntax 3 §7.1), where `U+00E0` is not a number.
+  var raw: String = ""
 
   var isWhitespace: Bool { kind == .whitespace }
 }
@@ -122,16 +125,18 @@ struct CSSTokenizer {
       return v.isFinite ? v : 0
     }
     func consumeNumeric() -> CSSToken {
+      let start = i
       let v = consumeNumber()
+      func raw() -> String { String(String.UnicodeScalarView(s[start..<i])) }
       if startsIdent(peek(0), peek(1), peek(2)) {
         let unit = consumeName().lowercased()
-        return CSSToken(kind: .dimension, text: "", number: v, unit: unit)
+        return CSSToken(kind: .dimension, text: "", number: v, unit: unit, raw: raw())
       }
       if i < n, s[i] == "%" {
         i += 1
-        return CSSToken(kind: .percentage, text: "", number: v)
+        return CSSToken(kind: .percentage, text: "", number: v, raw: raw())
       }
-      return CSSToken(kind: .number, text: "", number: v)
+      return CSSToken(kind: .number, text: "", number: v, raw: raw())
     }
     func consumeString(_ quote: Unicode.Scalar) -> CSSToken {
       var r = String.UnicodeScalarView()

@@ -7,6 +7,7 @@
 
 import CHarfBuzz
 import Foundation
+import QuireIngest
 
 /// Why a font could not be used.
 package enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -16,6 +17,9 @@ package enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
   case unreadable(path: String, reason: String)
   /// HarfBuzz found no glyphs in the file (`hb_face_create` gave an empty face).
   case notAFont(path: String)
+  /// The file is not a font Quire can open, for the reason given (too large, a damaged WOFF
+  /// or collection header, a face index past the collection's end).
+  case damaged(path: String, reason: String)
 
   package var description: String {
     switch self {
@@ -23,6 +27,7 @@ package enum FontError: Error, Sendable, CustomStringConvertible, Equatable {
       return "fonts folder not found (set QUIRE_FONTS); looked in: \(s.joined(separator: ", "))"
     case .unreadable(let p, let r): return "\(p): cannot read font: \(r)"
     case .notAFont(let p): return "\(p): hb_face_create: not a usable font"
+    case .damaged(let p, let r): return "\(p): not a usable font: \(r)"
     }
   }
 }
@@ -43,17 +48,20 @@ final class Face: @unchecked Sendable {
   /// the baseline and its thickness, and the x-height.
   let decoration: DecorationMetrics
   let hbFont: OpaquePointer
-  private let hbFace: OpaquePointer
+  let hbFace: OpaquePointer
   private let hbBlob: OpaquePointer
   private let bytes: UnsafeMutableRawBufferPointer
   /// Advance of U+0020 in font units (0 when the face has no space).
   let spaceAdvance: Double
+  /// What CSS font matching reads: the @font-face descriptors, or the weight and italic
+  /// given for a vendored or user face.
+  let descriptors: FontFaceDescriptors
 
   /// `file`: when the bytes come from a font file, HarfBuzz maps that file itself (no copy;
   /// only the tables it reads are paged in). Otherwise the bytes are copied once.
   init(
     data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0,
-    file: String? = nil
+    file: String? = nil, descriptors: FontFaceDescriptors? = nil
   ) throws(FontError) {
     guard data.count > 12, data.count < (1 << 30) else { throw .notAFont(path: origin) }
     if let file, let mapped = hb_blob_create_from_file_or_fail(file),
@@ -109,6 +117,10 @@ final class Face: @unchecked Sendable {
     self.family = family
     self.weight = weight
     self.italic = italic
+    self.descriptors =
+      descriptors
+      ?? FontFaceDescriptors(
+        weight: Double(weight)...Double(weight), slant: italic ? .italic : .normal)
   }
 
   deinit {

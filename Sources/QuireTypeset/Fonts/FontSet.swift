@@ -36,6 +36,9 @@ final class FontSet: Sendable {
   private let tail: [Int]
   /// Script (`hb_script_t` raw value) → the vendored faces of its family (`ScriptFaces`).
   let scriptFaces: [UInt32: [Int]]
+  /// Per face, the faces of its family with the same descriptors but for `unicode-range`,
+  /// the last defined first (see FaceMatching.swift).
+  let composites: [[Int]]
 
   static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] =
     baseFaces + ScriptFaces.vendored
@@ -117,15 +120,19 @@ final class FontSet: Sendable {
     var body = "noto serif"
     if let user = userFont, !user.isEmpty {
       let looksLikePath =
-        user.contains("/") || [".ttf", ".otf", ".ttc"].contains { user.lowercased().hasSuffix($0) }
+        user.contains("/")
+        || [".ttf", ".otf", ".ttc", ".woff", ".woff2"].contains { user.lowercased().hasSuffix($0) }
       if looksLikePath {
         let url = URL(fileURLWithPath: user)
         let data: Data
         do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
           throw .unreadable(path: user, reason: "\(error.localizedDescription)")
         }
+        let sfnt = try FontContainer.unwrap(data, faceIndex: 0, origin: url.path)
+        let wrapped = [.woff, .woff2].contains(FontContainer(data))
         let face = try Face(
-          data: data, origin: url.path, family: "user", weight: 400, italic: false, file: url.path)
+          data: sfnt.data, origin: url.path, family: "user", weight: 400, italic: false,
+          file: wrapped ? nil : url.path)
         let name = (face.declaredFamily ?? url.deletingPathExtension().lastPathComponent)
           .lowercased()
         add(face, name)
@@ -142,22 +149,15 @@ final class FontSet: Sendable {
         body = user.lowercased()
       }
     }
-    for (i, e) in embedded.enumerated() where i < 256 {
-      do {
-        let face = try Face(
-          data: e.data, origin: "book:\(e.href)", family: e.family.lowercased(), weight: e.weight,
-          italic: e.italic)
-        add(face, e.family.lowercased())
-      } catch {
-        warnings.append(
-          Diagnostic(.fontUnavailable, file: e.href, message: "embedded font skipped: \(error)"))
-      }
+    for e in EmbeddedFaces.open(embedded, installed: faces, warnings: &warnings) {
+      add(e.face, e.family)
     }
     self.faces = faces
     self.upem = faces.map(\.upem)
     self.families = families
     self.bodyFamily = body
     self.warnings = warnings
+    composites = FaceMatching.composites(faces, families: families)
     cjk = families["noto serif cjk"]?.first
     arabic = families["noto naskh arabic"]?.first
     tail = [
@@ -198,32 +198,17 @@ final class FontSet: Sendable {
 
   func match(family: String, weight: Int, italic: Bool) -> FaceChoice {
     let members = families[family] ?? families["noto serif"]!
-    // CSS Fonts 4 §5.2: style first, then weight (desired ≤ 500: lighter first; else heavier).
-    let styled = members.filter { faces[$0].italic == italic }
-    let pool = styled.isEmpty ? members : styled
-    let best = pool.min { a, b in
-      FontSet.weightDistance(faces[a].weight, weight)
-        < FontSet.weightDistance(faces[b].weight, weight)
-    }!
-    let f = faces[best]
-    return FaceChoice(
-      face: best, syntheticBold: weight >= 600 && f.weight < 600,
-      syntheticItalic: italic && !f.italic)
-  }
-
-  private static func weightDistance(_ have: Int, _ want: Int) -> Int {
-    if have == want { return 0 }
-    if want <= 500 { return have < want ? want - have : 1000 + have - want }
-    return have > want ? have - want : 1000 + want - have
+    let request = FontRequest(weight: Double(weight), slant: italic ? .italic : .normal)
+    return FaceMatching.choice(members, faces: faces, composites: composites, request: request)
   }
 
   /// The face that draws `scalar`, starting from `choice`; nil when no face has it.
   func face(for scalar: UInt32, choice: FaceChoice, script: hb_script_t) -> Int? {
-    if faces[choice.face].hasGlyph(scalar) { return choice.face }
+    if let own = composite(for: scalar, choice.face) { return own }
     let body = match(
       family: bodyFamily, weight: faces[choice.face].weight, italic: faces[choice.face].italic
     ).face
-    if body != choice.face, faces[body].hasGlyph(scalar) { return body }
+    if body != choice.face, let own = composite(for: scalar, body) { return own }
     var scriptFace: Int?
     switch script {
     case HB_SCRIPT_HAN, HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA, HB_SCRIPT_HANGUL,
