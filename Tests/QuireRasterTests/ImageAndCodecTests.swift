@@ -130,7 +130,8 @@ func handmadePNG(width: UInt32, height: UInt32, colorType: UInt8 = 6, idat: [UIn
       "wide.png": handmadePNG(width: 20_000, height: 1),
       "junk-idat.png": handmadePNG(width: 4, height: 4, idat: [1, 2, 3, 4, 5]),
       "anim.gif": Data("GIF89a\u{1}\0\u{1}\0".utf8),
-      "vector.svg": Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8),
+      // SVG is drawn by librsvg now: only a broken document is a placeholder.
+      "broken.svg": Data("<svg xmlns='http://www.w3.org/2000/svg'><rect width='1'".utf8),
     ]
     let hrefs = hostile.keys.sorted() + ["missing.png"]
     let r = PageRenderer(fonts: FontTable(faces: []), images: { hostile[$0] })

@@ -107,8 +107,12 @@ enum ImageFixtures {
     #expect(ImageFormat.sniff(Data("hello".utf8)) == nil)
     #expect(ImageFormat(mediaType: "image/svg+xml") == .svg)
     #expect(ImageFormat(mediaType: "image/tiff") == nil)
-    #expect(throws: RasterError.unsupportedFormat(source: "a.svg")) {
-      try ImageDecoder.decode(Data("<svg/>".utf8), href: "a.svg")
+    #expect(throws: RasterError.unsupportedFormat(source: "a.txt")) {
+      try ImageDecoder.decode(Data("hello".utf8), href: "a.txt")
     }
+    // SVG goes to the SVG rasterizer (librsvg), sized by its width and height.
+    let svg = Data("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='2'/>".utf8)
+    #expect(
+      (try? ImageDecoder.decode(svg, href: "a.svg")).map { [$0.width, $0.height] } == [4, 2])
   }
 }

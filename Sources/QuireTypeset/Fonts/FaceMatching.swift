@@ -172,7 +172,14 @@ extension FaceMatching {
 extension FontSet {
   /// The member of `face`'s composite that may draw `scalar` (its `unicode-range` covers it
   /// and it has the glyph), the last defined first; nil when none.
+  @inline(__always)
   func composite(for scalar: UInt32, _ face: Int) -> Int? {
+    if plainFaces[face] { return faces[face].hasGlyph(scalar) ? face : nil }
+    return rangedComposite(for: scalar, face)
+  }
+
+  /// `composite(for:_:)` for a face with a `unicode-range` or composite partners.
+  private func rangedComposite(for scalar: UInt32, _ face: Int) -> Int? {
     for m in composites[face] where faces[m].descriptors.covers(scalar) && faces[m].hasGlyph(scalar)
     {
       return m

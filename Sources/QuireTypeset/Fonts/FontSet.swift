@@ -39,6 +39,10 @@ final class FontSet: Sendable {
   /// Per face, the faces of its family with the same descriptors but for `unicode-range`,
   /// the last defined first (see FaceMatching.swift).
   let composites: [[Int]]
+  /// Per face: no `unicode-range` and alone in its composite, so `composite(for:_:)` is
+  /// the face's own glyph test (every vendored face, most embedded ones; it runs per
+  /// character).
+  let plainFaces: [Bool]
 
   static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] =
     baseFaces + ScriptFaces.vendored
@@ -157,7 +161,11 @@ final class FontSet: Sendable {
     self.families = families
     self.bodyFamily = body
     self.warnings = warnings
-    composites = FaceMatching.composites(faces, families: families)
+    let composites = FaceMatching.composites(faces, families: families)
+    self.composites = composites
+    plainFaces = faces.indices.map {
+      composites[$0].count == 1 && faces[$0].descriptors.unicodeRange.isEmpty
+    }
     cjk = families["noto serif cjk"]?.first
     arabic = families["noto naskh arabic"]?.first
     tail = [
