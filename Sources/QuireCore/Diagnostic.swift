@@ -25,6 +25,11 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   public var offset: Int?
   /// A human-readable sentence about this occurrence.
   public var message: String
+  /// Diagnostics of one kind with the same group are one log entry whatever their file
+  /// (missing glyphs: one entry per script and font for the whole book); nil: by file.
+  public var group: String? = nil
+  /// How many occurrences this diagnostic stands for (a chapter's tally); nil: one.
+  public var occurrences: Int? = nil
 
   /// A diagnostic of `kind` about `file`. A file name past 200 characters (a `data:` URI)
   /// and a message past 400 are elided (`QuotedInput`): a book cannot make a diagnostic
@@ -80,14 +85,18 @@ public struct DiagnosticLog: Sendable, Hashable, Codable {
   /// The total number of occurrences.
   public var occurrences: Int { entries.reduce(0) { $0 + $1.count } }
 
-  /// Records one occurrence (or `count` occurrences) of `diagnostic`.
-  public mutating func add(_ diagnostic: Diagnostic, count: Int = 1) {
-    let key = Key(kind: diagnostic.kind, file: diagnostic.file)
+  /// Records `count` occurrences of `diagnostic` (by default the occurrences it stands
+  /// for, one unless it says). Entries are keyed by kind and the diagnostic's group, or its
+  /// file when it has none.
+  public mutating func add(_ diagnostic: Diagnostic, count: Int? = nil) {
+    let key = Key(
+      kind: diagnostic.kind, file: diagnostic.group.map { "\u{0}" + $0 } ?? diagnostic.file)
+    let n = max(1, min(count ?? diagnostic.occurrences ?? 1, Int.max / 4))
     if let i = index[key] {
-      entries[i].count += max(1, count)
+      entries[i].count = min(entries[i].count + n, Int.max / 2)
     } else {
       index[key] = entries.count
-      entries.append(Entry(first: diagnostic, count: max(1, count)))
+      entries.append(Entry(first: diagnostic, count: n))
     }
   }
 

@@ -21,6 +21,26 @@ import Testing
     #expect(log.entries[0].description == "text/ch1.xhtml: no glyph for U+0915 (1000 times)")
   }
 
+  @Test func groupedDiagnosticsAreOneEntryAcrossFilesCountingTheirOccurrences() {
+    var log = DiagnosticLog()
+    let missing = Diagnostic.Kind("missingGlyph")
+    func chapter(_ file: String, _ group: String, _ n: Int) -> Diagnostic {
+      var d = Diagnostic(missing, file: file, message: "no font has U+0915")
+      d.group = group
+      d.occurrences = n
+      return d
+    }
+    log.add(contentsOf: [
+      chapter("ch1.xhtml", "Deva/Noto Serif", 40), chapter("ch1.xhtml", "Thai/Noto Serif", 2),
+      chapter("ch2.xhtml", "Deva/Noto Serif", 60),
+    ])
+    #expect(log.entries.map(\.count) == [100, 2])
+    #expect(log.entries.map(\.first.file) == ["ch1.xhtml", "ch1.xhtml"])
+    // Without a group the file still keys the entry.
+    log.add(Diagnostic(missing, file: "ch1.xhtml", message: "other"))
+    #expect(log.entries.count == 3 && log.occurrences == 103)
+  }
+
   @Test func mergeKeepsCountsAndOrder() {
     let k = Diagnostic.Kind("unreadableChapter")
     var a = DiagnosticLog([Diagnostic(k, file: "a", message: "x")])

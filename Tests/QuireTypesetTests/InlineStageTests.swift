@@ -220,6 +220,7 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
     #expect(d.file == "ch0.xhtml" && d.spine == 0 && d.offset == 1)
     #expect(d.message.hasPrefix("no font has U+E000"))
     #expect(d.message.contains("U+E001") && d.message.contains("4 occurrences of 2 characters"))
+    #expect(d.occurrences == 4 && d.group?.contains("/") == true, "\(d)")
   }
 
   // MARK: shape and break items

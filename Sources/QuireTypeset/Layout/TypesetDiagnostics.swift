@@ -57,7 +57,9 @@ struct MissingGlyphTally {
   }
 }
 
-/// Missing glyphs of one chapter, by script and face.
+/// Missing glyphs of one chapter, by script and face. Each diagnostic carries its tally
+/// (`occurrences`) and a group per script and face, so a book's log holds one entry per
+/// script and font with the count of every occurrence, not one per chapter.
 struct MissingGlyphs {
   struct Key: Hashable {
     var script: UInt32
@@ -82,9 +84,14 @@ struct MissingGlyphs {
   func diagnostics(file: String, spine: Int, faceName: (Int) -> String) -> [Diagnostic] {
     order.compactMap { key in
       guard let t = tallies[key] else { return nil }
-      return Diagnostic(
+      let face = faceName(key.face)
+      var d = Diagnostic(
         .missingGlyph, file: file, spine: spine, offset: t.firstOffset,
-        message: t.message(script: key.script, face: faceName(key.face)))
+        message: t.message(script: key.script, face: face))
+      // One entry per script and font for the whole book, counting every occurrence.
+      d.group = "\(Scripts.tag(hb_script_t(rawValue: key.script)))/\(face)"
+      d.occurrences = t.count
+      return d
     }
   }
 }
