@@ -135,8 +135,20 @@ struct TableFrame {
       guard y >= 0, y < rows, x >= 0, x < cols, owner[y * cols + x] >= 0 else { return nil }
       return Int(owner[y * cols + x])
     }
-    let tb = block.box.border
-    let tc = block.style.color
+    // The candidates of one edge segment: a cell's, a row's or the table's side.
+    typealias Side = KeyPath<BorderSides, BorderSide>
+    func cell(_ k: Int?, _ side: Side) -> Candidate? {
+      k.map {
+        Self.candidate(
+          s.cells[$0].box.border[keyPath: side], color: s.cells[$0].style.color, px: px)
+      }
+    }
+    func row(_ y: Int, _ side: Side) -> Candidate {
+      Self.candidate(s.rows[y].box.border[keyPath: side], color: s.rows[y].style.color, px: px)
+    }
+    func table(_ side: Side) -> Candidate {
+      Self.candidate(block.box.border[keyPath: side], color: block.style.color, px: px)
+    }
     horizontal = [PaintedBorderSide](repeating: .none, count: (rows + 1) * cols)
     vertical = [PaintedBorderSide](repeating: .none, count: rows * (cols + 1))
     for y in 0...rows {
@@ -144,26 +156,11 @@ struct TableFrame {
         let above = cellAt(y - 1, x)
         let below = cellAt(y, x)
         if above != nil && above == below { continue }
-        var list: [Candidate] = []
-        if let a = above {
-          list.append(
-            Self.candidate(s.cells[a].box.border.bottom, color: s.cells[a].style.color, px: px))
-        }
-        if let b = below {
-          list.append(
-            Self.candidate(s.cells[b].box.border.top, color: s.cells[b].style.color, px: px))
-        }
-        if y > 0 {
-          list.append(
-            Self.candidate(
-              s.rows[y - 1].box.border.bottom, color: s.rows[y - 1].style.color, px: px))
-        }
-        if y < rows {
-          list.append(
-            Self.candidate(s.rows[y].box.border.top, color: s.rows[y].style.color, px: px))
-        }
-        if y == 0 { list.append(Self.candidate(tb.top, color: tc, px: px)) }
-        if y == rows { list.append(Self.candidate(tb.bottom, color: tc, px: px)) }
+        var list = [cell(above, \.bottom), cell(below, \.top)].compactMap { $0 }
+        if y > 0 { list.append(row(y - 1, \.bottom)) }
+        if y < rows { list.append(row(y, \.top)) }
+        if y == 0 { list.append(table(\.top)) }
+        if y == rows { list.append(table(\.bottom)) }
         horizontal[y * cols + x] = Self.resolve(list)
       }
     }
@@ -172,21 +169,10 @@ struct TableFrame {
         let before = cellAt(y, x - 1)
         let after = cellAt(y, x)
         if before != nil && before == after { continue }
-        var list: [Candidate] = []
-        if let a = before {
-          list.append(
-            Self.candidate(s.cells[a].box.border.right, color: s.cells[a].style.color, px: px))
-        }
-        if let b = after {
-          list.append(
-            Self.candidate(s.cells[b].box.border.left, color: s.cells[b].style.color, px: px))
-        }
-        if x == 0 || x == cols {
-          list.append(
-            Self.candidate(s.rows[y].box.border.left, color: s.rows[y].style.color, px: px))
-        }
-        if x == 0 { list.append(Self.candidate(tb.left, color: tc, px: px)) }
-        if x == cols { list.append(Self.candidate(tb.right, color: tc, px: px)) }
+        var list = [cell(before, \.right), cell(after, \.left)].compactMap { $0 }
+        if x == 0 || x == cols { list.append(row(y, \.left)) }
+        if x == 0 { list.append(table(\.left)) }
+        if x == cols { list.append(table(\.right)) }
         vertical[y * (cols + 1) + x] = Self.resolve(list)
       }
     }
