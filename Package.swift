@@ -35,6 +35,10 @@ let package = Package(
     .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
     .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+    // ICU's break iterator behind a C function of plain types (see its header for why).
+    .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+    .systemLibrary(
+      name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
 
     // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
     // files, PNG chunks and encoding, one lock type; knows no stage.
@@ -46,6 +50,7 @@ let package = Package(
       name: "QuireTypeset",
       dependencies: [
         "QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen",
+        "CICU", "CFontconfig",
       ]),
     .target(
       name: "QuireRaster",

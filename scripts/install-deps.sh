@@ -2,7 +2,8 @@
 # Installs every Debian package Quire's build, tests and benchmarks need (Debian 12);
 # chromium is the browser oracle's reference engine (scripts/browser-oracle.py); cjxl/djxl
 # (libjxl-tools), avifenc/avifdec (libavif-bin) and cwebp/gif2webp (webp) make and check the
-# image-format fixtures (Tests/Fixtures/images/make-images.py).
+# image-format fixtures (Tests/Fixtures/images/make-images.py); fonts-unifont is the system
+# font the fontconfig fallback test finds (Cherokee, Yi: scripts fonts/ does not have).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -14,5 +15,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
   libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
   libgif-dev libavif-dev libjxl-dev libjxl-tools libavif-bin webp \
-  librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin \
+  librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin libicu-dev libfontconfig-dev \
+  fonts-unifont \
   >/dev/null

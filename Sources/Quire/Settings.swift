@@ -113,6 +113,9 @@ public struct LayoutSettings: Sendable, Hashable {
   public var footnotes = FootnotePlacement.foot
   /// How the book's content is read.
   public var reading = ReadingOptions()
+  /// The system's fonts as the last fallback for characters no vendored or embedded font
+  /// has; off (`--no-system-fonts`) for output that does not depend on the machine.
+  public var systemFonts = true
 
   /// The defaults: 600x800 pages, 16 px text, justified and hyphenated.
   public init() {}
@@ -151,6 +154,7 @@ public struct LayoutSettings: Sendable, Hashable {
     o.language = reading.language
     o.folio = folio
     o.footnotes = FootnoteMode(rawValue: footnotes.rawValue) ?? .foot
+    o.systemFonts = systemFonts
     return o
   }
 

@@ -143,7 +143,9 @@ package final class Typesetter: Sendable {
     }
     let set: FontSet
     do {
-      set = try FontSet(embedded: o.publisherStyles ? document.fonts : [], userFont: o.font)
+      let embedded = o.publisherStyles ? document.fonts : []
+      set = try FontSet(embedded: embedded, userFont: o.font)
+        .withSystemFallback(for: document, enabled: o.systemFonts)
     } catch {
       throw .fonts(error)
     }

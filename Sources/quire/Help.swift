@@ -36,6 +36,8 @@ let layoutHelp = """
     --publisher-styles on|off  use the book's CSS and fonts [on]
     --lang TAG                 language when the book names none (hyphenation)
     --folio                    a running footer with the page number
+    --no-system-fonts          never fall back to the system's fonts (fontconfig) for
+                               characters the vendored and book fonts lack
     --footnotes foot|end|inline  notes at the foot of the page that refers to them, at
                                the chapter's end, or where the book put them [foot]
     --cover auto|off           the package's cover image as page 1 when no spine

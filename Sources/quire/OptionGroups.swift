@@ -6,7 +6,7 @@ let layoutValued: Set<String> = [
   "--size", "--font-size", "--margins", "--line-height", "--font", "--align", "--hyphenate",
   "--linebreak", "--publisher-styles", "--lang", "--encoding", "--footnotes", "--cover",
 ]
-let layoutSwitches: Set<String> = ["--folio", "--strict"]
+let layoutSwitches: Set<String> = ["--folio", "--strict", "--no-system-fonts"]
 
 /// `--encoding`, `--publisher-styles`, `--lang`: how the book's content is read.
 func readingOptions(_ a: Arguments) throws(UsageError) -> ReadingOptions {
@@ -55,6 +55,7 @@ func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
   if let v = try a.choice("--hyphenate", Hyphenation.self) { o.hyphenation = v }
   if let v = try a.choice("--linebreak", LineBreaking.self) { o.lineBreaking = v }
   o.folio = a.flag("--folio")
+  o.systemFonts = !a.flag("--no-system-fonts")
   if let v = try a.choice("--footnotes", FootnotePlacement.self) { o.footnotes = v }
   o.reading = try readingOptions(a)
   if let (setting, message) = o.problem {

@@ -7,7 +7,8 @@
 // nearest weight); a missing bold or italic face is synthesized by the rasterizer.
 // Per character, fallback goes: the chosen face, the body face, the script's vendored face
 // (CJK → Noto Serif CJK, Arabic → Noto Naskh Arabic, the others in `ScriptFaces`), Noto Sans
-// Symbols 2, Noto Sans Symbols, Noto Sans Math, DejaVu Sans; clusters are kept whole by
+// Symbols 2, Noto Sans Symbols, Noto Sans Math, DejaVu Sans, then the system's fonts found
+// for the book's uncovered characters (SystemFonts.swift); clusters are kept whole by
 // `FontSet+Fallback.swift`.
 
 import CHarfBuzz
@@ -43,6 +44,9 @@ final class FontSet: Sendable {
   /// the face's own glyph test (every vendored face, most embedded ones; it runs per
   /// character).
   let plainFaces: [Bool]
+  /// What the set was made from, to make it again with system faces (SystemFonts.swift).
+  let embeddedSource: [EmbeddedFont]
+  let userFont: String?
 
   static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] =
     baseFaces + ScriptFaces.vendored
@@ -95,7 +99,9 @@ final class FontSet: Sendable {
     throw .fontsFolderMissing(searched: searched)
   }
 
-  init(embedded: [EmbeddedFont], userFont: String?) throws(FontError) {
+  init(embedded: [EmbeddedFont], userFont: String?, system: [SystemFonts.FontFile] = [])
+    throws(FontError)
+  {
     let folder = try FontSet.locateFontsFolder()
     var faces: [Face] = []
     var families: [String: [Int]] = [:]
@@ -156,6 +162,14 @@ final class FontSet: Sendable {
     for e in EmbeddedFaces.open(embedded, installed: faces, warnings: &warnings) {
       add(e.face, e.family)
     }
+    var systemFaces: [Int] = []
+    for (k, file) in system.enumerated() {
+      guard let face = FontSet.systemFace(file, warnings: &warnings) else { continue }
+      systemFaces.append(faces.count)
+      add(face, "system fallback \(k)")
+    }
+    self.embeddedSource = embedded
+    self.userFont = userFont
     self.faces = faces
     self.upem = faces.map(\.upem)
     self.families = families
@@ -168,10 +182,11 @@ final class FontSet: Sendable {
     }
     cjk = families["noto serif cjk"]?.first
     arabic = families["noto naskh arabic"]?.first
-    tail = [
-      families["noto sans symbols 2"]!.first!, families["noto sans symbols"]!.first!,
-      families["noto sans math"]!.first!, families["dejavu sans"]!.first!,
-    ]
+    tail =
+      [
+        families["noto sans symbols 2"]!.first!, families["noto sans symbols"]!.first!,
+        families["noto sans math"]!.first!, families["dejavu sans"]!.first!,
+      ] + systemFaces
     scriptFaces = ScriptFaces.familyOfScript.compactMapValues { families[$0] }
   }
 
@@ -241,5 +256,19 @@ final class FontSet: Sendable {
     if let a = arabic, faces[a].hasGlyph(scalar) { return a }
     if let c = cjk, faces[c].hasGlyph(scalar) { return c }
     return nil
+  }
+
+  /// A system font file as a face, or a warning when it cannot be used.
+  static func systemFace(_ file: SystemFonts.FontFile, warnings: inout [Diagnostic]) -> Face? {
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)
+      return try Face(
+        data: data, origin: file.path, family: file.family.lowercased(), weight: 400,
+        italic: false, faceIndex: file.index, file: file.path)
+    } catch {
+      warnings.append(
+        Diagnostic(.fontUnavailable, file: file.path, message: "system font not usable: \(error)"))
+      return nil
+    }
   }
 }

@@ -1,6 +1,7 @@
 // Stage 2 of inline layout, **itemize**: what each scalar of a `CollectedText` is, before
 // anything is shaped — its bidi embedding level (FriBidi, UAX #9), its line-break class
-// result (libunibreak, UAX #14), its script (HarfBuzz's Unicode functions) and the face that
+// result (libunibreak, UAX #14; ICU's dictionaries inside Thai, Lao, Khmer and Myanmar
+// words, DictionaryBreaks.swift), its script (HarfBuzz's Unicode functions) and the face that
 // will draw it (the style's face, else the per-character fallback of `FontSet`).
 //
 // Combining marks (script Inherited) stay on their base's face, so a base and its accents
@@ -34,6 +35,8 @@ struct ItemizedText {
   var scripts: [hb_script_t]
   /// Scalars no face has, with the face used instead and their script.
   var missing: [MissingGlyph] = []
+  /// Whether the text has a script whose words only a dictionary finds (DictionaryBreaks).
+  private var needsDictionary = false
 
   var levels: [UInt8] { bidi.levels }
 
@@ -66,6 +69,7 @@ struct ItemizedText {
     faces = []
     scripts = []
     assignFaces(text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces)
+    if needsDictionary { DictionaryBreaks.apply(scalars, scripts: scripts, breaks: &breaks) }
   }
 
   /// Chooses each character's face: the style's if it has the glyph, else a fallback.
@@ -106,7 +110,10 @@ struct ItemizedText {
         }
         continue
       }
-      if script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED { strong = script }
+      if script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != strong {
+        strong = script
+        if DictionaryBreaks.needsDictionary(script) { needsDictionary = true }
+      }
       let resolved = script == HB_SCRIPT_COMMON ? strong : script
       var face = choice.face
       if let f = fonts.face(for: v, choice: choice, script: resolved) {

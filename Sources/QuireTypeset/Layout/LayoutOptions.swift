@@ -41,6 +41,9 @@ package struct LayoutOptions: Sendable, Hashable, Codable {
   package var folio: Bool = false
   /// Where notes go (Blocks/Footnotes.swift).
   package var footnotes: FootnoteMode = .foot
+  /// The system's fonts (fontconfig) as the last fallback for characters no vendored or
+  /// embedded font has (Fonts/SystemFonts.swift); off for fully reproducible output.
+  package var systemFonts = true
 
   package init() {}
 }

@@ -1,0 +1,156 @@
+// The last resort of font fallback: the system's fonts, found through fontconfig.
+//
+// The vendored fonts cover every script in current use; a book may still hold characters
+// none of them has (a historic script, a rare symbol, private-use characters its own fonts
+// lacked). Before layout, `uncovered(in:fonts:)` lists the distinct characters of the book
+// that no face of the font set draws; fontconfig is asked, per such character not yet
+// covered, for its best font that has it (FcFontMatch on a pattern with just that
+// character, then a check that the match really has it — fontconfig returns its best
+// guess even when nothing covers the character). Each found file also covers whatever else
+// of the list it has, so a whole historic script costs one lookup. The faces are appended to
+// the end of the fallback chain: a system font never replaces a vendored or embedded one.
+//
+// Why before layout rather than at the first missing glyph: the font set (and the layout
+// key, which names every face) must be fixed before any chapter is laid out, so that
+// chapters laid out on different threads, or later from the cache, agree. The scan reads
+// only text at U+0250 and above (below it, the body face covers everything), once per book.
+//
+// Output then depends on the machine's fonts; `--no-system-fonts` turns this off for fully
+// reproducible pages, and the layout key names every system face used.
+
+import CFontconfig
+import Foundation
+import QuireCore
+import QuireIngest
+import Synchronization
+
+enum SystemFonts {
+  /// A system font file (a face of it, for collections).
+  struct FontFile: Hashable, Sendable {
+    var path: String
+    var index: Int
+    var family: String
+  }
+
+  /// At most this many system faces join a font set; at most `maxCharacters` distinct
+  /// uncovered characters are looked up (each lookup is one fontconfig match).
+  static let maxFaces = 8
+  static let maxCharacters = 4_096
+
+  /// What fontconfig answered so far in this process: the font per character, and each
+  /// found file's character set (a reference fontconfig keeps alive for us).
+  private struct Memo {
+    var byScalar: [UInt32: FontFile?] = [:]
+    var charsets: [FontFile: OpaquePointer] = [:]
+  }
+
+  /// fontconfig calls are serialized: its configuration is process-global.
+  private static let memo = Mutex(Memo())
+
+  /// The system faces that draw `scalars` (ascending), at most `maxFaces`, in the order
+  /// they were found.
+  static func faces(covering scalars: [UInt32]) -> [FontFile] {
+    memo.withLock { memo in
+      guard FcInit() != 0, let config = FcConfigGetCurrent() else { return [] }
+      var found: [FontFile] = []
+      var covered = Set<UInt32>()
+      for scalar in scalars.prefix(maxCharacters) where !covered.contains(scalar) {
+        let file: FontFile?
+        if let known = memo.byScalar[scalar] {
+          file = known
+        } else {
+          file = match(scalar, config: config, memo: &memo)
+          memo.byScalar[scalar] = file
+        }
+        guard let file, let chars = memo.charsets[file] else { continue }
+        if !found.contains(file) {
+          guard found.count < maxFaces else { continue }
+          found.append(file)
+        }
+        covered.formUnion(scalars.filter { FcCharSetHasChar(chars, $0) != 0 })
+      }
+      return found
+    }
+  }
+
+  /// fontconfig's best font for one character, when it really has the character.
+  private static func match(_ scalar: UInt32, config: OpaquePointer, memo: inout Memo)
+    -> FontFile?
+  {
+    guard let charset = FcCharSetCreate() else { return nil }
+    defer { FcCharSetDestroy(charset) }
+    FcCharSetAddChar(charset, scalar)
+    guard let pattern = FcPatternCreate() else { return nil }
+    defer { FcPatternDestroy(pattern) }
+    FcPatternAddCharSet(pattern, "charset", charset)
+    FcConfigSubstitute(config, pattern, FcMatchPattern)
+    FcDefaultSubstitute(pattern)
+    var result = FcResultNoMatch
+    guard let font = FcFontMatch(config, pattern, &result) else { return nil }
+    defer { FcPatternDestroy(font) }
+    var fontChars: OpaquePointer?
+    guard FcPatternGetCharSet(font, "charset", 0, &fontChars) == FcResultMatch,
+      let fontChars, FcCharSetHasChar(fontChars, scalar) != 0
+    else { return nil }
+    var file: UnsafeMutablePointer<FcChar8>?
+    guard FcPatternGetString(font, "file", 0, &file) == FcResultMatch, let file else {
+      return nil
+    }
+    var index: Int32 = 0
+    _ = FcPatternGetInteger(font, "index", 0, &index)
+    var family: UnsafeMutablePointer<FcChar8>?
+    _ = FcPatternGetString(font, "family", 0, &family)
+    let name = family.map { String(cString: $0) } ?? ""
+    let found = FontFile(path: String(cString: file), index: Int(index), family: name)
+    if memo.charsets[found] == nil { memo.charsets[found] = FcCharSetCopy(fontChars) }
+    return found
+  }
+
+  /// The distinct characters of `document` (ascending) that no face of `fonts` draws;
+  /// characters below U+0250, default-ignorables and private-use characters are never
+  /// listed (a private-use character means something only in the font that defines it:
+  /// a system font's glyph there would be some other private character).
+  static func uncovered(in document: Document, fonts: FontSet) -> [UInt32] {
+    var seen = Set<UInt32>()
+    var stack: [[Block]] = document.chapters.map(\.blocks)
+    while let level = stack.popLast() {
+      for b in level {
+        for case .text(let run) in b.inlines { collect(run.text, into: &seen) }
+        if !b.children.isEmpty { stack.append(b.children) }
+      }
+    }
+    return seen.sorted().filter { v in
+      !ScriptFaces.isIgnorable(v) && !isPrivateUse(v) && !fonts.faces.contains { $0.hasGlyph(v) }
+    }
+  }
+
+  static func isPrivateUse(_ v: UInt32) -> Bool {
+    (0xE000...0xF8FF).contains(v) || v >= 0xF0000
+  }
+
+  /// Adds the scalars of `text` at U+0250 and above to `seen`, reading UTF-8 bytes so that
+  /// Latin text (every byte below 0xC9) costs one comparison per byte.
+  private static func collect(_ text: String, into seen: inout Set<UInt32>) {
+    var text = text
+    text.withUTF8 { bytes in
+      guard bytes.contains(where: { $0 >= 0xC9 }) else { return }
+      for s in String(decoding: bytes, as: UTF8.self).unicodeScalars where s.value >= 0x250 {
+        if seen.count >= maxCharacters * 4 { return }
+        seen.insert(s.value)
+      }
+    }
+  }
+}
+
+extension FontSet {
+  /// This set, or one with the system faces that draw the characters of `document` it
+  /// lacks appended to its fallback chain (none found, or `enabled` false: this set).
+  func withSystemFallback(for document: Document, enabled: Bool) throws(FontError) -> FontSet {
+    guard enabled else { return self }
+    let missing = SystemFonts.uncovered(in: document, fonts: self)
+    guard !missing.isEmpty else { return self }
+    let files = SystemFonts.faces(covering: missing)
+    guard !files.isEmpty else { return self }
+    return try FontSet(embedded: embeddedSource, userFont: userFont, system: files)
+  }
+}
