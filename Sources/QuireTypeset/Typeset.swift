@@ -212,9 +212,11 @@ package final class Typesetter: Sendable {
     let chapter = document.chapters[spineIndex]
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
-      language: chapter.language ?? document.metadata.language ?? options.language,
-      direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
+      language: chapter.language, direction: chapter.direction ?? .ltr,
+      resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
+    flow.languages = ContentLanguage(
+      chapter: chapter, packageLanguage: document.metadata.language, reader: options.language)
     flow.hyphenation.points = caches.hyphenPoints
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil

@@ -48,7 +48,6 @@ struct ChapterBuilder {
   let spineIndex: Int
   let href: String
   let publisherStyles: Bool
-  let bookLanguage: String?
 
   private(set) var blocks: [Block] = []
   private(set) var anchors: [String: Int] = [:]
@@ -70,15 +69,13 @@ struct ChapterBuilder {
   private let ordinals: [Int32]
 
   init(
-    tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool,
-    bookLanguage: String?
+    tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool
   ) {
     self.tree = tree
     self.resolver = resolver
     self.spineIndex = spineIndex
     self.href = href
     self.publisherStyles = publisherStyles
-    self.bookLanguage = bookLanguage
     self.ordinals = tree.elementOrdinals()
   }
 
@@ -89,11 +86,11 @@ struct ChapterBuilder {
     rootStyle.display = .block
     frames = [
       Frame(
-        kind: .container, element: "#document", style: rootStyle.computed, lang: bookLanguage,
+        kind: .container, element: "#document", style: rootStyle.computed, lang: nil,
         location: location)
     ]
     var contexts = [
-      StyleContext(style: rootStyle, lang: bookLanguage, link: nil, openedFrame: false)
+      StyleContext(style: rootStyle, lang: nil, link: nil, openedFrame: false)
     ]
 
     enum Event {

@@ -93,7 +93,9 @@ package struct ConvertedChapter: Sendable {
 package struct ChapterConverter: Sendable {
   package var options: IngestOptions
   package var loadResource: @Sendable (String) -> Data?
-  /// The book's language (OPF dc:language), used when the document names none.
+  /// The book's language (OPF dc:language). Not the content's: a document that names no
+  /// language has none (EPUB 3.3); the typesetter may still use this one where the text's
+  /// script fits it (QuireTypeset's ContentLanguage).
   package var bookLanguage: String?
   /// Parsed style sheets shared by the chapters this converter handles.
   let styleCache = StyleCache()
@@ -176,7 +178,7 @@ package struct ChapterConverter: Sendable {
     var builder = ChapterBuilder(
       tree: tree, resolver: StyleResolver(tree: tree, rules: rules, reference: referenceMatching),
       spineIndex: source.spineIndex,
-      href: source.href, publisherStyles: options.publisherStyles, bookLanguage: bookLanguage)
+      href: source.href, publisherStyles: options.publisherStyles)
     builder.build()
     if builder.resolver.budgetExhausted {
       warnings.append(
@@ -189,7 +191,7 @@ package struct ChapterConverter: Sendable {
     var chapter = Chapter(
       spineIndex: source.spineIndex, href: source.href, mediaType: source.mediaType,
       linear: source.linear, size: source.data.count,
-      language: builder.documentLanguage ?? bookLanguage,
+      language: builder.documentLanguage,
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
     chapter.rootBackground = builder.rootBackground

@@ -11,6 +11,9 @@ struct ChapterFlow {
   var shaper: Shaper
   let spine: Int
   let language: String?
+  /// The language rule of the chapter (Inline/ContentLanguage.swift); nil: `language`, then
+  /// `options.language`.
+  var languages: ContentLanguage? = nil
   let direction: TextDirection
   let resources: any ResourceStore
   let breaker: any ParagraphBreaker

@@ -71,12 +71,12 @@ extension ChapterFlow {
   mutating func inlineWidths(_ block: Block) -> IntrinsicWidths {
     let st = block.style
     let blockStyle = resolve(st)
-    let lang = block.lang ?? language ?? options.language ?? ""
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let whiteSpace = CollectedText.WhiteSpaceRule(st.whiteSpace)
     let noWrap = noWrapStyle(st)
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     if text.isEmpty { return IntrinsicWidths() }
+    let lang = language(of: block, text: text)
     let styles = self.styles
     let itemized = ItemizedText(
       text, styles: styles, fonts: fonts, rtl: rtl, language: lang,

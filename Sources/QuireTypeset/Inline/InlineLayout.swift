@@ -76,7 +76,6 @@ extension ChapterFlow {
     let st = block.style
     let width = max(1, right - left)
     let blockStyle = resolve(st)
-    let lang = block.lang ?? language ?? options.language ?? ""
     let rtl = (block.dir ?? st.direction ?? direction) == .rtl
     let whiteSpace = CollectedText.WhiteSpaceRule(st.whiteSpace)
     let noWrap = noWrapStyle(st)
@@ -87,6 +86,7 @@ extension ChapterFlow {
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
     if text.isEmpty { return }
+    let lang = language(of: block, text: text)
     if text.joinersInserted > 0 || text.marksDropped > 0 {
       notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
       notes.marksDropped += text.marksDropped

@@ -1,0 +1,175 @@
+// Which language a paragraph is in, when its content does not say (EPUB 3.3 §"Language and
+// direction": the package's `xml:lang`/`dir` are for its metadata; a content document's
+// language is its own `xml:lang`/`lang`, and its base direction its own `dir`/`direction`,
+// else LTR — page progression orders pages and never sets text direction).
+//
+// The language matters for hyphenation patterns, UAX #14 tailoring and HarfBuzz's `locl`
+// forms (Japanese versus Chinese glyphs in a pan-CJK font). The rule, in order:
+//   1. the element's own language (inherited from its ancestors up to `<html>`);
+//   2. the book's `dc:language`, but only for a paragraph whose first letter is in the script
+//      that language is written in (Latin for French, Han or kana for Japanese…), and —
+//      for a Latin-script `dc:language` — only in a chapter whose common words do not belong
+//      clearly to another language of the Latin script (`LatinStopWords`): an English
+//      chapter in a French package is not hyphenated with French patterns;
+//   3. the reader's `--lang`;
+//   4. none (no hyphenation, UAX #14 defaults).
+// All of it costs one script lookup per paragraph, plus one look at the first 600 words of
+// a chapter that declares no language in a package whose language is written in Latin.
+
+import CHarfBuzz
+import QuireIngest
+
+/// The language rule of one chapter (see above).
+struct ContentLanguage: Sendable {
+  /// The chapter document's own language (`<html>`/`<body>` `xml:lang`/`lang`).
+  var content: String?
+  /// `dc:language`, when this chapter may use it (its words do not contradict it).
+  var package: String?
+  /// The scripts `package` is written in.
+  var packageScripts: [hb_script_t]
+  /// `--lang`.
+  var reader: String?
+
+  init(chapter: Chapter, packageLanguage: String?, reader: String?) {
+    content = chapter.language
+    self.reader = reader.flatMap { $0.isEmpty ? nil : $0 }
+    guard chapter.language == nil, let p = packageLanguage, !p.isEmpty else {
+      package = nil
+      packageScripts = []
+      return
+    }
+    let scripts = ContentLanguage.scripts(of: p)
+    packageScripts = scripts
+    let contradicted =
+      scripts == [HB_SCRIPT_LATIN] && LatinStopWords.clearlyOther(than: p, in: chapter) != nil
+    package = contradicted ? nil : p
+  }
+
+  /// The language for a block with `own` language whose text starts with `text`.
+  func language(own: String?, text: [UInt32]) -> String {
+    if let own, !own.isEmpty { return own }
+    if let content { return content }
+    if let package, let script = ContentLanguage.firstScript(text),
+      packageScripts.contains(script)
+    {
+      return package
+    }
+    return reader ?? ""
+  }
+
+  /// The first script of `text` that is not Common or Inherited (at most 64 scalars read).
+  static func firstScript(_ text: [UInt32]) -> hb_script_t? {
+    for v in text.prefix(64) {
+      let s = Scripts.script(v)
+      if s != HB_SCRIPT_COMMON && s != HB_SCRIPT_INHERITED && s != HB_SCRIPT_UNKNOWN { return s }
+    }
+    return nil
+  }
+
+  /// The scripts a BCP 47 tag is written in: its script subtag when it has one, else its
+  /// language's usual script (Latin for the languages not listed).
+  static func scripts(of tag: String) -> [hb_script_t] {
+    let parts = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+    if parts.count > 1, parts[1].count == 4, let s = bySubtag[parts[1]] { return s }
+    return byLanguage[parts.first ?? ""] ?? [HB_SCRIPT_LATIN]
+  }
+
+  private static let han = [
+    HB_SCRIPT_HAN, HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA, HB_SCRIPT_BOPOMOFO,
+  ]
+  private static let bySubtag: [String: [hb_script_t]] = [
+    "latn": [HB_SCRIPT_LATIN], "cyrl": [HB_SCRIPT_CYRILLIC], "arab": [HB_SCRIPT_ARABIC],
+    "hans": han, "hant": han, "jpan": han, "kore": [HB_SCRIPT_HANGUL, HB_SCRIPT_HAN],
+    "deva": [HB_SCRIPT_DEVANAGARI], "grek": [HB_SCRIPT_GREEK], "hebr": [HB_SCRIPT_HEBREW],
+  ]
+  private static let byLanguage: [String: [hb_script_t]] = {
+    var t: [String: [hb_script_t]] = [:]
+    func add(_ langs: [String], _ s: [hb_script_t]) { for l in langs { t[l] = s } }
+    add(["ja", "zh", "yue", "wuu", "cmn"], han)
+    add(["ko"], [HB_SCRIPT_HANGUL, HB_SCRIPT_HAN])
+    add(["ar", "fa", "ur", "ps", "ug", "ckb", "sd"], [HB_SCRIPT_ARABIC])
+    add(["he", "iw", "yi", "lad"], [HB_SCRIPT_HEBREW])
+    add(
+      ["ru", "uk", "be", "bg", "mk", "sr", "kk", "ky", "tg", "mn", "tt", "ba", "cv"],
+      [HB_SCRIPT_CYRILLIC])
+    add(["el", "grc"], [HB_SCRIPT_GREEK])
+    add(["hi", "mr", "ne", "sa", "kok", "mai", "bho"], [HB_SCRIPT_DEVANAGARI])
+    add(["bn", "as"], [HB_SCRIPT_BENGALI])
+    add(["pa"], [HB_SCRIPT_GURMUKHI])
+    add(["gu"], [HB_SCRIPT_GUJARATI])
+    add(["or"], [HB_SCRIPT_ORIYA])
+    add(["ta"], [HB_SCRIPT_TAMIL])
+    add(["te"], [HB_SCRIPT_TELUGU])
+    add(["kn"], [HB_SCRIPT_KANNADA])
+    add(["ml"], [HB_SCRIPT_MALAYALAM])
+    add(["si"], [HB_SCRIPT_SINHALA])
+    add(["th"], [HB_SCRIPT_THAI])
+    add(["lo"], [HB_SCRIPT_LAO])
+    add(["km"], [HB_SCRIPT_KHMER])
+    add(["my"], [HB_SCRIPT_MYANMAR])
+    add(["bo", "dz"], [HB_SCRIPT_TIBETAN])
+    add(["ka"], [HB_SCRIPT_GEORGIAN])
+    add(["hy"], [HB_SCRIPT_ARMENIAN])
+    add(["am", "ti"], [HB_SCRIPT_ETHIOPIC])
+    return t
+  }()
+}
+
+/// The most common words of the Latin-script languages Quire has hyphenation patterns for,
+/// to tell whether a chapter is clearly in another language than the package says.
+enum LatinStopWords {
+  static let words: [String: Set<String>] = [
+    "en": ["the", "and", "of", "to", "is", "that", "with", "was", "for", "this", "which", "it"],
+    "fr": ["le", "la", "les", "et", "des", "est", "une", "que", "dans", "pour", "qui", "du"],
+    "de": ["der", "die", "und", "das", "ist", "nicht", "ein", "eine", "mit", "den", "sich", "zu"],
+    "es": ["el", "los", "las", "y", "que", "es", "una", "por", "con", "para", "del", "como"],
+    "it": ["il", "che", "di", "è", "non", "una", "per", "gli", "della", "con", "sono", "del"],
+    "pt": ["o", "os", "que", "não", "uma", "com", "para", "do", "da", "em", "é", "por"],
+    "nl": ["de", "het", "een", "en", "van", "is", "dat", "niet", "met", "zijn", "voor", "op"],
+  ]
+
+  /// Another language whose common words outnumber `tag`'s at least three to one (and
+  /// twelve times at least) among the first 600 words of `chapter`; nil when `tag` is not
+  /// one of the listed languages or nothing is clear.
+  static func clearlyOther(than tag: String, in chapter: Chapter) -> String? {
+    let primary =
+      tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)
+      ?? ""
+    guard words[primary] != nil else { return nil }
+    let sample = firstWords(chapter, limit: 600)
+    var hits: [String: Int] = [:]
+    for w in sample {
+      for (lang, set) in words where set.contains(w) { hits[lang, default: 0] += 1 }
+    }
+    let own = hits[primary] ?? 0
+    let best = hits.filter { $0.key != primary }.max { a, b in
+      (a.value, b.key) < (b.value, a.key)
+    }
+    guard let best, best.value >= 12, best.value >= 3 * own else { return nil }
+    return best.key
+  }
+
+  /// The first `limit` words of the chapter's text, lower-cased.
+  static func firstWords(_ chapter: Chapter, limit: Int) -> [String] {
+    var out: [String] = []
+    var stack: [Block] = chapter.blocks.prefix(10_000).reversed()  // preorder
+    while let b = stack.popLast(), out.count < limit {
+      for case .text(let run) in b.inlines where !run.generated && out.count < limit {
+        for w in run.text.prefix(4_000).lowercased().split(whereSeparator: { !$0.isLetter }) {
+          out.append(String(w))
+          if out.count >= limit { break }
+        }
+      }
+      stack.append(contentsOf: b.children.prefix(10_000).reversed())
+    }
+    return out
+  }
+}
+
+extension ChapterFlow {
+  /// The language of `block`, whose collected text is `text` (the rule above).
+  func language(of block: Block, text: CollectedText) -> String {
+    if let languages { return languages.language(own: block.lang, text: text.scalars) }
+    return block.lang ?? language ?? options.language ?? ""
+  }
+}

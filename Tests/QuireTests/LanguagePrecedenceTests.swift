@@ -1,0 +1,140 @@
+// Direction and language come from the content, not the package (EPUB 3.3; issue #13):
+// page progression orders pages and never sets text direction; a document without `dir`
+// is LTR; `dc:language` reaches content that names no language only where the text's script
+// (and, for Latin, its common words) fit it (QuireTypeset's Inline/ContentLanguage.swift).
+
+import CHarfBuzz
+import Foundation
+import QuireIngest
+import QuireTestSupport
+import Testing
+
+@testable import Quire
+@testable import QuireTypeset
+
+@Suite struct LanguagePrecedenceTests {
+  /// An unpacked EPUB with one chapter `html` (the whole document), `dc:language` `language`
+  /// and the spine's page progression `progression`.
+  static func book(_ name: String, language: String, progression: String?, html: String) throws
+    -> String
+  {
+    let dir = temporaryFolder("precedence-\(name)")
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: "\(dir)/META-INF", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: "\(dir)/OPS", withIntermediateDirectories: true)
+    try Data("application/epub+zip".utf8).write(to: URL(fileURLWithPath: "\(dir)/mimetype"))
+    try Data(
+      """
+      <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+      <rootfiles><rootfile full-path="OPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+      """.utf8
+    ).write(to: URL(fileURLWithPath: "\(dir)/META-INF/container.xml"))
+    let ppd = progression.map { " page-progression-direction=\"\($0)\"" } ?? ""
+    let opf = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" xml:lang="\(language)">
+      <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+      <dc:title>T</dc:title><dc:language>\(language)</dc:language></metadata>
+      <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+      <spine\(ppd)><itemref idref="c"/></spine></package>
+      """
+    try Data(opf.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/content.opf"))
+    try Data(html.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/c.xhtml"))
+    return dir
+  }
+
+  static func html(_ body: String, htmlAttributes: String = "") -> String {
+    """
+    <?xml version="1.0" encoding="utf-8"?>
+    <html xmlns="http://www.w3.org/1999/xhtml"\(htmlAttributes)><head><title>c</title></head><body>\(body)</body></html>
+    """
+  }
+
+  static let settings = LayoutSettings(pageWidth: 600, pageHeight: 800)
+  static var left: Double { settings.effectiveMargins.left }
+  static var right: Double { 600 - settings.effectiveMargins.right }
+
+  @Test(arguments: [("he", "rtl"), ("ar", nil), ("ja", "rtl")] as [(String, String?)])
+  func packageDirectionNeverReachesText(language: String, progression: String?) throws {
+    let path = try Self.book(
+      "dir-\(language)", language: language, progression: progression,
+      html: Self.html("<p>This is a test.</p><p>これは日本語の文です。</p>"))
+    let book = try EagerBook(path, settings: Self.settings)
+    let lines = book.layout.pages.flatMap(\.lines).filter { $0.role == .text }
+    #expect(lines.count == 2)
+    // Left-aligned (LTR): each line starts at the left margin, its stop at its end.
+    for l in lines { #expect(abs(l.rect.x - Self.left) < 0.5, "\(l.text) at \(l.rect)") }
+    #expect(lines[0].text == "This is a test.")
+    // The glyph drawn last (rightmost) is the full stop: punctuation stays in place.
+    let runs = book.layout.pages[0].items.compactMap { item -> GlyphRun? in
+      if case .glyphs(let r) = item { return r }
+      return nil
+    }
+    let first = try #require(runs.first)
+    #expect(first.x.last == first.x.max())
+    // Page progression still orders the pages (flips, spreads).
+    if progression == "rtl" { #expect(book.document.metadata.direction == .rtl) }
+  }
+
+  @Test func contentDirectionIsKept() throws {
+    let path = try Self.book(
+      "dir-content", language: "en", progression: nil,
+      html: Self.html("<p>שלום עולם.</p>", htmlAttributes: " dir=\"rtl\" xml:lang=\"he\""))
+    let book = try EagerBook(path, settings: Self.settings)
+    let l = try #require(book.layout.pages.first?.lines.first)
+    #expect(abs(l.rect.maxX - Self.right) < 0.5, "\(l.rect)")
+  }
+
+  static let english = String(
+    repeating: """
+      The extraordinary circumstances of the expedition, which nobody in the establishment \
+      had anticipated, were the subject of considerable conversation and interminable \
+      correspondence with the administration of the university and the international press. 
+      """, count: 3)
+  static let french = String(
+    repeating: """
+      Les circonstances extraordinaires de cette expédition, que personne dans \
+      l’établissement n’avait anticipées, furent le sujet de conversations considérables et \
+      d’une correspondance interminable avec l’administration de l’université. 
+      """, count: 3)
+
+  /// The line dump of `text` in a package of `language`, the paragraph's own `lang` (if any).
+  static func lines(_ text: String, package: String, own: String?) throws -> String {
+    let attr = own.map { " xml:lang=\"\($0)\" lang=\"\($0)\"" } ?? ""
+    let path = try Self.book(
+      "lang-\(package)-\(own ?? "none")-\(text.prefix(3))", language: package, progression: nil,
+      html: Self.html("<p\(attr)>\(text)</p>"))
+    var s = Self.settings
+    s.pageWidth = 320
+    let book = try EagerBook(path, settings: s)
+    return book.layout.pages.flatMap(\.lines).map { ($0.hyphenated ? "-" : " ") + $0.text }
+      .joined(separator: "\n")
+  }
+
+  @Test func englishInAFrenchPackageIsNotHyphenatedAsFrench() throws {
+    let undeclared = try Self.lines(Self.english, package: "fr", own: nil)
+    let asEnglish = try Self.lines(Self.english, package: "fr", own: "en")
+    let asFrench = try Self.lines(Self.english, package: "fr", own: "fr")
+    #expect(asEnglish != asFrench)  // the two pattern sets break this text differently
+    // No language of its own, words clearly English: not French. With no --lang, no
+    // language at all, so no hyphenation.
+    #expect(undeclared != asFrench)
+    #expect(!undeclared.contains("\n-"))
+  }
+
+  @Test func frenchContentWithoutLanguageUsesTheFrenchPackage() throws {
+    let undeclared = try Self.lines(Self.french, package: "fr", own: nil)
+    let asFrench = try Self.lines(Self.french, package: "fr", own: "fr")
+    #expect(undeclared == asFrench)
+    #expect(undeclared.contains("\n-"))
+  }
+
+  @Test func scriptsOfTags() {
+    #expect(ContentLanguage.scripts(of: "fr-CA") == [HB_SCRIPT_LATIN])
+    #expect(ContentLanguage.scripts(of: "sr-Latn") == [HB_SCRIPT_LATIN])
+    #expect(ContentLanguage.scripts(of: "sr") == [HB_SCRIPT_CYRILLIC])
+    #expect(ContentLanguage.scripts(of: "ja").contains(HB_SCRIPT_HIRAGANA))
+    #expect(
+      ContentLanguage.firstScript(Array("«Это»".unicodeScalars.map(\.value))) == HB_SCRIPT_CYRILLIC)
+  }
+}
