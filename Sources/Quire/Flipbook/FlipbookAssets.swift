@@ -122,7 +122,13 @@ enum FlipbookAssets {
       function turnFrom(i) { return i < 0 ? null : (view.spread ? book.spreadTurns : book.turns)[i]; }
       function image(src) {
         var img = cache.get(src);
-        if (!img) { img = new Image(); img.src = src; cache.set(src, img); }
+        if (!img) {
+          img = new Image();
+          img.src = src;
+          cache.set(src, img);
+          // Decode ahead of the turn: a sheet of many frames takes a while.
+          if (img.decode) img.decode().catch(function () {});
+        }
         return img;
       }
       // Previous, current and next view's pages and the turns around the current view.

@@ -160,15 +160,16 @@ struct FlipbookWriter {
       try put(Array(text.utf8), as: name)
     }
     var manifest = makeManifest(pages: pages, turns: turns, spreadTurns: spreads)
-    try put(manifest.script(), as: "book.js")
     manifest.totalBytes = written.values.reduce(0, +)
+    let script = manifest.script()
+    try put(script, as: "book.js")
     let json = manifest.json()
     try removeStaleFiles()
     try out.write(json, as: FlipbookJob.manifestName, sync: true)
     try out.sync()
     return FlipbookSummary(
       pages: pages.count, turns: turns.count, spreadTurns: spreads.count,
-      totalBytes: manifest.totalBytes + json.count, diagnostics: book.diagnostics)
+      totalBytes: manifest.totalBytes + script.count + json.count, diagnostics: book.diagnostics)
   }
 
   private mutating func put(_ bytes: some Collection<UInt8>, as name: String)
@@ -212,7 +213,7 @@ struct FlipbookWriter {
     let info = FlipbookManifest.TurnInfo(
       style: request.turn.style.rawValue, frames: plan.frameCount, fps: timing.fps,
       timing: timing.timing.css, easing: timing.timing.samples, single: plan.single,
-      spread: plan.spread, quality: Double(TurnSheet.quality))
+      spread: plan.spread, sheetFormat: "webp-lossless")
     return FlipbookManifest(
       book: book.info, width: request.layout.pageWidth, height: request.layout.pageHeight,
       color: request.color.rawValue, layoutKey: book.layoutKey, turn: info, pages: pages,

@@ -43,8 +43,8 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
     public var single: SheetGrid
     /// The cells of a spread turn's sheet (absent when spreads were not made).
     public var spread: SheetGrid?
-    /// Lossy WebP quality of the sheets.
-    public var quality: Double
+    /// How the sheets are encoded: "webp-lossless" (see `TurnSheet`).
+    public var sheetFormat: String
   }
 
   /// "quire-flipbook/1".
@@ -67,7 +67,8 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
   public var turns: [TurnEntry]
   /// Spread turns: spread (N, N+1) to (N+2, N+3), spreads paired from the first page.
   public var spreadTurns: [TurnEntry]
-  /// Bytes of every file in the folder except this manifest.
+  /// Bytes of the pages, the sheets and the player: every file of the folder but book.js and
+  /// flipbook.json, which carry this number (the command's summary adds them).
   public var totalBytes: Int
   /// What was worked around while reading and laying out the book.
   public var warnings: [WarningEntry]
