@@ -65,6 +65,7 @@ let package = Package(
       name: "Quire",
       dependencies: [
         "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion",
+        "CWebP",
       ]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package Quire's build, tests and benchmarks need (Debian 12);
-# chromium is the browser oracle's reference engine (scripts/browser-oracle.py); cjxl/djxl
+# chromium is the browser oracle's reference engine (scripts/browser-oracle.py), and with
+# chromium-driver and python3-selenium plays the flipbook (scripts/flipbook-browser-test.py); cjxl/djxl
 # (libjxl-tools), avifenc/avifdec (libavif-bin) and cwebp/gif2webp (webp) make and check the
 # image-format fixtures (Tests/Fixtures/images/make-images.py); fonts-unifont is the system
 # font the fontconfig fallback test finds (Cherokee, Yi: scripts fonts/ does not have).
@@ -13,7 +14,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   pkg-config libxml2-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libunibreak-dev \
   libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
-  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver \
+  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver python3-selenium \
   libgif-dev libavif-dev libjxl-dev libjxl-tools libavif-bin webp \
   librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin libicu-dev libfontconfig-dev \
   fonts-unifont \

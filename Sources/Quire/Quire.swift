@@ -121,6 +121,8 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
   case canvas(String)
   /// A batch naming more books than `BatchPlan.maxBooks`.
   case batchSize(Int)
+  /// A flipbook whose pages or turn frames exceed `FlipbookLimits`.
+  case flipbook(String)
 
   /// A sentence in the library's terms.
   public var description: String {
@@ -138,6 +140,7 @@ public enum RequestProblem: Sendable, Equatable, CustomStringConvertible {
     case .threads(let n): return "thread count \(n): at least 1"
     case .canvas(let m): return "canvas: \(m)"
     case .batchSize(let n): return "a batch holds at most \(n) books: split it"
+    case .flipbook(let m): return "flipbook: \(m)"
     }
   }
 }

@@ -32,5 +32,6 @@ func flagWording(_ p: RequestProblem, book: String?, pages: String?) -> String {
   case .threads(let n): return "--threads \(n): at least 1"
   case .canvas(let m): return "--size/--canvas (with --spread, twice the width): \(m)"
   case .batchSize(let n): return "batch: at most \(n) books in one batch: split the inputs"
+  case .flipbook(let m): return "flipbook (--pages, --frames/--duration, --size): \(m)"
   }
 }

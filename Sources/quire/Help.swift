@@ -14,6 +14,7 @@ let overview = """
     open      BOOK -o OUT      the book opening from a shelf (iBooks style); --close reverses
     shelf     BOOK… -o OUT     covers in a grid animating to a scattered layout
     batch     BOOK…|DIR|LIST -o ROOT   render many books, one folder each, resumable
+    flipbook  BOOK -o DIR      a static HTML flipbook that plays in a browser, offline
     help      COMMAND          details of one command
 
   BOOK: .epub, an unpacked EPUB folder, .xhtml/.html, or plain text (any common encoding).
@@ -120,6 +121,27 @@ let commandHelp: [String: String] = [
     --frames     2…10000 [30]     --fps      1…240 [30]   --timing [easeInEaseOut]
     --duration   0.05…600 s; duration × fps at most 10000 frames
     --rtl        right-to-left geometry [from the book's page-progression direction]
+
+  """ + layoutHelp,
+  "flipbook": """
+  quire flipbook BOOK -o DIR [--pages A-B] [--style curl|leaves|fold|hard|slide|fade|push]
+                 [--corner top|bottom|middle] [--back mirrored|blank|next]
+                 [--frames N | --duration S] [--fps F] [--timing NAME|cubic-bezier(a,b,c,d)]
+                 [--color gray|rgb] [--no-spreads] [--threads N] [layout options]
+
+  A folder that plays the book in any browser from file://, with no server and no network:
+  index.html, flipbook.css, flipbook.js, book.js (the manifest as a script), the pages
+  (page-0001.png …, as `quire render` draws them), per page N the turn to N+1 as a sprite
+  sheet (turn-0001.webp …) and per spread (N, N+1) the spread turn (spread-0001.webp …), and
+  flipbook.json (format quire-flipbook/1) written last. Open DIR/index.html: arrow keys, a
+  click or tap on the page edges, or a swipe turn the pages with the pre-rendered animation;
+  an RTL book turns the other way; a landscape window shows spreads, a portrait one single
+  pages. Prints the page and turn counts and the folder's total size.
+    --pages A-B        one range of pages, at most 2000 [all]
+    --frames           3…10000 [16]: the sheet of one turn holds at most 32 Mpx
+    --fps              1…240 [30]     --timing [easeInEaseOut]    --style [curl]
+    --color gray|rgb   page images [rgb]
+    --no-spreads       single-page turns only (about half the size)
 
   """ + layoutHelp,
   "open": """

@@ -46,6 +46,7 @@ func dispatch(_ words: [String]) throws -> Int32 {
   case "open": return try OpenCommand.run(rest)
   case "shelf": return try ShelfCommand.run(rest)
   case "batch": return try BatchCommand.run(rest)
+  case "flipbook": return try FlipbookCommand.run(rest)
   default: throw UsageError("unknown command '\(quoted(command))' (see quire --help)")
   }
 }

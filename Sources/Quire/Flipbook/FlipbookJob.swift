@@ -1,0 +1,234 @@
+// Flipbook: a book as a static folder that plays in any browser, offline, from file://.
+//
+// The folder (see FlipbookManifest for flipbook.json, FlipbookAssets for the player):
+//
+//   index.html  flipbook.css  flipbook.js   the player: no framework, no network, no server
+//   book.js                                 the manifest as a script (file:// pages may not
+//                                           fetch JSON), read by flipbook.js
+//   page-0001.png …                         the pages, exactly what `quire render` draws
+//   turn-0001.webp …                        per page N, the turn N → N+1 as a sprite sheet
+//   spread-0001.webp …                      per spread (N, N+1), the spread turn to (N+2, N+3)
+//   flipbook.json                           the manifest, written last
+//
+// Units: pixels of the page (`--size`); pages numbered from 1. The turns are pre-rendered by
+// the same code as `quire flip` (`PagedBook.turn`), at equal steps of progress (linear
+// timing); the declared timing curve goes into the manifest as samples, and the player maps
+// elapsed time through it, frame by frame with requestAnimationFrame at the turn's fps. So a
+// turn back (prev) plays the sheet of the turn before backwards on the same curve, instead of
+// a second sheet per page, and still eases exactly as declared (a reversed eased strip would
+// turn ease-in into ease-out).
+//
+// Alternatives rejected: an animated WebP/APNG per turn (a browser plays those on its own
+// clock, cannot play them backwards or pause them on a frame, and restarts them unreliably);
+// one image per frame (thousands of files and requests); rendering the turns in the browser
+// (the point is Quire's own effects, identical to `quire flip`).
+//
+// Spreads: a landscape viewport shows two pages side by side and plays the spread turns,
+// a portrait one shows one page and plays the single-page turns; an RTL book
+// (page-progression-direction rtl) puts the earlier page of a spread on the right, turns
+// the other way, and its arrow keys follow.
+
+import Foundation
+import QuireCore
+import QuireMotion
+
+/// What `quire flipbook` asks for.
+public struct FlipbookRequest: Sendable {
+  /// The book.
+  public var book: URL
+  /// The folder the flipbook is written into (created if needed).
+  public var output: URL
+  /// The first page shown (from 1).
+  public var firstPage = 1
+  /// The last page shown, cut to the book's last page; nil: the book's last page.
+  public var lastPage: Int? = nil
+  /// The turn's style, corner, leaf back and timing (its direction, spread and
+  /// right-to-left are the flipbook's to choose). Default: a curl of
+  /// `FlipbookLimits.defaultFrames` frames at 30 fps, ease in and out.
+  public var turn: PageTurn = {
+    var t = PageTurn()
+    t.timing = AnimationTiming(frames: FlipbookLimits.defaultFrames)
+    return t
+  }()
+  /// How the book is laid out.
+  public var layout = LayoutSettings()
+  /// Gray or colour page images.
+  public var color = PageColor.rgb
+  /// Also make the spread turns (two pages side by side on wide screens).
+  public var spreads = true
+  /// Worker threads for the pagination.
+  public var threads = ProcessInfo.processInfo.activeProcessorCount
+
+  /// A flipbook of every page of `book` in `output` with the defaults.
+  public init(book: URL, output: URL) {
+    self.book = book
+    self.output = output
+  }
+}
+
+/// What a flipbook run wrote.
+public struct FlipbookSummary: Sendable {
+  /// The pages in the flipbook.
+  public var pages: Int
+  /// The single-page turns.
+  public var turns: Int
+  /// The spread turns.
+  public var spreadTurns: Int
+  /// Bytes of every file written, the manifest included.
+  public var totalBytes: Int
+  /// What was worked around (also in flipbook.json).
+  public var diagnostics: DiagnosticLog
+}
+
+/// `quire flipbook`: a static HTML flipbook of a book.
+public enum FlipbookJob {
+  /// The manifest's file name.
+  public static let manifestName = "flipbook.json"
+
+  /// Writes the flipbook of `request.book` into `request.output`. `progress(done, total)`
+  /// counts pages and turns written. The folder is locked while the job runs (as a render
+  /// locks its folder); the old manifest is removed first, files of an earlier flipbook that
+  /// this one does not hold are removed at the end, and the manifest is written last.
+  public static func run(
+    _ request: FlipbookRequest, progress: @escaping (Int, Int) -> Void = { _, _ in }
+  ) throws(QuireError) -> FlipbookSummary {
+    let frameCount = try request.turn.timing.timeline().frameCount
+    let first = request.firstPage
+    guard first >= 1 else { throw .invalidRequest(.pageNumberBelowOne(first)) }
+    if let last = request.lastPage, last < first {
+      throw .invalidRequest(.flipbook("the last page \(last) comes before the first \(first)"))
+    }
+    // One page past the cap when no end is given, so that a longer book is told, not cut.
+    let through = request.lastPage ?? (first + FlipbookLimits.maxPages)
+    try FlipbookPlan.checkCounts(pages: (request.lastPage ?? first) - first + 1, frames: frameCount)
+    try request.layout.check()
+    try FontFile.check(request.layout.font)
+    let out = try OutputFolder(request.output.path)
+    try out.lock()
+    defer { out.unlock() }
+    try out.remove(manifestName)
+    let book = try PagedBook(
+      request.book.path, layout: request.layout, threads: request.threads,
+      through: through)
+    let plan = try FlipbookPlan(
+      first: first, last: request.lastPage, pageCount: book.pageCount, frameCount: frameCount,
+      pageWidth: request.layout.pageWidth, pageHeight: request.layout.pageHeight,
+      spreads: request.spreads)
+    var writer = FlipbookWriter(
+      plan: plan, book: book, out: out, request: request, progress: progress)
+    return try writer.write()
+  }
+}
+
+/// Writes one flipbook's files in order: pages, turns, spread turns, the player, the manifest.
+struct FlipbookWriter {
+  let plan: FlipbookPlan
+  let book: PagedBook
+  let out: OutputFolder
+  let request: FlipbookRequest
+  let progress: (Int, Int) -> Void
+  private var written: [String: Int] = [:]
+  private var done = 0
+
+  init(
+    plan: FlipbookPlan, book: PagedBook, out: OutputFolder, request: FlipbookRequest,
+    progress: @escaping (Int, Int) -> Void
+  ) {
+    self.plan = plan
+    self.book = book
+    self.out = out
+    self.request = request
+    self.progress = progress
+  }
+
+  private var total: Int { plan.pages.count + plan.singleTurns.count + plan.spreadTurns.count }
+
+  mutating func write() throws(QuireError) -> FlipbookSummary {
+    var pages: [FlipbookManifest.PageEntry] = []
+    for n in plan.pages {
+      let name = plan.pageFile(n)
+      try put(book.page(n, color: request.color).pngData(), as: name)
+      pages.append(.init(number: n, file: name))
+    }
+    let turns = try plan.singleTurns.map { (n) throws(QuireError) in
+      try turn(from: n, spread: false)
+    }
+    let spreads = try plan.spreadTurns.map { (n) throws(QuireError) in
+      try turn(from: n, spread: true)
+    }
+    for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
+      try put(Array(text.utf8), as: name)
+    }
+    var manifest = makeManifest(pages: pages, turns: turns, spreadTurns: spreads)
+    manifest.totalBytes = written.values.reduce(0, +)
+    let script = manifest.script()
+    try put(script, as: "book.js")
+    let json = manifest.json()
+    try removeStaleFiles()
+    try out.write(json, as: FlipbookJob.manifestName, sync: true)
+    try out.sync()
+    return FlipbookSummary(
+      pages: pages.count, turns: turns.count, spreadTurns: spreads.count,
+      totalBytes: manifest.totalBytes + script.count + json.count, diagnostics: book.diagnostics)
+  }
+
+  private mutating func put(_ bytes: some Collection<UInt8>, as name: String)
+    throws(QuireError)
+  {
+    try out.write(bytes, as: name)
+    written[name] = bytes.count
+    if name.hasSuffix(".png") || name.hasSuffix(".webp") {
+      done += 1
+      progress(done, total)
+    }
+  }
+
+  /// The turn from page `n` (or the spread starting at `n`) as a sheet of its moving frames.
+  private mutating func turn(from n: Int, spread: Bool) throws(QuireError)
+    -> FlipbookManifest.TurnEntry
+  {
+    var t = request.turn
+    t.direction = .next
+    t.spread = spread
+    t.rightToLeft = nil
+    t.timing = AnimationTiming(
+      frames: plan.frameCount, fps: request.turn.timing.fps, timing: .linear)
+    let animation = try book.turn(from: n, t)
+    guard let grid = spread ? plan.spread : plan.single else {
+      throw .internalError("a spread turn without a spread sheet")
+    }
+    var sheet = TurnSheet(grid: grid)
+    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
+    let name = spread ? plan.spreadFile(n) : plan.turnFile(n)
+    let bytes = try sheet.webp(path: out.root.appendingPathComponent(name).path)
+    try put(bytes, as: name)
+    return .init(from: n, to: n + (spread ? 2 : 1), file: name, bytes: bytes.count)
+  }
+
+  private func makeManifest(
+    pages: [FlipbookManifest.PageEntry], turns: [FlipbookManifest.TurnEntry],
+    spreadTurns: [FlipbookManifest.TurnEntry]
+  ) -> FlipbookManifest {
+    let timing = request.turn.timing
+    let info = FlipbookManifest.TurnInfo(
+      style: request.turn.style.rawValue, frames: plan.frameCount, fps: timing.fps,
+      timing: timing.timing.css, easing: timing.timing.samples, single: plan.single,
+      spread: plan.spread, sheetFormat: "webp-lossless")
+    return FlipbookManifest(
+      book: book.info, width: request.layout.pageWidth, height: request.layout.pageHeight,
+      color: request.color.rawValue, layoutKey: book.layoutKey, turn: info, pages: pages,
+      turns: turns, spreadTurns: spreadTurns, totalBytes: 0,
+      warnings: book.diagnostics.entries.map(WarningEntry.init))
+  }
+
+  /// Removes pages and sheets of an earlier flipbook in the folder that this one lacks.
+  private func removeStaleFiles() throws(QuireError) {
+    let stale = try out.names { name in
+      let ours =
+        (name.hasPrefix("page-") && name.hasSuffix(".png"))
+        || ((name.hasPrefix("turn-") || name.hasPrefix("spread-")) && name.hasSuffix(".webp"))
+      return ours && written[name] == nil
+    }
+    for name in stale { try out.remove(name) }
+  }
+}

@@ -1,0 +1,250 @@
+// `quire flipbook` (issue #14): the folder and its manifest, the sprite sheets against the
+// turn `quire flip` draws, determinism, stale files, bad options, and the browser test
+// (scripts/flipbook-browser-test.py: headless Chromium plays the folder from file://).
+//
+// The books are Fixtures/flipbook/ltr.epub and rtl.epub (make-flipbook-books.py).
+
+import Foundation
+import QuireCore
+import QuireRaster
+import QuireTestSupport
+import Testing
+
+@testable import Quire
+
+enum FlipbookFixture {
+  static let folder = packageRoot.appendingPathComponent("Tests/QuireTests/Fixtures/flipbook")
+  static let ltr = folder.appendingPathComponent("ltr.epub").path
+  static let rtl = folder.appendingPathComponent("rtl.epub").path
+  static let script = packageRoot.appendingPathComponent("scripts/flipbook-browser-test.py").path
+  /// Small pages and short turns keep the debug build fast.
+  static let options = ["--size", "300x400", "--frames", "6"]
+
+  /// `quire flipbook BOOK -o (a new temporary folder) options…`; the folder and the result.
+  static func make(_ book: String, _ name: String, _ extra: [String] = options) throws
+    -> (String, CommandResult)
+  {
+    let out = temporaryFolder("flipbook-\(name)")
+    return (out, try runQuire(["flipbook", book, "-o", out] + extra))
+  }
+
+  static func manifest(_ folder: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/flipbook.json"))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  static func files(_ folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+  }
+
+  static func bytes(_ folder: String, _ name: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
+  }
+
+  /// Whether the browser test can run here: chromium, chromedriver and selenium.
+  static var browserRunnable: Bool {
+    BrowserOracle.chromium != nil
+      && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+      && (try? Subprocess.run(Subprocess.python, ["-c", "import selenium, PIL"]))?.status == 0
+  }
+}
+
+@Suite(.serialized) struct FlipbookTests {
+  @Test func folderHoldsThePlayerThePagesAndTheTurns() throws {
+    let (out, r) = try FlipbookFixture.make(FlipbookFixture.ltr, "folder")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    try #require(r.status == 0, "\(r.stderr)")
+    let m = try FlipbookFixture.manifest(out)
+    #expect(m["format"] as? String == "quire-flipbook/1")
+    #expect(m["width"] as? Int == 300 && m["height"] as? Int == 400)
+    let book = try #require(m["book"] as? [String: Any])
+    #expect(book["title"] as? String == "A Flipbook Sample")
+    #expect(book["direction"] as? String == "ltr")
+    let pages = try #require(m["pages"] as? [[String: Any]])
+    #expect(pages.count >= 5, "the fixture should be several pages")
+    #expect(pages.map { $0["number"] as? Int } == Array(1...pages.count))
+    let turns = try #require(m["turns"] as? [[String: Any]])
+    #expect(turns.map { $0["from"] as? Int } == Array(1..<pages.count))
+    #expect(turns.map { $0["to"] as? Int } == Array(2...pages.count))
+    let spreads = try #require(m["spreadTurns"] as? [[String: Any]])
+    #expect(
+      spreads.map { $0["from"] as? Int } == Array(stride(from: 1, through: pages.count - 2, by: 2)))
+    let turn = try #require(m["turn"] as? [String: Any])
+    #expect(turn["frames"] as? Int == 6 && turn["fps"] as? Double == 30)
+    #expect(turn["style"] as? String == "curl")
+    let easing = try #require(turn["easing"] as? [Double])
+    #expect(easing.count == 65 && easing.first == 0 && easing.last == 1)
+    #expect(abs(easing[32] - 0.5) < 1e-6, "ease in and out is symmetric")
+    #expect(easing[8] < 0.125, "ease in: slower than linear at first")
+    let single = try #require(turn["single"] as? [String: Int])
+    #expect(single["frames"] == 4 && single["frameWidth"] == 300 && single["frameHeight"] == 400)
+    #expect(single["columns"]! * single["rows"]! >= 4)
+
+    // Exactly these files; all but book.js and flipbook.json add up to totalBytes.
+    var expected = ["book.js", "flipbook.css", "flipbook.js", "flipbook.json", "index.html"]
+    expected += pages.compactMap { $0["file"] as? String }
+    expected += (turns + spreads).compactMap { $0["file"] as? String }
+    #expect(try FlipbookFixture.files(out) == expected.sorted())
+    let sizes = try expected.filter { $0 != "flipbook.json" && $0 != "book.js" }.map {
+      try FlipbookFixture.bytes(out, $0).count
+    }
+    #expect(m["totalBytes"] as? Int == sizes.reduce(0, +))
+    for t in turns + spreads {
+      let file = try #require(t["file"] as? String)
+      let size = try FlipbookFixture.bytes(out, file).count
+      #expect(t["bytes"] as? Int == size)
+    }
+    #expect(r.stdout.contains("\(pages.count) pages, \(turns.count) turns"), "\(r.stdout)")
+    #expect(r.stdout.contains(" MB in "), "the total size is reported: \(r.stdout)")
+
+    // book.js is the manifest; nothing in the player reaches for the network.
+    let script = String(decoding: try FlipbookFixture.bytes(out, "book.js"), as: UTF8.self)
+    let json = String(decoding: try FlipbookFixture.bytes(out, "flipbook.json"), as: UTF8.self)
+    #expect(script.hasPrefix("window.QUIRE_FLIPBOOK = {"))
+    #expect(script.contains(json))
+    let html = String(decoding: try FlipbookFixture.bytes(out, "index.html"), as: UTF8.self)
+    #expect(html.contains("<title>A Flipbook Sample</title>"))
+    #expect(html.contains(#"<script src="book.js"></script>"#))
+    for name in ["index.html", "flipbook.js", "flipbook.css"] {
+      let text = String(decoding: try FlipbookFixture.bytes(out, name), as: UTF8.self)
+      #expect(
+        !text.contains("http:") && !text.contains("https:") && !text.contains("fetch("), "\(name)")
+    }
+  }
+
+  /// The pages are what `quire render --color rgb` draws; a sheet's cells are exactly the
+  /// moving frames of the linear-timed turn `PagedBook.turn` draws (lossless WebP).
+  @Test func pagesAreRenderPagesAndSheetsHoldTheTurnFrames() throws {
+    let (out, r) = try FlipbookFixture.make(FlipbookFixture.ltr, "sheets")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    try #require(r.status == 0, "\(r.stderr)")
+    let rendered = temporaryFolder("flipbook-render")
+    defer { try? FileManager.default.removeItem(atPath: rendered) }
+    let rr = try runQuire([
+      "render", FlipbookFixture.ltr, "-o", rendered, "--size", "300x400", "--color", "rgb",
+      "--pages", "1-2",
+    ])
+    try #require(rr.status == 0, "\(rr.stderr)")
+    for name in ["page-0001.png", "page-0002.png"] {
+      #expect(
+        try FlipbookFixture.bytes(out, name) == FlipbookFixture.bytes(rendered, name), "\(name)")
+    }
+    let sheet = try #require(
+      decodeImage(try FlipbookFixture.bytes(out, "turn-0001.webp"), href: "turn-0001.webp"))
+    let m = try FlipbookFixture.manifest(out)
+    let grid = try #require((m["turn"] as? [String: Any])?["single"] as? [String: Int])
+    #expect(sheet.width == grid["columns"]! * 300 && sheet.height == grid["rows"]! * 400)
+
+    let book = try PagedBook(
+      contentsOf: URL(fileURLWithPath: FlipbookFixture.ltr),
+      layout: LayoutSettings(pageWidth: 300, pageHeight: 400))
+    let turn = try book.turn(
+      from: 1, PageTurn(style: .curl, timing: AnimationTiming(frames: 6, timing: .linear)))
+    let page1 = try book.page(1)
+    let page2 = try book.page(2)
+    for i in 0..<4 {
+      let x = (i % grid["columns"]!) * 300
+      let y = (i / grid["columns"]!) * 400
+      let cell = sheet.cropped(x: x, y: y, width: 300, height: 400)
+      let frame = turn.frame(i + 1)
+      #expect(meanDifference(cell, frame) == 0, "cell \(i) is frame \(i + 1) of the turn")
+      #expect(meanDifference(cell, page1) > 1 && meanDifference(cell, page2) > 1, "cell \(i) moves")
+    }
+  }
+
+  @Test func twoRunsAreByteIdenticalAndARerunRemovesStaleFiles() throws {
+    let (a, ra) = try FlipbookFixture.make(FlipbookFixture.ltr, "det-a")
+    let (b, rb) = try FlipbookFixture.make(FlipbookFixture.ltr, "det-b")
+    defer {
+      try? FileManager.default.removeItem(atPath: a)
+      try? FileManager.default.removeItem(atPath: b)
+    }
+    try #require(ra.status == 0 && rb.status == 0, "\(ra.stderr) \(rb.stderr)")
+    let names = try FlipbookFixture.files(a)
+    #expect(try FlipbookFixture.files(b) == names)
+    for name in names {
+      #expect(try FlipbookFixture.bytes(a, name) == FlipbookFixture.bytes(b, name), "\(name)")
+    }
+    // Pages 2-4 into the same folder: the other pages and sheets go.
+    let r = try runQuire(
+      ["flipbook", FlipbookFixture.ltr, "-o", a, "--pages", "2-4"] + FlipbookFixture.options)
+    try #require(r.status == 0, "\(r.stderr)")
+    let left = try FlipbookFixture.files(a)
+    #expect(
+      left.filter { $0.hasPrefix("page-") } == ["page-0002.png", "page-0003.png", "page-0004.png"])
+    #expect(left.filter { $0.hasPrefix("turn-") } == ["turn-0002.webp", "turn-0003.webp"])
+    #expect(left.filter { $0.hasPrefix("spread-") } == ["spread-0002.webp"])
+    #expect(!left.contains(".quire-lock"))
+  }
+
+  @Test func rightToLeftBookSaysSo() throws {
+    let (out, r) = try FlipbookFixture.make(
+      FlipbookFixture.rtl, "rtl", FlipbookFixture.options + ["--pages", "1-4", "--no-spreads"])
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    try #require(r.status == 0, "\(r.stderr)")
+    let m = try FlipbookFixture.manifest(out)
+    #expect((m["book"] as? [String: Any])?["direction"] as? String == "rtl")
+    #expect((m["pages"] as? [Any])?.count == 4)
+    #expect((m["spreadTurns"] as? [Any])?.isEmpty == true)
+    #expect((m["turn"] as? [String: Any])?["spread"] == nil)
+    let html = String(decoding: try FlipbookFixture.bytes(out, "index.html"), as: UTF8.self)
+    #expect(html.contains(#"<html lang="ar">"#))
+  }
+
+  @Test(arguments: [
+    ["--pages", "0-3"], ["--pages", "4-2"], ["--pages", "1-3,5"], ["--pages", "x"],
+    ["--pages", "90-95"], ["--pages", "1-2001"], ["--frames", "2"], ["--style", "wobble"],
+    ["--color", "cmyk"], ["--size", "10x10"], ["--boxes"], ["--corner", "left"],
+    ["--size", "4000x4000", "--frames", "40"],
+  ])
+  func badOptionsExit64(_ extra: [String]) throws {
+    let (out, r) = try FlipbookFixture.make(FlipbookFixture.ltr, "bad", ["--frames", "4"] + extra)
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    #expect(r.status == 64, "\(extra): \(r.stderr)")
+    #expect(
+      r.stderr.hasPrefix("quire: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+  }
+
+  @Test func missingOutputOrBook() throws {
+    #expect(try runQuire(["flipbook", FlipbookFixture.ltr]).status == 64)
+    let (out, r) = try FlipbookFixture.make("/nonexistent/book.epub", "missing")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    #expect(r.status == 66, "\(r.stderr)")
+  }
+
+  @Test(
+    .enabled(
+      if: FlipbookFixture.browserRunnable || BrowserOracle.required,
+      "chromium, chromedriver or python3-selenium is missing (scripts/install-deps.sh)"),
+    .timeLimit(.minutes(3)))
+  func playsInHeadlessChromium() throws {
+    let report = temporaryFolder("flipbook-browser") + ".json"
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    let r = try Subprocess.run(
+      Subprocess.python,
+      [
+        FlipbookFixture.script, "--quire", try #require(quireExecutable), "--ltr",
+        FlipbookFixture.ltr, "--rtl", FlipbookFixture.rtl, "--json", report,
+      ])
+    let data = try Data(contentsOf: URL(fileURLWithPath: report))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let checks = try #require(json["checks"] as? [[String: Any]])
+    for c in checks where c["ok"] as? Bool != true {
+      Issue.record("\(c["name"] ?? ""): \(c["detail"] ?? "")")
+    }
+    #expect(r.status == 0)
+    #expect(checks.count >= 30, "\(checks.count) checks")
+  }
+}
+
+/// The mean absolute difference of two same-size images over RGB (gray counts as RGB).
+private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+  let x = a.converted(to: .rgba8)
+  let y = b.converted(to: .rgba8)
+  guard x.width == y.width, x.height == y.height else { return .infinity }
+  var sum = 0
+  for i in stride(from: 0, to: x.pixels.count, by: 4) {
+    for c in 0..<3 { sum += abs(Int(x.pixels[i + c]) - Int(y.pixels[i + c])) }
+  }
+  return Double(sum) / Double(x.width * x.height * 3)
+}

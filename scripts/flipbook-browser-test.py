@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""The flipbook in a real browser: headless Chromium, driven by selenium, plays the folder
+`quire flipbook` wrote, from file://, and the shown pages are compared with the page PNGs.
+
+Usage: scripts/flipbook-browser-test.py --quire BIN --ltr BOOK --rtl BOOK [--json REPORT]
+       [--keep DIR] [--chromedriver PATH]
+
+For each book a flipbook is made at 300x400 px with 8-frame turns, then:
+  single pages (a portrait viewport, 500x800): the page shown is page 1 and matches
+  page-0001.png; the forward key (ArrowRight, ArrowLeft for the RTL book) plays the turn
+  (frames drawn from the sprite sheet are counted by the player) and shows page 2, matching
+  page-0002.png; the backward key shows page 1 again; a click on the forward edge turns too;
+  spreads (a landscape viewport, 900x560): pages 1 and 2 side by side (page 1 on the right
+  for RTL) match the two PNGs side by side; the forward key shows pages 3 and 4.
+Every request the page made (the DevTools performance log's Network.requestWillBeSent) must
+be a file:// URL inside the flipbook's folder: nothing leaves it, no server is involved.
+
+A screenshot matches a PNG when the sizes are equal and at most 0.5 % of the pixels differ by
+more than 16 in a channel (the browser draws the PNG at 1:1; the slack is for colour
+management). Exit 0 when every check passes, 1 when one fails, 2 when chromium, chromedriver
+or selenium are missing.
+"""
+
+import argparse
+import io
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+try:
+    from PIL import Image
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.common.action_chains import ActionChains
+except ImportError as e:  # pragma: no cover - depends on the machine
+    print(f"flipbook-browser-test: {e} (install python3-selenium and python3-pil)", file=sys.stderr)
+    sys.exit(2)
+
+PAGE = (300, 400)
+SINGLE_VIEWPORT = (500, 800)
+SPREAD_VIEWPORT = (900, 560)
+
+
+class Checks:
+    def __init__(self):
+        self.items = []
+
+    def add(self, name, ok, detail=""):
+        self.items.append({"name": name, "ok": bool(ok), "detail": detail})
+        print(("ok   " if ok else "FAIL ") + name + (f": {detail}" if detail else ""))
+
+    @property
+    def ok(self):
+        return all(i["ok"] for i in self.items)
+
+
+def chromedriver_path(explicit):
+    for cand in ([explicit] if explicit else []) + ["/usr/bin/chromedriver", "chromedriver"]:
+        found = shutil.which(cand) if cand else None
+        if found:
+            return found
+    return None
+
+
+def browser(driver_path):
+    opts = webdriver.ChromeOptions()
+    for arg in ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
+                "--window-size=1000,900", "--force-color-profile=srgb"]:
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=opts)
+
+
+def viewport(driver, size):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
+
+
+def state(driver):
+    return driver.execute_script(
+        "var d = document.body.dataset; return {state: d.state, page: d.page, pages: d.pages,"
+        " layout: d.layout, frames: d.frames};")
+
+
+def wait_for(driver, predicate, timeout=15):
+    deadline = time.monotonic() + timeout
+    s = state(driver)
+    while time.monotonic() < deadline:
+        s = state(driver)
+        if predicate(s):
+            return s
+        time.sleep(0.05)
+    return s
+
+
+def open_book(driver, folder, size):
+    viewport(driver, size)
+    driver.get((folder / "index.html").as_uri())
+    return wait_for(driver, lambda s: s["state"] == "idle")
+
+
+def shown_image(driver):
+    png = driver.find_element(By.ID, "pages").screenshot_as_png
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def expected_image(folder, pages):
+    images = [Image.open(folder / f"page-{n:04d}.png").convert("RGB") if n else
+              Image.new("RGB", PAGE, "white") for n in pages]
+    out = Image.new("RGB", (sum(i.width for i in images), images[0].height), "white")
+    x = 0
+    for i in images:
+        out.paste(i, (x, 0))
+        x += i.width
+    return out
+
+
+def compare(shot, want):
+    """Whether `shot` matches `want`, and a description."""
+    if shot.size != want.size:
+        return False, f"screenshot {shot.size[0]}x{shot.size[1]}, PNG {want.size[0]}x{want.size[1]}"
+    a, b = shot.tobytes(), want.tobytes()
+    bad = 0
+    for i in range(0, len(a), 3):
+        if max(abs(a[i] - b[i]), abs(a[i + 1] - b[i + 1]), abs(a[i + 2] - b[i + 2])) > 16:
+            bad += 1
+    share = bad / (shot.size[0] * shot.size[1])
+    return share <= 0.005, f"{share * 100:.3f} % of pixels differ"
+
+
+def check_view(checks, driver, folder, name, pages):
+    s = state(driver)
+    want = ",".join(str(p) for p in pages)
+    checks.add(f"{name}: pages shown {want}", s["pages"] == want, f"shown {s['pages']}")
+    ok, detail = compare(shown_image(driver), expected_image(folder, pages))
+    checks.add(f"{name}: screenshot matches page PNGs {want}", ok, detail)
+
+
+def turn(driver, key, until_pages):
+    ActionChains(driver).send_keys(key).perform()
+    return wait_for(driver, lambda s: s["state"] == "idle" and s["pages"] == until_pages)
+
+
+def single_pages(checks, driver, folder, label, forward, backward):
+    s = open_book(driver, folder, SINGLE_VIEWPORT)
+    checks.add(f"{label} single: layout", s["layout"] == "single", str(s))
+    check_view(checks, driver, folder, f"{label} single start", [1])
+    s = turn(driver, forward, "2")
+    frames = int(s.get("frames") or 0)
+    checks.add(f"{label} single: the turn drew sheet frames", frames >= 3, f"{frames} frames")
+    check_view(checks, driver, folder, f"{label} single after forward key", [2])
+    turn(driver, backward, "1")
+    check_view(checks, driver, folder, f"{label} single after backward key", [1])
+    edge = "left" if label == "rtl" else "right"
+    driver.find_element(By.ID, edge).click()
+    s = wait_for(driver, lambda s: s["state"] == "idle" and s["pages"] == "2")
+    checks.add(f"{label} single: a click on the {edge} edge turns forward", s["pages"] == "2",
+               str(s))
+
+
+def spreads(checks, driver, folder, label, forward, rtl):
+    s = open_book(driver, folder, SPREAD_VIEWPORT)
+    checks.add(f"{label} spread: layout", s["layout"] == "spread", str(s))
+    check_view(checks, driver, folder, f"{label} spread start", [2, 1] if rtl else [1, 2])
+    want = [4, 3] if rtl else [3, 4]
+    s = turn(driver, forward, ",".join(map(str, want)))
+    frames = int(s.get("frames") or 0)
+    checks.add(f"{label} spread: the turn drew sheet frames", frames >= 3, f"{frames} frames")
+    check_view(checks, driver, folder, f"{label} spread after forward key", want)
+
+
+def network(checks, driver, folder, label):
+    root = folder.resolve().as_uri() + "/"
+    urls = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    outside = [u for u in urls if not u.startswith(root)]
+    checks.add(f"{label}: requests made", len(urls) >= 5, f"{len(urls)} requests")
+    checks.add(f"{label}: no request left the folder", not outside, ", ".join(outside[:5]))
+
+
+def make(quire, book, folder):
+    r = subprocess.run([quire, "flipbook", str(book), "-o", str(folder), "--size",
+                        f"{PAGE[0]}x{PAGE[1]}", "--frames", "8"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"quire flipbook {book} exited {r.returncode}: {r.stderr.strip()}")
+
+
+def run(args, work):
+    driver_path = chromedriver_path(args.chromedriver)
+    if not driver_path or not (shutil.which("chromium") or shutil.which("google-chrome")):
+        print("flipbook-browser-test: chromium or chromedriver is not installed", file=sys.stderr)
+        return 2, None
+    checks = Checks()
+    driver = browser(driver_path)
+    try:
+        for label, book in (("ltr", args.ltr), ("rtl", args.rtl)):
+            folder = work / label
+            make(args.quire, Path(book), folder)
+            rtl = label == "rtl"
+            fwd, back = (Keys.ARROW_LEFT, Keys.ARROW_RIGHT) if rtl else (Keys.ARROW_RIGHT, Keys.ARROW_LEFT)
+            driver.get("about:blank")
+            driver.get_log("performance")  # drop what came before this book
+            single_pages(checks, driver, folder, label, fwd, back)
+            spreads(checks, driver, folder, label, fwd, rtl)
+            network(checks, driver, folder, label)
+    finally:
+        driver.quit()
+    return (0 if checks.ok else 1), checks
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quire", required=True)
+    p.add_argument("--ltr", required=True)
+    p.add_argument("--rtl", required=True)
+    p.add_argument("--json")
+    p.add_argument("--keep", help="write the flipbooks here and keep them")
+    p.add_argument("--chromedriver")
+    args = p.parse_args(argv)
+    if args.keep:
+        work = Path(args.keep)
+        work.mkdir(parents=True, exist_ok=True)
+        code, checks = run(args, work)
+    else:
+        with tempfile.TemporaryDirectory(prefix="quire-flipbook-") as tmp:
+            code, checks = run(args, Path(tmp))
+    if args.json and checks is not None:
+        Path(args.json).write_text(json.dumps({"ok": checks.ok, "checks": checks.items}, indent=1))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
