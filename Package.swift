@@ -60,6 +60,7 @@ let package = Package(
       name: "Quire",
       dependencies: [
         "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion",
+        "CDeflate",
       ]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 
