@@ -46,6 +46,6 @@ private let rayImportable: Bool = {
     p.waitUntilExit()
     let tail = String(decoding: stderr.suffix(3000), as: UTF8.self)
     #expect(p.terminationStatus == 0, "test_quire_ray.py failed:\n\(tail)")
-    #expect(String(decoding: stdout, as: UTF8.self).contains("\"books\": 7"))
+    #expect(String(decoding: stdout, as: UTF8.self).contains("\"books\": 6"))
   }
 }

@@ -23,12 +23,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 BOOKS = [
-    "childrens-literature.epub",
     "regime-anticancer-arabic.epub",
     "wasteland-otf-obf.epub",
+    "wasteland-woff-obf.epub",
     "trees.epub",
     "svg-in-spine.epub",
-    "pg84-frankenstein.epub",
 ]
 KILLED = "wasteland-otf-obf"
 
@@ -57,6 +56,7 @@ def main() -> int:
     p.add_argument("--quire", required=True)
     p.add_argument("--corpus", required=True)
     args = p.parse_args()
+    args.corpus = os.path.abspath(args.corpus)
     work = tempfile.mkdtemp(prefix="quire-ray-test-")
     out = os.path.join(work, "out")
     broken = os.path.join(work, "broken.epub")
