@@ -25,7 +25,7 @@ private let rayImportable: Bool = {
     .enabled(
       if: rayImportable, "python3 cannot import ray (pip install ray; install-deps.sh does)"),
     .enabled(if: corpusPresent, "the corpus (../shared/corpus) is missing"),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
   func corpusOnTwoWorkers() throws {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
