@@ -66,6 +66,7 @@ let package = Package(
       dependencies: [
         "QuireCore", "QuireIngest", "QuireTypeset", "QuireRaster", "QuireCache", "QuireMotion",
         "CWebP",
+        "CDeflate",
       ]),
     .executableTarget(name: "quire", dependencies: ["Quire"]),
 

@@ -19,3 +19,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin libicu-dev libfontconfig-dev \
   fonts-unifont \
   >/dev/null
+
+# Ray (PyPI) for the cluster driver (scripts/ray/quire_ray.py) and its test
+# (Tests/QuireTests/RayDriverTests.swift, which skips, saying so, when ray cannot be imported).
+python3 -m pip install --quiet --disable-pip-version-check "ray==2.60.0" \
+  || echo "install-deps: ray could not be installed; the Ray driver test will be skipped" >&2

@@ -17,6 +17,8 @@ public struct BenchRequest: Sendable {
   public var color = PageColor.gray
   /// When set, also simulate reading with the page cache for this many turns.
   public var readingTurns: Int? = nil
+  /// When set, also time the book cold and through this layout cache (its entry stored).
+  public var cache: LayoutCache? = nil
 
   /// A benchmark of `book` with the defaults.
   public init(book: URL) { self.book = book }
@@ -49,10 +51,12 @@ public struct BenchResult: Codable, Sendable {
   public var peakRSSMegabytes: Double
   /// The reading simulation, when asked for.
   public var reading: ReadingReport?
+  /// Cold against cached timings, when a layout cache was given.
+  public var cache: CacheTimings? = nil
 
   /// JSON keys as documented (seconds and MB in the names, snake_case like ReadingReport's).
   enum CodingKeys: String, CodingKey {
-    case book, pages, threads, repeats, reading
+    case book, pages, threads, repeats, reading, cache
     case ingestSeconds = "ingest_s"
     case layoutSeconds = "layout_s"
     case rasterSeconds = "raster_s"
@@ -84,6 +88,13 @@ public struct BenchResult: Codable, Sendable {
 
         """)
     }
+    if let c = cache {
+      s += """
+        paginate  cold \(ms(c.coldPaginateSeconds)), cached \(ms(c.cachedPaginateSeconds))
+        page      cached \(ms(c.cachedPageSeconds))  (entry \(c.entryBytes / 1024) KB)
+
+        """
+    }
     return s
   }
 
@@ -110,12 +121,16 @@ public enum Benchmark {
     }
     let t = median(runs.map(\.total))
     let pages = last?.records.count ?? 0
-    return BenchResult(
+    var cacheTimings: CacheTimings? = nil
+    if let cache = r.cache { cacheTimings = try self.cacheTimings(r, cache: cache) }
+    var result = BenchResult(
       book: r.book.lastPathComponent, pages: pages, threads: r.threads, repeats: runs.count,
       ingestSeconds: median(runs.map(\.ingest)), layoutSeconds: median(runs.map(\.layout)),
       rasterSeconds: median(runs.map(\.raster)), encodeSeconds: median(runs.map(\.encode)),
       totalSeconds: t, pagesPerSecond: t > 0 ? Double(pages) / t : 0,
       peakRSSMegabytes: processPeakRSSMegabytes(), reading: reading)
+    result.cache = cacheTimings
+    return result
   }
 
   private struct StageTimes {

@@ -170,6 +170,17 @@ struct Manifest: Codable, Sendable {
   ) throws(QuireError) {
     let head = Manifest(
       book: paginated, settings: settings, files: files, boxes: boxes, pages: false)
+    let records = paginated.records
+    try write(
+      head: head, pageCount: records.count,
+      page: { pageInfo(records[$0].page, files: files, boxes: boxes) }, to: file)
+  }
+
+  /// Writes `head` (its page list empty) with the entries `page(0..<pageCount)` spliced into
+  /// its page list, as `write(_:settings:files:boxes:to:)` describes.
+  static func write(
+    head: Manifest, pageCount: Int, page: (Int) -> PageInfo, to file: AtomicFile
+  ) throws(QuireError) {
     let text = [UInt8](head.encoded())
     let marker = Array("\"pages\" : [".utf8)
     guard let at = Self.find(marker, in: text),
@@ -178,10 +189,10 @@ struct Manifest: Codable, Sendable {
     let enc = encoder
     do {
       try file.write(text[..<(at + marker.count)])
-      for (i, record) in paginated.records.enumerated() {
-        let entry = pageInfo(record.page, files: files, boxes: boxes)
+      for i in 0..<pageCount {
+        let entry = page(i)
         guard let json = try? enc.encode(entry) else {
-          throw QuireError.internalError("manifest: page \(record.page.number) did not encode")
+          throw QuireError.internalError("manifest: page \(entry.number) did not encode")
         }
         var out: [UInt8] = Array((i == 0 ? "\n" : ",\n").utf8)
         out.reserveCapacity(json.count + json.count / 4)
@@ -194,7 +205,7 @@ struct Manifest: Codable, Sendable {
         }
         try file.write(out)
       }
-      try file.write(Array((paginated.records.isEmpty ? "" : "\n  ").utf8))
+      try file.write(Array((pageCount == 0 ? "" : "\n  ").utf8))
       try file.write(text[close...])
     } catch let e as AtomicFileError {
       throw .cannotCreate(path: file.path, reason: e.reason)

@@ -107,6 +107,9 @@ public struct PaginateRequest: Sendable {
   public var stats = false
   /// Fail on any diagnostic instead of working around it.
   public var strict = false
+  /// The persisted layout cache: a book seen before is answered from it, and every layout is
+  /// stored in it. nil: none.
+  public var cache: LayoutCache? = nil
 
   /// A pagination of `book` with the defaults.
   public init(book: URL) { self.book = book }
@@ -118,12 +121,16 @@ public enum PaginateJob {
   /// `stats`, each page's line boxes are (the quality numbers are computed from them).
   public static func run(_ r: PaginateRequest) throws(QuireError) -> PageMap {
     guard r.threads >= 1 else { throw .invalidRequest(.threads(r.threads)) }
+    try r.layout.check()
+    let cacheKey = r.cache?.key(r.book, r.layout)
+    if let cacheKey, let hit = cachedMap(r, key: cacheKey) { return hit }
     var plan = PaginationPlan()
     plan.threads = r.threads
     plan.keepBoxes = r.stats
     plan.strict = r.strict
     let book = try BookPagination(path: r.book.path, settings: r.layout, plan: plan)
       .run(visit: { _, _ in })
+    r.cache?.remember(book, settings: r.layout, key: cacheKey, boxes: r.stats)
     let pages = book.records.map(\.page)
     var stats: QualityReport? = nil
     if r.stats {

@@ -24,6 +24,9 @@ public struct RenderRequest: Sendable {
   /// Flush every page file to the disk before it is renamed into place (the manifest and the
   /// folder are always flushed: they decide which render the folder holds).
   public var syncPages = false
+  /// The persisted layout cache: a few pages of a book seen before are drawn from it (only
+  /// their chapters laid out), and every complete layout is stored in it. nil: none.
+  public var cache: LayoutCache? = nil
 
   /// The worker threads the render runs: `threads`, cut to what
   /// `QuireLimits.workerMemoryBudget` allows for pages of this size and colour.
@@ -81,6 +84,10 @@ public enum RenderJob {
     try out.lock()
     defer { out.unlock() }
     try out.remove(manifestName)
+    let cacheKey = request.cache?.key(request.book, request.layout)
+    if let cacheKey, let hit = try cachedRun(request, key: cacheKey, out: out, progress: progress) {
+      return hit
+    }
     let settings = request.layout
     let syncPages = request.syncPages
     let format = request.color.format
@@ -119,6 +126,7 @@ public enum RenderJob {
       try Manifest.write(book, settings: settings, files: files, boxes: request.boxes, to: file)
     }
     try out.sync()
+    request.cache?.remember(book, settings: settings, key: cacheKey, boxes: request.boxes)
     return RenderSummary(
       pageCount: pageCount, rendered: files.count, threads: request.workerThreads,
       removedStalePages: stale, diagnostics: book.diagnostics)

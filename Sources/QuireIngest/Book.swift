@@ -531,6 +531,40 @@ package final class ChapterLoader: Sendable {
       fonts: fonts, images: [], resources: store, warnings: [])
   }
 
+  /// Chapter `k` alone (converted now if not yet) in a Document of all `count` chapters whose
+  /// others are left empty, with the fonts chapter k's @font-face rules declare: what laying
+  /// out that one chapter needs (a page from the persisted layout cache). Its toc, landmarks
+  /// and warnings are empty.
+  package func only(_ k: Int) throws(IngestError) -> Document {
+    if var doc = whole {
+      for i in doc.chapters.indices where i != k {
+        doc.chapters[i].blocks = []
+        doc.chapters[i].anchors = [:]
+      }
+      doc.toc = []
+      doc.warnings = []
+      return doc
+    }
+    let plan = plan!
+    guard plan.items.indices.contains(k) else { return try prefix(0) }
+    let converted = try chapters(k..<(k + 1))[0]
+    var ignored: [Diagnostic] = []
+    let store = resources()
+    let fonts = EPUBReader.loadFonts(
+      converted.fontFaces, store: store, encryption: plan.encryption, warnings: &ignored)
+    let chapters = plan.items.indices.map { i in
+      i == k
+        ? converted.chapter
+        : Chapter(
+          spineIndex: i, href: plan.items[i].item.path, mediaType: plan.items[i].item.mediaType,
+          linear: plan.items[i].linear, size: 0, language: plan.opf.metadata.language,
+          direction: nil, blocks: [], anchors: [:], length: 0)
+    }
+    return Document(
+      format: .epub, metadata: plan.opf.metadata, chapters: chapters, toc: [], fonts: fonts,
+      images: [], resources: store, warnings: [])
+  }
+
   /// The whole book, exactly as `Book.open` gives it; converts the chapters not yet converted
   /// in parallel.
   package func document() throws(IngestError) -> Document {

@@ -5,7 +5,10 @@ import Quire
 enum BenchCommand {
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
-      words, valued: layoutValued.union(["--repeat", "--threads", "--turns", "--color"]),
+      words,
+      valued: layoutValued.union([
+        "--repeat", "--threads", "--turns", "--color", "--cache",
+      ]),
       switches: layoutSwitches.union(["--json", "--reading"]))
     let path = try singleBook(a, command: "bench")
     var request = BenchRequest(book: fileURL(path))
@@ -13,6 +16,7 @@ enum BenchCommand {
     request.repeats = try a.int("--repeat", in: 1...1000) ?? 1
     request.threads = try threadCount(a)
     request.color = try a.choice("--color", PageColor.self) ?? .gray
+    request.cache = try layoutCache(a)
     if a.flag("--reading") {
       request.readingTurns = try a.int("--turns", in: 2...100_000) ?? 60
     }

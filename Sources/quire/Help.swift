@@ -51,7 +51,7 @@ let layoutHelp = """
 let commandHelp: [String: String] = [
   "render": """
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
-               [--threads N] [--boxes] [--fsync]
+               [--threads N] [--boxes] [--fsync] [--cache DIR|off]
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
@@ -66,6 +66,10 @@ let commandHelp: [String: String] = [
                        need more than 512 MB (a note says so) [all cores]
     --boxes            add line, image and block boxes to the manifest
     --fsync            also flush every page file to the disk
+    --cache DIR|off    the persisted layout cache [$XDG_CACHE_HOME/quire, else
+                       ~/.cache/quire]: up to 64 pages of a book seen before are drawn
+                       from their chapters alone; every complete layout is stored (256 MB,
+                       least recently used out)
 
   """ + layoutHelp,
   "batch": """
@@ -86,11 +90,13 @@ let commandHelp: [String: String] = [
 
   """ + layoutHelp,
   "paginate": """
-  quire paginate BOOK [layout options] [--json] [--stats]
+  quire paginate BOOK [layout options] [--json] [--stats] [--cache DIR|off]
 
   Lays the book out without drawing: page count and page map (start/end Locations per
   page). --json prints {pageCount, layout, pages}. --stats adds typographic quality
   numbers (line adjustment ratios, hyphenation, widows/orphans, kinsoku).
+  A book seen before (same bytes, options, fonts, engine) is answered from the layout
+  cache (--cache, as for render; --stats and --strict lay the book out again).
 
   """ + layoutHelp,
   "info": """
@@ -101,11 +107,15 @@ let commandHelp: [String: String] = [
   """,
   "bench": """
   quire bench BOOK [layout options] [--repeat N] [--threads N] [--json] [--reading [--turns N]]
+              [--cache DIR|off]
 
   Times each stage — ingest, layout, raster, encode, total — over all pages without
   writing files; reports pages/s and peak memory. --reading reads through the book with
   the page cache (forward, with some backward turns) and reports turns, hits, p50/p99
   turn times and the cold render time.
+  With the layout cache (unless --cache off): cold paginate (layout, entry stored) against
+  cached paginate (page map read back) and a cached page (its chapter laid out, drawn and
+  encoded; median of the first, middle and last page).
 
   """ + layoutHelp,
   "flip": """

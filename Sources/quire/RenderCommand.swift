@@ -4,7 +4,9 @@ import Quire
 /// `quire render BOOK -o DIR …`.
 enum RenderCommand {
   /// The options of `render` that take a value (`quire batch` passes them on).
-  static let valued = layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"])
+  static let valued = layoutValued.union([
+    "-o", "--output", "--color", "--pages", "--threads", "--cache",
+  ])
   /// The switches of `render`.
   static let switches = layoutSwitches.union(["--boxes", "--fsync"])
 
@@ -20,6 +22,7 @@ enum RenderCommand {
     r.boxes = a.flag("--boxes")
     r.strict = a.flag("--strict")
     r.syncPages = a.flag("--fsync")
+    r.cache = try layoutCache(a)
     if a.value("--threads") != nil, r.workerThreads < r.threads {
       Terminal.note(
         "--threads \(r.threads): \(r.workerThreads) used; \(r.layout.pageWidth)x"
@@ -39,7 +42,7 @@ enum RenderCommand {
 enum PaginateCommand {
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(
-      words, valued: layoutValued.union(["--threads"]),
+      words, valued: layoutValued.union(["--threads", "--cache"]),
       switches: layoutSwitches.union(["--json", "--stats"]))
     let path = try singleBook(a, command: "paginate")
     var r = PaginateRequest(book: fileURL(path))
@@ -47,6 +50,7 @@ enum PaginateCommand {
     r.threads = try threadCount(a)
     r.stats = a.flag("--stats")
     r.strict = a.flag("--strict")
+    r.cache = try layoutCache(a)
     let map = try withFlagNames(book: path) { () throws(QuireError) in try PaginateJob.run(r) }
     if a.flag("--json") {
       let enc = JSONEncoder()

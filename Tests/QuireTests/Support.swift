@@ -52,6 +52,12 @@ func runQuire(_ args: [String]) throws -> CommandResult {
   let p = Process()
   p.executableURL = URL(fileURLWithPath: try #require(quireExecutable))
   p.arguments = args
+  // The layout cache goes to a folder of the test run, never the user's ~/.cache.
+  var environment = ProcessInfo.processInfo.environment
+  environment["XDG_CACHE_HOME"] =
+    FileManager.default.temporaryDirectory
+    .appendingPathComponent("quire-tests-\(getpid())-xdg-cache").path
+  p.environment = environment
   let out = Pipe()
   let err = Pipe()
   p.standardOutput = out

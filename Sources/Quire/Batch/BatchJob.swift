@@ -7,7 +7,7 @@
 // outnumber the workers' need, each with its share of the cores.
 //
 // Resuming: a converted book's folder gets `batch-stamp.json` — the SHA-1 of the book's
-// bytes, the settings fingerprint (the render options as given) and the engine version —
+// bytes (of an unpacked EPUB folder's files, as the layout cache hashes it), the settings fingerprint (the render options as given) and the engine version —
 // written atomically after its manifest. A later batch skips a book whose stamp matches and
 // whose manifest.json is still there; anything else (a changed book, other options, a new
 // engine, a stamp that does not parse) converts it again. `force` converts everything.
@@ -172,7 +172,7 @@ public enum BatchJob {
     var outcome = BatchOutcome(
       input: book.input.path, output: book.name, status: .failed, exitCode: 0, pages: nil,
       seconds: 0, warnings: 0, error: nil)
-    guard let digest = BatchStamp.digest(of: book.input) else {
+    guard let digest = LayoutCacheKey.contentHash(of: book.input) else {
       outcome.exitCode = 66
       outcome.error = "\(book.input.path): cannot open: cannot read the file"
       return outcome
@@ -246,12 +246,6 @@ struct BatchStamp: Codable, Equatable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(self) else { return }
     try? AtomicFile.write(data, to: folder.appendingPathComponent(BatchJob.stampName).path)
-  }
-
-  /// SHA-1 of the file's bytes in hex, nil when it cannot be read.
-  static func digest(of file: URL) -> String? {
-    guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else { return nil }
-    return SHA1.digest(data).map { String(format: "%02x", $0) }.joined()
   }
 }
 

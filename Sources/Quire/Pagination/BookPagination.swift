@@ -57,6 +57,9 @@ struct PaginatedBook: Sendable {
   var ingestSeconds: Double
   /// Thread-seconds spent laying chapters out.
   var layoutSeconds: Double
+  /// Ingest and layout diagnostics: `diagnostics` without the raster's (what the persisted
+  /// layout cache keeps; each run adds the warnings of the pages it draws).
+  var layoutDiagnostics = DiagnosticLog()
 
   /// The faces the pages use, in first-use order.
   var fontsUsed: [FontFace] {
@@ -146,11 +149,13 @@ struct BookPagination {
   ) -> PaginatedBook {
     var diagnostics = log
     diagnostics.merge(state.chapters)
+    let layoutDiagnostics = diagnostics
     diagnostics.add(contentsOf: state.raster)
     return PaginatedBook(
       document: document, typesetter: typesetter, records: state.records, complete: complete,
       diagnostics: diagnostics, key: settings.reading.refined(typesetter.key),
-      ingestSeconds: state.ingestSeconds, layoutSeconds: state.layoutSeconds)
+      ingestSeconds: state.ingestSeconds, layoutSeconds: state.layoutSeconds,
+      layoutDiagnostics: layoutDiagnostics)
   }
 
   /// One pass: lays out `range` with `typesetter`, visiting the wanted pages as they are

@@ -1,0 +1,145 @@
+// CachedLayout: the jobs' paths through a persisted layout.
+//
+// `paginate` of a seen book is the entry's page map, nothing laid out. `render --pages N`
+// opens the book lazily (package and spine only), converts and lays out the one chapter that
+// holds page N (its pages numbered from the chapter's first page, as in a whole-book run) and
+// draws page N; the manifest is the entry's, with this run's file names and raster warnings.
+// Before a chapter's pages are drawn they are checked against the entry (page count, every
+// page's spine, href and start/end Locations, the fonts used): a chapter whose layout
+// depends on more than itself (which chapter independence rules out, but the check is cheap)
+// sends the job down the whole-book path, and the entry is rebuilt.
+//
+// Selections of more than `maxCachedPages` pages take the whole-book path: it draws pages on
+// every worker thread while this one draws them in turn.
+//
+// Rejected: caching display lists or pixels. A page's display list is ~100 times its map
+// entry, and laying one chapter out costs a few milliseconds; pixels depend on the colour
+// mode and would make the cache a second copy of the render.
+
+import Foundation
+import QuireCore
+import QuireIngest
+import QuireRaster
+import QuireTypeset
+
+/// Laying out and drawing pages of a book whose layout is cached.
+struct CachedLayout {
+  let entry: LayoutCacheEntry
+  let path: String
+  let settings: LayoutSettings
+
+  /// The most pages a cached render draws (more go through the whole-book path).
+  static let maxCachedPages = 64
+
+  /// Lays out the chapters holding `numbers` (ascending, all in the book) and visits their
+  /// pages with a renderer, in order. Returns the raster diagnostics, or nil when a chapter
+  /// laid out again does not match the entry.
+  func draw(_ numbers: [Int], visit: (Page, PageRenderer) throws(QuireError) -> Void)
+    throws(QuireError) -> [Diagnostic]?
+  {
+    let loader: ChapterLoader
+    do {
+      loader = try Book.openLazily(URL(fileURLWithPath: path), options: settings.ingestOptions)
+    } catch {
+      throw QuireError(error)
+    }
+    var raster: [Diagnostic] = []
+    var k = 0
+    while k < numbers.count {
+      guard let chapter = entry.chapter(holding: numbers[k]) else { return nil }
+      var wanted: [Int] = []
+      while k < numbers.count, numbers[k] < chapter.firstPage + chapter.pageCount {
+        wanted.append(numbers[k])
+        k += 1
+      }
+      guard let (pages, renderer) = try layOut(chapter, loader) else { return nil }
+      for n in wanted { try visit(pages[n - chapter.firstPage], renderer) }
+      for w in renderer.warnings where !raster.contains(w) { raster.append(w) }
+    }
+    return raster
+  }
+
+  /// One chapter laid out alone and numbered in place, nil when it differs from the entry.
+  private func layOut(_ chapter: LayoutCacheEntry.Chapter, _ loader: ChapterLoader)
+    throws(QuireError) -> ([Page], PageRenderer)?
+  {
+    guard chapter.spine < loader.count else { return nil }
+    let document: Document
+    let typesetter: Typesetter
+    do {
+      document = try loader.only(chapter.spine)
+    } catch {
+      throw QuireError(error)
+    }
+    do {
+      typesetter = try Typesetter(document: document, options: settings.layoutOptions)
+    } catch {
+      throw QuireError(error, book: path)
+    }
+    let spine = chapter.spine
+    let pages = onLargeStack {
+      typesetter.numbered(typesetter.layoutChapter(spine).pages, from: chapter.firstPage)
+    }
+    guard matches(pages, chapter, fonts: typesetter.fonts.faces) else { return nil }
+    let resources = document.resources
+    let renderer = PageRenderer(
+      fonts: typesetter.fonts, images: { href in resources.data(forHref: href) })
+    return (pages, renderer)
+  }
+
+  /// Whether freshly laid out `pages` are the entry's pages of `chapter`.
+  private func matches(_ pages: [Page], _ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace])
+    -> Bool
+  {
+    guard pages.count == chapter.pageCount else { return false }
+    var used: [String] = []
+    for page in pages {
+      let cached = entry.pages[page.number - 1]
+      guard cached.spine == page.spine, cached.href == page.href,
+        cached.start == BookLocation(page.start), cached.end == BookLocation(page.end)
+      else { return false }
+      for item in page.items {
+        guard case .glyphs(let run) = item, fonts.indices.contains(run.font) else { continue }
+        let name = fonts[run.font].name
+        if !used.contains(name) { used.append(name) }
+      }
+    }
+    return used == chapter.fonts
+  }
+}
+
+extension LayoutCacheEntry {
+  /// What `quire paginate` reports, from the entry alone.
+  var pageMap: PageMap {
+    PageMap(
+      pageCount: pages.count, layout: layout,
+      warnings: diagnostics.entries.map(WarningEntry.init),
+      pages: pages.map {
+        PageMap.Entry(
+          number: $0.number, spine: $0.spine, href: $0.href, start: $0.start, end: $0.end)
+      }, stats: nil)
+  }
+}
+
+extension Manifest {
+  /// The head of a manifest (its page list empty) from a cached layout and the diagnostics
+  /// of this run.
+  init(cached entry: LayoutCacheEntry, diagnostics: DiagnosticLog) {
+    book = entry.book
+    layout = entry.layout
+    pageCount = entry.pages.count
+    toc = entry.toc
+    warnings = diagnostics.entries.map(WarningInfo.init)
+    pages = []
+  }
+}
+
+extension LayoutCache {
+  /// Stores the layout of a completely paginated book (an incomplete one is not stored).
+  func remember(
+    _ book: PaginatedBook, settings: LayoutSettings, key: LayoutCacheKey?, boxes: Bool
+  ) {
+    guard let key, book.complete else { return }
+    store(LayoutCacheEntry(book, settings: settings, key: key, boxes: boxes), key)
+  }
+}

@@ -1,0 +1,132 @@
+// LayoutCache: books laid out once stay laid out (MuPDF's accelerator files, crengine's
+// cache). A folder of entries, one file per book and layout key (`LayoutCacheKey`: the
+// book's content hash, every layout setting, the fonts, the engine version), holding what a
+// later run needs to skip the layout (`LayoutCacheEntry`): `paginate` answers from it alone,
+// `render --pages N` lays out only the chapter holding page N.
+//
+// Where: `$XDG_CACHE_HOME/quire`, else `~/.cache/quire`; `--cache DIR|off` on the commands.
+//
+// Concurrency without locks: an entry is written to a temporary file in the folder and
+// renamed over its name (`AtomicFile`), so a reader sees a whole old entry, a whole new one
+// or none; two processes storing the same key both write whole files and the last rename
+// wins (both are the same layout). A reader reads the file in one call and checks it
+// (header, CRC-32, JSON, key); eviction unlinking a file a reader has open costs that reader
+// nothing. Temporary files left by a killed writer are removed by eviction after an hour.
+//
+// Size bound, least recently used first out: a hit sets the entry's modification time to
+// now; after each store, when the entries together exceed `maxBytes`, the oldest (by that
+// time, then by name) are removed until they fit. The cache is an accelerator: a failure to
+// read, write or evict is a miss, never an error of the job.
+//
+// Rejected: an index file listing entries and their last use. It would need a lock (or a
+// merge) across processes; the file system's own modification times need neither.
+
+import Foundation
+import QuireCore
+
+/// A persisted layout cache in one folder.
+public struct LayoutCache: Sendable, Hashable {
+  /// The folder holding the entries (created on the first store).
+  public var directory: URL
+  /// The most bytes the entries may take together.
+  public var maxBytes: Int
+  /// The engine version entries are keyed by: a new engine misses every older entry.
+  public var engine: String = layoutEngineVersion
+
+  /// The default size bound: 256 MB.
+  public static let defaultMaxBytes = 256 << 20
+  /// The largest entry file read (an entry with every line box of a huge book stays below).
+  static let maxEntryBytes = 512 << 20
+  /// The file name extension of entries.
+  static let suffix = ".qlc"
+
+  /// A cache in `directory` bounded to `maxBytes`.
+  public init(directory: URL, maxBytes: Int = LayoutCache.defaultMaxBytes) {
+    self.directory = directory
+    self.maxBytes = max(0, maxBytes)
+  }
+
+  /// `$XDG_CACHE_HOME/quire`, else `$HOME/.cache/quire`; nil when neither names a folder.
+  public static func standard() -> LayoutCache? {
+    let env = ProcessInfo.processInfo.environment
+    if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+      return LayoutCache(directory: URL(fileURLWithPath: xdg).appendingPathComponent("quire"))
+    }
+    guard let home = env["HOME"], home.hasPrefix("/") else { return nil }
+    return LayoutCache(
+      directory: URL(fileURLWithPath: home).appendingPathComponent(".cache/quire"))
+  }
+
+  /// The key of `book` laid out with `settings`.
+  func key(_ book: URL, _ settings: LayoutSettings) -> LayoutCacheKey? {
+    LayoutCacheKey.make(book: book, settings: settings, engine: engine)
+  }
+
+  func path(_ key: LayoutCacheKey) -> String {
+    directory.appendingPathComponent(key.digest + Self.suffix).path
+  }
+
+  /// The entry stored under `key`, nil when there is none or it does not check out. A hit
+  /// becomes the most recently used entry.
+  func load(_ key: LayoutCacheKey) -> LayoutCacheEntry? {
+    let path = path(key)
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      info.st_size <= Self.maxEntryBytes,
+      let bytes = FileManager.default.contents(atPath: path),
+      let entry = LayoutCacheFile.decode(bytes), entry.key == key.digest
+    else { return nil }
+    _ = utimensat(AT_FDCWD, path, nil, 0)
+    return entry
+  }
+
+  /// Stores `entry` under `key` and evicts what no longer fits. Returns whether it was
+  /// written (a cache that cannot be written is only slower).
+  @discardableResult
+  func store(_ entry: LayoutCacheEntry, _ key: LayoutCacheKey) -> Bool {
+    guard let bytes = LayoutCacheFile.encode(entry),
+      bytes.count <= min(maxBytes, Self.maxEntryBytes)
+    else { return false }
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try AtomicFile.write(bytes, to: path(key))
+    } catch {
+      return false
+    }
+    evict()
+    return true
+  }
+
+  /// The entries' files with their sizes and last use, oldest first.
+  func entries() -> [(name: String, bytes: Int, used: Int64)] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return [] }
+    var out: [(name: String, bytes: Int, used: Int64)] = []
+    let staleTemporary = Int64(Date().timeIntervalSince1970) - 3600
+    for name in names {
+      let path = directory.appendingPathComponent(name).path
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+      let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      if name.hasPrefix("."), name.contains(Self.suffix + ".tmp-") {
+        if Int64(info.st_mtim.tv_sec) < staleTemporary { unlink(path) }
+        continue
+      }
+      guard name.hasSuffix(Self.suffix) else { continue }
+      out.append((name, Int(info.st_size), used))
+    }
+    out.sort { $0.used != $1.used ? $0.used < $1.used : $0.name < $1.name }
+    return out
+  }
+
+  /// Removes the least recently used entries until the rest fit in `maxBytes`.
+  func evict() {
+    let all = entries()
+    var total = all.reduce(0) { $0 + $1.bytes }
+    for e in all where total > maxBytes {
+      if unlink(directory.appendingPathComponent(e.name).path) == 0 || errno == ENOENT {
+        total -= e.bytes
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// The render and paginate jobs' use of the persisted layout cache (see CachedLayout.swift):
+// a render of a few pages of a seen book draws them from their chapters alone and writes the
+// cached manifest; anything the cache cannot answer returns nil and the job lays the book out.
+
+import Foundation
+import QuireCore
+import QuireRaster
+import QuireTypeset
+
+extension RenderJob {
+  /// The render of `request` from the cached layout under `key`, nil on a miss (no entry, an
+  /// entry without the boxes asked for, an unbounded or large selection, strict mode, a
+  /// chapter that lays out differently).
+  static func cachedRun(
+    _ request: RenderRequest, key: LayoutCacheKey, out: OutputFolder,
+    progress: @escaping @Sendable (Int, Int) -> Void
+  ) throws(QuireError) -> RenderSummary? {
+    guard let cache = request.cache, !request.strict,
+      let bounded = request.pages.boundedCount, bounded <= CachedLayout.maxCachedPages,
+      let entry = cache.load(key), entry.boxes || !request.boxes
+    else { return nil }
+    let pageCount = entry.pages.count
+    let numbers = request.pages.pages(in: pageCount)
+    if numbers.isEmpty {
+      throw .invalidRequest(.noSelectedPage(request.pages, pageCount: pageCount))
+    }
+    let digits = max(4, String(pageCount).count)
+    let settings = request.layout
+    let format = request.color.format
+    var done = 0
+    let layout = CachedLayout(entry: entry, path: request.book.path, settings: settings)
+    let drawn = try layout.draw(numbers) { page, renderer throws(QuireError) in
+      let image = renderer.render(
+        page, width: settings.pageWidth, height: settings.pageHeight, format: format)
+      try out.write(
+        PNGCodec.encode(image), as: pageFileName(page.number, digits: digits),
+        sync: request.syncPages)
+      done += 1
+      progress(done, numbers.count)
+    }
+    guard let raster = drawn else { return nil }
+    var files: [Int: String] = [:]
+    for n in numbers { files[n] = pageFileName(n, digits: digits) }
+    let stale = try out.removeStalePages(keeping: Set(files.values))
+    var diagnostics = entry.diagnostics
+    diagnostics.add(contentsOf: raster)
+    let head = Manifest(cached: entry, diagnostics: diagnostics)
+    let boxes = request.boxes
+    try out.write(manifestName, sync: true) { file throws(QuireError) in
+      try Manifest.write(
+        head: head, pageCount: pageCount,
+        page: { i in
+          var p = entry.pages[i]
+          p.file = files[p.number]
+          if !boxes {
+            p.lines = nil
+            p.images = nil
+            p.blocks = nil
+            p.boxes = nil
+          }
+          return p
+        }, to: file)
+    }
+    try out.sync()
+    return RenderSummary(
+      pageCount: pageCount, rendered: numbers.count, threads: 1, removedStalePages: stale,
+      diagnostics: diagnostics)
+  }
+}
+
+extension PaginateJob {
+  /// The page map of `request` from the cached layout under `key`, nil on a miss.
+  static func cachedMap(_ request: PaginateRequest, key: LayoutCacheKey) -> PageMap? {
+    guard let cache = request.cache, !request.stats, !request.strict,
+      let entry = cache.load(key)
+    else { return nil }
+    return entry.pageMap
+  }
+}

@@ -1,0 +1,317 @@
+// The persisted layout cache (issue #16): hits give what a layout gives, every key part
+// invalidates (book bytes, CSS, font file, page size, a setting, the engine version), a
+// corrupt or truncated entry is a miss that is rebuilt, concurrent writers leave a whole
+// entry, the size bound evicts the least recently used entry, `--cache off` writes nothing,
+// and cached output (manifest and page PNG) is byte-identical to uncached output.
+//
+// The book is an unpacked EPUB made here (three chapters and a style sheet), so a CSS edit
+// is one file write. A hit is told from a miss by tampering: the entry under the key is
+// re-stored with its engine name changed, which only a hit can return.
+
+import Foundation
+import QuireCore
+import Synchronization
+import Testing
+
+@testable import Quire
+
+/// An unpacked EPUB: three chapters of `paragraphs` paragraphs each, one style sheet.
+private func makeBook(_ name: String, css: String = "p { margin: 0; text-indent: 1em; }")
+  throws -> URL
+{
+  let root = URL(fileURLWithPath: temporaryFolder(name))
+  func put(_ path: String, _ text: String) throws {
+    let url = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+  try put("mimetype", "application/epub+zip")
+  try put(
+    "META-INF/container.xml",
+    """
+    <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+    <rootfiles><rootfile full-path="OPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+    """)
+  var items = ""
+  var spine = ""
+  for k in 1...3 {
+    let words = (0..<90).map { "word\(($0 * 7 + k) % 23)" }.joined(separator: " ")
+    let body = (1...12).map { "<p>Paragraph \($0) of chapter \(k): \(words).</p>" }.joined()
+    try put(
+      "OPS/c\(k).xhtml",
+      """
+      <?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head>
+      <title>C\(k)</title><link rel="stylesheet" href="style.css"/></head>
+      <body><h1>Chapter \(k)</h1>\(body)</body></html>
+      """)
+    items += #"<item id="c\#(k)" href="c\#(k).xhtml" media-type="application/xhtml+xml"/>"#
+    spine += #"<itemref idref="c\#(k)"/>"#
+  }
+  try put("OPS/style.css", css)
+  try put(
+    "OPS/book.opf",
+    """
+    <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+    <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">cache-test</dc:identifier>
+    <dc:title>Cache test</dc:title><dc:language>en</dc:language></metadata>
+    <manifest>\(items)<item id="css" href="style.css" media-type="text/css"/></manifest>
+    <spine>\(spine)</spine></package>
+    """)
+  return root
+}
+
+private func settings(width: Int = 300, height: Int = 400) -> LayoutSettings {
+  LayoutSettings(pageWidth: width, pageHeight: height)
+}
+
+/// Re-stores the entry of `book` under `settings` with its engine name set to "tampered".
+private func tamper(_ cache: LayoutCache, _ book: URL, _ s: LayoutSettings) throws {
+  let key = try #require(cache.key(book, s))
+  var entry = try #require(cache.load(key))
+  entry.layout.engine = "tampered"
+  #expect(cache.store(entry, key))
+}
+
+private func paginate(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache?) throws -> PageMap {
+  var r = PaginateRequest(book: book)
+  r.layout = s
+  r.threads = 1
+  r.cache = cache
+  return try PaginateJob.run(r)
+}
+
+private func json(_ map: PageMap) throws -> String {
+  let enc = JSONEncoder()
+  enc.outputFormatting = [.sortedKeys]
+  return String(decoding: try enc.encode(map), as: UTF8.self)
+}
+
+@Suite struct LayoutCacheTests {
+  private func cache(_ name: String) -> LayoutCache {
+    LayoutCache(directory: URL(fileURLWithPath: temporaryFolder(name)))
+  }
+
+  @Test func hitAnswersThePageMapOfTheLayout() throws {
+    let book = try makeBook("lc-hit-book")
+    let c = cache("lc-hit")
+    let fresh = try paginate(book, settings(), nil)
+    #expect(fresh.pageCount > 3)
+    let miss = try paginate(book, settings(), c)
+    #expect(c.entries().count == 1)
+    let hit = try paginate(book, settings(), c)
+    #expect(try json(miss) == json(fresh))
+    #expect(try json(hit) == json(fresh))
+    try tamper(c, book, settings())
+    #expect(try paginate(book, settings(), c).layout.engine == "tampered")
+  }
+
+  @Test func everyKeyPartInvalidates() throws {
+    let book = try makeBook("lc-key-book")
+    let fontFolder = URL(fileURLWithPath: temporaryFolder("lc-key-font"))
+    try FileManager.default.createDirectory(at: fontFolder, withIntermediateDirectories: true)
+    let font = fontFolder.appendingPathComponent("body.ttf")
+    let fonts = packageRoot.appendingPathComponent("fonts")
+    try FileManager.default.copyItem(
+      at: fonts.appendingPathComponent("NotoSerif-Regular.ttf"), to: font)
+    var base = settings()
+    base.font = .file(font)
+    let c = cache("lc-key")
+    _ = try paginate(book, base, c)
+    try tamper(c, book, base)
+    func isHit(_ s: LayoutSettings, _ cache: LayoutCache) throws -> Bool {
+      try paginate(book, s, cache).layout.engine == "tampered"
+    }
+    #expect(try isHit(base, c))
+    // A setting, the page size (and with it the media viewport), the engine version.
+    var bigger = base
+    bigger.fontSize = 18
+    #expect(try !isHit(bigger, c))
+    var wider = base
+    wider.pageWidth = 320
+    #expect(try !isHit(wider, c))
+    var newEngine = c
+    newEngine.engine = "quire-typeset/test-next"
+    #expect(try !isHit(base, newEngine))
+    #expect(try isHit(base, c))
+    // The font file's bytes (same path, other font).
+    try FileManager.default.removeItem(at: font)
+    try FileManager.default.copyItem(at: fonts.appendingPathComponent("DejaVuSans.ttf"), to: font)
+    #expect(try !isHit(base, c))
+    try FileManager.default.removeItem(at: font)
+    try FileManager.default.copyItem(
+      at: fonts.appendingPathComponent("NotoSerif-Regular.ttf"), to: font)
+    #expect(try isHit(base, c))
+    // The book's CSS, then its text.
+    let css = book.appendingPathComponent("OPS/style.css")
+    try Data("p { margin: 0 0 1em 0; }".utf8).write(to: css)
+    #expect(try !isHit(base, c))
+    try Data("p { margin: 0; text-indent: 1em; }".utf8).write(to: css)
+    #expect(try isHit(base, c))
+    let chapter = book.appendingPathComponent("OPS/c2.xhtml")
+    let text = try String(contentsOf: chapter, encoding: .utf8)
+    try Data(text.replacingOccurrences(of: "Paragraph 3", with: "Paragraph three").utf8)
+      .write(to: chapter)
+    #expect(try !isHit(base, c))
+  }
+
+  @Test func corruptOrTruncatedEntriesAreMissesAndRebuilt() throws {
+    let book = try makeBook("lc-corrupt-book")
+    let c = cache("lc-corrupt")
+    let expected = try json(paginate(book, settings(), c))
+    let key = try #require(c.key(book, settings()))
+    let path = c.path(key)
+    let good = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(LayoutCacheFile.decode(good) != nil)
+    let offsets =
+      Array(stride(from: 0, to: good.count, by: max(1, good.count / 400)))
+      + Array(0..<LayoutCacheFile.headerSize) + [good.count - 1]
+    for offset in offsets {
+      var flipped = good
+      flipped[offset] ^= 0x5A
+      #expect(LayoutCacheFile.decode(flipped) == nil, "byte \(offset) flipped")
+      #expect(LayoutCacheFile.decode(good.prefix(offset)) == nil, "cut at \(offset)")
+    }
+    // A damaged payload with a matching checksum: the JSON decoder or the consistency check
+    // refuses it, or it decodes to some entry; never a crash.
+    let header = LayoutCacheFile.headerSize
+    for offset in stride(from: header, to: good.count, by: max(1, good.count / 300)) {
+      var payload = [UInt8](good.dropFirst(header))
+      payload[offset - header] = UInt8(truncatingIfNeeded: payload[offset - header] &+ 13)
+      var bytes = Array(good.prefix(12))
+      let crc = LayoutCacheFile.crc(Data(payload))
+      for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i)))) }
+      bytes += good[16..<header]
+      bytes += payload
+      _ = LayoutCacheFile.decode(Data(bytes))
+    }
+    for cut in [0, 5, header, good.count / 2, good.count - 1] {
+      try good.prefix(cut).write(to: URL(fileURLWithPath: path))
+      #expect(try json(paginate(book, settings(), c)) == expected)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path)) == good, "rebuilt after a cut at \(cut)")
+    }
+  }
+
+  @Test func concurrentWritersLeaveOneWholeEntry() throws {
+    let book = try makeBook("lc-concurrent-book")
+    let c = cache("lc-concurrent")
+    _ = try paginate(book, settings(), c)
+    let key = try #require(c.key(book, settings()))
+    let entry = try #require(c.load(key))
+    let broken = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 6) { worker in
+      for _ in 0..<15 {
+        if worker % 3 == 2 {
+          if let e = c.load(key), e.pages.count != entry.pages.count {
+            broken.withLock { $0 += 1 }
+          }
+        } else {
+          c.store(entry, key)
+        }
+      }
+    }
+    #expect(broken.withLock { $0 } == 0)
+    #expect(c.load(key)?.pages.count == entry.pages.count)
+    let left = try FileManager.default.contentsOfDirectory(atPath: c.directory.path)
+    #expect(left == [key.digest + LayoutCache.suffix], "no temporary file is left: \(left)")
+  }
+
+  @Test func sizeBoundEvictsTheLeastRecentlyUsed() throws {
+    let book = try makeBook("lc-lru-book")
+    var c = cache("lc-lru")
+    let sizes = [(300, 400), (320, 400), (340, 400)]
+    _ = try paginate(book, settings(width: 300, height: 400), c)
+    let one = try #require(c.entries().first?.bytes)
+    c.maxBytes = one * 5 / 2  // two entries fit, three do not
+    _ = try paginate(book, settings(width: 320, height: 400), c)
+    usleep(20_000)
+    let firstKey = try #require(c.key(book, settings(width: 300, height: 400)))
+    #expect(c.load(firstKey) != nil)
+    usleep(20_000)
+    _ = try paginate(book, settings(width: 340, height: 400), c)
+    let kept = sizes.map { c.key(book, settings(width: $0.0, height: $0.1)).flatMap(c.load) != nil }
+    #expect(kept == [true, false, true], "the 320-wide entry was the least recently used")
+    #expect(c.entries().reduce(0) { $0 + $1.bytes } <= c.maxBytes)
+  }
+
+  @Test func cachedRenderIsByteIdenticalAndDrawsFromOneChapter() throws {
+    let book = try makeBook("lc-render-book")
+    let c = cache("lc-render")
+    let pageCount = try paginate(book, settings(), nil).pageCount
+    for (pages, boxes) in [([2], false), ([pageCount], true), ([1, pageCount - 1], true)] {
+      var reference = RenderRequest(
+        book: book, output: URL(fileURLWithPath: temporaryFolder("lc-r-ref")))
+      reference.layout = settings()
+      reference.pages = PageSelection(pages: pages)
+      reference.boxes = boxes
+      reference.threads = 1
+      _ = try RenderJob.run(reference)
+      var cached = reference
+      cached.cache = c
+      for run in ["miss", "hit"] {
+        cached.output = URL(fileURLWithPath: temporaryFolder("lc-r-\(run)"))
+        let summary = try RenderJob.run(cached)
+        #expect(summary.rendered == pages.count)
+        for file in ["manifest.json"] + pages.map({ pageFileName($0, digits: 4) }) {
+          let a = try Data(contentsOf: reference.output.appendingPathComponent(file))
+          let b = try Data(contentsOf: cached.output.appendingPathComponent(file))
+          #expect(a == b, "\(file) of pages \(pages), boxes \(boxes), \(run)")
+        }
+      }
+    }
+    // The hit path is the one taken: a tampered entry shows in the manifest.
+    try tamper(c, book, settings())
+    var r = RenderRequest(book: book, output: URL(fileURLWithPath: temporaryFolder("lc-r-t")))
+    r.layout = settings()
+    r.pages = PageSelection(pages: [3])
+    r.cache = c
+    _ = try RenderJob.run(r)
+    let manifest = try String(
+      contentsOf: r.output.appendingPathComponent("manifest.json"), encoding: .utf8)
+    #expect(manifest.contains("\"engine\" : \"tampered\""))
+  }
+
+  @Test func commandLineCacheOffWritesNothingAndDefaultsToXDG() throws {
+    let exe = try #require(quireExecutable)
+    let book = try makeBook("lc-cli-book")
+    let xdg = URL(fileURLWithPath: temporaryFolder("lc-cli-xdg"))
+    try FileManager.default.createDirectory(at: xdg, withIntermediateDirectories: true)
+    @Sendable func run(_ args: [String]) throws -> (Int32, String) {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: exe)
+      p.arguments = args
+      var env = ProcessInfo.processInfo.environment
+      env["XDG_CACHE_HOME"] = xdg.path
+      p.environment = env
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    let off = try run(["paginate", book.path, "--size", "300x400", "--json", "--cache", "off"])
+    #expect(off.0 == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: xdg.path).isEmpty)
+    let first = try run(["paginate", book.path, "--size", "300x400", "--json"])
+    let second = try run(["paginate", book.path, "--size", "300x400", "--json"])
+    #expect(first.1 == off.1)
+    #expect(second.1 == off.1)
+    let entries = try FileManager.default.contentsOfDirectory(
+      atPath: xdg.appendingPathComponent("quire").path)
+    #expect(entries.count == 1 && entries[0].hasSuffix(".qlc"))
+    // Two processes storing the same key at once: both succeed with the same output.
+    let other = temporaryFolder("lc-cli-two")
+    let both = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      let r = try? run(["paginate", book.path, "--size", "300x420", "--json", "--cache", other])
+      both.withLock { $0.append(r.map { "\($0.0) \($0.1)" } ?? "failed") }
+    }
+    let outputs = both.withLock { $0 }
+    #expect(outputs.count == 2 && outputs[0] == outputs[1] && outputs[0].hasPrefix("0 "))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: other).count == 1)
+    #expect(try run(["paginate", book.path, "--cache", ""]).0 == 64)
+  }
+}
