@@ -87,7 +87,16 @@ package struct MathFormula: Sendable, Hashable {
     case .msubsup, .munderover: return at(0) + "_" + group(at(1)) + "^" + group(at(2))
     case .mtable: return "[" + c.joined(separator: "; ") + "]"
     case .mtr, .mlabeledtr: return c.joined(separator: ", ")
-    default: return c.joined()
+    default:
+      // A space after scripts and fractions keeps `∑_(k=1)^n k` readable.
+      var out = ""
+      for (i, child) in n.children.enumerated() {
+        out += c[i]
+        if i + 1 < c.count, ![.mi, .mn, .mo, .mtext, .ms, .mspace].contains(child.kind) {
+          out += " "
+        }
+      }
+      return out
     }
   }
 }

@@ -142,7 +142,7 @@ extension MathMarkup {
       if truncated > 0 {
         out.append(
           Diagnostic(
-            .mathMarkup, file: file, spine: spine,
+            .mathLimit, file: file, spine: spine,
             message:
               "\(truncated) formula(s) nested deeper than \(MathLimits.maxDepth) or larger than \(MathLimits.maxNodes) elements were cut"
           ))
@@ -153,6 +153,8 @@ extension MathMarkup {
 }
 
 extension Diagnostic.Kind {
-  /// MathML that layout does not know (read as `mrow`) or formulas cut by `MathLimits`.
+  /// MathML that layout does not know, read as `mrow`.
   package static let mathMarkup = Diagnostic.Kind("mathMarkup")
+  /// Formulas nested deeper or larger than `MathLimits` allow were cut.
+  package static let mathLimit = Diagnostic.Kind("mathLimit")
 }

@@ -296,7 +296,9 @@ extension MathLayout {
     if let over {
       var up: Double
       if accent {
-        up = max(0, base.ascent - k(HB_OT_MATH_CONSTANT_ACCENT_BASE_HEIGHT, c))
+        // The accent's ink sits on the base's ink, or on the accent base height when the
+        // base is shorter (ASCII ^ ~ and arrows are not designed as combining accents).
+        up = max(base.ascent, k(HB_OT_MATH_CONSTANT_ACCENT_BASE_HEIGHT, c)) + over.descent
       } else if largeop {
         up = max(
           base.ascent + k(HB_OT_MATH_CONSTANT_UPPER_LIMIT_BASELINE_RISE_MIN, c),

@@ -6,8 +6,9 @@
 // categories for the operators books use (arrows, relations, binary operators, fences,
 // integrals, n-ary sums and products, accents and braces, punctuation); it is not the whole
 // dictionary. Anything not listed gets MathML Core's default: 5/18 em on both sides and no
-// properties. The lookup tries the form asked for, then infix, postfix, prefix (MathML Core
-// §"Dictionary-based attributes").
+// properties. The lookup takes the form asked for, then infix, postfix, prefix (MathML Core
+// §"Dictionary-based attributes"), so "(" between two letters (`f(x)`) is unspaced as in
+// TeX; Chromium spaces it wider (Benchmarks/mathml.md).
 //
 // Rejected: the MathML 3 dictionary with its per-entry priorities (Core dropped them) and
 // reading the dictionary from a data file at run time (one more file to find and trust).
