@@ -4,9 +4,13 @@
 on sums and integrals in display and inline style, stretchy fences around tall content,
 matrices with fences, accents, over/under braces, operator spacing). The hostile inputs (deep nesting, a huge mspace, a 100,000-column table)
 are made by Tests/QuireTests/MathMLTests.swift itself. Every <math> has an id so the
-browser oracle (scripts/mathml-chromium.py) can report its box."""
+browser oracle (scripts/mathml-chromium.py) can report its box.
+
+`make-mathml-fixture.py --bench DIR` writes instead a formula-heavy book and a prose book of
+the same size into DIR (the speed check of Benchmarks/mathml.md)."""
 
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "Tests", "QuireTests", "Fixtures", "mathml")
@@ -93,7 +97,35 @@ def page(title, body):
 """
 
 
+WORDS = ("the quick brown fox jumps over a lazy dog while seven wizards quietly judge "
+         "boxing matches and every proof ends with a small square").split()
+
+
+def bench(folder, paragraphs=400):
+    """A formula-heavy book and a prose book of the same size in bytes (each formula replaced
+    by prose as long as its markup), for the pagination speed check in Benchmarks/mathml.md."""
+    os.makedirs(folder, exist_ok=True)
+    heavy, prose = [], []
+    for i in range(paragraphs):
+        fid, display, content = FORMULAS[i % len(FORMULAS)]
+        words = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(40))
+        m = math(f"f{i}", display, content).replace(f' id="f{i}"', "")
+        filler = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(len(m)))[: len(m)]
+        if display:
+            heavy.append(f"<p>{words}</p><div>{m}</div>")
+            prose.append(f"<p>{words}</p><div>{filler}</div>")
+        else:
+            heavy.append(f"<p>{words} {m} {words}</p>")
+            prose.append(f"<p>{words} {filler} {words}</p>")
+    for name, body in [("math-heavy.xhtml", heavy), ("prose.xhtml", prose)]:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(page(name, "\n".join(body)))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--bench":
+        bench(sys.argv[2])
+        return
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "equations.xhtml"), "w", encoding="utf-8") as f:
         f.write(equations())

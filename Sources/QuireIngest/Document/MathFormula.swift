@@ -88,11 +88,13 @@ package struct MathFormula: Sendable, Hashable {
     case .mtable: return "[" + c.joined(separator: "; ") + "]"
     case .mtr, .mlabeledtr: return c.joined(separator: ", ")
     default:
-      // A space after scripts and fractions keeps `∑_(k=1)^n k` readable.
+      // A space between a script or fraction and what follows but an operator: `∑_(k=1)^n k`.
       var out = ""
       for (i, child) in n.children.enumerated() {
         out += c[i]
-        if i + 1 < c.count, ![.mi, .mn, .mo, .mtext, .ms, .mspace].contains(child.kind) {
+        if i + 1 < c.count, !child.isToken, child.kind != .mspace,
+          ![.mo, .mspace].contains(n.children[i + 1].kind)
+        {
           out += " "
         }
       }
