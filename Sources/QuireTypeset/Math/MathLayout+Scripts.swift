@@ -271,8 +271,8 @@ extension MathLayout {
     else { return nil }
     box.glyphs = s.glyphs.map { MathGlyph(glyph: $0.0, x: $0.1, y: 0, size: c.size) }
     box.width = s.length
-    box.ascent = 0
-    box.descent = 0
+    box.ascent = -Double.infinity
+    box.descent = -Double.infinity
     for (glyph, _) in s.glyphs {
       let ink = font.ink(glyph, c.size)
       box.ascent = max(box.ascent, ink.ascent)

@@ -183,6 +183,10 @@ struct MathLayout {
     else { return box }
     let k = size / font.upem
     var pen = 0.0
+    // Ink extents, which may be negative (a caret or an overline floats above the
+    // baseline: its descent is negative, which places accents as TeX does).
+    box.ascent = count > 0 ? -Double.infinity : 0
+    box.descent = box.ascent
     for i in 0..<Int(count) {
       let g = infos[i].codepoint
       let p = positions[i]
