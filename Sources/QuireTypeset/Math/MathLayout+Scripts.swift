@@ -22,7 +22,7 @@ extension MathLayout {
   func fraction(_ n: MathNode, _ c: MathContext) -> MathBox {
     let sub = inner(c, levels: c.display ? 0 : 1)
     let num = n.children.first.map { layout($0, sub) } ?? MathBox()
-    let den = n.children.count > 1 ? layout(n.children[1], sub) : MathBox()
+    let den = n.children.count > 1 ? layout(n.children[1], crampedContext(sub)) : MathBox()
     let axis = k(HB_OT_MATH_CONSTANT_AXIS_HEIGHT, c)
     let standard = k(HB_OT_MATH_CONSTANT_FRACTION_RULE_THICKNESS, c)
     var t = standard
@@ -130,7 +130,10 @@ extension MathLayout {
     }
     if let sup {
       supShift = max(
-        k(HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP, c),
+        k(
+          c.cramped
+            ? HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP_CRAMPED : HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP,
+          c),
         base.ascent - k(HB_OT_MATH_CONSTANT_SUPERSCRIPT_BASELINE_DROP_MAX, c),
         sup.descent + k(HB_OT_MATH_CONSTANT_SUPERSCRIPT_BOTTOM_MIN, c))
     }
@@ -151,7 +154,10 @@ extension MathLayout {
   func scripts(_ n: MathNode, _ c: MathContext) -> MathBox {
     let base = n.children.first.map { layout($0, c) } ?? MathBox()
     let s = inner(c)
-    let second = n.children.count > 1 ? layout(n.children[1], s) : MathBox()
+    // A subscript is cramped; a superscript keeps the base's crampedness.
+    let second =
+      n.children.count > 1
+      ? layout(n.children[1], n.kind == .msup ? s : crampedContext(s)) : MathBox()
     let third = n.children.count > 2 ? layout(n.children[2], s) : MathBox()
     let sub: MathBox? = n.kind == .msup ? nil : second
     let sup: MathBox? = n.kind == .msub ? nil : (n.kind == .msup ? second : third)

@@ -84,6 +84,9 @@ struct MathContext {
   var size: Double
   var level: Int
   var display: Bool
+  /// TeX's cramped style (MathML Core `math-shift: compact`): radicands, denominators and
+  /// subscripts raise their superscripts less.
+  var cramped = false
 }
 
 struct MathLayout {
@@ -109,9 +112,9 @@ struct MathLayout {
     case .mpadded: return padded(n, c)
     case .mspace: return space(n, c)
     case .mfrac: return fraction(n, c)
-    case .msqrt: return radical(row(n.children, c), degree: nil, c)
+    case .msqrt: return radical(row(n.children, crampedContext(c)), degree: nil, c)
     case .mroot:
-      let base = n.children.first.map { layout($0, c) } ?? MathBox()
+      let base = n.children.first.map { layout($0, crampedContext(c)) } ?? MathBox()
       return radical(base, degree: n.children.count > 1 ? n.children[1] : nil, c)
     case .msub, .msup, .msubsup: return scripts(n, c)
     case .mmultiscripts: return multiscripts(n, c)
@@ -132,6 +135,12 @@ struct MathLayout {
     if let m = n.attributes["mathsize"], let px = length(m, c, percentOf: c.size), px > 0 {
       c.size = px
     }
+    return c
+  }
+
+  func crampedContext(_ c: MathContext) -> MathContext {
+    var c = c
+    c.cramped = true
     return c
   }
 
