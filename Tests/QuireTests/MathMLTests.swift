@@ -169,11 +169,14 @@ struct MathMLTests {
   /// Deep nesting, a huge mspace, a 100,000-column table, unknown elements: bounded, warned.
   @Test func hostileFormulasAreBounded() throws {
     let ns = "xmlns=\"http://www.w3.org/1998/Math/MathML\""
-    let deep = String(repeating: "<mrow>", count: 10_000) + "<mi>x</mi>"
+    let deep =
+      String(repeating: "<mrow>", count: 10_000) + "<mi>x</mi>"
       + String(repeating: "</mrow>", count: 10_000)
-    let fracs = String(repeating: "<mfrac>", count: 3_000) + "<mn>1</mn><mn>2</mn>"
+    let fracs =
+      String(repeating: "<mfrac>", count: 3_000) + "<mn>1</mn><mn>2</mn>"
       + String(repeating: "</mfrac>", count: 3_000)
-    let wide = "<mtable><mtr>" + String(repeating: "<mtd><mn>1</mn></mtd>", count: 100_000)
+    let wide =
+      "<mtable><mtr>" + String(repeating: "<mtd><mn>1</mn></mtd>", count: 100_000)
       + "</mtr></mtable>"
     let body = [
       deep, fracs, "<mspace width=\"100000000em\" height=\"1e9px\"/><mi>y</mi>", wide,

@@ -37,15 +37,15 @@ struct MathMarkup {
     let display = displayBlock || node.attribute("display")?.lowercased() == "block"
     var root = MathNode(kind: .mrow, children: children(of: n, depth: 1))
     if let v = node.attribute("displaystyle") { root.attributes["displaystyle"] = v }
-    root.attributes["displaystyle"] = root.attributes["displaystyle"] ?? (display ? "true" : "false")
-    if let c = node.attribute("mathcolor") { root.attributes["mathcolor"] = c }
+    root.attributes["displaystyle"] =
+      root.attributes["displaystyle"] ?? (display ? "true" : "false")
     return MathFormula(root: root, display: display, alttext: node.attribute("alttext") ?? "")
   }
 
   private static let kept: Set<String> = [
     "mathvariant", "displaystyle", "scriptlevel", "linethickness", "form", "stretchy",
     "symmetric", "largeop", "movablelimits", "accent", "accentunder", "lspace", "rspace", "width",
-    "height", "depth", "voffset", "notation", "columnalign", "columnspan", "rowspan", "mathcolor",
+    "height", "depth", "voffset", "notation", "columnalign", "columnspan", "rowspan",
     "mathsize", "minsize", "maxsize", "lquote", "rquote", "columnspacing", "rowspacing",
   ]
   private static let transparent: Set<String> = ["semantics", "maction"]
@@ -81,7 +81,8 @@ struct MathMarkup {
     for a in node.attributes where Self.kept.contains(a.name) { attributes[a.name] = a.value }
     guard let kind = MathNode.Kind(rawValue: node.name) else {
       if unknown.count < 64 { unknown.insert(node.name) }
-      return MathNode(kind: .mrow, attributes: attributes, children: children(of: n, depth: depth + 1))
+      return MathNode(
+        kind: .mrow, attributes: attributes, children: children(of: n, depth: depth + 1))
     }
     var out = MathNode(kind: kind, attributes: attributes)
     if out.isToken {

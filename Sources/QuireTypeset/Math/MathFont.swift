@@ -137,17 +137,20 @@ struct MathFont {
     repeat {
       repeats += 1
       sequence = build(repeats)
-    } while longest(sequence) < target && repeats < Self.maxRepeats && ps.contains(where: isExtender)
+    } while longest(sequence) < target && repeats < Self.maxRepeats
+      && ps.contains(where: isExtender)
     guard !sequence.isEmpty else { return nil }
     let joints = Double(max(1, sequence.count - 1))
     var maxOverlap = Double.infinity
     for i in sequence.indices.dropFirst() {
-      let allowed = Double(min(sequence[i - 1].end_connector_length, sequence[i].start_connector_length))
+      let allowed = Double(
+        min(sequence[i - 1].end_connector_length, sequence[i].start_connector_length))
       maxOverlap = min(maxOverlap, allowed)
     }
     if maxOverlap < minOverlap { maxOverlap = minOverlap }
     let total = sequence.reduce(0) { $0 + Double($1.full_advance) }
-    let overlap = sequence.count > 1 ? min(maxOverlap, max(minOverlap, (total - target) / joints)) : 0
+    let overlap =
+      sequence.count > 1 ? min(maxOverlap, max(minOverlap, (total - target) / joints)) : 0
     var pen = 0.0
     var out: [(UInt32, Double)] = []
     for p in sequence {

@@ -33,22 +33,36 @@ extension MathLayout {
     var down: Double
     if t > 0 {
       let d = c.display
-      up = k(d ? HB_OT_MATH_CONSTANT_FRACTION_NUMERATOR_DISPLAY_STYLE_SHIFT_UP
+      up = k(
+        d
+          ? HB_OT_MATH_CONSTANT_FRACTION_NUMERATOR_DISPLAY_STYLE_SHIFT_UP
           : HB_OT_MATH_CONSTANT_FRACTION_NUMERATOR_SHIFT_UP, c)
-      down = k(d ? HB_OT_MATH_CONSTANT_FRACTION_DENOMINATOR_DISPLAY_STYLE_SHIFT_DOWN
+      down = k(
+        d
+          ? HB_OT_MATH_CONSTANT_FRACTION_DENOMINATOR_DISPLAY_STYLE_SHIFT_DOWN
           : HB_OT_MATH_CONSTANT_FRACTION_DENOMINATOR_SHIFT_DOWN, c)
-      let numGap = k(d ? HB_OT_MATH_CONSTANT_FRACTION_NUM_DISPLAY_STYLE_GAP_MIN
+      let numGap = k(
+        d
+          ? HB_OT_MATH_CONSTANT_FRACTION_NUM_DISPLAY_STYLE_GAP_MIN
           : HB_OT_MATH_CONSTANT_FRACTION_NUMERATOR_GAP_MIN, c)
-      let denGap = k(d ? HB_OT_MATH_CONSTANT_FRACTION_DENOM_DISPLAY_STYLE_GAP_MIN
+      let denGap = k(
+        d
+          ? HB_OT_MATH_CONSTANT_FRACTION_DENOM_DISPLAY_STYLE_GAP_MIN
           : HB_OT_MATH_CONSTANT_FRACTION_DENOMINATOR_GAP_MIN, c)
       up = max(up, axis + t / 2 + numGap + num.descent)
       down = max(down, den.ascent + denGap - axis + t / 2)
     } else {
-      up = k(c.display ? HB_OT_MATH_CONSTANT_STACK_TOP_DISPLAY_STYLE_SHIFT_UP
+      up = k(
+        c.display
+          ? HB_OT_MATH_CONSTANT_STACK_TOP_DISPLAY_STYLE_SHIFT_UP
           : HB_OT_MATH_CONSTANT_STACK_TOP_SHIFT_UP, c)
-      down = k(c.display ? HB_OT_MATH_CONSTANT_STACK_BOTTOM_DISPLAY_STYLE_SHIFT_DOWN
+      down = k(
+        c.display
+          ? HB_OT_MATH_CONSTANT_STACK_BOTTOM_DISPLAY_STYLE_SHIFT_DOWN
           : HB_OT_MATH_CONSTANT_STACK_BOTTOM_SHIFT_DOWN, c)
-      let minGap = k(c.display ? HB_OT_MATH_CONSTANT_STACK_DISPLAY_STYLE_GAP_MIN
+      let minGap = k(
+        c.display
+          ? HB_OT_MATH_CONSTANT_STACK_DISPLAY_STYLE_GAP_MIN
           : HB_OT_MATH_CONSTANT_STACK_GAP_MIN, c)
       let gap = (up - num.descent) - (den.ascent - down)
       if gap < minGap {
@@ -74,7 +88,8 @@ extension MathLayout {
   func radical(_ base: MathBox, degree: MathNode?, _ c: MathContext) -> MathBox {
     let t = k(HB_OT_MATH_CONSTANT_RADICAL_RULE_THICKNESS, c)
     let gap = k(
-      c.display ? HB_OT_MATH_CONSTANT_RADICAL_DISPLAY_STYLE_VERTICAL_GAP
+      c.display
+        ? HB_OT_MATH_CONSTANT_RADICAL_DISPLAY_STYLE_VERTICAL_GAP
         : HB_OT_MATH_CONSTANT_RADICAL_VERTICAL_GAP, c)
     let extra = k(HB_OT_MATH_CONSTANT_RADICAL_EXTRA_ASCENDER, c)
     let target = base.ascent + base.descent + gap + t
@@ -132,7 +147,8 @@ extension MathLayout {
       supShift = max(
         k(
           c.cramped
-            ? HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP_CRAMPED : HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP,
+            ? HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP_CRAMPED
+            : HB_OT_MATH_CONSTANT_SUPERSCRIPT_SHIFT_UP,
           c),
         base.ascent - k(HB_OT_MATH_CONSTANT_SUPERSCRIPT_BASELINE_DROP_MAX, c),
         sup.descent + k(HB_OT_MATH_CONSTANT_SUPERSCRIPT_BOTTOM_MIN, c))
@@ -243,7 +259,9 @@ extension MathLayout {
     }
     let underNode: MathNode? = n.kind == .mover ? nil : (n.children.count > 1 ? n.children[1] : nil)
     let overNode: MathNode? =
-      n.kind == .munder ? nil : (n.children.count > (n.kind == .mover ? 1 : 2)
+      n.kind == .munder
+      ? nil
+      : (n.children.count > (n.kind == .mover ? 1 : 2)
         ? n.children[n.kind == .mover ? 1 : 2] : nil)
     let accent = n.attributes["accent"]?.lowercased() == "true"
     let accentUnder = n.attributes["accentunder"]?.lowercased() == "true"
@@ -253,8 +271,16 @@ extension MathLayout {
     var over = overNode.map { layout($0, accent ? noDisplay(c) : inner(c)) }
     // Stretchy horizontal operators grow to the widest of the others.
     let widest = max(base.width, under?.width ?? 0, over?.width ?? 0)
-    if let node = overNode, let s = stretchedHorizontally(node, to: widest, accent ? noDisplay(c) : inner(c)) { over = s }
-    if let node = underNode, let s = stretchedHorizontally(node, to: widest, accentUnder ? noDisplay(c) : inner(c)) { under = s }
+    if let node = overNode,
+      let s = stretchedHorizontally(node, to: widest, accent ? noDisplay(c) : inner(c))
+    {
+      over = s
+    }
+    if let node = underNode,
+      let s = stretchedHorizontally(node, to: widest, accentUnder ? noDisplay(c) : inner(c))
+    {
+      under = s
+    }
     if let s = stretchedHorizontally(baseNode, to: max(under?.width ?? 0, over?.width ?? 0), c) {
       base = s
     }
@@ -311,7 +337,8 @@ extension MathLayout {
           base.ascent + k(HB_OT_MATH_CONSTANT_UPPER_LIMIT_GAP_MIN, c) + over.descent)
       } else {
         up = base.ascent + k(HB_OT_MATH_CONSTANT_OVERBAR_VERTICAL_GAP, c) + over.descent
-        box.ascent = max(box.ascent, up + over.ascent + k(HB_OT_MATH_CONSTANT_OVERBAR_EXTRA_ASCENDER, c))
+        box.ascent = max(
+          box.ascent, up + over.ascent + k(HB_OT_MATH_CONSTANT_OVERBAR_EXTRA_ASCENDER, c))
       }
       var x = (width - over.width) / 2 + (largeop ? base.italic / 2 : 0)
       if accent, let a = over.topAccent {
@@ -329,7 +356,8 @@ extension MathLayout {
           base.descent + k(HB_OT_MATH_CONSTANT_LOWER_LIMIT_GAP_MIN, c) + under.ascent)
       } else {
         down = base.descent + k(HB_OT_MATH_CONSTANT_UNDERBAR_VERTICAL_GAP, c) + under.ascent
-        box.descent = max(box.descent, down + under.descent + k(HB_OT_MATH_CONSTANT_UNDERBAR_EXTRA_DESCENDER, c))
+        box.descent = max(
+          box.descent, down + under.descent + k(HB_OT_MATH_CONSTANT_UNDERBAR_EXTRA_DESCENDER, c))
       }
       box.place(under, x: (width - under.width) / 2 - (largeop ? base.italic / 2 : 0), y: down)
     }

@@ -30,7 +30,9 @@ extension MathLayout {
     var labels: [(Int, MathBox)] = []
     var taken: Set<Int> = []  // row * maxColumns + column
     let maxC = MathLimits.maxColumns
-    let rows = n.children.map { $0.kind == .mtr || $0.kind == .mlabeledtr ? $0 : MathNode(kind: .mtr, children: [$0]) }
+    let rows = n.children.map {
+      $0.kind == .mtr || $0.kind == .mlabeledtr ? $0 : MathNode(kind: .mtr, children: [$0])
+    }
     for (r, rowNode) in rows.enumerated() {
       var entries = rowNode.children
       if rowNode.kind == .mlabeledtr, !entries.isEmpty {
@@ -48,7 +50,8 @@ extension MathLayout {
         let align =
           cellNode.attributes["columnalign"]
           ?? (col < tableAligns.count ? tableAligns[col] : tableAligns.last ?? "center")
-        let box = layout(cellNode.kind == .mtd ? cellNode : MathNode(kind: .mtd, children: [cellNode]), cc)
+        let box = layout(
+          cellNode.kind == .mtd ? cellNode : MathNode(kind: .mtd, children: [cellNode]), cc)
         cells.append(Cell(box: box, row: r, column: col, rows: down, columns: span, align: align))
         col += span
       }
@@ -57,7 +60,9 @@ extension MathLayout {
     var widths = [Double](repeating: 0, count: columnCount)
     var ascents = [Double](repeating: 0, count: rows.count)
     var descents = [Double](repeating: 0, count: rows.count)
-    for cell in cells where cell.columns == 1 { widths[cell.column] = max(widths[cell.column], cell.box.width + 2 * padX) }
+    for cell in cells where cell.columns == 1 {
+      widths[cell.column] = max(widths[cell.column], cell.box.width + 2 * padX)
+    }
     for cell in cells where cell.rows == 1 {
       ascents[cell.row] = max(ascents[cell.row], cell.box.ascent + padY)
       descents[cell.row] = max(descents[cell.row], cell.box.descent + padY)
@@ -74,7 +79,9 @@ extension MathLayout {
       let need = cell.box.ascent + cell.box.descent + 2 * padY
       if need > have {
         descents[cell.row + cell.rows - 1] += need - have
-        for r in (cell.row + cell.rows - 1)..<rows.count { tops[r + 1] = tops[r] + ascents[r] + descents[r] }
+        for r in (cell.row + cell.rows - 1)..<rows.count {
+          tops[r + 1] = tops[r] + ascents[r] + descents[r]
+        }
       }
     }
     var lefts = [Double](repeating: 0, count: columnCount + 1)
@@ -114,7 +121,8 @@ extension MathLayout {
     let content = row(n.children, c)
     let t = k(HB_OT_MATH_CONSTANT_OVERBAR_RULE_THICKNESS, c)
     let pad = 3 * t
-    let notations = Set((n.attributes["notation"] ?? "longdiv").lowercased().split(separator: " ").map(String.init))
+    let notations = Set(
+      (n.attributes["notation"] ?? "longdiv").lowercased().split(separator: " ").map(String.init))
     var box = MathBox(width: content.width + 2 * pad)
     box.place(content, x: pad, y: 0)
     box.ascent = content.ascent + pad
@@ -127,15 +135,21 @@ extension MathLayout {
       box.frames.append(MathFrame(rect: outer, thickness: t, radius: 0.25 * c.size))
     }
     if notations.contains("circle") {
-      box.frames.append(MathFrame(rect: outer, thickness: t, radius: min(outer.width, outer.height) / 2))
+      box.frames.append(
+        MathFrame(rect: outer, thickness: t, radius: min(outer.width, outer.height) / 2))
     }
     let sides: [(String, Rect)] = [
       ("top", Rect(x: 0, y: outer.y, width: outer.width, height: t)),
       ("bottom", Rect(x: 0, y: outer.y + outer.height - t, width: outer.width, height: t)),
       ("left", Rect(x: 0, y: outer.y, width: t, height: outer.height)),
       ("right", Rect(x: outer.width - t, y: outer.y, width: t, height: outer.height)),
-      ("horizontalstrike", Rect(x: 0, y: -k(HB_OT_MATH_CONSTANT_AXIS_HEIGHT, c) - t / 2, width: outer.width, height: t)),
-      ("verticalstrike", Rect(x: (outer.width - t) / 2, y: outer.y, width: t, height: outer.height)),
+      (
+        "horizontalstrike",
+        Rect(x: 0, y: -k(HB_OT_MATH_CONSTANT_AXIS_HEIGHT, c) - t / 2, width: outer.width, height: t)
+      ),
+      (
+        "verticalstrike", Rect(x: (outer.width - t) / 2, y: outer.y, width: t, height: outer.height)
+      ),
     ]
     for (name, rect) in sides where notations.contains(name) { box.rules.append(rect) }
     return box
@@ -144,16 +158,27 @@ extension MathLayout {
   // MARK: - mspace, mpadded, lengths
 
   func space(_ n: MathNode, _ c: MathContext) -> MathBox {
-    func len(_ name: String) -> Double { n.attributes[name].flatMap { length($0, c, percentOf: 0) } ?? 0 }
-    return MathBox(width: max(0, len("width")), ascent: max(0, len("height")), descent: max(0, len("depth")))
+    func len(_ name: String) -> Double {
+      n.attributes[name].flatMap { length($0, c, percentOf: 0) } ?? 0
+    }
+    return MathBox(
+      width: max(0, len("width")), ascent: max(0, len("height")), descent: max(0, len("depth")))
   }
 
   func padded(_ n: MathNode, _ c: MathContext) -> MathBox {
     let content = row(n.children, c)
     func value(_ name: String, _ current: Double) -> Double {
-      guard var s = n.attributes[name]?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return current }
+      guard var s = n.attributes[name]?.trimmingCharacters(in: .whitespaces), !s.isEmpty else {
+        return current
+      }
       var sign = 0.0
-      if s.hasPrefix("+") { sign = 1; s.removeFirst() } else if s.hasPrefix("-") { sign = -1; s.removeFirst() }
+      if s.hasPrefix("+") {
+        sign = 1
+        s.removeFirst()
+      } else if s.hasPrefix("-") {
+        sign = -1
+        s.removeFirst()
+      }
       guard let v = length(s, c, percentOf: current) else { return current }
       return sign == 0 ? v : current + sign * v
     }
@@ -179,7 +204,8 @@ extension MathLayout {
     if let named = Self.namedSpaces[s] { return named / 18 * c.size }
     let units: [(String, Double)] = [
       ("em", c.size), ("ex", k(HB_OT_MATH_CONSTANT_ACCENT_BASE_HEIGHT, c)), ("px", c.size / 16),
-      ("pt", c.size / 12), ("in", c.size * 6), ("cm", c.size * 6 / 2.54), ("mm", c.size * 0.6 / 2.54),
+      ("pt", c.size / 12), ("in", c.size * 6), ("cm", c.size * 6 / 2.54),
+      ("mm", c.size * 0.6 / 2.54),
       ("%", base / 100),
     ]
     var value: Double? = nil

@@ -39,7 +39,9 @@ enum MathOperators {
 
   private static let categories: [Category] = [
     // A: stretchy arrows.
-    Category(form: .infix, lspace: 5, rspace: 5, stretchy: true, members: "←↑→↓↔↕↖↗↘↙↚↛↤↥↦↧⇐⇑⇒⇓⇔⇕⟵⟶⟷⟸⟹⟺⟼↼⇀↽⇁⇋⇌"),
+    Category(
+      form: .infix, lspace: 5, rspace: 5, stretchy: true,
+      members: "←↑→↓↔↕↖↗↘↙↚↛↤↥↦↧⇐⇑⇒⇓⇔⇕⟵⟶⟷⟸⟹⟺⟼↼⇀↽⇁⇋⇌"),
     // B: relations.
     Category(
       form: .infix, lspace: 5, rspace: 5,
@@ -52,9 +54,11 @@ enum MathOperators {
     // E: postfix operators.
     Category(form: .postfix, lspace: 0, rspace: 0, members: "!′″‴⁗°%'"),
     // F: opening fences.
-    Category(form: .prefix, lspace: 0, rspace: 0, stretchy: true, symmetric: true, members: "([{|‖⌈⌊⟨⟦⟮⦃"),
+    Category(
+      form: .prefix, lspace: 0, rspace: 0, stretchy: true, symmetric: true, members: "([{|‖⌈⌊⟨⟦⟮⦃"),
     // G: closing fences.
-    Category(form: .postfix, lspace: 0, rspace: 0, stretchy: true, symmetric: true, members: ")]}|‖⌉⌋⟩⟧⟯⦄"),
+    Category(
+      form: .postfix, lspace: 0, rspace: 0, stretchy: true, symmetric: true, members: ")]}|‖⌉⌋⟩⟧⟯⦄"),
     // H: integrals.
     Category(
       form: .prefix, lspace: 3, rspace: 3, symmetric: true, largeop: true, members: "∫∬∭∮∯∰∱∲∳⨌"),
