@@ -166,6 +166,50 @@ struct MathMLTests {
     #expect(dump.contains("display \"(1+1/x)/(1−1/(x^2))\""))
   }
 
+  /// One formula per element family the fixture page does not show, in its own paragraph.
+  static func formulas(_ bodies: [String]) throws -> [MathPlacement] {
+    let ns = "xmlns=\"http://www.w3.org/1998/Math/MathML\""
+    let body = bodies.map { "<p><math \(ns)>\($0)</math></p>" }.joined(separator: "\n")
+    let folder = temporaryFolder("mathml-elements")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/elements.xhtml"
+    let xhtml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <html xmlns="http://www.w3.org/1999/xhtml"><head><title>e</title></head><body>
+      \(body)
+      </body></html>
+      """
+    try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
+    return try Self.book(path).layout.pages.flatMap(\.math)
+  }
+
+  @Test func spacesPhantomsEnclosuresAndTables() throws {
+    let m = try Self.formulas([
+      "<mspace width=\"2em\" height=\"1em\" depth=\"0.5em\"/>",
+      "<mphantom><mi>x</mi></mphantom><mi>x</mi>",
+      "<mi>x</mi>",
+      "<menclose notation=\"box\"><mi>x</mi></menclose>",
+      "<mmultiscripts><mi>R</mi><mi>i</mi><none/><mprescripts/><mn>1</mn><mn>2</mn></mmultiscripts>",
+      "<mtable><mtr><mtd columnspan=\"2\"><mn>12345</mn></mtd></mtr><mtr><mtd><mn>1</mn></mtd><mtd><mn>2</mn></mtd></mtr></mtable>",
+      "<mtable><mlabeledtr><mtd><mtext>(1)</mtext></mtd><mtd><mi>x</mi></mtd></mlabeledtr></mtable>",
+      "<mpadded width=\"+1em\"><mi>x</mi></mpadded>",
+    ])
+    try #require(m.count == 8)
+    // 2em × 1.5em at 16 px.
+    #expect(abs(m[0].rect.width - 32) < 0.01 && abs(m[0].rect.height - 24) < 0.01)
+    // A phantom takes its content's room: two x wide.
+    #expect(abs(m[1].rect.width - 2 * m[2].rect.width) < 0.01)
+    // An enclosure pads its content on every side.
+    #expect(m[3].rect.width > m[2].rect.width + 2 && m[3].rect.height > m[2].rect.height + 2)
+    // Prescripts stand before the base: wider than R with one column of scripts.
+    #expect(m[4].rect.width > 14)
+    // A spanning cell is no narrower than the two cells below it together.
+    #expect(m[5].rect.height > 30)
+    // The label follows its row, an em away.
+    #expect(m[6].rect.width > m[2].rect.width + 16)
+    #expect(abs(m[7].rect.width - (m[2].rect.width + 16)) < 0.01)
+  }
+
   /// Deep nesting, a huge mspace, a 100,000-column table, unknown elements: bounded, warned.
   @Test func hostileFormulasAreBounded() throws {
     let ns = "xmlns=\"http://www.w3.org/1998/Math/MathML\""
