@@ -62,6 +62,8 @@ struct Manifest: Codable, Sendable {
     var blocks: [BlockInfo]?
     /// Block boxes (border and content box of every block-level box, per fragment).
     var boxes: [BoxInfo]?
+    /// Formulas (with `--boxes`): ManifestMath.swift.
+    var math: [MathInfo]? = nil
   }
 
   var format = "quire-pages/2"
@@ -110,7 +112,7 @@ struct Manifest: Codable, Sendable {
             height: Self.r($0.rect.height), href: $0.href)
         } : nil,
       blocks: boxes ? p.blocks.map(Self.blockInfo) : nil,
-      boxes: boxes ? p.boxes.map(Self.boxInfo) : nil)
+      boxes: boxes ? p.boxes.map(Self.boxInfo) : nil, math: boxes ? Self.mathInfo(p) : nil)
   }
 
   static func blockInfo(_ b: BlockBox) -> BlockInfo {

@@ -74,7 +74,7 @@ private func dump(_ c: Chapter) -> String {
       switch i {
       case .text(let r): return r.text
       case .lineBreak: return "⏎"
-      case .image: return "□"
+      case .image, .math: return "□"
       }
     }
     #expect(parts == ["line 1", "⏎", "  indented\tTab"])

@@ -23,7 +23,7 @@ struct HeadingBreakCorpusTests {
           for i in b.inlines {
             switch i {
             case .text(let r): length += r.text.unicodeScalars.count
-            case .lineBreak, .image: length += 1
+            case .lineBreak, .image, .math: length += 1
             }
           }
           out.append((spine, b.location.offset, b.location.offset + length))

@@ -48,6 +48,8 @@ struct InlineCorpusTests {
         case .lineBreak(let l): (lo, hi) = (min(lo, l.offset), max(hi, l.offset + 1))
         case .image(let img):
           (lo, hi) = (min(lo, img.location.offset), max(hi, img.location.offset + 1))
+        case .math(let m):
+          (lo, hi) = (min(lo, m.location.offset), max(hi, m.location.offset + 1))
         }
       }
       return lo < hi ? lo..<hi : nil

@@ -45,6 +45,7 @@ struct DocumentBuilder {
     case .text(let r): start = r.location
     case .lineBreak(let l): start = l
     case .image(let i): start = i.location
+    case .math(let m): start = m.location
     case nil: start = loc()
     }
     return Block(kind: kind, style: style, inlines: inlines, location: start, element: element)

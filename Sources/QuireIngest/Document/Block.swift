@@ -96,6 +96,8 @@ package enum Inline: Sendable {
   /// `<br>`: counts as one character at its location.
   case lineBreak(Location)
   case image(InlineImage)
+  /// A MathML formula (Document/MathFormula.swift): one atomic box, like an image.
+  case math(InlineMath)
 }
 
 package struct TextRun: Sendable {

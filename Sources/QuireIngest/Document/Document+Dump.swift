@@ -49,6 +49,7 @@ extension Chapter {
         case .text(let r): if !r.generated { out += r.text }
         case .lineBreak: out += "\n"
         case .image: out += "\u{FFFC}"
+        case .math: out += "\u{FFFC}"
         }
       }
       stack.append(contentsOf: b.children.reversed())
@@ -80,6 +81,9 @@ extension Block {
       case .image(let img):
         out +=
           pad + "  img @\(img.location.offset) src=\(img.image.href) alt=\(quoted(img.image.alt))\n"
+      case .math(let m):
+        out += pad + "  math @\(m.location.offset)\(m.formula.display ? " display" : "") "
+        out += quoted(m.formula.text) + "\n"
       }
     }
     for c in children { c.dump(into: &out, depth: depth + 1) }

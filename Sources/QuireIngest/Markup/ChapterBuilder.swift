@@ -10,6 +10,7 @@ private enum PendingInline {
   case lineBreak(ComputedStyle)
   case image(ImageRef, ComputedStyle)
   case anchor(String)
+  case math(MathFormula, ComputedStyle)
 }
 
 private struct Frame {
@@ -58,6 +59,8 @@ struct ChapterBuilder {
   private(set) var rootBackground: BoxBackground?
   /// Inline `<svg>` documents by their resource href (InlineSVG.swift).
   private(set) var inlineImages: [String: Data] = [:]
+  /// MathML read so far: unknown element names, truncated formulas (MathMarkup.swift).
+  private(set) var mathReport = MathMarkup.Report()
 
   private var frames: [Frame] = []
   private var generated = GeneratedText()
@@ -205,6 +208,8 @@ struct ChapterBuilder {
             kind: .image(ref), style: style.computed, location: location, element: node.name,
             lang: lang, dir: style.computed.direction, box: style.box))
       }
+    case "math" where MathMarkup.isMath(node):
+      appendMath(n, style: style, lang: lang)
     case "svg" where node.markup != nil && !wrapsOneImage(n):
       appendInlineSVG(node, style: style, lang: lang)
     case "svg":
@@ -256,6 +261,25 @@ struct ChapterBuilder {
     }
     frames.append(frame)
     return true
+  }
+
+  /// A `<math>` element: an inline object, or a centred paragraph of its own when display.
+  private mutating func appendMath(_ n: Int, style: ElementStyle, lang: String?) {
+    let formula = mathReport.read(n, tree: tree, displayBlock: style.display != .inline)
+    guard formula.display else {
+      frames[frames.count - 1].pending.append(.math(formula, Self.inlineStyle(style.computed)))
+      return
+    }
+    flushPending()
+    var st = style.computed
+    st.textAlign = .center
+    let start = location
+    let (inlines, _) = process([.math(formula, Self.inlineStyle(st))], isPre: false, lang: lang)
+    var block = Block(
+      kind: .paragraph, style: st, inlines: inlines, location: start, element: "math", lang: lang,
+      dir: st.direction)
+    block.source = Int(ordinals[n])
+    appendBlock(block)
   }
 
   /// Whether an `<svg>` only wraps one `<image>` (the usual cover page): drawn as that image.
@@ -627,6 +651,10 @@ struct ChapterBuilder {
         out.append(
           .image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
         offset += 1
+      case .math(let formula, let st):
+        close()
+        out.append(.math(InlineMath(formula: formula, style: st, location: location)))
+        offset += 1
       case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
@@ -656,6 +684,7 @@ private enum Piece {
   case lineBreak(ComputedStyle, fromNewline: Bool)
   case image(ImageRef, ComputedStyle)
   case anchor(String)
+  case math(MathFormula, ComputedStyle)
 }
 
 /// CSS white-space processing (CSS Text 3, the subset books use) over one block's inline
@@ -679,6 +708,10 @@ private struct WhiteSpaceCollapser {
     case .anchor(let id): pieces.append(.anchor(id))
     case .image(let ref, let st):
       pieces.append(.image(ref, st))
+      lastWasSpace = false
+      atStart = false
+    case .math(let formula, let st):
+      pieces.append(.math(formula, st))
       lastWasSpace = false
       atStart = false
     case .lineBreak(let st):

@@ -180,6 +180,7 @@ package struct ChapterConverter: Sendable {
       spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles)
     builder.build()
+    warnings += builder.mathReport.diagnostics(file: source.href, spine: source.spineIndex)
     if builder.resolver.budgetExhausted {
       warnings.append(
         Diagnostic(

@@ -34,6 +34,8 @@ struct FlowEntry: Sendable {
   var closes = 0
   /// A table's header rows, drawn at the top of a page this entry starts (Blocks/TableLayout).
   var repeatHeader: TableHeaderRepeat? = nil
+  /// Formulas in the entry (Math/MathPlacement.swift).
+  var maths: [MathPlacement] = []
 }
 
 extension DisplayItem {

@@ -196,6 +196,9 @@ extension ChapterFlow {
       case .image(var img):
         img.style.fontSize *= factor
         b.inlines[i] = .image(img)
+      case .math(var m):
+        m.style.fontSize *= factor
+        b.inlines[i] = .math(m)
       case .lineBreak: break
       }
     }

@@ -102,6 +102,11 @@ extension ChapterFlow {
           i.rect.y += d
           return i
         }
+        e.maths += entry.maths.map {
+          var m = $0
+          m.rect.y += d
+          return m
+        }
         e.blockBoxes += entry.blockBoxes
         start = min(start ?? entry.start, entry.start)
         e.end = max(e.end, entry.end)

@@ -49,7 +49,7 @@ final class FontSet: Sendable {
   let userFont: String?
 
   static let vendored: [(file: String, family: String, weight: Int, italic: Bool)] =
-    baseFaces + ScriptFaces.vendored
+    baseFaces + ScriptFaces.vendored + [("STIXTwoMath-Regular.ttf", "stix two math", 400, false)]
   private static let baseFaces: [(file: String, family: String, weight: Int, italic: Bool)] = [
     ("NotoSerif-Regular.ttf", "noto serif", 400, false),
     ("NotoSerif-Italic.ttf", "noto serif", 400, true),

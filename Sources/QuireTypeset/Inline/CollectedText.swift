@@ -35,6 +35,8 @@ struct CollectedText {
   var smallCaps: [Bool] = []
   /// Inline images by scalar index.
   var images: [Int: InlineImage] = [:]
+  /// Inline formulas by scalar index (U+FFFC too).
+  var maths: [Int: InlineMath] = [:]
   /// The source offset just after the last inline: where a line with no text is.
   var endOffset: Int
   /// Combining grapheme joiners inserted (Stream-Safe Text Format) and scalars dropped past
@@ -105,6 +107,10 @@ struct CollectedText {
         images[scalars.count] = img
         push(0xFFFC, img.location.offset, inlineStyles[k].index)
         endOffset = img.location.offset + 1
+      case .math(let m):
+        maths[scalars.count] = m
+        push(0xFFFC, m.location.offset, inlineStyles[k].index)
+        endOffset = m.location.offset + 1
       }
     }
     while scalars.last == 0x20, !whiteSpace.preserve {

@@ -30,6 +30,9 @@ struct ComposedLine {
   /// Underlines and strike-throughs.
   var fills: [DisplayItem] = []
   var images: [ImagePlacement] = []
+  /// Formulas on the line: their display items and placements.
+  var mathItems: [DisplayItem] = []
+  var maths: [MathPlacement] = []
   /// Height of the line box and its baseline from the top, px.
   var height: Double
   var baseline: Double

@@ -171,6 +171,7 @@ extension ChapterFlow {
       case .text(let run): si = resolve(run.style)
       case .lineBreak: si = blockStyle
       case .image(let img): si = resolve(img.style)
+      case .math(let m): si = resolve(m.style)
       }
       inlineStyles.append(
         .init(
@@ -220,6 +221,7 @@ extension ChapterFlow {
     var stage = PieceShaper(
       text, itemized, styles: styles, fonts: fonts, settings: settings, images: images,
       shaper: shaper.take(), hyphenation: hyphenation.take())
+    if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
     let shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)
@@ -256,6 +258,8 @@ extension ChapterFlow {
     entry.items += line.backgrounds
     entry.items += line.runs.map { .glyphs($0) } + line.fills + line.images.map { .image($0) }
     entry.images = line.images
+    entry.items += line.mathItems
+    entry.maths = line.maths
     entry.lines = [
       LineBox(
         text: line.text,

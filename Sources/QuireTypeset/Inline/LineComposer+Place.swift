@@ -40,7 +40,14 @@ extension LineComposer {
           band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
         }
         let extra = letters[p]
-        if var img = piece.image {
+        if let m = piece.math {
+          line.mathItems += m.box.items(x: x, y: baseline, font: m.font, color: rs.style.color)
+          line.maths.append(
+            MathPlacement(
+              rect: Rect(
+                x: x, y: baseline - m.box.ascent, width: m.box.width,
+                height: m.box.ascent + m.box.descent), display: m.display, text: m.text))
+        } else if var img = piece.image {
           img.rect.x = x
           img.rect.y = baseline - piece.imageAbove
           if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {

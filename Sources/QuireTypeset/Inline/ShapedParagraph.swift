@@ -32,6 +32,8 @@ struct Piece {
   var imageAbove: Double = 0
   /// How far an inline image reaches below the baseline (`vertical-align`).
   var imageBelow: Double = 0
+  /// An inline formula: one box, its ink painted by compose (Math/MathPlacement.swift).
+  var math: LaidOutMath? = nil
 }
 
 enum ItemSource {
@@ -89,6 +91,8 @@ struct PieceShaper {
   let settings: ShapeSettings
   /// Inline images by scalar index, already sized.
   let images: [Int: ImagePlacement]
+  /// Inline formulas by scalar index, laid out.
+  var maths: [Int: LaidOutMath] = [:]
   /// The worker's caches, moved in for the stage and taken back after.
   var shaper: Shaper
   var hyphenation: WordHyphenation
@@ -160,6 +164,9 @@ struct PieceShaper {
         if v == 0xFFFC, let place = images[i] {
           flush(i)
           image(place, at: i)
+        } else if v == 0xFFFC, let m = maths[i] {
+          flush(i)
+          math(m, at: i)
         } else {
           extend(i)
         }
@@ -215,6 +222,19 @@ struct PieceShaper {
         shaped: ShapedText(glyphs: [], advance: 0), width: place.rect.width, image: place,
         imageAbove: extent.0, imageBelow: extent.1))
     out.items.append(.box(width: place.rect.width))
+    out.sources.append(.piece(out.pieces.count - 1))
+  }
+
+  /// An inline formula: one unbreakable box as wide as its math box.
+  private mutating func math(_ m: LaidOutMath, at i: Int) {
+    let si = sty[i]
+    let rs = styles[si]
+    out.pieces.append(
+      Piece(
+        start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+        shaped: ShapedText(glyphs: [], advance: 0), width: m.box.width, image: nil,
+        imageAbove: m.box.ascent, imageBelow: m.box.descent, math: m))
+    out.items.append(.box(width: m.box.width))
     out.sources.append(.piece(out.pieces.count - 1))
   }
 

@@ -125,6 +125,8 @@ package struct Page: Sendable {
   /// The canvas background (the chapter's `html`/`body` background, CSS 2.1 §14.2): painted
   /// over the whole page, margins included, before any item. Its `rect` is the page.
   package var background: BoxPaint? = nil
+  /// Formulas on this page (manifest `math`).
+  package var math: [MathPlacement] = []
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,

@@ -109,6 +109,8 @@ extension Diagnostic.Kind {
   /// Lines of text that may not wrap (`white-space: pre`, `nowrap`) wider than the measure,
   /// cut at its edge: one diagnostic per chapter, with the count.
   package static let clippedLine = Diagnostic.Kind("clippedLine")
+  /// An inline formula wider than the line was scaled down to fit.
+  package static let mathTooWide = Diagnostic.Kind("mathTooWide")
 }
 
 /// What inline layout worked around in one chapter, counted so each kind is reported once
@@ -130,6 +132,8 @@ struct InlineNotes {
     }
   }
   var emergency = Tally()
+  /// Inline formulas wider than the measure, scaled down (Math/MathPlacement.swift).
+  var mathScaled = Tally()
   var streamSafe = Tally()
   var marksDropped = 0
   var limits = Tally()
@@ -166,6 +170,12 @@ struct InlineNotes {
           message:
             "\(lines) of unwrappable text (white-space: pre or nowrap) clipped at the page's text edge"
         ))
+    }
+    if mathScaled.count > 0 {
+      out.append(
+        Diagnostic(
+          .mathTooWide, file: file, spine: spine, offset: mathScaled.firstOffset,
+          message: "\(mathScaled.count) formula(s) wider than the line scaled down to fit"))
     }
     if limits.count > 0 {
       out.append(

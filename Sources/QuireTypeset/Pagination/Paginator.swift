@@ -122,6 +122,10 @@ struct Paginator {
         i.rect.y += dy
         pages[spot.page].images.append(i)
       }
+      for var m in entries[k].maths {
+        m.rect.y += dy
+        pages[spot.page].math.append(m)
+      }
     }
     fragments.finish(&pages)
     addFeet(&pages, foot: foot, notes: notes.entries)
