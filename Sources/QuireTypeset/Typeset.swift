@@ -208,12 +208,16 @@ package final class Typesetter: Sendable {
         ])
     }
     let chapter = document.chapters[spineIndex]
+    // A vertical chapter flows on the logical page (Vertical/VerticalPage.swift).
+    let vertical = chapter.writingMode.isVertical
+    let options = vertical ? VerticalPage.logicalOptions(options, mode: chapter.writingMode) : options
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language ?? document.metadata.language ?? options.language,
       direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.hyphenation.points = caches.hyphenPoints
+    flow.vertical = vertical
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
     caches.hyphenPoints = [:]
@@ -234,6 +238,9 @@ package final class Typesetter: Sendable {
       entries, notes: notes, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
     flow.paintPageBackground(chapter, on: &pages)
+    if vertical {
+      VerticalPage(mode: chapter.writingMode, width: self.options.width).map(&pages)
+    }
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family

@@ -114,6 +114,8 @@ package struct TextStyle: Sendable, Hashable, Codable {
   // Inherited.
   /// `line-break`.
   package var lineBreak = LineBreakRule.normal
+  /// `writing-mode`, `text-orientation` (inherited) and `text-combine-upright` (not).
+  package var writing = WritingStyle()
 
   package init() {}
 
@@ -121,6 +123,7 @@ package struct TextStyle: Sendable, Hashable, Codable {
   package func inherited() -> TextStyle {
     var t = self
     t.verticalShift = nil
+    t.writing.combine = .none
     return t
   }
 

@@ -55,6 +55,8 @@ struct ChapterBuilder {
   private(set) var offset = 0
   private(set) var documentLanguage: String?
   private(set) var documentDirection: TextDirection?
+  /// `writing-mode` of `body` (else `html`): the chapter's (Style/WritingModeProperties.swift).
+  private(set) var documentWritingMode = WritingMode.horizontalTB
   /// The `html` element's background (it opens no block; the page paints it).
   private(set) var rootBackground: BoxBackground?
   /// Inline `<svg>` documents by their resource href (InlineSVG.swift).
@@ -157,6 +159,7 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
+          documentWritingMode = style.computed.text.writing.mode
           if node.name == "html", !style.box.background.isEmpty {
             rootBackground = style.box.background
           }

@@ -126,12 +126,14 @@ extension LineComposer {
         $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
           && $0.syntheticBold == choice.syntheticBold
           && $0.syntheticItalic == choice.syntheticItalic
+          && ($0.orientation == .upright) == (piece.form != .none)
       } ?? false
     if !joins {
       line.runs.append(
         GlyphRun(
           font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [], y: [],
           syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
+      if piece.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
     }
     // The run is moved out while its glyphs are appended (and back after), so each
     // append touches one uniquely held array instead of going through `runs[r]`.

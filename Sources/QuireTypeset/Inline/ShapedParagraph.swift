@@ -32,6 +32,8 @@ struct Piece {
   var imageAbove: Double = 0
   /// How far an inline image reaches below the baseline (`vertical-align`).
   var imageBelow: Double = 0
+  /// How the piece stands in a vertical line (`.none`: horizontal or sideways).
+  var form = VerticalForm.none
 }
 
 enum ItemSource {
@@ -73,6 +75,9 @@ struct ShapeSettings {
   /// The breaker takes flagged penalties (hyphen points, soft hyphens) as breaks; when it
   /// does not (`--hyphenate off`), they cannot save a wide run from emergency breaks.
   var flaggedBreaks = true
+  /// The chapter is vertical: pieces split where characters change orientation
+  /// (Vertical/VerticalShaping.swift).
+  var vertical = false
 }
 
 /// Walks itemized text once, shaping pieces and appending break items.
@@ -97,6 +102,7 @@ struct PieceShaper {
   private var pieceStart = -1
   private var pieceFace = -1
   private var pieceScript = HB_SCRIPT_COMMON
+  private var pieceForm = VerticalForm.none
   private var runScript = HB_SCRIPT_LATIN
   private var hyphenator: Hyphenator? = nil
   private var hyphenatorResolved = false
@@ -184,8 +190,10 @@ struct PieceShaper {
     let face = Int(faces[i])
     let realScript =
       script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
+    let form =
+      settings.vertical ? VerticalShaping.form(at: i, text, styles[sty[i]].style) : .none
     if pieceStart >= 0,
-      face != pieceFace || sty[i] != sty[pieceStart] || small[i] != small[pieceStart]
+      face != pieceFace || form != pieceForm || sty[i] != sty[pieceStart] || small[i] != small[pieceStart]
         || (!levels.isEmpty && levels[i] != levels[pieceStart])
         || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
           && realScript != HB_SCRIPT_COMMON)
@@ -195,6 +203,7 @@ struct PieceShaper {
     if pieceStart < 0 {
       pieceStart = i
       pieceFace = face
+      pieceForm = form
       pieceScript = HB_SCRIPT_COMMON
     }
     if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
@@ -373,7 +382,7 @@ struct PieceShaper {
     let script =
       pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
       ? runScript : pieceScript
-    let key = ShapeKey(
+    var key = ShapeKey(
       text: Array(text[pieceStart..<end]), face: pieceFace,
       smallCaps: styles[si].smallCapsFeature,
       rtl: levels.isEmpty
@@ -381,6 +390,7 @@ struct PieceShaper {
         : levels[pieceStart] & 1 == 1,
       script: script.rawValue,
       language: settings.shapeLanguage, features: styles[si].features)
+    key.vertical = pieceForm
     let alphabetic =
       script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
     let eligible =
@@ -425,7 +435,7 @@ struct PieceShaper {
       out.pieces.append(
         Piece(
           start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
-          size: size, shaped: part.shaped, width: w))
+          size: size, shaped: part.shaped, width: w, form: pieceForm))
       out.items.append(.box(width: w))
       out.sources.append(.piece(out.pieces.count - 1))
     }
