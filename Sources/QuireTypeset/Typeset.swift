@@ -214,7 +214,8 @@ package final class Typesetter: Sendable {
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language ?? document.metadata.language ?? options.language,
-      direction: chapter.direction ?? document.metadata.direction, resources: document.resources,
+      direction: chapter.direction ?? (vertical ? .ltr : document.metadata.direction),
+      resources: document.resources,
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.hyphenation.points = caches.hyphenPoints
     flow.vertical = vertical
