@@ -150,6 +150,11 @@ def epub(path, chapters):
             put(f"OEBPS/c{k}.xhtml", page(title, body))
 
 
+# Small kana, ー and iteration marks on every other character: strict and loose break
+# differently in a narrow column.
+KANA = "ちょっとフェッチャーっぽいシャッター、キャッチャーはジャッジャッと々々ゝゞ。" * 2
+
+
 def feature_fixtures():
     head = 'html { writing-mode: vertical-rl; } body { font-family: serif; line-height: 1.8; } p { margin: 0 0 0.5em 0; }'
     files = {
@@ -175,8 +180,7 @@ def feature_fixtures():
                      '<p>三角<span class="t">強調する</span>文字。</p>'
                      '<p>文字列<span class="x">強調する</span>文字。</p>'),
         "linebreak": (head + " .strict { line-break: strict; } .loose { line-break: loose; }",
-                      '<p class="strict">ちょっとフェッチャーっぽいシャッター、キャッチャーはジャッジャッと々々ゝゞ。' * 2 + '</p>'
-                      '<p class="loose">ちょっとフェッチャーっぽいシャッター、キャッチャーはジャッジャッと々々ゝゞ。' * 2 + '</p>'),
+                      f'<p class="strict">{KANA}</p><p class="loose">{KANA}</p>'),
     }
     for name, (css, body) in files.items():
         with open(os.path.join(OUT, name + ".xhtml"), "w", encoding="utf-8") as f:

@@ -138,6 +138,11 @@ struct ChapterBuilder {
           frames[frames.count - 1].pending.append(.anchor(id))
         }
         if style.display == .none { continue }
+        let rubyParent = parent.style.computed.text.writing.ruby
+        if RubyMarkup.hides(node.name, inherited: rubyParent) { continue }
+        if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
+          style.computed.text.writing.ruby = part
+        }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,
           parent.style.display == .inline
@@ -650,6 +655,7 @@ struct ChapterBuilder {
       }
     }
     close()
+    RubyMarkup.attach(&out)
     return (out, nil)
   }
 }

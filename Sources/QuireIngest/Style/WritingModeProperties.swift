@@ -13,6 +13,7 @@
 // invalid CSS.
 
 import Foundation
+import QuireCore
 
 /// `writing-mode`: the direction of lines and of their stacking.
 package enum WritingMode: String, Sendable, Hashable, Codable {
@@ -53,6 +54,41 @@ package struct WritingStyle: Sendable, Hashable, Codable {
   package var orientation = TextOrientation.mixed
   /// Not inherited.
   package var combine = TextCombine.none
+  /// Inherited: where the element sits in a `<ruby>` (Markup/RubyMarkup.swift).
+  package var ruby = RubyPart.none
+  /// On a ruby base's text runs only: the annotation set beside them.
+  package var rubyText: String? = nil
+  /// `ruby-position` (inherited).
+  package var rubyPosition = AnnotationSide.over
+  /// `text-emphasis-*` (inherited); nil for none.
+  package var emphasis: EmphasisMark? = nil
+  package init() {}
+}
+
+/// Where text sits in a `<ruby>` element; `group` tells one ruby element from another.
+package enum RubyPart: Sendable, Hashable, Codable {
+  case none
+  case base(group: Int)
+  case annotation(group: Int)
+}
+
+/// The side of the line an annotation goes on: over is above a horizontal line and right
+/// of a vertical one (CSS Ruby 1, `ruby-position`; `text-emphasis-position`).
+package enum AnnotationSide: String, Sendable, Hashable, Codable {
+  case over, under
+}
+
+/// `text-emphasis-style`, `-color` and `-position` (CSS Text Decoration 3 §3).
+package struct EmphasisMark: Sendable, Hashable, Codable {
+  /// The mark: one of the spec's shapes ("sesame", "dot", "circle", "double-circle",
+  /// "triangle"), "" for the writing mode's default, or a string's first character.
+  package var shape = ""
+  /// A shape's open form (ignored for a string).
+  package var open = false
+  /// nil: the text colour.
+  package var color: RGBA? = nil
+  package var side = AnnotationSide.over
+  package var isString = false
   package init() {}
 }
 
@@ -64,7 +100,9 @@ enum WritingModeProperties {
       n.removeFirst(prefix.count)
     }
     switch n {
-    case "writing-mode", "text-orientation", "text-combine-upright": return n
+    case "writing-mode", "text-orientation", "text-combine-upright", "ruby-position": return n
+    case "text-emphasis", "text-emphasis-style", "text-emphasis-color", "text-emphasis-position":
+      return n
     case "text-combine", "text-combine-horizontal": return "text-combine-upright"
     default: return nil
     }
@@ -77,7 +115,14 @@ enum WritingModeProperties {
     switch n {
     case "writing-mode": if let m = mode(words) { s.text.writing.mode = m }
     case "text-orientation": if let o = orientation(words) { s.text.writing.orientation = o }
-    default: if let c = combine(v, words) { s.text.writing.combine = c }
+    case "text-combine-upright": if let c = combine(v, words) { s.text.writing.combine = c }
+    case "ruby-position":
+      if words.contains("under") || words.contains("after") {
+        s.text.writing.rubyPosition = .under
+      } else if words.contains("over") || words.contains("before") {
+        s.text.writing.rubyPosition = .over
+      }
+    default: EmphasisProperties.apply(n, v, words, &s)
     }
     return true
   }
@@ -88,7 +133,9 @@ enum WritingModeProperties {
     switch n {
     case "writing-mode": s.text.writing.mode = p.text.writing.mode
     case "text-orientation": s.text.writing.orientation = p.text.writing.orientation
-    default: s.text.writing.combine = p.text.writing.combine
+    case "text-combine-upright": s.text.writing.combine = p.text.writing.combine
+    case "ruby-position": s.text.writing.rubyPosition = p.text.writing.rubyPosition
+    default: s.text.writing.emphasis = p.text.writing.emphasis
     }
     return true
   }

@@ -377,7 +377,7 @@ struct PieceShaper {
     }
     let si = sty[pieceStart]
     let fake = small[pieceStart]
-    let size = fake ? styles[si].size * 0.8 : styles[si].size
+    var size = fake ? styles[si].size * 0.8 : styles[si].size
     let upem = fonts.upem[pieceFace]
     let script =
       pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
@@ -403,6 +403,7 @@ struct PieceShaper {
       hyphenatorResolved = true
     }
     var parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
       let units = Float(spacing / size * upem)

@@ -89,23 +89,34 @@ enum VerticalShaping {
     let shaped = Shaper.run(flat, face: face, buffer: buffer)
     let box = emBox(face)
     let em = face.upem
-    let squeeze = shaped.advance > em ? em / shaped.advance : 1
-    let width = shaped.advance * squeeze
+    let width = shaped.advance
+    // The cell: one em at the base size. A run wider than an em is set at a size smaller
+    // by `em / width` (`combinedSize`), where the same cell measures `width` units.
+    let cell = max(em, width)
+    let factor = em / cell
     var pen = 0.0
     var glyphs: [ShapedGlyph] = []
     glyphs.reserveCapacity(shaped.glyphs.count)
     for g in shaped.glyphs {
-      // Logical dx: from the cell's top down to the em box's baseline; logical dy: across
-      // the column, from its centre to the glyph's horizontal origin.
-      let across = pen + Double(g.dx) * squeeze - width / 2
+      // Logical dx: from the cell's top down to the em box's baseline (the em box centred
+      // in the cell); logical dy: across the column, from its centre to the glyph's origin.
+      let across = pen + Double(g.dx) - width / 2
       glyphs.append(
         ShapedGlyph(
-          glyph: g.glyph, cluster: g.cluster, advance: 0, dx: Float(box.top - Double(g.dy)),
-          dy: Float(box.centre + across)))
-      pen += Double(g.advance) * squeeze
+          glyph: g.glyph, cluster: g.cluster, advance: 0,
+          dx: Float((cell - em) / 2 + box.top - Double(g.dy)),
+          dy: Float(box.centre / factor + across)))
+      pen += Double(g.advance)
     }
-    if !glyphs.isEmpty { glyphs[glyphs.count - 1].advance = Float(em) }
-    return ShapedText(glyphs: glyphs, advance: em)
+    if !glyphs.isEmpty { glyphs[glyphs.count - 1].advance = Float(cell) }
+    return ShapedText(glyphs: glyphs, advance: cell)
+  }
+
+  /// The size a tate-chu-yoko piece is set at: `size`, scaled down so that its shaped cell
+  /// (`combined`) is one em of `size`.
+  static func combinedSize(_ size: Double, _ parts: [WordPart], upem: Double) -> Double {
+    let advance = parts.reduce(0) { $0 + $1.shaped.advance }
+    return advance > upem ? size * upem / advance : size
   }
 }
 
