@@ -59,7 +59,7 @@ package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
   package init(digest: String) { self.digest = digest }
   package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  package static let engineVersion = "quire-typeset/2"
+  package static let engineVersion = "quire-typeset/3"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
@@ -210,7 +210,8 @@ package final class Typesetter: Sendable {
     let chapter = document.chapters[spineIndex]
     // A vertical chapter flows on the logical page (Vertical/VerticalPage.swift).
     let vertical = chapter.writingMode.isVertical
-    let options = vertical ? VerticalPage.logicalOptions(options, mode: chapter.writingMode) : options
+    let options =
+      vertical ? VerticalPage.logicalOptions(options, mode: chapter.writingMode) : options
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language ?? document.metadata.language ?? options.language,

@@ -27,6 +27,9 @@ package enum LineBreakRule: String, Sendable, Hashable, Codable {
   case normal
   /// They may not (JLREQ's strict set).
   case strict
+  /// `normal`, and iteration marks, centred punctuation and inseparable leaders may start
+  /// a line too (CSS Text 3 §5.3, Typeset CJK/LooseLineBreak.swift).
+  case loose
 }
 
 /// `overflow-wrap` (and its alias `word-wrap`).

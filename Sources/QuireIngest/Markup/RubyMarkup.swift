@@ -58,7 +58,8 @@ enum RubyMarkup {
         if g != group { waiting = [] }
         group = g
         if case .text(let run) = inline, annotation.unicodeScalars.count < maxAnnotation {
-          annotation += String(String.UnicodeScalarView(run.text.unicodeScalars.prefix(maxAnnotation)))
+          annotation += String(
+            String.UnicodeScalarView(run.text.unicodeScalars.prefix(maxAnnotation)))
         }
       case .base(let g):
         flush()

@@ -51,7 +51,9 @@ enum EmphasisProperties {
     }
   }
 
-  static func isStyleWord(_ w: String) -> Bool { w == "filled" || w == "open" || shapes.contains(w) }
+  static func isStyleWord(_ w: String) -> Bool {
+    w == "filled" || w == "open" || shapes.contains(w)
+  }
 
   /// A `text-emphasis-style` value; colour and side kept from `old`.
   static func style(_ v: [CSSToken], _ words: [String], keeping old: EmphasisMark?) -> EmphasisMark?

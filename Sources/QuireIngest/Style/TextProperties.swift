@@ -44,7 +44,8 @@ enum TextProperties {
       }
     case "line-break":
       switch k {
-      case "auto", "normal", "loose", "anywhere": s.text.lineBreak = .normal
+      case "auto", "normal", "anywhere": s.text.lineBreak = .normal
+      case "loose": s.text.lineBreak = .loose
       case "strict": s.text.lineBreak = .strict
       default: break
       }

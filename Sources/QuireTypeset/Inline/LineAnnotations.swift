@@ -53,7 +53,8 @@ struct LineAnnotations {
       if let last = ruby.last, last.style == piece.style, last.text == annotation {
         ruby[ruby.count - 1].x1 = x + piece.width + extra
       } else {
-        ruby.append(RubySpan(style: piece.style, text: annotation, x0: x, x1: x + piece.width + extra))
+        ruby.append(
+          RubySpan(style: piece.style, text: annotation, x0: x, x1: x + piece.width + extra))
       }
     }
     guard writing.emphasis != nil, marks.count < Self.maxMarks else { return }
@@ -111,7 +112,8 @@ struct LineAnnotations {
       let rs = styles[style]
       guard let emphasis = rs.style.text.writing.emphasis else { break }
       let glyph = Self.markScalar(emphasis, vertical: rs.style.text.writing.mode.isVertical)
-      let mark = Annotation(rs: rs, fonts: fonts, baseline: baseline, first: glyph, side: emphasis.side)
+      let mark = Annotation(
+        rs: rs, fonts: fonts, baseline: baseline, first: glyph, side: emphasis.side)
       let shaped = shaper.shape(mark.key([glyph]))
       let half = shaped.advance * mark.scale / 2
       var run = mark.emptyRun(color: emphasis.color ?? rs.style.color)
@@ -149,7 +151,9 @@ private struct Annotation {
   let form: VerticalForm
   let script: hb_script_t
 
-  init(rs: ResolvedStyle, fonts: FontSet, baseline line: Double, first: UInt32, side: AnnotationSide) {
+  init(
+    rs: ResolvedStyle, fonts: FontSet, baseline line: Double, first: UInt32, side: AnnotationSide
+  ) {
     script = Scripts.script(first)
     face = fonts.face(for: first, choice: rs.choice, script: script) ?? rs.choice.face
     size = rs.size / 2
@@ -157,7 +161,8 @@ private struct Annotation {
     let vertical = rs.style.text.writing.mode.isVertical
     form = vertical && VerticalOrientation.isUpright(first) ? .upright : .none
     let baseFace = fonts.faces[rs.choice.face]
-    let baseCentre = line - rs.shift - VerticalShaping.emBox(baseFace).centre * rs.size / baseFace.upem
+    let baseCentre =
+      line - rs.shift - VerticalShaping.emBox(baseFace).centre * rs.size / baseFace.upem
     let offset = (rs.size + size) / 2
     let centre = side == .over ? baseCentre - offset : baseCentre + offset
     baseline = centre + VerticalShaping.emBox(fonts.faces[face]).centre * scale

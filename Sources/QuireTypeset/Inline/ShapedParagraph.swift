@@ -114,6 +114,7 @@ struct PieceShaper {
   /// `line-break: strict` of style `strictStyle` (read once per style run).
   private var strictStyle = -1
   private var strict = false
+  private var loose = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
   private let addresses: AddressSpans
 
@@ -193,7 +194,8 @@ struct PieceShaper {
     let form =
       settings.vertical ? VerticalShaping.form(at: i, text, styles[sty[i]].style) : .none
     if pieceStart >= 0,
-      face != pieceFace || form != pieceForm || sty[i] != sty[pieceStart] || small[i] != small[pieceStart]
+      face != pieceFace || form != pieceForm || sty[i] != sty[pieceStart]
+        || small[i] != small[pieceStart]
         || (!levels.isEmpty && levels[i] != levels[pieceStart])
         || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
           && realScript != HB_SCRIPT_COMMON)
@@ -272,12 +274,16 @@ struct PieceShaper {
     if si != strictStyle {
       strictStyle = si
       strict = styles[si].strictLineBreak
+      loose = styles[si].looseLineBreak
     }
     var allowed =
       i + 1 < n
       && (b == LINEBREAK_ALLOWBREAK
         || (b == LINEBREAK_NOBREAK && !strict && PieceShaper.conditionalBreak(v, text[i + 1])))
       && !PieceShaper.cjkForbids(v, text[i + 1], strict: strict)
+    if loose, !allowed, i + 1 < n, Kinsoku.looseAllows(before: v, after: text[i + 1]) {
+      allowed = true
+    }
     if i + 1 < n, si != wordBreakStyle || wordBreak != .normal {
       if si != wordBreakStyle {  // styles[si] copies the whole style: once per style run
         wordBreakStyle = si

@@ -64,7 +64,8 @@ enum VerticalShaping {
 
   /// HarfBuzz's top-to-bottom positions as logical offsets (see the essay).
   static func upright(
-    _ infos: UnsafeMutablePointer<hb_glyph_info_t>, _ pos: UnsafeMutablePointer<hb_glyph_position_t>,
+    _ infos: UnsafeMutablePointer<hb_glyph_info_t>,
+    _ pos: UnsafeMutablePointer<hb_glyph_position_t>,
     count n: Int, face: Face
   ) -> ShapedText {
     let centre = Float(emBox(face).centre)
