@@ -20,6 +20,9 @@ struct Manifest: Codable, Sendable {
     var role: String
     var hyphenated: Bool
     var ratio: Double
+    /// "vertical" for a line of a vertical page (top to bottom, tall and narrow); absent for
+    /// horizontal lines.
+    var orientation: String? = nil
   }
   struct ImageInfo: Codable, Sendable {
     var x: Double, y: Double, width: Double, height: Double
@@ -64,6 +67,8 @@ struct Manifest: Codable, Sendable {
     var boxes: [BoxInfo]?
     /// Formulas (with `--boxes`): ManifestMath.swift.
     var math: [MathInfo]? = nil
+    /// The page's `writing-mode` ("vertical-rl", "vertical-lr"); absent for horizontal-tb.
+    var writingMode: String? = nil
   }
 
   var format = "quire-pages/2"
@@ -94,6 +99,18 @@ struct Manifest: Codable, Sendable {
 
   /// One page's entry.
   static func pageInfo(_ p: Page, files: [Int: String], boxes: Bool) -> PageInfo {
+    var info = plainPageInfo(p, files: files, boxes: boxes)
+    if p.writingMode.isVertical {
+      info.writingMode = p.writingMode.rawValue
+      for k in (info.lines ?? []).indices where info.lines?[k].role == "text" {
+        info.lines?[k].orientation = "vertical"
+      }
+    }
+    return info
+  }
+
+  /// One page's entry, without the vertical writing fields.
+  static func plainPageInfo(_ p: Page, files: [Int: String], boxes: Bool) -> PageInfo {
     PageInfo(
       number: p.number, file: files[p.number], spine: p.spine, href: p.href,
       start: BookLocation(p.start), end: BookLocation(p.end),

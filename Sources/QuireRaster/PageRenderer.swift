@@ -120,11 +120,13 @@ package final class PageRenderer: Sendable {
     let ink = Ink(run.color, format: canvas.format)
     var error: RasterError?
     let limit = Float(1 << 24)
+    let sideways = run.orientation == .sideways
     for i in 0..<n {
       let fx = run.x[i]
       let fy = run.y[i]
       guard fx.isFinite, fy.isFinite, abs(fx) < limit, abs(fy) < limit else { continue }
-      let qx = Int((fx * 4).rounded())
+      // Sideways glyphs (vertical text, SidewaysGlyphs.swift) sit on whole pixels.
+      let qx = sideways ? Int(fx.rounded()) * 4 : Int((fx * 4).rounded())
       let px = qx >> 2  // floor division for negatives too
       key.glyph = run.glyphs[i]
       key.variant = flags | UInt8(qx & 3)
@@ -136,6 +138,10 @@ package final class PageRenderer: Sendable {
       }
       if g.width == 0 { continue }
       let py = Int(fy.rounded())
+      if sideways {
+        canvas.blitSideways(bits, g, x: px, y: py, ink: ink)
+        continue
+      }
       canvas.blit(
         bits, width: Int(g.width), rows: Int(g.rows), x: px + Int(g.left), y: py + Int(g.top),
         ink: ink)

@@ -59,7 +59,7 @@ package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
   package init(digest: String) { self.digest = digest }
   package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  package static let engineVersion = "quire-typeset/2"
+  package static let engineVersion = "quire-typeset/3"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
@@ -210,6 +210,10 @@ package final class Typesetter: Sendable {
         ])
     }
     let chapter = document.chapters[spineIndex]
+    // A vertical chapter flows on the logical page (Vertical/VerticalPage.swift).
+    let vertical = chapter.writingMode.isVertical
+    let options =
+      vertical ? VerticalPage.logicalOptions(options, mode: chapter.writingMode) : options
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language, direction: chapter.direction ?? .ltr,
@@ -218,6 +222,7 @@ package final class Typesetter: Sendable {
     flow.languages = ContentLanguage(
       chapter: chapter, packageLanguage: document.metadata.language, reader: options.language)
     flow.hyphenation.points = caches.hyphenPoints
+    flow.vertical = vertical
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
     caches.hyphenPoints = [:]
@@ -238,6 +243,9 @@ package final class Typesetter: Sendable {
       entries, notes: notes, spine: spineIndex, href: chapter.href,
       fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
     flow.paintPageBackground(chapter, on: &pages)
+    if vertical {
+      VerticalPage(mode: chapter.writingMode, width: self.options.width).map(&pages)
+    }
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family

@@ -214,6 +214,8 @@ package struct Chapter: Sendable {
   /// In-memory images of the chapter (inline `<svg>`, Markup/InlineSVG.swift) by the
   /// resource href its blocks use.
   package var inlineImages: [String: Data] = [:]
+  /// The `writing-mode` of the document's `body` (or `html`): its lines' direction.
+  package var writingMode = WritingMode.horizontalTB
 
   package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,

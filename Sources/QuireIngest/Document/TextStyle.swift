@@ -27,6 +27,9 @@ package enum LineBreakRule: String, Sendable, Hashable, Codable {
   case normal
   /// They may not (JLREQ's strict set).
   case strict
+  /// `normal`, and iteration marks, centred punctuation and inseparable leaders may start
+  /// a line too (CSS Text 3 §5.3, Typeset CJK/LooseLineBreak.swift).
+  case loose
 }
 
 /// `overflow-wrap` (and its alias `word-wrap`).
@@ -114,6 +117,8 @@ package struct TextStyle: Sendable, Hashable, Codable {
   // Inherited.
   /// `line-break`.
   package var lineBreak = LineBreakRule.normal
+  /// `writing-mode`, `text-orientation` (inherited) and `text-combine-upright` (not).
+  package var writing = WritingStyle()
 
   package init() {}
 
@@ -121,6 +126,7 @@ package struct TextStyle: Sendable, Hashable, Codable {
   package func inherited() -> TextStyle {
     var t = self
     t.verticalShift = nil
+    t.writing.combine = .none
     return t
   }
 

@@ -55,6 +55,8 @@ struct ChapterBuilder {
   private(set) var offset = 0
   private(set) var documentLanguage: String?
   private(set) var documentDirection: TextDirection?
+  /// `writing-mode` of `body` (else `html`): the chapter's (Style/WritingModeProperties.swift).
+  private(set) var documentWritingMode = WritingMode.horizontalTB
   /// The `html` element's background (it opens no block; the page paints it).
   private(set) var rootBackground: BoxBackground?
   /// Inline `<svg>` documents by their resource href (InlineSVG.swift).
@@ -136,6 +138,11 @@ struct ChapterBuilder {
           frames[frames.count - 1].pending.append(.anchor(id))
         }
         if style.display == .none { continue }
+        let rubyParent = parent.style.computed.text.writing.ruby
+        if RubyMarkup.hides(node.name, inherited: rubyParent) { continue }
+        if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
+          style.computed.text.writing.ruby = part
+        }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,
           parent.style.display == .inline
@@ -157,6 +164,7 @@ struct ChapterBuilder {
             documentLanguage = l
           }
           if let d = style.computed.direction { documentDirection = d }
+          documentWritingMode = style.computed.text.writing.mode
           if node.name == "html", !style.box.background.isEmpty {
             rootBackground = style.box.background
           }
@@ -672,6 +680,7 @@ struct ChapterBuilder {
       }
     }
     close()
+    RubyMarkup.attach(&out)
     return (out, nil)
   }
 }

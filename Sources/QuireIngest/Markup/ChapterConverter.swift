@@ -196,6 +196,7 @@ package struct ChapterConverter: Sendable {
       direction: builder.documentDirection, blocks: builder.blocks, anchors: builder.anchors,
       length: builder.offset)
     chapter.rootBackground = builder.rootBackground
+    chapter.writingMode = builder.documentWritingMode
     chapter.inlineImages = builder.inlineImages
     return ConvertedChapter(
       chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,

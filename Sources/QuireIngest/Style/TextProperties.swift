@@ -44,7 +44,8 @@ enum TextProperties {
       }
     case "line-break":
       switch k {
-      case "auto", "normal", "loose", "anywhere": s.text.lineBreak = .normal
+      case "auto", "normal", "anywhere": s.text.lineBreak = .normal
+      case "loose": s.text.lineBreak = .loose
       case "strict": s.text.lineBreak = .strict
       default: break
       }
@@ -78,7 +79,7 @@ enum TextProperties {
         s.text.variantFeatures.removeAll { $0.tag == "kern" }
       }
     case "font-feature-settings": if let f = featureSettings(v) { s.text.featureSettings = f }
-    default: return false
+    default: return WritingModeProperties.apply(name, v, &s)
     }
     return true
   }
@@ -103,7 +104,7 @@ enum TextProperties {
     case "font-variant-numeric", "font-variant-ligatures", "font-kerning":
       s.text.variantFeatures = p.text.variantFeatures
     case "font-feature-settings": s.text.featureSettings = p.text.featureSettings
-    default: return false
+    default: return WritingModeProperties.inherit(name, &s, parent: p)
     }
     return true
   }

@@ -47,6 +47,8 @@ struct ChapterFlow {
   var tableNesting = 0
   /// Floats still beside the flow (Blocks/FloatLayout.swift).
   var floatArea = FloatArea()
+  /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
+  var vertical = false
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,

@@ -192,10 +192,12 @@ extension ChapterFlow {
     let compress =
       !(lowerLang.hasPrefix("zh-hant") || lowerLang.hasPrefix("zh-tw")
       || lowerLang.hasPrefix("zh-hk") || lowerLang.hasPrefix("zh-mo"))
-    return ShapeSettings(
+    var settings = ShapeSettings(
       language: lang, shapeLanguage: ShapeLanguage(lang),
       hyphenate: options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrap,
       preserve: whiteSpace.preserve, noWrap: noWrap, compressPunctuation: compress)
+    settings.vertical = vertical
+    return settings
   }
 
   /// Stage 3, with the worker's shaper and hyphenation caches moved in and back.

@@ -19,6 +19,8 @@ extension LineComposer {
     var rs = styles[blockStyle]
     let letters = LetterExtras(order, items: items, sources: sources, ratio: ratio)
     var decorations = LineDecorations()
+    var annotations = LineAnnotations()
+    var annotated = LineAnnotations.wants(rs)
     var backgrounds = LineBackgrounds()
     var band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
     var spaceBand: BackgroundBand? = nil
@@ -38,6 +40,7 @@ extension LineComposer {
           decorated = LineDecorations.lines(
             rs, face: fonts.faces[rs.choice.face], baseline: baseline)
           band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
+          annotated = LineAnnotations.wants(rs)
         }
         let extra = letters[p]
         if let m = piece.math {
@@ -55,6 +58,9 @@ extension LineComposer {
           }
         } else {
           placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line, clip: edges)
+          if annotated {
+            annotations.add(piece, style: rs, at: x, extra: extra, text: text, fonts: fonts)
+          }
           if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
           backgrounds.add(band, from: x, to: x + piece.width + extra)
         }
@@ -103,6 +109,7 @@ extension LineComposer {
       }
     }
     line.end = x
+    line.runs += annotations.runs(baseline: baseline, styles: styles, fonts: fonts, shaper: &shaper)
     if let edges, line.start < edges.lo - 0.01 || line.end > edges.hi + 0.01 {
       line.clipped = true
       line.start = max(line.start, edges.lo)
@@ -133,12 +140,14 @@ extension LineComposer {
         $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
           && $0.syntheticBold == choice.syntheticBold
           && $0.syntheticItalic == choice.syntheticItalic
+          && ($0.orientation == .upright) == (piece.form != .none)
       } ?? false
     if !joins {
       line.runs.append(
         GlyphRun(
           font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [], y: [],
           syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
+      if piece.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
     }
     // The run is moved out while its glyphs are appended (and back after), so each
     // append touches one uniquely held array instead of going through `runs[r]`.

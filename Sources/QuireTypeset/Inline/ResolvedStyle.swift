@@ -47,6 +47,8 @@ struct ResolvedStyle {
   var wordBreak = WordBreak.normal
   /// `line-break`: strict kinsoku or the normal set.
   var strictLineBreak = false
+  /// `line-break: loose` (CJK/LooseLineBreak.swift).
+  var looseLineBreak = false
   /// The primary face's decoration metrics, em.
   var decoration: DecorationMetrics
   /// `tab-size` in spaces.
@@ -134,6 +136,7 @@ extension ChapterFlow {
     r.features = features
     r.wordBreak = t.wordBreak
     r.strictLineBreak = t.lineBreak == .strict
+    r.looseLineBreak = t.lineBreak == .loose
     r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))
     r.decorationThickness = t.decorationThickness.map { px($0, of: 0) }
     r.underlineOffset = t.underlineOffset.map { px($0, of: 0) }

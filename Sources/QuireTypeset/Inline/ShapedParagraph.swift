@@ -34,6 +34,8 @@ struct Piece {
   var imageBelow: Double = 0
   /// An inline formula: one box, its ink painted by compose (Math/MathPlacement.swift).
   var math: LaidOutMath? = nil
+  /// How the piece stands in a vertical line (`.none`: horizontal or sideways).
+  var form = VerticalForm.none
 }
 
 enum ItemSource {
@@ -75,6 +77,9 @@ struct ShapeSettings {
   /// The breaker takes flagged penalties (hyphen points, soft hyphens) as breaks; when it
   /// does not (`--hyphenate off`), they cannot save a wide run from emergency breaks.
   var flaggedBreaks = true
+  /// The chapter is vertical: pieces split where characters change orientation
+  /// (Vertical/VerticalShaping.swift).
+  var vertical = false
 }
 
 /// Walks itemized text once, shaping pieces and appending break items.
@@ -101,6 +106,7 @@ struct PieceShaper {
   private var pieceStart = -1
   private var pieceFace = -1
   private var pieceScript = HB_SCRIPT_COMMON
+  private var pieceForm = VerticalForm.none
   private var runScript = HB_SCRIPT_LATIN
   private var hyphenator: Hyphenator? = nil
   private var hyphenatorResolved = false
@@ -112,6 +118,7 @@ struct PieceShaper {
   /// `line-break: strict` of style `strictStyle` (read once per style run).
   private var strictStyle = -1
   private var strict = false
+  private var loose = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
   private let addresses: AddressSpans
 
@@ -191,8 +198,11 @@ struct PieceShaper {
     let face = Int(faces[i])
     let realScript =
       script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED ? pieceScript : script
+    let form =
+      settings.vertical ? VerticalShaping.form(at: i, text, styles[sty[i]].style) : .none
     if pieceStart >= 0,
-      face != pieceFace || sty[i] != sty[pieceStart] || small[i] != small[pieceStart]
+      face != pieceFace || form != pieceForm || sty[i] != sty[pieceStart]
+        || small[i] != small[pieceStart]
         || (!levels.isEmpty && levels[i] != levels[pieceStart])
         || (realScript != pieceScript && pieceScript != HB_SCRIPT_COMMON
           && realScript != HB_SCRIPT_COMMON)
@@ -202,6 +212,7 @@ struct PieceShaper {
     if pieceStart < 0 {
       pieceStart = i
       pieceFace = face
+      pieceForm = form
       pieceScript = HB_SCRIPT_COMMON
     }
     if realScript != HB_SCRIPT_COMMON && realScript != HB_SCRIPT_INHERITED {
@@ -283,12 +294,16 @@ struct PieceShaper {
     if si != strictStyle {
       strictStyle = si
       strict = styles[si].strictLineBreak
+      loose = styles[si].looseLineBreak
     }
     var allowed =
       i + 1 < n
       && (b == LINEBREAK_ALLOWBREAK
         || (b == LINEBREAK_NOBREAK && !strict && PieceShaper.conditionalBreak(v, text[i + 1])))
       && !PieceShaper.cjkForbids(v, text[i + 1], strict: strict)
+    if loose, !allowed, i + 1 < n, Kinsoku.looseAllows(before: v, after: text[i + 1]) {
+      allowed = true
+    }
     if i + 1 < n, si != wordBreakStyle || wordBreak != .normal {
       if si != wordBreakStyle {  // styles[si] copies the whole style: once per style run
         wordBreakStyle = si
@@ -388,12 +403,12 @@ struct PieceShaper {
     }
     let si = sty[pieceStart]
     let fake = small[pieceStart]
-    let size = fake ? styles[si].size * 0.8 : styles[si].size
+    var size = fake ? styles[si].size * 0.8 : styles[si].size
     let upem = fonts.upem[pieceFace]
     let script =
       pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
       ? runScript : pieceScript
-    let key = ShapeKey(
+    var key = ShapeKey(
       text: Array(text[pieceStart..<end]), face: pieceFace,
       smallCaps: styles[si].smallCapsFeature,
       rtl: levels.isEmpty
@@ -401,6 +416,7 @@ struct PieceShaper {
         : levels[pieceStart] & 1 == 1,
       script: script.rawValue,
       language: settings.shapeLanguage, features: styles[si].features)
+    key.vertical = pieceForm
     let alphabetic =
       script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
     let eligible =
@@ -413,6 +429,7 @@ struct PieceShaper {
       hyphenatorResolved = true
     }
     var parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
       let units = Float(spacing / size * upem)
@@ -445,7 +462,7 @@ struct PieceShaper {
       out.pieces.append(
         Piece(
           start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
-          size: size, shaped: part.shaped, width: w))
+          size: size, shaped: part.shaped, width: w, form: pieceForm))
       out.items.append(.box(width: w))
       out.sources.append(.piece(out.pieces.count - 1))
     }

@@ -36,6 +36,8 @@ package struct GlyphRun: Sendable, Hashable {
   /// Synthesized styles when the family lacks a bold or italic face.
   package var syntheticBold: Bool
   package var syntheticItalic: Bool
+  /// How the glyphs stand on the page (vertical text, Vertical/VerticalPage.swift).
+  package var orientation = GlyphOrientation.horizontal
 
   package init(
     font: FontID, size: Double, color: RGBA, glyphs: [UInt32], x: [Float], y: [Float],
@@ -50,6 +52,17 @@ package struct GlyphRun: Sendable, Hashable {
     self.syntheticBold = syntheticBold
     self.syntheticItalic = syntheticItalic
   }
+}
+
+/// How a glyph run stands: drawn as laid out, or turned a quarter clockwise about each
+/// glyph's pen position (vertical text's rotated Latin).
+package enum GlyphOrientation: UInt8, Sendable, Hashable {
+  /// Horizontal text.
+  case horizontal
+  /// Vertical text's upright glyphs: placed for a vertical line, drawn unrotated.
+  case upright
+  /// Drawn rotated 90° clockwise: the baseline runs down the page.
+  case sideways
 }
 
 package struct ImagePlacement: Sendable, Hashable {
@@ -127,6 +140,8 @@ package struct Page: Sendable {
   package var background: BoxPaint? = nil
   /// Formulas on this page (manifest `math`).
   package var math: [MathPlacement] = []
+  /// The chapter's `writing-mode`: the direction of its lines on this page.
+  package var writingMode = WritingMode.horizontalTB
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,

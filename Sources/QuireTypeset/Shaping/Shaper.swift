@@ -35,6 +35,9 @@ struct ShapeKey: Hashable, Sendable {
   /// at every occupied bucket it passes; comparing this word first means a probe that lands
   /// on another word never reads that word's scalar array (a pointer chase and a cache miss).
   private(set) var textFold: UInt64
+  /// Vertical text: upright glyphs (HarfBuzz top to bottom) or tate-chu-yoko
+  /// (Vertical/VerticalShaping.swift); `.none` for horizontal and rotated runs.
+  var vertical = VerticalForm.none
 
   init(
     text: [UInt32], face: Int, smallCaps: Bool, rtl: Bool, script: UInt32,
@@ -59,7 +62,7 @@ struct ShapeKey: Hashable, Sendable {
   static func == (a: ShapeKey, b: ShapeKey) -> Bool {
     a.textFold == b.textFold && a.face == b.face && a.smallCaps == b.smallCaps
       && a.rtl == b.rtl && a.script == b.script && a.language == b.language
-      && a.features == b.features
+      && a.features == b.features && a.vertical == b.vertical
       && a.text == b.text
   }
 
@@ -74,6 +77,7 @@ struct ShapeKey: Hashable, Sendable {
         ^ UInt64(script) << 2 ^ (smallCaps ? 1 : 0) ^ (rtl ? 2 : 0))
     h.combine(language)
     if !features.isEmpty { h.combine(features) }
+    if vertical != .none { h.combine(vertical) }
   }
 }
 
@@ -184,11 +188,14 @@ struct Shaper {
   /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls.
   static func run(_ key: ShapeKey, face: Face, buffer buf: OpaquePointer?) -> ShapedText {
     guard let buf else { return ShapedText(glyphs: [], advance: 0) }
+    if key.vertical == .combined { return VerticalShaping.combined(key, face: face, buffer: buf) }
     hb_buffer_clear_contents(buf)
     key.text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buf, p.baseAddress, Int32(p.count), 0, Int32(p.count))
     }
-    hb_buffer_set_direction(buf, key.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+    hb_buffer_set_direction(
+      buf,
+      key.vertical == .upright ? HB_DIRECTION_TTB : key.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
     hb_buffer_set_script(buf, hb_script_t(rawValue: key.script))
     if let l = key.language.hb {
       hb_buffer_set_language(buf, l)
@@ -213,6 +220,9 @@ struct Shaper {
       let pos = hb_buffer_get_glyph_positions(buf, &n)
     else {
       return ShapedText(glyphs: [], advance: 0)
+    }
+    if key.vertical == .upright {
+      return VerticalShaping.upright(infos, pos, count: Int(n), face: face)
     }
     var glyphs: [ShapedGlyph] = []
     glyphs.reserveCapacity(Int(n))

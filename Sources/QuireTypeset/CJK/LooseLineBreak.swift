@@ -1,0 +1,21 @@
+// `line-break: loose` (CSS Text 3 §5.3): the most lenient Japanese rule set, for narrow
+// columns (newspapers, vertical pages on small screens). On top of `normal` it lets a line
+// start with an iteration mark (々 〻 ゝ ゞ ヽ ヾ), a centred punctuation mark (・ ： ；
+// ゠) or an exclamation/question mark (！ ？ ‼ ⁇ ⁈ ⁉), and break between two inseparable
+// leaders (…… ‥‥ 〳〵). Opening brackets still may not end a line and closing brackets,
+// commas and full stops still may not start one. Kept apart from Kinsoku.swift's tables so
+// the strict and normal sets stay as they were.
+
+extension Kinsoku {
+  /// Characters `line-break: loose` lets start a line that `normal` keeps off.
+  static let looseStarters: Set<Unicode.Scalar> = Set(
+    "々〻ゝゞヽヾ・：；゠！？‼⁇⁈⁉…‥〳〴〵".unicodeScalars)
+
+  /// Whether `line-break: loose` allows a break between `before` and `after`: CJK text on
+  /// the left that may end a line, a loose starter on the right (so a break between two
+  /// leaders needs CJK before them: "……" after Latin stays whole).
+  static func looseAllows(before: UInt32, after: UInt32) -> Bool {
+    guard let b = Unicode.Scalar(before), let a = Unicode.Scalar(after) else { return false }
+    return looseStarters.contains(a) && isCJK(b) && mayEndLine(b)
+  }
+}

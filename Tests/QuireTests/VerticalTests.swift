@@ -1,0 +1,191 @@
+import Foundation
+import QuireCore
+import QuireIngest
+import QuireRaster
+import QuireTestSupport
+import QuireTypeset
+import Testing
+
+@testable import Quire
+
+/// Vertical writing, ruby and emphasis marks (issue #13) on the fixtures that
+/// scripts/make-vertical-fixture.py makes in Tests/QuireTests/Fixtures/vertical: a vertical-rl
+/// book from real JLREQ text (with ruby, emphasis and tate-chu-yoko), and one small XHTML per
+/// feature. Invariants (text conservation, kinsoku, tall narrow line boxes, columns right to
+/// left) plus line dumps and PNG goldens.
+@Suite("Vertical writing", .serialized)
+struct VerticalTests {
+  static let folder = packageRoot.appendingPathComponent("Tests/QuireTests/Fixtures/vertical")
+  static func fixture(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  static func book(_ name: String, width: Int = 600, height: Int = 800) throws -> EagerBook {
+    try EagerBook(fixture(name), settings: LayoutSettings(pageWidth: width, pageHeight: height))
+  }
+
+  static func textLines(_ b: EagerBook) -> [LineBox] {
+    b.layout.pages.flatMap { $0.lines.filter { $0.role == .text } }
+  }
+
+  static func dump(_ b: EagerBook) -> String {
+    var s = ""
+    for page in b.layout.pages {
+      s += "page \(page.number) \(page.writingMode.rawValue)\n"
+      for l in page.lines {
+        s += String(
+          format: "%6.1f %6.1f %6.1f %6.1f %+6.2f |%@|\n", l.rect.x, l.rect.y, l.rect.width,
+          l.rect.height, l.ratio, l.text)
+      }
+    }
+    for w in b.warnings { s += "warning: \(w)\n" }
+    return s
+  }
+
+  @Test func everySourceCharacterOnceInOrder() throws {
+    let b = try Self.book("vertical-jlreq.epub")
+    let source = try String(
+      contentsOf: Self.folder.appendingPathComponent("source.txt"), encoding: .utf8)
+    let shown = Self.textLines(b).map(\.text).joined()
+    #expect(normalized(shown) == normalized(source))
+    // Ruby text is annotation only: never in the running text.
+    for reading in ["くみはん", "かんじ", "おやもじ", "たてちゅうよこ"] {
+      #expect(!shown.contains(reading), "\(reading) set inline")
+    }
+  }
+
+  @Test func noKinsokuViolations() throws {
+    let b = try Self.book("vertical-jlreq.epub")
+    var violations: [String] = []
+    for l in Self.textLines(b) {
+      let scalars = Array(l.text.unicodeScalars.filter { !$0.properties.isWhitespace })
+      guard let first = scalars.first, let last = scalars.last else { continue }
+      if !Kinsoku.mayStartLine(first, strict: false) || !Kinsoku.mayEndLine(last) {
+        violations.append(l.text)
+      }
+    }
+    #expect(violations.isEmpty, "\(violations)")
+  }
+
+  @Test func linesAreTallNarrowColumnsRightToLeft() throws {
+    let b = try Self.book("vertical-jlreq.epub")
+    #expect(b.layout.pages.count > 1)
+    for page in b.layout.pages {
+      #expect(page.writingMode == .verticalRL)
+      let lines = page.lines.filter { $0.role == .text }
+      for l in lines where l.text.unicodeScalars.count > 3 {
+        let ratio = l.text.unicodeScalars.count > 10 ? 4.0 : 1.0
+        #expect(l.rect.height > ratio * l.rect.width, "\(l.text) \(l.rect)")
+        #expect(l.rect.x >= 0 && l.rect.maxX <= 600 && l.rect.y >= 0 && l.rect.maxY <= 800)
+      }
+      // Reading order runs right to left: each line's column is left of the one before.
+      for (a, c) in zip(lines, lines.dropFirst()) {
+        #expect(c.rect.maxX <= a.rect.x + 0.5, "\(a.text) → \(c.text)")
+      }
+    }
+  }
+
+  @Test func manifestCarriesWritingModeAndOrientation() throws {
+    let b = try Self.book("vertical-jlreq.epub")
+    #expect(b.document.metadata.direction == .rtl)
+    let page = try #require(b.layout.pages.first)
+    let info = Manifest.pageInfo(page, files: [:], boxes: true)
+    #expect(info.writingMode == "vertical-rl")
+    let lines = try #require(info.lines)
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.orientation == "vertical" })
+    #expect(lines.contains { $0.height > $0.width * 4 })
+  }
+
+  @Test func rubyBecomesAnnotationOfItsBase() throws {
+    let doc = try Book.open(URL(fileURLWithPath: Self.fixture("vertical-jlreq.epub")))
+    var bases: [String: String] = [:]
+    var running = ""
+    func walk(_ blocks: [Block]) {
+      for b in blocks {
+        for case .text(let run) in b.inlines {
+          running += run.text
+          if let r = run.style.text.writing.rubyText { bases[run.text] = r }
+        }
+        walk(b.children)
+      }
+    }
+    for c in doc.chapters { walk(c.blocks) }
+    #expect(bases["組版"] == "くみはん")
+    #expect(bases["親文字"] == "おやもじ")
+    #expect(!running.contains("くみはん") && !running.contains("（くみはん）"))
+    #expect(doc.chapters.allSatisfy { $0.writingMode == WritingMode.verticalRL })
+  }
+
+  @Test(arguments: [
+    ("vertical-jlreq.epub", 1), ("vertical-jlreq.epub", 2), ("tcy.xhtml", 1),
+    ("orientation.xhtml", 1), ("emphasis.xhtml", 1), ("linebreak.xhtml", 1),
+  ])
+  func goldenPage(_ name: String, _ number: Int) throws {
+    let small = name.hasSuffix(".xhtml")
+    let (w, h) = small ? (400, 300) : (600, 800)
+    let b = try Self.book(name, width: w, height: h)
+    let base = String(name.split(separator: ".")[0])
+    let stem = small ? "vertical-\(base)" : "\(base)-\(number)"
+    if number == 1 { try checkGolden(Data(Self.dump(b).utf8), "\(stem).lines.txt") }
+    let page = try #require(b.layout.pages.first { $0.number == number })
+    let image = b.makeRenderer().render(page, width: w, height: h, format: .gray8)
+    try checkGolden(Data(PNGCodec.encode(image)), "\(stem).png")
+  }
+
+  @Test func strictKeepsSmallKanaOffLineStarts() throws {
+    let b = try Self.book("linebreak.xhtml", width: 400, height: 300)
+    let lines = Self.textLines(b)
+    let strict = lines.filter { $0.block == lines.first?.block }
+    let loose = lines.filter { $0.block != lines.first?.block }
+    #expect(!strict.isEmpty && !loose.isEmpty)
+    for l in strict.dropFirst() {
+      let c = try #require(l.text.unicodeScalars.first)
+      #expect(Kinsoku.mayStartLine(c, strict: true), "strict line starts with \(c)")
+    }
+    #expect(
+      loose.dropFirst().contains {
+        !Kinsoku.mayStartLine($0.text.unicodeScalars.first!, strict: true)
+      }, "loose never starts a line with a small kana here")
+  }
+
+  @Test func orientationAndCombineForms() throws {
+    let b = try Self.book("orientation.xhtml", width: 400, height: 300)
+    let runs = b.layout.pages.flatMap(\.items).compactMap { item -> GlyphRun? in
+      if case .glyphs(let r) = item { return r }
+      return nil
+    }
+    #expect(runs.contains { $0.orientation == .upright })
+    #expect(runs.contains { $0.orientation == .sideways })
+    #expect(!runs.contains { $0.orientation == .horizontal })
+  }
+
+  @Test func verticalLRStacksColumnsLeftToRight() throws {
+    let dir = temporaryFolder("vertical-lr")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/lr.xhtml"
+    let text = String(repeating: "縦書きの文章を左から右へ並べる。", count: 12)
+    try """
+    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja"><head><style>
+    body { -webkit-writing-mode: vertical-lr; }</style></head><body><p>\(text)</p></body></html>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let b = try EagerBook(path, settings: LayoutSettings(pageWidth: 400, pageHeight: 300))
+    #expect(Self.textLines(b).count > 2)
+    for page in b.layout.pages {
+      #expect(page.writingMode == .verticalLR)
+      let lines = page.lines.filter { $0.role == .text }
+      for (a, c) in zip(lines, lines.dropFirst()) {
+        #expect(c.rect.x >= a.rect.maxX - 0.5, "\(a.rect) → \(c.rect)")
+      }
+      for l in lines { #expect(l.rect.height > l.rect.width) }
+    }
+  }
+
+  @Test func horizontalBookHasNoVerticalFields() throws {
+    let path = packageRoot.appendingPathComponent(
+      "Tests/QuireIngestTests/Fixtures/css-inline/spacing.xhtml"
+    ).path
+    let b = try EagerBook(path, settings: LayoutSettings(pageWidth: 400, pageHeight: 600))
+    let page = try #require(b.layout.pages.first)
+    #expect(page.writingMode == .horizontalTB)
+    let info = Manifest.pageInfo(page, files: [:], boxes: true)
+    #expect(info.writingMode == nil && (info.lines ?? []).allSatisfy { $0.orientation == nil })
+  }
+}

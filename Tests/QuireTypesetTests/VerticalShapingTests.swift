@@ -1,0 +1,103 @@
+import CHarfBuzz
+import Foundation
+import QuireIngest
+import Testing
+
+@testable import QuireTypeset
+
+/// Upright shaping in vertical text against hb-shape (the reference): the same glyphs
+/// (`vert` alternates for 、。「」ー) and advances as `hb-shape --direction=ttb`, stored in the
+/// logical frame of Vertical/VerticalShaping.swift; tate-chu-yoko in one em; UAX #50.
+@Suite struct VerticalShapingTests {
+  static let text = "日本、。「」ー"
+  /// `hb-shape --direction=ttb --no-glyph-names fonts/NotoSerifCJK-Regular.otf 日本、。「」ー`.
+  static let reference =
+    "[19747=0@-500,-880+0,-1000|20275=1@-500,-880+0,-1000|47161=2@-500,-880+0,-1000"
+    + "|47162=3@-500,-880+0,-1000|47187=4@-500,-880+0,-1000|47188=5@-500,-880+0,-1000"
+    + "|50824=6@-500,-880+0,-1000]"
+
+  static func cjk() -> (FontSet, Int) {
+    let set = FontTests.set
+    let face = set.face(
+      for: 0x65E5, choice: set.match(family: set.bodyFamily, weight: 400, italic: false),
+      script: HB_SCRIPT_HAN)!
+    return (set, face)
+  }
+
+  /// (glyph, x_offset, y_offset, y_advance) from hb-shape's text output.
+  static func parse(_ s: String) -> [(UInt32, Int, Int, Int)] {
+    s.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map {
+      let parts = $0.split(whereSeparator: { "=@,+".contains($0) })
+      return (UInt32(parts[0])!, Int(parts[2])!, Int(parts[3])!, Int(parts[5])!)
+    }
+  }
+
+  @Test func uprightMatchesHarfBuzzTopToBottom() {
+    let (set, face) = Self.cjk()
+    var shaper = Shaper(fonts: set, shared: ShapeCache())
+    var key = ShapeKey(
+      text: Self.text.unicodeScalars.map(\.value), face: face, smallCaps: false, rtl: false,
+      script: HB_SCRIPT_HAN.rawValue, language: "ja")
+    let horizontal = shaper.shape(key)
+    key.vertical = .upright
+    let upright = shaper.shape(key)
+    let centre = Float(VerticalShaping.emBox(set.faces[face]).centre)
+    #expect(centre == 380)  // (880 + −120) / 2: the ideographic em box of Noto Serif CJK
+    let expected = Self.parse(Self.reference)
+    #expect(upright.glyphs.count == expected.count)
+    for (g, e) in zip(upright.glyphs, expected) {
+      #expect(g.glyph == e.0)
+      #expect(g.advance == Float(-e.3))
+      #expect(g.dx == Float(-e.2))
+      #expect(g.dy == Float(e.1) + centre)
+    }
+    // The punctuation takes its vertical alternates; the ideographs do not change.
+    #expect(horizontal.glyphs[0].glyph == upright.glyphs[0].glyph)
+    #expect(horizontal.glyphs[2].glyph != upright.glyphs[2].glyph)
+  }
+
+  @Test func liveHBShapeAgrees() throws {
+    let tool = "/usr/bin/hb-shape"
+    guard FileManager.default.isExecutableFile(atPath: tool) else { return }
+    let font = try FontSet.locateFontsFolder().appendingPathComponent("NotoSerifCJK-Regular.otf")
+      .path
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: tool)
+    p.arguments = ["--direction=ttb", "--no-glyph-names", font, Self.text]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let live = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(live == Self.reference)
+  }
+
+  @Test func tateChuYokoFillsOneEm() {
+    let (set, face) = Self.cjk()
+    var shaper = Shaper(fonts: set, shared: ShapeCache())
+    let upem = set.faces[face].upem
+    for digits in ["12", "2026"] {
+      var key = ShapeKey(
+        text: digits.unicodeScalars.map(\.value), face: face, smallCaps: false, rtl: false,
+        script: HB_SCRIPT_COMMON.rawValue, language: "ja")
+      let flat = shaper.shape(key)
+      key.vertical = .combined
+      let combined = shaper.shape(key)
+      #expect(combined.glyphs.count == flat.glyphs.count)
+      #expect(combined.advance == max(upem, flat.advance))
+      let part = WordPart(start: 0, end: digits.count, shaped: combined)
+      let size = VerticalShaping.combinedSize(16, [part], upem: upem)
+      #expect(abs(combined.advance / upem * size - 16) < 1e-9)  // one em of the base size
+    }
+  }
+
+  @Test func mixedOrientationFollowsUAX50() {
+    for c in "日あア、。ー「（０Ａ" {
+      #expect(VerticalOrientation.isUpright(c.unicodeScalars.first!.value), "\(c)")
+    }
+    for c in "Aa1.,(-é" {
+      #expect(!VerticalOrientation.isUpright(c.unicodeScalars.first!.value), "\(c)")
+    }
+  }
+}
