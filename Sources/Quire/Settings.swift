@@ -113,6 +113,10 @@ public struct LayoutSettings: Sendable, Hashable {
   public var footnotes = FootnotePlacement.foot
   /// How the book's content is read.
   public var reading = ReadingOptions()
+  /// How fixed-layout pages fill the output page (Spreads.swift).
+  public var fit = FixedLayoutFit.contain
+  /// Fixed-layout pages at their own ICB size instead of the page size.
+  public var nativeSize = false
 
   /// The defaults: 600x800 pages, 16 px text, justified and hyphenated.
   public init() {}

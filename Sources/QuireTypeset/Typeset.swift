@@ -208,6 +208,9 @@ package final class Typesetter: Sendable {
         ])
     }
     let chapter = document.chapters[spineIndex]
+    // A pre-paginated chapter is laid out at its ICB, on one page (Fixed/FixedLayout.swift).
+    let viewport = fixedViewport(chapter)
+    let options = viewport.map(fixedOptions) ?? self.options
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language ?? document.metadata.language ?? options.language,
@@ -230,10 +233,16 @@ package final class Typesetter: Sendable {
     let notes = flow.finishNotes()
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
-    var pages = Paginator(options: options).pages(
-      entries, notes: notes, spine: spineIndex, href: chapter.href,
-      fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+    var pages =
+      viewport == nil
+      ? Paginator(options: options).pages(
+        entries, notes: notes, spine: spineIndex, href: chapter.href,
+        fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+      : fixedPages(
+        entries, options: options, spine: spineIndex, href: chapter.href,
+        boxes: flow.boxFlow.boxes)
     flow.paintPageBackground(chapter, on: &pages)
+    stampRendition(chapter, viewport: viewport, on: &pages)
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family
@@ -308,7 +317,7 @@ package final class Typesetter: Sendable {
     let size = options.fontSize * 0.8
     let scale = size / face.upem
     let baseline = Double(options.height) - options.margins.bottom / 2 + size / 3
-    for i in pages.indices {
+    for i in pages.indices where pages[i].rendition?.viewport == nil {
       let label = String(pages[i].number)
       let shaped = shaper.shape(
         ShapeKey(

@@ -25,7 +25,10 @@ let overview = """
 
 let layoutHelp = """
   layout options:
-    --size WxH                 page size in pixels, sides 16…8192, at most 16 Mpx [600x800]
+    --size WxH|native          page size in pixels, sides 16…8192, at most 16 Mpx
+                               [600x800]; native: fixed-layout pages at their viewport
+    --fit contain|cover        fixed-layout pages into the page: whole and letterboxed,
+                               or filling it [contain]
     --font-size PX             body text size, 4…200; 3 lines must fit a page [16]
     --margins T,R,B,L | PX     page margins in pixels [proportional to the page]
     --line-height X            line height as a multiple of the font size, 0.5…5 [1.4]
@@ -48,7 +51,7 @@ let layoutHelp = """
 let commandHelp: [String: String] = [
   "render": """
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
-               [--threads N] [--boxes] [--fsync]
+               [--threads N] [--boxes] [--fsync] [--spreads]
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
@@ -63,6 +66,8 @@ let commandHelp: [String: String] = [
                        need more than 512 MB (a note says so) [all cores]
     --boxes            add line, image and block boxes to the manifest
     --fsync            also flush every page file to the disk
+    --spreads          also two-page spreads DIR/spread-0001.png … (page-progression and
+                       page-spread-* decide the pairs; manifest "spreads")
 
   """ + layoutHelp,
   "batch": """

@@ -6,7 +6,7 @@ enum RenderCommand {
   /// The options of `render` that take a value (`quire batch` passes them on).
   static let valued = layoutValued.union(["-o", "--output", "--color", "--pages", "--threads"])
   /// The switches of `render`.
-  static let switches = layoutSwitches.union(["--boxes", "--fsync"])
+  static let switches = layoutSwitches.union(["--boxes", "--fsync", "--spreads"])
 
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(words, valued: valued, switches: switches)
@@ -20,6 +20,7 @@ enum RenderCommand {
     r.boxes = a.flag("--boxes")
     r.strict = a.flag("--strict")
     r.syncPages = a.flag("--fsync")
+    r.spreads = a.flag("--spreads")
     if a.value("--threads") != nil, r.workerThreads < r.threads {
       Terminal.note(
         "--threads \(r.threads): \(r.workerThreads) used; \(r.layout.pageWidth)x"

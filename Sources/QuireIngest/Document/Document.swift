@@ -214,6 +214,9 @@ package struct Chapter: Sendable {
   /// In-memory images of the chapter (inline `<svg>`, Markup/InlineSVG.swift) by the
   /// resource href its blocks use.
   package var inlineImages: [String: Data] = [:]
+  /// The item's rendition properties (EPUB fixed layout, Package/Rendition.swift); nil for
+  /// books that are not EPUBs.
+  package var rendition: Rendition? = nil
 
   package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,

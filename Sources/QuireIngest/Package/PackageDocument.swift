@@ -17,6 +17,8 @@ struct ManifestItem: Sendable, Hashable {
 struct SpineItem: Sendable, Hashable {
   var idref: String
   var linear: Bool
+  /// The itemref's `properties` (rendition overrides, page-spread-*; Rendition.swift).
+  var properties: [String] = []
 }
 
 struct GuideReference: Sendable, Hashable {
@@ -40,6 +42,8 @@ struct PackageDocument: Sendable {
   var ncxID: String?
   var guide: [GuideReference]
   var warnings: [Diagnostic]
+  /// The package-wide rendition properties (Rendition.swift).
+  var rendition = Rendition()
 
   static let contentTypes: Set<String> = [
     "application/xhtml+xml", "text/html", "application/x-dtbook+xml",
@@ -147,7 +151,11 @@ struct PackageDocument: Sendable {
     var spine: [SpineItem] = []
     for ref in spineElement?.elements(named: "itemref") ?? [] {
       guard let idref = ref.attribute("idref") else { continue }
-      spine.append(SpineItem(idref: idref, linear: ref.attribute("linear")?.lowercased() != "no"))
+      spine.append(
+        SpineItem(
+          idref: idref, linear: ref.attribute("linear")?.lowercased() != "no",
+          properties: (ref.attribute("properties") ?? "").split(whereSeparator: \.isWhitespace)
+            .prefix(64).map(String.init)))
     }
     self.spine = spine
     switch spineElement?.attribute("page-progression-direction")?.lowercased() {
@@ -214,6 +222,7 @@ struct PackageDocument: Sendable {
       coverHref: cover,
       direction: Self.direction(pageProgression, language: language))
     metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
+    self.rendition = Rendition.package(meta, file: path, warnings: &warnings)
     self.warnings = warnings
   }
 

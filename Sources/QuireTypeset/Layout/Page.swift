@@ -125,6 +125,9 @@ package struct Page: Sendable {
   /// The canvas background (the chapter's `html`/`body` background, CSS 2.1 §14.2): painted
   /// over the whole page, margins included, before any item. Its `rect` is the page.
   package var background: BoxPaint? = nil
+  /// The item's rendition (EPUB only; Fixed/FixedLayout.swift). A pre-paginated page's
+  /// display list is in its ICB's pixels (`rendition.viewport`), not the output page's.
+  package var rendition: PageRendition? = nil
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,
