@@ -48,6 +48,8 @@ struct ChapterBuilder {
   let spineIndex: Int
   let href: String
   let publisherStyles: Bool
+  /// Absolutely positioned inline elements become blocks (fixed-layout chapters only).
+  var blockifiesPositioned = false
   let bookLanguage: String?
 
   private(set) var blocks: [Block] = []
@@ -136,6 +138,10 @@ struct ChapterBuilder {
           frames[frames.count - 1].pending.append(.anchor(id))
         }
         if style.display == .none { continue }
+        // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
+        if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
+          style.display = .block
+        }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,
           parent.style.display == .inline

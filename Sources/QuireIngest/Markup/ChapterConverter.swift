@@ -179,6 +179,7 @@ package struct ChapterConverter: Sendable {
       tree: tree, resolver: StyleResolver(tree: tree, rules: rules, reference: referenceMatching),
       spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles, bookLanguage: bookLanguage)
+    builder.blockifiesPositioned = source.rendition?.isFixed == true
     builder.build()
     if builder.resolver.budgetExhausted {
       warnings.append(
