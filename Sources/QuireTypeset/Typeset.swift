@@ -219,6 +219,10 @@ package final class Typesetter: Sendable {
     flow.hyphenation.points = caches.hyphenPoints
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
+    if let viewport {
+      flow.positioned.enabled = true
+      flow.positioned.containingHeight = viewport.height
+    }
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
@@ -240,13 +244,14 @@ package final class Typesetter: Sendable {
         fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
       : fixedPages(
         entries, options: options, spine: spineIndex, href: chapter.href,
-        boxes: flow.boxFlow.boxes)
+        boxes: flow.boxFlow.boxes, layers: flow.positioned.layers)
     flow.paintPageBackground(chapter, on: &pages)
     stampRendition(chapter, viewport: viewport, on: &pages)
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family
       } + flow.notes.diagnostics(file: chapter.href, spine: spineIndex)
+      + flow.positioned.diagnostics(file: chapter.href, spine: spineIndex)
     return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
   }
 

@@ -44,6 +44,8 @@ struct ChapterFlow {
   var tableNesting = 0
   /// Floats still beside the flow (Blocks/FloatLayout.swift).
   var floatArea = FloatArea()
+  /// Positioned boxes of a fixed-layout page (Fixed/PositionedBoxes.swift).
+  var positioned = PositionedBoxes()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -125,6 +127,7 @@ struct ChapterFlow {
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
+    if positioned.enabled, takePositioned(block, left: left, right: right) { return }
     if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
     let st = block.style
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }

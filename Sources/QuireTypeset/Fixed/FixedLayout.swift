@@ -100,7 +100,7 @@ extension Typesetter {
   /// content so nothing is cut; a page the splitter still made past the first is dropped.
   func fixedPages(
     _ entries: consuming [FlowEntry], options fixed: LayoutOptions, spine: Int, href: String,
-    boxes: [FlowBox]
+    boxes: [FlowBox], layers: [PositionedBoxes.Layer]
   ) -> [Page] {
     var entries = entries
     for i in entries.indices { entries[i].forcedBreakBefore = false }
@@ -114,6 +114,7 @@ extension Typesetter {
         end: .init(spine: spine, offset: 0))]
     }
     pages.removeSubrange(1...)
+    pages[0].add(layers)
     return pages
   }
 
