@@ -48,12 +48,18 @@ struct PositionedBoxes: Sendable {
   var count = 0
   /// A `transform` other than a translation was met (reported once).
   var droppedTransform = false
+  /// The next block is the one a sub-flow lays out itself (it is not taken again).
+  var bypassNext = false
 }
 
 extension ChapterFlow {
   /// Lays out a positioned `block` as a layer; false when it stays in the flow.
   mutating func takePositioned(_ block: Block, left: Double, right: Double) -> Bool {
     let box = block.box
+    if positioned.bypassNext {
+      positioned.bypassNext = false
+      return false
+    }
     // A box with an explicit height keeps that height on a fixed page (its content may
     // overflow it, and `overflow: hidden` cuts there): laid out as an in-flow layer.
     let sized = box.height != nil && block.kind != .table && block.inlines.isEmpty
@@ -126,7 +132,7 @@ extension ChapterFlow {
     sub.pendingMarker = nil
     sub.positioned = PositionedBoxes(
       enabled: true, depth: positioned.depth + 1, containingHeight: positioned.containingHeight,
-      count: positioned.count + 1)
+      count: positioned.count + 1, bypassNext: true)
     var inner = block
     inner.box.position = .static
     inner.box.translate = nil
