@@ -95,10 +95,23 @@ extension ChapterFlow {
       dx += box.position == .static ? 0 : (l ?? -(r ?? 0))
       dy += staticY - layer.lead + (box.position == .static ? 0 : (t ?? -(b ?? 0)))
       // The box keeps its place in the flow.
-      append(
-        FlowEntry(
-          spaceBefore: 0, height: max(0, layer.height - layer.lead), start: block.location,
-          end: lastLocation))
+      var spacer = FlowEntry(
+        spaceBefore: 0, height: max(0, layer.height - layer.lead), start: block.location,
+        end: lastLocation)
+      if box.position == .static && box.translate == nil {
+        // A sized static box paints in flow order (inside its ancestors' clips): its items
+        // ride on the entry that holds its place.
+        layer.page.shift(dx: 0, dy: -layer.lead)
+        spacer.items = layer.page.items
+        spacer.lines = layer.page.lines
+        spacer.images = layer.page.images
+        append(spacer)
+        collapse(layer.trail)
+        positioned.count += 1 + layer.nested.count
+        addNested(layer.nested, dx: 0, dy: staticY - layer.lead)
+        return true
+      }
+      append(spacer)
       collapse(layer.trail)
     }
     layer.page.shift(dx: dx, dy: dy)
@@ -108,12 +121,17 @@ extension ChapterFlow {
         z: box.zIndex ?? 0, order: positioned.layers.count, items: layer.page.items,
         lines: layer.page.lines, images: layer.page.images, blocks: layer.page.blocks,
         boxes: layer.page.boxes))
-    for var nested in layer.nested {
-      nested.order = positioned.layers.count
-      nested.shift(dx: dx, dy: dy)
-      positioned.layers.append(nested)
-    }
+    addNested(layer.nested, dx: dx, dy: dy)
     return true
+  }
+
+  /// The layers of a laid-out box's positioned descendants, moved with it.
+  private mutating func addNested(_ nested: [PositionedBoxes.Layer], dx: Double, dy: Double) {
+    for var layer in nested {
+      layer.order = positioned.layers.count
+      layer.shift(dx: dx, dy: dy)
+      positioned.layers.append(layer)
+    }
   }
 
   /// `block` laid out alone (as a static box) between `left` and `right` on one tall page.
