@@ -159,3 +159,29 @@ enum SpreadPlan {
     return out
   }
 }
+
+extension BookReport {
+  /// A chapter as `quire info` lists it, with its rendition properties (EPUBs).
+  static func spineItem(_ c: Chapter) -> SpineItem {
+    var item = SpineItem(
+      index: c.spineIndex, href: c.href, mediaType: c.mediaType, linear: c.linear, size: c.size,
+      characters: c.length)
+    guard let r = c.rendition else { return item }
+    item.layout = r.layout.rawValue
+    item.orientation = r.orientation.rawValue
+    item.spread = r.spread.rawValue
+    item.pageSpread = r.pageSpread?.rawValue
+    item.overrides = r.overrides.isEmpty ? nil : r.overrides
+    item.viewport = r.viewport.map { [$0.width, $0.height] }
+    return item
+  }
+
+  /// The package's rendition, for the report.
+  static func rendition(_ m: BookMetadata) -> Rendition? {
+    m.rendition.map {
+      Rendition(
+        layout: $0.layout.rawValue, orientation: $0.orientation.rawValue,
+        spread: $0.spread.rawValue)
+    }
+  }
+}

@@ -68,8 +68,10 @@ struct FixedPageScaler {
     var out = PixelBuffer(width: width, height: height, format: source.format)
     if let paper { fill(&out, paper) }
     // The output pixels the page covers.
-    let x0 = Swift.max(0, Int(ox.rounded())), x1 = Swift.min(width, Int((ox + sw * s).rounded()))
-    let y0 = Swift.max(0, Int(oy.rounded())), y1 = Swift.min(height, Int((oy + sh * s).rounded()))
+    let x0 = Swift.max(0, Int(ox.rounded()))
+    let x1 = Swift.min(width, Int((ox + sw * s).rounded()))
+    let y0 = Swift.max(0, Int(oy.rounded()))
+    let y1 = Swift.min(height, Int((oy + sh * s).rounded()))
     guard x1 > x0, y1 > y0 else { return out }
     let columns = (x0..<x1).map { Self.taps(out: $0, offset: ox, scale: s, size: source.width) }
     let rows = (y0..<y1).map { Self.taps(out: $0, offset: oy, scale: s, size: source.height) }

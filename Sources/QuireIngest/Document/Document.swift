@@ -94,6 +94,8 @@ package struct BookMetadata: Sendable, Codable, Hashable {
   package var titleDirection: TextDirection? = nil
   /// The `dir` of each of `creators` (else the package's `dir`), nil where not given.
   package var creatorDirections: [TextDirection?] = []
+  /// The package-wide rendition properties (EPUB only; Package/Rendition.swift).
+  package var rendition: Rendition? = nil
 
   package init(
     title: String = "", creators: [String] = [], language: String? = nil,

@@ -116,7 +116,9 @@ package struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   package func convert(_ source: ChapterSource) -> ConvertedChapter {
-    if PackageDocument.isPageImage(source.mediaType) { return withRendition(imagePage(source), source) }
+    if PackageDocument.isPageImage(source.mediaType) {
+      return withRendition(imagePage(source), source)
+    }
     let tree = MarkupParser.parse(
       source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map {

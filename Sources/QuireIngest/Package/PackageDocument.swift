@@ -148,16 +148,7 @@ struct PackageDocument: Sendable {
 
     // Spine.
     let spineElement = tree.first("spine")
-    var spine: [SpineItem] = []
-    for ref in spineElement?.elements(named: "itemref") ?? [] {
-      guard let idref = ref.attribute("idref") else { continue }
-      spine.append(
-        SpineItem(
-          idref: idref, linear: ref.attribute("linear")?.lowercased() != "no",
-          properties: (ref.attribute("properties") ?? "").split(whereSeparator: \.isWhitespace)
-            .prefix(64).map(String.init)))
-    }
-    self.spine = spine
+    self.spine = (spineElement?.elements(named: "itemref") ?? []).compactMap(SpineItem.init)
     switch spineElement?.attribute("page-progression-direction")?.lowercased() {
     case "rtl": pageProgression = .rtl
     case "ltr": pageProgression = .ltr
@@ -223,6 +214,7 @@ struct PackageDocument: Sendable {
       direction: Self.direction(pageProgression, language: language))
     metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
     self.rendition = Rendition.package(meta, file: path, warnings: &warnings)
+    metadata.rendition = rendition
     self.warnings = warnings
   }
 

@@ -17,7 +17,7 @@
 import QuireCore
 
 /// `rendition:layout`: whether an item reflows or is a page as drawn.
-package enum RenditionLayout: String, Sendable, Hashable, CaseIterable {
+package enum RenditionLayout: String, Sendable, Hashable, Codable, CaseIterable {
   /// Laid out by the reader into its own pages.
   case reflowable
   /// One page per item, at the item's viewport.
@@ -25,7 +25,7 @@ package enum RenditionLayout: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `rendition:orientation`: the device orientation the item wants.
-package enum RenditionOrientation: String, Sendable, Hashable, CaseIterable {
+package enum RenditionOrientation: String, Sendable, Hashable, Codable, CaseIterable {
   /// Either.
   case auto
   /// Wider than tall.
@@ -35,7 +35,7 @@ package enum RenditionOrientation: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `rendition:spread`: when two items are shown side by side.
-package enum RenditionSpread: String, Sendable, Hashable, CaseIterable {
+package enum RenditionSpread: String, Sendable, Hashable, Codable, CaseIterable {
   /// The reader decides (Quire pairs when asked for spreads).
   case auto
   /// Never in a spread.
@@ -47,7 +47,7 @@ package enum RenditionSpread: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `page-spread-*`: the side of a spread an item goes on.
-package enum PageSpread: String, Sendable, Hashable, CaseIterable {
+package enum PageSpread: String, Sendable, Hashable, Codable, CaseIterable {
   /// The left page.
   case left
   /// The right page.
@@ -57,7 +57,7 @@ package enum PageSpread: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The rendition properties of one spine item: the package's, with the item's overrides.
-package struct Rendition: Sendable, Hashable {
+package struct Rendition: Sendable, Hashable, Codable {
   /// Reflowable or pre-paginated.
   package var layout: RenditionLayout = .reflowable
   /// The orientation the item wants.
@@ -79,7 +79,7 @@ package struct Rendition: Sendable, Hashable {
 }
 
 /// A viewport size in CSS px.
-package struct ViewportSize: Sendable, Hashable {
+package struct ViewportSize: Sendable, Hashable, Codable {
   /// Width, px.
   package var width: Double
   /// Height, px.
@@ -106,7 +106,11 @@ extension Rendition {
       case "rendition:layout":
         if let v = RenditionLayout(rawValue: value) { r.layout = v } else { known = false }
       case "rendition:orientation":
-        if let v = RenditionOrientation(rawValue: value) { r.orientation = v } else { known = false }
+        if let v = RenditionOrientation(rawValue: value) {
+          r.orientation = v
+        } else {
+          known = false
+        }
       case "rendition:spread":
         if let v = spread(value) { r.spread = v } else { known = false }
       default: continue
@@ -173,4 +177,15 @@ extension Diagnostic.Kind {
   /// A rendition property (EPUB fixed layout) or a fixed-layout item's viewport could not be
   /// used; the default applies.
   package static let rendition = Diagnostic.Kind("rendition")
+}
+
+extension SpineItem {
+  /// An `itemref`: its idref, `linear` and `properties` (at most 64); nil without an idref.
+  init?(_ ref: XMLElement) {
+    guard let idref = ref.attribute("idref") else { return nil }
+    self.init(
+      idref: idref, linear: ref.attribute("linear")?.lowercased() != "no",
+      properties: (ref.attribute("properties") ?? "").split(whereSeparator: \.isWhitespace)
+        .prefix(64).map(String.init))
+  }
 }

@@ -71,8 +71,10 @@ extension Typesetter {
         var ref: ImageRef?
         if case .image(let r) = b.kind { ref = r }
         for case .image(let i) in b.inlines where ref == nil { ref = i.image }
-        if let ref, let data = chapter.inlineImages[ref.href] ?? document.resources.data(
-          forHref: ref.href), let s = ImageSize.of(data), s.width > 0, s.height > 0
+        if let ref,
+          let data = chapter.inlineImages[ref.href]
+            ?? document.resources.data(
+              forHref: ref.href), let s = ImageSize.of(data), s.width > 0, s.height > 0
         {
           return ViewportSize(width: s.width, height: s.height)
         }
@@ -110,8 +112,11 @@ extension Typesetter {
       entries, spine: spine, href: href, fallback: Location(spine: spine, offset: 0),
       boxes: boxes)
     if pages.isEmpty {
-      pages = [Page(number: 1, spine: spine, href: href, start: .init(spine: spine, offset: 0),
-        end: .init(spine: spine, offset: 0))]
+      pages = [
+        Page(
+          number: 1, spine: spine, href: href, start: .init(spine: spine, offset: 0),
+          end: .init(spine: spine, offset: 0))
+      ]
     }
     pages.removeSubrange(1...)
     pages[0].add(layers)

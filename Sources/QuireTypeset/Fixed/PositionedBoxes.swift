@@ -202,9 +202,18 @@ extension ChapterFlow {
 extension PositionedBoxes.Layer {
   mutating func shift(dx: Double, dy: Double) {
     for i in items.indices { items[i].shift(dx: dx, dy: dy) }
-    for i in lines.indices { lines[i].rect.x += dx; lines[i].rect.y += dy }
-    for i in images.indices { images[i].rect.x += dx; images[i].rect.y += dy }
-    for i in blocks.indices { blocks[i].rect.x += dx; blocks[i].rect.y += dy }
+    for i in lines.indices {
+      lines[i].rect.x += dx
+      lines[i].rect.y += dy
+    }
+    for i in images.indices {
+      images[i].rect.x += dx
+      images[i].rect.y += dy
+    }
+    for i in blocks.indices {
+      blocks[i].rect.x += dx
+      blocks[i].rect.y += dy
+    }
     for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
   }
 }
@@ -213,9 +222,18 @@ extension Page {
   /// Moves everything on the page by (dx, dy).
   mutating func shift(dx: Double, dy: Double) {
     for i in items.indices { items[i].shift(dx: dx, dy: dy) }
-    for i in lines.indices { lines[i].rect.x += dx; lines[i].rect.y += dy }
-    for i in images.indices { images[i].rect.x += dx; images[i].rect.y += dy }
-    for i in blocks.indices { blocks[i].rect.x += dx; blocks[i].rect.y += dy }
+    for i in lines.indices {
+      lines[i].rect.x += dx
+      lines[i].rect.y += dy
+    }
+    for i in images.indices {
+      images[i].rect.x += dx
+      images[i].rect.y += dy
+    }
+    for i in blocks.indices {
+      blocks[i].rect.x += dx
+      blocks[i].rect.y += dy
+    }
     for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
   }
 
