@@ -18,6 +18,28 @@ public struct BookReport: Encodable, Sendable {
     public var size: Int
     /// Its length in characters.
     public var characters: Int
+    /// EPUB rendition (fixed layout): "reflowable" or "pre-paginated".
+    public var layout: String? = nil
+    /// The orientation it wants: "auto", "landscape", "portrait".
+    public var orientation: String? = nil
+    /// When it is in a spread: "auto", "none", "landscape", "both".
+    public var spread: String? = nil
+    /// The spread side it asks for: "left", "right", "center".
+    public var pageSpread: String? = nil
+    /// Its own rendition properties that override the package's, as written.
+    public var overrides: [String]? = nil
+    /// The viewport (ICB) of a pre-paginated XHTML item: width, height in CSS px.
+    public var viewport: [Double]? = nil
+  }
+
+  /// The package-wide rendition properties (EPUB fixed layout).
+  public struct Rendition: Encodable, Sendable {
+    /// "reflowable" or "pre-paginated".
+    public var layout: String
+    /// "auto", "landscape" or "portrait".
+    public var orientation: String
+    /// "auto", "none", "landscape" or "both".
+    public var spread: String
   }
 
   /// One table-of-contents entry.
@@ -95,6 +117,8 @@ public struct BookReport: Encodable, Sendable {
   public var titleDirection: String? = nil
   /// Each creator's writing direction, as `titleDirection`, in the order of `creators`.
   public var creatorDirections: [String?] = []
+  /// The package's rendition properties (EPUBs only).
+  public var rendition: Rendition? = nil
 
   /// Reads the book at `url`. With `strict`, anything worked around is an error.
   public static func read(
@@ -116,11 +140,7 @@ public struct BookReport: Encodable, Sendable {
       format: doc.format.rawValue, title: m.title, creators: m.creators, language: m.language,
       identifier: m.identifier, date: m.date, publisher: m.publisher, description: m.description,
       cover: m.coverHref, direction: m.direction.rawValue,
-      spine: doc.chapters.map {
-        SpineItem(
-          index: $0.spineIndex, href: $0.href, mediaType: $0.mediaType, linear: $0.linear,
-          size: $0.size, characters: $0.length)
-      },
+      spine: doc.chapters.map(Self.spineItem),
       toc: doc.toc.map(Self.entry),
       fonts: doc.fonts.map {
         Font(
@@ -131,6 +151,7 @@ public struct BookReport: Encodable, Sendable {
       warnings: log.entries.map(WarningEntry.init))
     report.titleDirection = m.titleDirection?.rawValue
     report.creatorDirections = m.creatorDirections.map { $0?.rawValue }
+    report.rendition = Self.rendition(m)
     return report
   }
 

@@ -69,6 +69,11 @@ struct Manifest: Codable, Sendable {
     var math: [MathInfo]? = nil
     /// The page's `writing-mode` ("vertical-rl", "vertical-lr"); absent for horizontal-tb.
     var writingMode: String? = nil
+    /// EPUB rendition (Spreads.swift): "reflowable"/"pre-paginated", the spread side the
+    /// item asks for, its orientation.
+    var layout: String? = nil
+    var spread: String? = nil
+    var orientation: String? = nil
   }
 
   var format = "quire-pages/2"
@@ -78,6 +83,8 @@ struct Manifest: Codable, Sendable {
   var toc: [TOCItem]
   var warnings: [WarningInfo]
   var pages: [PageInfo]
+  /// `--spreads`: the spread images and the pages on each side.
+  var spreads: [Spread]? = nil
 
   /// Builds the manifest of a paginated book. `files` maps page numbers to written file
   /// names (pages not rendered in this run have none); `boxes` adds line and image boxes.
@@ -111,6 +118,14 @@ struct Manifest: Codable, Sendable {
 
   /// One page's entry, without the vertical writing fields.
   static func plainPageInfo(_ p: Page, files: [Int: String], boxes: Bool) -> PageInfo {
+    var info = pageBoxes(p, files: files, boxes: boxes)
+    info.layout = p.rendition?.layout.rawValue
+    info.spread = p.rendition?.pageSpread?.rawValue
+    info.orientation = p.rendition?.orientation.rawValue
+    return info
+  }
+
+  static func pageBoxes(_ p: Page, files: [Int: String], boxes: Bool) -> PageInfo {
     PageInfo(
       number: p.number, file: files[p.number], spine: p.spine, href: p.href,
       start: BookLocation(p.start), end: BookLocation(p.end),
@@ -185,10 +200,11 @@ struct Manifest: Codable, Sendable {
   /// own, indented to its place (two spaces a level) and spliced into the empty list.
   static func write(
     _ paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool,
-    to file: AtomicFile
+    spreads: [Spread]? = nil, to file: AtomicFile
   ) throws(QuireError) {
-    let head = Manifest(
+    var head = Manifest(
       book: paginated, settings: settings, files: files, boxes: boxes, pages: false)
+    head.spreads = spreads
     let records = paginated.records
     try write(
       head: head, pageCount: records.count,

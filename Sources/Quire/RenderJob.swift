@@ -27,6 +27,8 @@ public struct RenderRequest: Sendable {
   /// The persisted layout cache: a few pages of a book seen before are drawn from it (only
   /// their chapters laid out), and every complete layout is stored in it. nil: none.
   public var cache: LayoutCache? = nil
+  /// Also write two-page spread images (`spread-NNNN.png`, Spreads.swift).
+  public var spreads = false
 
   /// The worker threads the render runs: `threads`, cut to what
   /// `QuireLimits.workerMemoryBudget` allows for pages of this size and colour.
@@ -102,8 +104,8 @@ public enum RenderJob {
     // Names use four digits while the page count is unknown; widened at the end if needed.
     let book = try BookPagination(path: request.book.path, settings: settings, plan: plan).run(
       visit: { page, renderer throws(QuireError) in
-        let image = renderer.render(
-          page, width: settings.pageWidth, height: settings.pageHeight, format: format)
+        let size = settings.outputSize(of: page)
+        let image = renderer.render(page, width: size.width, height: size.height, format: format)
         try out.write(
           PNGCodec.encode(image), as: pageFileName(page.number, digits: 4), sync: syncPages)
         written.withLock { $0.append(page.number) }
@@ -122,8 +124,16 @@ public enum RenderJob {
     let files = try nameFiles(
       written.withLock { $0.sorted() }, asked: numbers, pageCount: pageCount, in: out)
     let stale = try out.removeStalePages(keeping: Set(files.values))
+    let spreads =
+      request.spreads
+      ? try SpreadPlan.write(
+        SpreadPlan.pair(
+          book.records.map { ($0.page.number, $0.page.rendition) },
+          direction: book.document.metadata.direction), pages: files, in: out, format: format)
+      : nil
     try out.write(manifestName, sync: true) { file throws(QuireError) in
-      try Manifest.write(book, settings: settings, files: files, boxes: request.boxes, to: file)
+      try Manifest.write(
+        book, settings: settings, files: files, boxes: request.boxes, spreads: spreads, to: file)
     }
     try out.sync()
     request.cache?.remember(book, settings: settings, key: cacheKey, boxes: request.boxes)

@@ -116,6 +116,10 @@ public struct LayoutSettings: Sendable, Hashable {
   /// The system's fonts as the last fallback for characters no vendored or embedded font
   /// has; off (`--no-system-fonts`) for output that does not depend on the machine.
   public var systemFonts = true
+  /// How fixed-layout pages fill the output page (Spreads.swift).
+  public var fit = FixedLayoutFit.contain
+  /// Fixed-layout pages at their own ICB size instead of the page size.
+  public var nativeSize = false
 
   /// The defaults: 600x800 pages, 16 px text, justified and hyphenated.
   public init() {}

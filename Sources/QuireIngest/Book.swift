@@ -178,15 +178,18 @@ struct EPUBReader {
     var items: [(item: ManifestItem, linear: Bool)]
     var converter: ChapterConverter
     var warnings: [Diagnostic]
+    /// Each spine item's rendition, by path (Package/Rendition.swift).
+    var renditions: [String: Rendition] = [:]
 
     /// Converts spine item `i` (its index among readable spine documents).
     func convert(_ i: Int) -> Result<ConvertedChapter, IngestError> {
       let (item, linear) = items[i]
       do throws(IngestError) {
         let data = try files.read(item.path)
-        let converted = converter.convert(
-          ChapterSource(
-            spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data))
+        var source = ChapterSource(
+          spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear, data: data)
+        source.rendition = renditions[item.path] ?? opf.rendition
+        let converted = converter.convert(source)
         try converter.budget.charge(
           converted, spine: i, book: files.file, limits: converter.options.limits)
         return .success(converted)
@@ -222,6 +225,7 @@ struct EPUBReader {
 
     // Spine → content documents that exist.
     var items: [(item: ManifestItem, linear: Bool)] = []
+    var renditions: [String: Rendition] = [:]
     var encryptedCount = 0
     // A document listed twice in the spine is read once (epubcheck OPF-034): every listing
     // would convert and lay it out again, so a short package could multiply a big chapter.
@@ -269,6 +273,8 @@ struct EPUBReader {
         continue
       }
       items.append((item, ref.linear))
+      renditions[item.path] = opf.rendition.applying(
+        ref.properties, file: opfPath, warnings: &warnings)
     }
     if items.isEmpty {
       if encryptedCount > 0 {
@@ -286,9 +292,11 @@ struct EPUBReader {
         if encryption.refused[href] != nil { return nil }
         return try? files.read(href)
       })
-    return Plan(
+    var plan = Plan(
       files: files, opf: opf, opfPath: opfPath, encryption: encryption, items: items,
       converter: converter, warnings: warnings)
+    plan.renditions = renditions
+    return plan
   }
 
   /// The Document from the plan and every chapter's conversion, in spine order; the order

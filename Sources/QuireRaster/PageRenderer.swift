@@ -18,11 +18,17 @@ package final class PageRenderer: Sendable {
   private let imageStore: ImageStore
   private let glyphCacheBytes: Int
   private let shared = Mutex(Shared())
+  /// How pre-paginated pages fill the output page (FixedPageFit.swift).
+  package let fit: FixedFit
 
   /// - Parameters:
   ///   - fonts: the layout's font table; faces are opened on first use.
   ///   - images: the bytes for an image href (nil if the book lacks it).
-  package init(fonts: FontTable, images: @escaping @Sendable (String) -> Data?) {
+  ///   - fit: how pre-paginated pages fill the output page.
+  package init(
+    fonts: FontTable, images: @escaping @Sendable (String) -> Data?, fit: FixedFit = .contain
+  ) {
+    self.fit = fit
     self.store = FontStore(fonts)
     self.imageStore = ImageStore(images: images, budget: 32 << 20)
     self.glyphCacheBytes = 4 << 20
@@ -55,6 +61,14 @@ package final class PageRenderer: Sendable {
   package func render(_ page: Page, width: Int, height: Int, format: PixelBuffer.Format)
     -> PixelBuffer
   {
+    if let viewport = page.rendition?.viewport {
+      return renderFixed(page, viewport: viewport, width: width, height: height, format: format)
+    }
+    return paint(page, width: width, height: height, format: format)
+  }
+
+  /// Paints `page`'s display list on a `width`×`height` canvas (bounded as `render` says).
+  func paint(_ page: Page, width: Int, height: Int, format: PixelBuffer.Format) -> PixelBuffer {
     let width = Swift.max(0, Swift.min(width, ImageLimits.maxSide))
     var height = Swift.max(0, Swift.min(height, ImageLimits.maxSide))
     if width > 0 && width * height > ImageLimits.maxPixels {

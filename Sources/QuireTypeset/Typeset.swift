@@ -210,10 +210,13 @@ package final class Typesetter: Sendable {
         ])
     }
     let chapter = document.chapters[spineIndex]
+    // A pre-paginated chapter is laid out at its ICB, on one page (Fixed/FixedLayout.swift).
+    let viewport = fixedViewport(chapter)
+    let physical = viewport.map(fixedOptions) ?? self.options
     // A vertical chapter flows on the logical page (Vertical/VerticalPage.swift).
     let vertical = chapter.writingMode.isVertical
     let options =
-      vertical ? VerticalPage.logicalOptions(options, mode: chapter.writingMode) : options
+      vertical ? VerticalPage.logicalOptions(physical, mode: chapter.writingMode) : physical
     var flow = ChapterFlow(
       options: options, fonts: fontSet, shaper: caches.shaper.take(), spine: spineIndex,
       language: chapter.language, direction: chapter.direction ?? .ltr,
@@ -225,6 +228,10 @@ package final class Typesetter: Sendable {
     flow.vertical = vertical
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
+    if let viewport {
+      flow.positioned.enabled = true
+      flow.positioned.containingHeight = viewport.height
+    }
     caches.hyphenPoints = [:]
     defer {
       caches.shaper = flow.shaper.take()
@@ -239,17 +246,24 @@ package final class Typesetter: Sendable {
     let notes = flow.finishNotes()
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
-    var pages = Paginator(options: options).pages(
-      entries, notes: notes, spine: spineIndex, href: chapter.href,
-      fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+    var pages =
+      viewport == nil
+      ? Paginator(options: options).pages(
+        entries, notes: notes, spine: spineIndex, href: chapter.href,
+        fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+      : fixedPages(
+        entries, options: options, spine: spineIndex, href: chapter.href,
+        boxes: flow.boxFlow.boxes, layers: flow.positioned.layers)
     flow.paintPageBackground(chapter, on: &pages)
     if vertical {
-      VerticalPage(mode: chapter.writingMode, width: self.options.width).map(&pages)
+      VerticalPage(mode: chapter.writingMode, width: physical.width).map(&pages)
     }
+    stampRendition(chapter, viewport: viewport, on: &pages)
     let warnings =
       flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
         fontSet.faces[$0].family
       } + flow.notes.diagnostics(file: chapter.href, spine: spineIndex)
+      + flow.positioned.diagnostics(file: chapter.href, spine: spineIndex)
     return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
   }
 
@@ -320,7 +334,7 @@ package final class Typesetter: Sendable {
     let size = options.fontSize * 0.8
     let scale = size / face.upem
     let baseline = Double(options.height) - options.margins.bottom / 2 + size / 3
-    for i in pages.indices {
+    for i in pages.indices where pages[i].rendition?.viewport == nil {
       let label = String(pages[i].number)
       let shaped = shaper.shape(
         ShapeKey(

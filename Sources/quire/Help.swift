@@ -26,7 +26,10 @@ let overview = """
 
 let layoutHelp = """
   layout options:
-    --size WxH                 page size in pixels, sides 16…8192, at most 16 Mpx [600x800]
+    --size WxH|native          page size in pixels, sides 16…8192, at most 16 Mpx
+                               [600x800]; native: fixed-layout pages at their viewport
+    --fit contain|cover        fixed-layout pages into the page: whole and letterboxed,
+                               or filling it [contain]
     --font-size PX             body text size, 4…200; 3 lines must fit a page [16]
     --margins T,R,B,L | PX     page margins in pixels [proportional to the page]
     --line-height X            line height as a multiple of the font size, 0.5…5 [1.4]
@@ -51,7 +54,7 @@ let layoutHelp = """
 let commandHelp: [String: String] = [
   "render": """
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
-               [--threads N] [--boxes] [--fsync] [--cache DIR|off]
+               [--threads N] [--boxes] [--fsync] [--cache DIR|off] [--spreads]
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
@@ -70,6 +73,8 @@ let commandHelp: [String: String] = [
                        ~/.cache/quire]: up to 64 pages of a book seen before are drawn
                        from their chapters alone; every complete layout is stored (256 MB,
                        least recently used out)
+    --spreads          also two-page spreads DIR/spread-0001.png … (page-progression and
+                       page-spread-* decide the pairs; manifest "spreads")
 
   """ + layoutHelp,
   "batch": """

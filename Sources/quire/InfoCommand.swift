@@ -47,9 +47,18 @@ enum InfoCommand {
     if let p = r.publisher { s += "publisher:  \(p)\n" }
     if let c = r.cover { s += "cover:      \(c)\n" }
     s += "spine:      \(r.spine.count) items\n"
+    if let p = r.rendition {
+      s += "rendition:  \(p.layout), orientation \(p.orientation), spread \(p.spread)\n"
+    }
     for c in r.spine {
       s +=
         "  \(c.index + 1). \(c.href)  \(c.mediaType)  \(c.size) bytes\(c.linear ? "" : "  (non-linear)")\n"
+      if let layout = c.layout {
+        let size = c.viewport.map { "  \(Int($0[0]))x\(Int($0[1]))" } ?? ""
+        let side = c.pageSpread.map { "  page-spread-\($0)" } ?? ""
+        let own = c.overrides.map { "  overrides: " + $0.joined(separator: " ") } ?? ""
+        s += "     \(layout)\(size)\(side)\(own)\n"
+      }
     }
     s += "toc:\n"
     func walk(_ es: [BookReport.TOCEntry], _ depth: Int) {

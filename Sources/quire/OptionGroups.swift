@@ -5,6 +5,7 @@ import Quire
 let layoutValued: Set<String> = [
   "--size", "--font-size", "--margins", "--line-height", "--font", "--align", "--hyphenate",
   "--linebreak", "--publisher-styles", "--lang", "--encoding", "--footnotes", "--cover",
+  "--fit",
 ]
 let layoutSwitches: Set<String> = ["--folio", "--strict", "--no-system-fonts"]
 
@@ -32,7 +33,9 @@ func readingOptions(_ a: Arguments) throws(UsageError) -> ReadingOptions {
 /// names the option that does not fit.
 func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
   var o = LayoutSettings()
-  if let (w, h) = try a.size("--size", in: QuireLimits.canvasSides) {
+  if a.value("--size")?.lowercased() == "native" {
+    o.nativeSize = true  // fixed-layout pages at their ICB; reflowable ones at the default
+  } else if let (w, h) = try a.size("--size", in: QuireLimits.canvasSides) {
     o.pageWidth = w
     o.pageHeight = h
   }
@@ -57,6 +60,7 @@ func layoutSettings(_ a: Arguments) throws(UsageError) -> LayoutSettings {
   o.folio = a.flag("--folio")
   o.systemFonts = !a.flag("--no-system-fonts")
   if let v = try a.choice("--footnotes", FootnotePlacement.self) { o.footnotes = v }
+  if let v = try a.choice("--fit", FixedLayoutFit.self) { o.fit = v }
   o.reading = try readingOptions(a)
   if let (setting, message) = o.problem {
     let flag: String

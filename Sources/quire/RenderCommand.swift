@@ -8,7 +8,7 @@ enum RenderCommand {
     "-o", "--output", "--color", "--pages", "--threads", "--cache",
   ])
   /// The switches of `render`.
-  static let switches = layoutSwitches.union(["--boxes", "--fsync"])
+  static let switches = layoutSwitches.union(["--boxes", "--fsync", "--spreads"])
 
   static func run(_ words: [String]) throws -> Int32 {
     let a = try Arguments(words, valued: valued, switches: switches)
@@ -23,6 +23,7 @@ enum RenderCommand {
     r.strict = a.flag("--strict")
     r.syncPages = a.flag("--fsync")
     r.cache = try layoutCache(a)
+    r.spreads = a.flag("--spreads")
     if a.value("--threads") != nil, r.workerThreads < r.threads {
       Terminal.note(
         "--threads \(r.threads): \(r.workerThreads) used; \(r.layout.pageWidth)x"

@@ -167,7 +167,8 @@ struct BookPagination {
   ) throws(QuireError) -> Int {
     let resources = document.resources
     let renderer = PageRenderer(
-      fonts: typesetter.fonts, images: { href in resources.data(forHref: href) })
+      fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
+      fit: settings.fit.raster)
     let wanted = plan.wanted
     let pass = PageStream(
       typesetter: typesetter, chapters: range,

@@ -94,6 +94,13 @@ package struct BackgroundLayer: Sendable, Hashable, Codable {
   package init(source: Source) { self.source = source }
 }
 
+/// `position` (CSS 2.1 §9.3.1).
+package enum BoxPosition: String, Sendable, Hashable, Codable {
+  case `static`, relative, absolute, fixed, sticky
+  /// Absolute and fixed boxes leave the flow.
+  package var isOutOfFlow: Bool { self == .absolute || self == .fixed }
+}
+
 /// The box properties of one element; the defaults are CSS's initial values.
 package struct BoxStyle: Sendable, Hashable, Codable {
   package var border = BorderSides()
@@ -125,6 +132,17 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   /// Tables: `border-spacing` horizontal and vertical (separated borders only; inherited).
   package var borderSpacingX: Length = .zero
   package var borderSpacingY: Length = .zero
+  /// `position` and its offsets (`auto`: nil), `z-index` (`auto`: nil) and the translation
+  /// of `transform` in rem (x, y), for fixed-layout pages (Style/PositionProperties.swift).
+  package var position: BoxPosition = .static
+  package var top: Length? = nil
+  package var right: Length? = nil
+  package var bottom: Length? = nil
+  package var left: Length? = nil
+  package var zIndex: Int? = nil
+  package var translate: [Double]? = nil
+  /// `transform` had functions other than translations (not drawn).
+  package var transformDropped = false
 
   package init() {}
 

@@ -94,6 +94,8 @@ package struct BookMetadata: Sendable, Codable, Hashable {
   package var titleDirection: TextDirection? = nil
   /// The `dir` of each of `creators` (else the package's `dir`), nil where not given.
   package var creatorDirections: [TextDirection?] = []
+  /// The package-wide rendition properties (EPUB only; Package/Rendition.swift).
+  package var rendition: Rendition? = nil
 
   package init(
     title: String = "", creators: [String] = [], language: String? = nil,
@@ -216,6 +218,9 @@ package struct Chapter: Sendable {
   package var inlineImages: [String: Data] = [:]
   /// The `writing-mode` of the document's `body` (or `html`): its lines' direction.
   package var writingMode = WritingMode.horizontalTB
+  /// The item's rendition properties (EPUB fixed layout, Package/Rendition.swift); nil for
+  /// books that are not EPUBs.
+  package var rendition: Rendition? = nil
 
   package init(
     spineIndex: Int, href: String, mediaType: String, linear: Bool, size: Int,

@@ -49,6 +49,8 @@ struct ChapterBuilder {
   let spineIndex: Int
   let href: String
   let publisherStyles: Bool
+  /// Absolutely positioned inline elements become blocks (fixed-layout chapters only).
+  var blockifiesPositioned = false
 
   private(set) var blocks: [Block] = []
   private(set) var anchors: [String: Int] = [:]
@@ -142,6 +144,10 @@ struct ChapterBuilder {
         if RubyMarkup.hides(node.name, inherited: rubyParent) { continue }
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
+        }
+        // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
+        if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
+          style.display = .block
         }
         // vertical-align reaches the text of inline descendants (their runs are raised too).
         if style.display == .inline, style.computed.verticalAlign == .baseline,

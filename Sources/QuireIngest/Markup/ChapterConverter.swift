@@ -25,6 +25,8 @@ package struct ChapterSource: Sendable {
   package var mediaType: String
   package var linear: Bool
   package var data: Data
+  /// The spine item's rendition properties (EPUB only).
+  package var rendition: Rendition? = nil
   package init(spineIndex: Int, href: String, mediaType: String, linear: Bool, data: Data) {
     self.spineIndex = spineIndex
     self.href = href
@@ -116,7 +118,9 @@ package struct ChapterConverter: Sendable {
 
   /// Never throws: a broken document degrades (HTML recovery, or an empty chapter) with warnings.
   package func convert(_ source: ChapterSource) -> ConvertedChapter {
-    if PackageDocument.isPageImage(source.mediaType) { return imagePage(source) }
+    if PackageDocument.isPageImage(source.mediaType) {
+      return withRendition(imagePage(source), source)
+    }
     let tree = MarkupParser.parse(
       source.data, limits: options.limits, isHTML: source.mediaType.lowercased() == "text/html")
     var warnings = tree.warnings.map {
@@ -179,6 +183,7 @@ package struct ChapterConverter: Sendable {
       tree: tree, resolver: StyleResolver(tree: tree, rules: rules, reference: referenceMatching),
       spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles)
+    builder.blockifiesPositioned = source.rendition?.isFixed == true
     builder.build()
     warnings += builder.mathReport.diagnostics(file: source.href, spine: source.spineIndex)
     if builder.resolver.budgetExhausted {
@@ -198,6 +203,7 @@ package struct ChapterConverter: Sendable {
     chapter.rootBackground = builder.rootBackground
     chapter.writingMode = builder.documentWritingMode
     chapter.inlineImages = builder.inlineImages
+    chapter.rendition = rendition(of: source, tree: tree, warnings: &warnings)
     return ConvertedChapter(
       chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,
       textBytes: tree.textBytes)

@@ -17,6 +17,8 @@ struct ManifestItem: Sendable, Hashable {
 struct SpineItem: Sendable, Hashable {
   var idref: String
   var linear: Bool
+  /// The itemref's `properties` (rendition overrides, page-spread-*; Rendition.swift).
+  var properties: [String] = []
 }
 
 struct GuideReference: Sendable, Hashable {
@@ -40,6 +42,8 @@ struct PackageDocument: Sendable {
   var ncxID: String?
   var guide: [GuideReference]
   var warnings: [Diagnostic]
+  /// The package-wide rendition properties (Rendition.swift).
+  var rendition = Rendition()
 
   static let contentTypes: Set<String> = [
     "application/xhtml+xml", "text/html", "application/x-dtbook+xml",
@@ -144,12 +148,7 @@ struct PackageDocument: Sendable {
 
     // Spine.
     let spineElement = tree.first("spine")
-    var spine: [SpineItem] = []
-    for ref in spineElement?.elements(named: "itemref") ?? [] {
-      guard let idref = ref.attribute("idref") else { continue }
-      spine.append(SpineItem(idref: idref, linear: ref.attribute("linear")?.lowercased() != "no"))
-    }
-    self.spine = spine
+    self.spine = (spineElement?.elements(named: "itemref") ?? []).compactMap(SpineItem.init)
     switch spineElement?.attribute("page-progression-direction")?.lowercased() {
     case "rtl": pageProgression = .rtl
     case "ltr": pageProgression = .ltr
@@ -214,6 +213,8 @@ struct PackageDocument: Sendable {
       coverHref: cover,
       direction: Self.direction(pageProgression, language: language))
     metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
+    self.rendition = Rendition.package(meta, file: path, warnings: &warnings)
+    metadata.rendition = rendition
     self.warnings = warnings
   }
 

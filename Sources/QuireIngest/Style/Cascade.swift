@@ -833,7 +833,11 @@ enum StyleComputer {
       inherit(d.name, &s, parent: parent)
       return
     }
-    if applyBox(d, v, &s) || applyObjectFit(d.name, v, &s) || applyTable(d, v, k, &s) { return }
+    if applyBox(d, v, &s) || applyObjectFit(d.name, v, &s) || applyTable(d, v, k, &s)
+      || applyPosition(d.name, v, fs, &s)
+    {
+      return
+    }
     switch d.name {
     case "font": applyFont(d, &s, parent: parent, sizeOnly: false)
     case "font-family":

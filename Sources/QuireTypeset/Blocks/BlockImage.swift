@@ -35,6 +35,8 @@ extension ChapterFlow {
     switch style.textAlign {
     case .left: x = left
     case .right, .end: x = right - size.width
+    // A fixed-layout page is drawn as a browser does: a block image starts at the left.
+    case _ where positioned.enabled && style.textAlign != .center: x = left
     default: x = left + (avail - size.width) / 2
     }
     let box = Rect(x: x, y: 0, width: size.width, height: size.height)

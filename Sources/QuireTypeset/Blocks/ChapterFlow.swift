@@ -49,6 +49,8 @@ struct ChapterFlow {
   var floatArea = FloatArea()
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
+  /// Positioned boxes of a fixed-layout page (Fixed/PositionedBoxes.swift).
+  var positioned = PositionedBoxes()
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -130,6 +132,7 @@ struct ChapterFlow {
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
+    if positioned.enabled, takePositioned(block, left: left, right: right) { return }
     if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
     let st = block.style
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }

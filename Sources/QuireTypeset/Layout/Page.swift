@@ -142,6 +142,9 @@ package struct Page: Sendable {
   package var math: [MathPlacement] = []
   /// The chapter's `writing-mode`: the direction of its lines on this page.
   package var writingMode = WritingMode.horizontalTB
+  /// The item's rendition (EPUB only; Fixed/FixedLayout.swift). A pre-paginated page's
+  /// display list is in its ICB's pixels (`rendition.viewport`), not the output page's.
+  package var rendition: PageRendition? = nil
 
   package init(
     number: Int, spine: Int, href: String, start: Location, end: Location,

@@ -1,0 +1,187 @@
+// Spreads: two pages side by side, as a printed book opens (`quire render --spreads`), and
+// the output size of fixed-layout pages (`--fit`, `--size native`).
+//
+// Pairing (EPUB 3.3 §8.2.5 and §8.2.6): pages are taken in reading order. The first slot of
+// a spread is the left page in a left-to-right book and the right page in a right-to-left
+// one (`page-progression-direction`). A page whose item says `page-spread-*` goes on that
+// side: on the first slot it starts a new spread (a page waiting alone is shown alone), on
+// the second it completes the waiting one (or stands alone with the first slot empty). A
+// page that says nothing takes the next slot, except the book's first page, which opens on
+// the second slot as a printed book's first recto does (Apple Books' rule for fixed-layout
+// books). `page-spread-center` and `rendition:spread none` pages stand alone. Reflowable
+// pages pair the same way (synthetic spreads). Linear time, one pass.
+//
+// Images: each spread is `spread-NNNN.png` (numbered from 1 in reading order), the left
+// page's pixels then the right page's, as tall as the taller; an empty slot is white paper
+// as wide as the other page. The pages are read back from the page files the render wrote,
+// so a spread never holds a page's display list, only two decoded images at a time.
+
+import Foundation
+import QuireCore
+import QuireIngest
+import QuireRaster
+import QuireTypeset
+
+/// How a fixed-layout page fills the output page.
+public enum FixedLayoutFit: String, Sendable, Hashable, CaseIterable {
+  /// The whole page, centred, letterboxed with its background colour (the default).
+  case contain
+  /// The output page filled, centred, the overflow cut.
+  case cover
+
+  var raster: FixedFit { self == .contain ? .contain : .cover }
+}
+
+extension LayoutSettings {
+  /// The size a page is drawn at: the output page, or the ICB of a pre-paginated page under
+  /// `--size native`.
+  func outputSize(of page: Page) -> (width: Int, height: Int) {
+    if nativeSize, let v = page.rendition?.viewport {
+      return (Int(v.width), Int(v.height))
+    }
+    return (pageWidth, pageHeight)
+  }
+}
+
+/// One spread: the page numbers on its left and right (nil: an empty side).
+struct Spread: Codable, Sendable, Equatable {
+  /// From 1, in reading order.
+  var number: Int
+  /// The spread's image file, when one was written.
+  var file: String?
+  var left: Int?
+  var right: Int?
+}
+
+enum SpreadPlan {
+  /// The spreads of pages given in reading order as (number, rendition).
+  static func pair(_ pages: [(number: Int, rendition: PageRendition?)], direction: TextDirection)
+    -> [Spread]
+  {
+    let firstSide: PageSpread = direction == .rtl ? .right : .left
+    var out: [Spread] = []
+    var waiting: Int?
+    func emit(_ first: Int?, _ second: Int?) {
+      let (l, r) = direction == .rtl ? (second, first) : (first, second)
+      out.append(Spread(number: out.count + 1, file: nil, left: l, right: r))
+    }
+    func flush() {
+      if let w = waiting { emit(w, nil) }
+      waiting = nil
+    }
+    for (k, page) in pages.enumerated() {
+      let side = page.rendition?.pageSpread
+      if side == .center || page.rendition?.spread == RenditionSpread.none {
+        flush()
+        emit(direction == .rtl ? nil : page.number, direction == .rtl ? page.number : nil)
+        continue
+      }
+      let first: Bool
+      if let side { first = side == firstSide } else { first = k > 0 && waiting == nil }
+      if first {
+        flush()
+        waiting = page.number
+      } else {
+        emit(waiting, page.number)
+        waiting = nil
+      }
+    }
+    flush()
+    return out
+  }
+
+  /// `spread-0001.png`.
+  static func fileName(_ n: Int, digits: Int) -> String {
+    let s = String(n)
+    return "spread-" + String(repeating: "0", count: max(0, digits - s.count)) + s + ".png"
+  }
+
+  /// Writes each spread's image from the page files in `out`; returns the spreads with their
+  /// files. Spread files of an earlier render are removed.
+  static func write(
+    _ spreads: [Spread], pages files: [Int: String], in out: OutputFolder,
+    format: PixelBuffer.Format
+  ) throws(QuireError) -> [Spread] {
+    let digits = max(4, String(spreads.count).count)
+    var written: [Spread] = []
+    for var spread in spreads {
+      guard spread.left.flatMap({ files[$0] }) != nil || spread.right.flatMap({ files[$0] }) != nil
+      else { continue }
+      let left = try spread.left.flatMap { files[$0] }.map { name throws(QuireError) in
+        try decode(name, in: out, format: format)
+      }
+      let right = try spread.right.flatMap { files[$0] }.map { name throws(QuireError) in
+        try decode(name, in: out, format: format)
+      }
+      let name = fileName(spread.number, digits: digits)
+      try out.write(PNGCodec.encode(compose(left, right, format: format)), as: name)
+      spread.file = name
+      written.append(spread)
+    }
+    let keep = Set(written.compactMap(\.file))
+    for stale in try out.names(matching: { $0.hasPrefix("spread-") && $0.hasSuffix(".png") })
+    where !keep.contains(stale) {
+      try out.remove(stale)
+    }
+    return written
+  }
+
+  private static func decode(_ name: String, in out: OutputFolder, format: PixelBuffer.Format)
+    throws(QuireError) -> PixelBuffer
+  {
+    let url = out.root.appendingPathComponent(name)
+    do {
+      return try PNGCodec.decode(try Data(contentsOf: url)).converted(to: format)
+    } catch {
+      throw .internalError("\(url.path): cannot read back the page for its spread: \(error)")
+    }
+  }
+
+  /// Two pages side by side on white paper; a missing side is as wide as the other page.
+  static func compose(_ left: PixelBuffer?, _ right: PixelBuffer?, format: PixelBuffer.Format)
+    -> PixelBuffer
+  {
+    let lw = left?.width ?? right?.width ?? 1
+    let rw = right?.width ?? left?.width ?? 1
+    let h = max(left?.height ?? 1, right?.height ?? 1)
+    var out = PixelBuffer(width: lw + rw, height: h, format: format)
+    let c = format.channels
+    for (page, x0) in [(left, 0), (right, lw)] {
+      guard let page else { continue }
+      let y0 = (h - page.height) / 2
+      for y in 0..<page.height {
+        let src = y * page.width * c
+        let dst = ((y0 + y) * (lw + rw) + x0) * c
+        out.pixels.replaceSubrange(
+          dst..<(dst + page.width * c), with: page.pixels[src..<(src + page.width * c)])
+      }
+    }
+    return out
+  }
+}
+
+extension BookReport {
+  /// A chapter as `quire info` lists it, with its rendition properties (EPUBs).
+  static func spineItem(_ c: Chapter) -> SpineItem {
+    var item = SpineItem(
+      index: c.spineIndex, href: c.href, mediaType: c.mediaType, linear: c.linear, size: c.size,
+      characters: c.length)
+    guard let r = c.rendition else { return item }
+    item.layout = r.layout.rawValue
+    item.orientation = r.orientation.rawValue
+    item.spread = r.spread.rawValue
+    item.pageSpread = r.pageSpread?.rawValue
+    item.overrides = r.overrides.isEmpty ? nil : r.overrides
+    item.viewport = r.viewport.map { [$0.width, $0.height] }
+    return item
+  }
+
+  /// The package's rendition, for the report.
+  static func rendition(_ m: BookMetadata) -> Rendition? {
+    m.rendition.map {
+      Rendition(
+        layout: $0.layout.rawValue, orientation: $0.orientation.rawValue,
+        spread: $0.spread.rawValue)
+    }
+  }
+}

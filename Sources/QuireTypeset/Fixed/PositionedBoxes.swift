@@ -1,0 +1,306 @@
+// Positioned boxes on fixed-layout pages (CSS 2.1 §9.3, §9.6, §9.9): `position: absolute`
+// and `fixed` boxes leave the flow and are placed by their offsets in their containing
+// block; `relative` (and `sticky`, which is relative on a page that never scrolls) boxes
+// keep their place in the flow and are drawn shifted by their offsets. `z-index` orders the
+// layers: negative ones under the flow, the rest over it in (z-index, document) order.
+// `transform` translations move the layer like relative offsets.
+//
+// Each positioned box is laid out on its own: a sub-flow (a copy of the chapter's flow with
+// empty entries and boxes, sharing the shaper and hyphenation caches, which move back after)
+// lays the box out as a static block between its containing block's edges, then one tall
+// page of it is placed. The containing block is the ICB for a top-level box, and the
+// padding box's horizontal extent of the nearest positioned ancestor otherwise (its layer
+// moves with the ancestor's). An absolute box with `width: auto` takes the space between
+// its offsets (browsers shrink it to fit its content; text that fills the line lands the
+// same, short lines differ only in where a background ends).
+//
+// Bounds: positioned boxes nest at most `maxDepth` deep (deeper ones are laid out in flow)
+// and a page holds at most `maxLayers` of them (the rest are laid out in flow); each box is
+// laid out once, so the cost stays linear in the chapter.
+
+import QuireCore
+import QuireIngest
+
+/// The positioned boxes met by a fixed-layout flow.
+struct PositionedBoxes: Sendable {
+  static let maxDepth = 8
+  static let maxLayers = 2_000
+
+  /// One positioned box laid out: its items in page coordinates (already offset).
+  struct Layer: Sendable {
+    var z: Int
+    var order: Int
+    var items: [DisplayItem]
+    var lines: [LineBox]
+    var images: [ImagePlacement]
+    var blocks: [BlockBox]
+    var boxes: [BlockFragment]
+  }
+
+  /// True in a fixed-layout flow (reflowable chapters keep every box in the flow).
+  var enabled = false
+  /// How many positioned ancestors the flow is inside.
+  var depth = 0
+  /// The containing block's height for percentages and `bottom`, px.
+  var containingHeight = 0.0
+  var layers: [Layer] = []
+  /// Layers placed so far in the whole page (shared count through nesting).
+  var count = 0
+  /// A `transform` other than a translation was met (reported once).
+  var droppedTransform = false
+  /// The next block is the one a sub-flow lays out itself (it is not taken again).
+  var bypassNext = false
+}
+
+extension ChapterFlow {
+  /// Lays out a positioned `block` as a layer; false when it stays in the flow.
+  mutating func takePositioned(_ block: Block, left: Double, right: Double) -> Bool {
+    let box = block.box
+    if positioned.bypassNext {
+      positioned.bypassNext = false
+      return false
+    }
+    // A box with an explicit height keeps that height on a fixed page (its content may
+    // overflow it, and `overflow: hidden` cuts there): laid out as an in-flow layer.
+    let sized = box.height != nil && block.kind != .table && block.inlines.isEmpty
+    guard positioned.enabled, box.position != .static || box.translate != nil || sized,
+      positioned.depth < PositionedBoxes.maxDepth, positioned.count < PositionedBoxes.maxLayers
+    else { return false }
+    positioned.droppedTransform = positioned.droppedTransform || box.transformDropped
+    let out = box.position.isOutOfFlow
+    let cbWidth = max(1, right - left)
+    let cbHeight = positioned.containingHeight
+    func off(_ l: Length?, _ base: Double) -> Double? { l.map { px($0, of: base) } }
+    let (l, r) = (off(box.left, cbWidth), off(box.right, cbWidth))
+    let (t, b) = (off(box.top, cbHeight), off(box.bottom, cbHeight))
+    var layoutLeft = left
+    var layoutRight = right
+    if out {
+      layoutLeft = left + (l ?? 0)
+      layoutRight = right - (r ?? 0)
+      if l == nil, r != nil, let w = box.width.map({ px($0, of: cbWidth) }) {
+        layoutLeft = max(left - 10_000, layoutRight - w)
+      }
+    }
+    var layer = sublayout(block, left: layoutLeft, right: max(layoutLeft + 1, layoutRight))
+    if sized { layer.height = layer.lead + cut(&layer.page, block, top: layer.lead, cbWidth) }
+    if !out { collapse(layer.lead) }  // an in-flow box's top margin collapses with the flow's
+    flushMargins()
+    let staticY = boxFlow.flowY + pendingSpace
+    var dx = box.translate.map { $0[0] * options.fontSize } ?? 0
+    var dy = (box.translate.map { $0[1] * options.fontSize } ?? 0)
+    if out {
+      dy += t ?? b.map { cbHeight - $0 - layer.height } ?? staticY
+    } else {
+      dx += box.position == .static ? 0 : (l ?? -(r ?? 0))
+      dy += staticY - layer.lead + (box.position == .static ? 0 : (t ?? -(b ?? 0)))
+      // The box keeps its place in the flow.
+      var spacer = FlowEntry(
+        spaceBefore: 0, height: max(0, layer.height - layer.lead), start: block.location,
+        end: lastLocation)
+      if box.position == .static && box.translate == nil {
+        // A sized static box paints in flow order (inside its ancestors' clips): its items
+        // ride on the entry that holds its place.
+        layer.page.shift(dx: 0, dy: -layer.lead)
+        spacer.items = layer.page.items
+        spacer.lines = layer.page.lines
+        spacer.images = layer.page.images
+        append(spacer)
+        collapse(layer.trail)
+        positioned.count += 1 + layer.nested.count
+        addNested(layer.nested, dx: 0, dy: staticY - layer.lead)
+        return true
+      }
+      append(spacer)
+      collapse(layer.trail)
+    }
+    layer.page.shift(dx: dx, dy: dy)
+    positioned.count += 1 + layer.nested.count
+    positioned.layers.append(
+      PositionedBoxes.Layer(
+        z: box.zIndex ?? 0, order: positioned.layers.count, items: layer.page.items,
+        lines: layer.page.lines, images: layer.page.images, blocks: layer.page.blocks,
+        boxes: layer.page.boxes))
+    addNested(layer.nested, dx: dx, dy: dy)
+    return true
+  }
+
+  /// The layers of a laid-out box's positioned descendants, moved with it.
+  private mutating func addNested(_ nested: [PositionedBoxes.Layer], dx: Double, dy: Double) {
+    for var layer in nested {
+      layer.order = positioned.layers.count
+      layer.shift(dx: dx, dy: dy)
+      positioned.layers.append(layer)
+    }
+  }
+
+  /// `block` laid out alone (as a static box) between `left` and `right` on one tall page.
+  private mutating func sublayout(_ block: Block, left: Double, right: Double) -> (
+    page: Page, height: Double, lead: Double, trail: Double, nested: [PositionedBoxes.Layer]
+  ) {
+    var sub = self
+    sub.shaper = shaper.take()
+    sub.entries = []
+    sub.boxFlow = BoxFlow()
+    sub.floatArea = FloatArea()
+    sub.pendingSpace = 0
+    sub.marginPos = 0
+    sub.marginNeg = 0
+    sub.pendingBreak = false
+    sub.pendingMarker = nil
+    sub.positioned = PositionedBoxes(
+      enabled: true, depth: positioned.depth + 1, containingHeight: positioned.containingHeight,
+      count: positioned.count + 1, bypassNext: true)
+    var inner = block
+    inner.box.position = .static
+    inner.box.translate = nil
+    sub.layout(blocks: [inner], left: left, right: right)
+    sub.endFloats()
+    shaper = sub.shaper.take()
+    hyphenation = sub.hyphenation
+    missing = sub.missing
+    notes = sub.notes
+    nextBlock = sub.nextBlock
+    positioned.droppedTransform = positioned.droppedTransform || sub.positioned.droppedTransform
+    let height = sub.entries.reduce(0) { $0 + $1.spaceBefore + $1.height }
+    var tall = options
+    tall.height = 10_000_000
+    tall.margins = LayoutOptions.Margins(top: 0, right: 0, bottom: 0, left: 0)
+    let pages = Paginator(options: tall).pages(
+      sub.entries, spine: spine, href: "", fallback: block.location, boxes: sub.boxFlow.boxes)
+    let page =
+      pages.first
+      ?? Page(number: 1, spine: spine, href: "", start: block.location, end: block.location)
+    let lead = sub.entries.first?.spaceBefore ?? 0
+    return (page, height, lead, sub.marginPos + sub.marginNeg, sub.positioned.layers)
+  }
+
+  /// Gives the layer's own box (its first box item, at `top`) the block's explicit border-box
+  /// height; returns that height.
+  private func cut(_ page: inout Page, _ block: Block, top: Double, _ cbWidth: Double) -> Double {
+    let specified = block.box.height.map { px($0, of: positioned.containingHeight) } ?? 0
+    var height = max(0, specified)
+    if block.box.boxSizing == .contentBox {
+      let border = block.box.border
+      height +=
+        max(0, px(block.style.padding.top, of: cbWidth))
+        + max(0, px(block.style.padding.bottom, of: cbWidth))
+        + (border.top.style.isVisible ? max(0, px(border.top.usedWidth, of: cbWidth)) : 0)
+        + (border.bottom.style.isVisible ? max(0, px(border.bottom.usedWidth, of: cbWidth)) : 0)
+    }
+    if let k = page.items.firstIndex(where: { if case .box = $0 { true } else { false } }),
+      case .box(var paint) = page.items[k], abs(paint.rect.y - top) < 0.5
+    {
+      paint.rect.height = height
+      page.items[k] = .box(paint)
+    }
+    if !page.boxes.isEmpty { page.boxes[0].border.height = height }
+    return height
+  }
+}
+
+extension PositionedBoxes.Layer {
+  mutating func shift(dx: Double, dy: Double) {
+    for i in items.indices { items[i].shift(dx: dx, dy: dy) }
+    for i in lines.indices {
+      lines[i].rect.x += dx
+      lines[i].rect.y += dy
+    }
+    for i in images.indices {
+      images[i].rect.x += dx
+      images[i].rect.y += dy
+    }
+    for i in blocks.indices {
+      blocks[i].rect.x += dx
+      blocks[i].rect.y += dy
+    }
+    for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
+  }
+}
+
+extension Page {
+  /// Moves everything on the page by (dx, dy).
+  mutating func shift(dx: Double, dy: Double) {
+    for i in items.indices { items[i].shift(dx: dx, dy: dy) }
+    for i in lines.indices {
+      lines[i].rect.x += dx
+      lines[i].rect.y += dy
+    }
+    for i in images.indices {
+      images[i].rect.x += dx
+      images[i].rect.y += dy
+    }
+    for i in blocks.indices {
+      blocks[i].rect.x += dx
+      blocks[i].rect.y += dy
+    }
+    for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
+  }
+
+  /// Puts the layers on the page: negative z-index under the flow, the others over it, each
+  /// group in (z-index, document order).
+  mutating func add(_ layers: [PositionedBoxes.Layer]) {
+    let sorted = layers.sorted { ($0.z, $0.order) < ($1.z, $1.order) }
+    let under = sorted.filter { $0.z < 0 }.flatMap(\.items)
+    items = under + items + sorted.filter { $0.z >= 0 }.flatMap(\.items)
+    for layer in sorted {
+      lines += layer.lines
+      images += layer.images
+      blocks += layer.blocks
+      boxes += layer.boxes
+    }
+  }
+}
+
+extension BlockFragment {
+  mutating func shift(dx: Double, dy: Double) {
+    border.x += dx
+    border.y += dy
+    content.x += dx
+    content.y += dy
+  }
+}
+
+extension DisplayItem {
+  /// Moves the item by (dx, dy) in place.
+  mutating func shift(dx: Double, dy: Double) {
+    if dx == 0 {
+      shift(dy: dy)
+      return
+    }
+    switch self {
+    case .glyphs(var run):
+      self = .fill(Rect(x: 0, y: 0, width: 0, height: 0), .black)
+      let (fx, fy) = (Float(dx), Float(dy))
+      for i in run.x.indices { run.x[i] += fx }
+      for i in run.y.indices { run.y[i] += fy }
+      self = .glyphs(run)
+    case .image(var p):
+      p.rect.x += dx
+      p.rect.y += dy
+      p.clip?.x += dx
+      p.clip?.y += dy
+      self = .image(p)
+    case .fill(var r, let c):
+      r.x += dx
+      r.y += dy
+      self = .fill(r, c)
+    case .box(var b):
+      b.rect.x += dx
+      b.rect.y += dy
+      self = .box(b)
+    }
+  }
+}
+
+extension PositionedBoxes {
+  /// One warning when a `transform` other than a translation was not drawn.
+  func diagnostics(file: String, spine: Int) -> [Diagnostic] {
+    guard droppedTransform else { return [] }
+    return [
+      Diagnostic(
+        .rendition, file: file, spine: spine,
+        message: "transform: only translations are drawn on fixed-layout pages")
+    ]
+  }
+}
