@@ -60,7 +60,7 @@ let package = Package(
       ]),
     // Cache and Motion need pixels, not fonts: they stand on the core alone.
     .target(name: "QuireCache", dependencies: ["QuireCore"]),
-    .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP"]),
+    .target(name: "QuireMotion", dependencies: ["QuireCore", "CWebP", "CFreeType"]),
     .target(
       name: "Quire",
       dependencies: [

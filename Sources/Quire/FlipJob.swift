@@ -5,7 +5,8 @@ import QuireRaster
 
 /// How many frames and how fast; shared by turns, openings and shelves.
 public struct AnimationTiming: Sendable, Hashable {
-  /// The number of frames (both ends included); nil: from `duration`, else 30.
+  /// The number of frames (both ends included); nil: from `duration` (round(duration × fps)
+  /// frames, each shown 1/fps s, so they last `duration`), else 30.
   public var frames: Int? = nil
   /// The duration in seconds, when `frames` is nil.
   public var duration: Double? = nil
@@ -13,6 +14,12 @@ public struct AnimationTiming: Sendable, Hashable {
   public var fps: Double = 30
   /// The easing curve.
   public var timing: TimingFunction = .easeInEaseOut
+  /// Progress (0…1) at the first frame: part of a turn starts here.
+  public var from = 0.0
+  /// Progress (0…1) at the last frame (with `fallsBack`, at the middle frame).
+  public var to = 1.0
+  /// A cancelled turn: the motion goes from `from` to `to` and falls back to `from`.
+  public var fallsBack = false
 
   /// 30 frames at 30 fps, ease in and out.
   public init() {}
@@ -24,9 +31,26 @@ public struct AnimationTiming: Sendable, Hashable {
     self.timing = timing
   }
 
+  /// A still at `progress` (0…1): one frame.
+  public static func still(at progress: Double) -> AnimationTiming {
+    var t = AnimationTiming(frames: 1)
+    t.from = progress
+    t.to = progress
+    return t
+  }
+
   /// The frames' times, once the numbers are checked against `QuireLimits` (frame rate,
-  /// frame count, duration and `duration × fps` frames).
+  /// frame count, duration and `duration × fps` frames) and the segment's ends against 0…1.
   func timeline() throws(QuireError) -> FlipTimeline {
+    for (name, v) in [("from", from), ("to", to)] where !(v.isFinite && (0...1).contains(v)) {
+      throw .invalidRequest(.timing("progress \(name) \(v) is outside 0…1"))
+    }
+    let whole = try wholeTimeline()
+    return from == 0 && to == 1 && !fallsBack
+      ? whole : whole.segment(from: from, to: to, fallsBack: fallsBack)
+  }
+
+  private func wholeTimeline() throws(QuireError) -> FlipTimeline {
     let rates = QuireLimits.framesPerSecond
     guard fps.isFinite, rates.contains(fps) else {
       throw .invalidRequest(
@@ -47,7 +71,8 @@ public struct AnimationTiming: Sendable, Hashable {
           .timing(
             "a duration of \(duration) s is outside \(seconds.lowerBound)…\(seconds.upperBound) s"))
       }
-      let count = (duration * fps).rounded() + 1
+      // round(duration × fps) frames, each shown 1/fps s (FlipTimeline).
+      let count = (duration * fps).rounded()
       guard count <= Double(cap) else {
         throw .invalidRequest(
           .timing(

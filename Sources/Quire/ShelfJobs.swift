@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import QuireIngest
 import QuireMotion
@@ -53,20 +54,7 @@ public struct OpenRequest: Sendable {
 public enum OpenJob {
   /// Renders the opening (or closing) and writes it to `output`.
   public static func run(_ r: OpenRequest) throws(QuireError) {
-    var settings = LayoutSettings(pageWidth: r.canvasWidth, pageHeight: r.canvasHeight)
-    settings.reading = r.reading
-    let book = try PagedBook(
-      r.book.path, layout: settings, threads: ProcessInfo.processInfo.activeProcessorCount,
-      through: nil)
-    let firstPage = try pageUnderCover(book)
-    let cover = try Cover.image(of: book)
-    // Default shelf cell: a quarter-size book in the lower left, as on a shelf.
-    let w = Double(r.canvasWidth)
-    let h = Double(r.canvasHeight)
-    let from = r.from ?? CanvasRect(x: w * 0.08, y: h * 0.6, width: w * 0.22, height: h * 0.22)
-    let anim = BookOpenAnimation(
-      cover: cover, firstPage: firstPage, canvas: (r.canvasWidth, r.canvasHeight),
-      from: (from.x, from.y, from.width, from.height))
+    let anim = try animation(r)
     let closing = r.closing
     try writeFrames(
       r.output.path, timeline: r.timing.timeline(), style: closing ? "close" : "open",
@@ -74,28 +62,85 @@ public enum OpenJob {
     ) { anim.frame(at: $0, closing: closing) }
   }
 
-  /// The page under the cover: the first page with text of the first linear spine item (a
-  /// cover document is usually non-linear, and showing the cover twice would hide the
-  /// effect); else page 1.
+  /// The opening of `r.book`: the cover (the manifest's cover image, else page 1) sets the
+  /// book's aspect; the book is laid out at the largest size of that aspect that fits the
+  /// canvas, and the page after the cover rests there at the end.
+  static func animation(_ r: OpenRequest) throws(QuireError) -> BookOpenAnimation {
+    var probe = LayoutSettings(pageWidth: r.canvasWidth, pageHeight: r.canvasHeight)
+    probe.reading = r.reading
+    let first = try PagedBook(
+      r.book.path, layout: probe, threads: ProcessInfo.processInfo.activeProcessorCount,
+      through: 3)
+    let cover = try Cover.image(of: first)
+    let (pw, ph) = fitted(
+      aspect: Double(max(cover.width, 1)) / Double(max(cover.height, 1)),
+      canvas: (r.canvasWidth, r.canvasHeight))
+    var settings = probe
+    settings.pageWidth = pw
+    settings.pageHeight = ph
+    let book =
+      (pw, ph) == (r.canvasWidth, r.canvasHeight)
+      ? first
+      : try PagedBook(
+        r.book.path, layout: settings, threads: ProcessInfo.processInfo.activeProcessorCount,
+        through: 3)
+    let page = try pageUnderCover(book)
+    let w = Double(r.canvasWidth)
+    let h = Double(r.canvasHeight)
+    // Default shelf cell: a book a third of the canvas tall on a shelf at the lower left.
+    let from = r.from ?? CanvasRect(x: w * 0.08, y: h * 0.52, width: w * 0.3, height: h * 0.33)
+    var anim = BookOpenAnimation(
+      cover: cover, firstPage: page, canvas: (r.canvasWidth, r.canvasHeight),
+      from: (from.x, from.y, from.width, from.height), rightToLeft: book.rightToLeft)
+    anim.shelf = ShelfBackdrop.image(
+      width: r.canvasWidth, height: r.canvasHeight, book: anim.shelfRect)
+    return anim
+  }
+
+  /// The largest page of `aspect` (width / height, bounded to 1:4…4:1) inside the canvas.
+  static func fitted(aspect: Double, canvas: (Int, Int)) -> (Int, Int) {
+    let a = min(max(aspect.isFinite ? aspect : 0.75, 0.25), 4)
+    let (cw, ch) = canvas
+    if Double(cw) / Double(ch) > a {
+      return (max(1, min(cw, Int((Double(ch) * a).rounded()))), ch)
+    }
+    return (cw, max(1, min(ch, Int((Double(cw) / a).rounded()))))
+  }
+
+  /// The page under the cover: the page after the cover (the title page). Page 1 is the
+  /// cover when it shows the manifest's cover image, has no text, or the book has no cover
+  /// image (then page 1 is what the cover shows); otherwise page 1 lies under the cover.
   static func pageUnderCover(_ book: PagedBook) throws(QuireError) -> PixelBuffer {
     let pages = book.pages
-    let linear = Set(pages.book.document.chapters.filter(\.linear).map(\.spineIndex))
-    for (i, r) in pages.book.records.enumerated() where linear.contains(r.page.spine) {
-      if try !pages.page(i).lines.isEmpty { return try pages.render(i, format: .rgba8) }
-    }
-    return try pages.render(0, format: .rgba8)
+    guard pages.pageCount > 1 else { return try pages.render(0, format: .rgba8) }
+    let document = pages.book.document
+    let first = try pages.page(0)
+    let coverImage = document.metadata.coverHref
+    let pageOneIsCover =
+      coverImage == nil || first.lines.isEmpty
+      || first.images.contains { $0.href == coverImage }
+    return try pages.render(pageOneIsCover ? 1 : 0, format: .rgba8)
   }
+}
+
+/// Where a shelf's books lie: in the grid, or scattered in a pile.
+public enum ShelfSide: String, Sendable, Hashable, CaseIterable {
+  /// The grid, four books per row.
+  case grid
+  /// The scattered pile (built in, or from a layout file).
+  case scatter
 }
 
 /// What `quire shelf` asks for: several books' covers, grid ⇄ scattered.
 public struct ShelfRequest: Sendable {
-  /// How the covers move.
+  /// Where the books start.
   public enum Arrangement: Sendable, Hashable {
-    /// The built-in scatter.
+    /// The built-in scattered pile.
     case scatter
-    /// Every book stays in its grid cell.
+    /// The grid.
     case grid
-    /// Placements from a file: JSON [{"x":…,"y":…,"angle":deg}] or the bookshelf plist.
+    /// Scattered at the placements of a file: JSON [{"x":…,"y":…,"angle":deg}] or the
+    /// bookshelf app's plist (nested dictionaries with center/angle/size).
     case file(URL)
   }
 
@@ -107,8 +152,8 @@ public struct ShelfRequest: Sendable {
   public var canvasWidth = 1200
   /// Canvas height.
   public var canvasHeight = 900
-  /// Where the covers go from the grid.
-  public var arrangement = Arrangement.scatter
+  /// Where the covers start (the scattered layout, when scattered).
+  public var arrangement = Arrangement.grid
   /// The book (from 1) brought to the front, if any.
   public var front: Int? = nil
   /// Per book a download progress 0…1 drawn as a badge, or nil for none.
@@ -117,6 +162,10 @@ public struct ShelfRequest: Sendable {
   public var timing = AnimationTiming()
   /// How the books' content is read.
   public var reading = ReadingOptions()
+  /// Where the covers go; nil: the other side (grid → scatter, scatter → grid).
+  public var to: ShelfSide? = nil
+  /// There and back: to `to` and back to where they started.
+  public var toggle = false
 
   /// A shelf of `books` into `output` with the defaults.
   public init(books: [URL], output: URL) {
@@ -125,50 +174,116 @@ public struct ShelfRequest: Sendable {
   }
 }
 
-/// `quire shelf`: the covers of several books animating from a grid to a scatter.
+/// `quire shelf`: the covers of several books moving between a grid and a scattered pile.
 public enum ShelfJob {
   /// Renders the shelf animation and writes it to `output`.
   public static func run(_ r: ShelfRequest) throws(QuireError) {
-    guard (1...200).contains(r.books.count) else {
-      throw .invalidRequest(.shelfSize(r.books.count))
-    }
-    if let k = r.front, !(1...r.books.count).contains(k) {
-      throw .invalidRequest(.noSuchShelfBook(k, bookCount: r.books.count))
-    }
-    let timeline = try r.timing.timeline()
-    var settings = LayoutSettings(pageWidth: 300, pageHeight: 400)
-    settings.reading = r.reading
-    var covers: [PixelBuffer] = []
-    for url in r.books {
-      covers.append(
-        try Cover.image(of: PagedBook(url.path, layout: settings, threads: 2, through: 1)))
-    }
-    let anim = ShelfAnimation(
-      covers: covers, canvas: (r.canvasWidth, r.canvasHeight), scatter: try scatter(r.arrangement),
-      front: r.front.map { $0 - 1 }, progress: r.progress)
+    let anim = try animation(r)
+    var timing = r.timing
+    if r.toggle { timing.fallsBack = true }
+    let timeline = try timing.timeline()
     try writeFrames(
       r.output.path, timeline: timeline, style: "shelf", width: r.canvasWidth,
       height: r.canvasHeight
     ) { anim.frame(at: $0) }
   }
 
-  /// The placements: nil for the built-in scatter, empty to stay in the grid.
-  static func scatter(_ arrangement: ShelfRequest.Arrangement) throws(QuireError)
-    -> [ShelfPlacement]?
+  /// The animation `r` asks for, badges drawn.
+  static func animation(_ r: ShelfRequest) throws(QuireError) -> ShelfAnimation {
+    guard (1...200).contains(r.books.count) else {
+      throw .invalidRequest(.shelfSize(r.books.count))
+    }
+    if let k = r.front, !(1...r.books.count).contains(k) {
+      throw .invalidRequest(.noSuchShelfBook(k, bookCount: r.books.count))
+    }
+    let (start, placements) = try startingPoint(r.arrangement)
+    let end = r.to ?? (start == .grid ? .scatter : .grid)
+    var anim = ShelfAnimation(
+      covers: try covers(r), canvas: (r.canvasWidth, r.canvasHeight), scatter: placements,
+      front: r.front.map { $0 - 1 }, progress: r.progress)
+    anim.start = start == .grid ? .grid : .scatter
+    anim.end = end == .grid ? .grid : .scatter
+    anim.labeler = badgeLabeler()
+    anim.drawBadges()
+    return anim
+  }
+
+  /// The books' covers, read in parallel (each book is opened through its first page).
+  static func covers(_ r: ShelfRequest) throws(QuireError) -> [PixelBuffer] {
+    var layout = LayoutSettings(pageWidth: 300, pageHeight: 400)
+    layout.reading = r.reading
+    let settings = layout
+    let results = Mutex<[Int: Result<PixelBuffer, QuireError>]>([:])
+    let books = r.books
+    DispatchQueue.concurrentPerform(iterations: books.count) { i in
+      let result: Result<PixelBuffer, QuireError>
+      do {
+        result = .success(
+          try Cover.image(of: PagedBook(books[i].path, layout: settings, threads: 1, through: 1)))
+      } catch let e as QuireError {
+        result = .failure(e)
+      } catch {
+        result = .failure(.internalError("cover: unexpected \(type(of: error))"))
+      }
+      results.withLock { $0[i] = result }
+    }
+    let all = results.withLock { $0 }
+    var out: [PixelBuffer] = []
+    for i in 0..<books.count {
+      switch all[i] {
+      case .success(let cover): out.append(cover)
+      case .failure(let e): throw e
+      case nil: throw .internalError("cover \(i) was not read")
+      }
+    }
+    return out
+  }
+
+  /// Where the books start, and the scattered placements (nil: the built-in pile).
+  static func startingPoint(_ arrangement: ShelfRequest.Arrangement) throws(QuireError)
+    -> (ShelfSide, [ShelfPlacement]?)
   {
     switch arrangement {
-    case .scatter: return nil
-    case .grid: return []
+    case .scatter: return (.scatter, nil)
+    case .grid: return (.grid, nil)
     case .file(let url):
       guard let data = FileManager.default.contents(atPath: url.path) else {
         throw .cannotOpen(file: url.path, reason: "no such file or not readable")
       }
       do {
-        return try ShelfPlacement.parseLayout(data, file: url.path)
+        return (.scatter, try ShelfPlacement.parseLayout(data, file: url.path))
       } catch {
         throw .badData(file: url.path, reason: "\(error)")
       }
     }
+  }
+
+  /// The badges' percentages are set in the vendored DejaVu Sans (fonts/, found as the
+  /// typesetter finds it: `QUIRE_FONTS`, next to the executable, or the source tree); nil
+  /// when it cannot be read (rings without text).
+  static func badgeLabeler() -> BadgeLabeler? {
+    var candidates: [URL] = []
+    if let env = ProcessInfo.processInfo.environment["QUIRE_FONTS"], !env.isEmpty {
+      candidates.append(URL(fileURLWithPath: env))
+    }
+    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+      .deletingLastPathComponent()
+    for _ in 0..<8 {
+      candidates.append(dir.appendingPathComponent("fonts"))
+      dir = dir.deletingLastPathComponent()
+    }
+    // Sources/Quire/ShelfJobs.swift → the package root.
+    candidates.append(
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fonts"))
+    for folder in candidates {
+      if let data = FileManager.default.contents(
+        atPath: folder.appendingPathComponent("DejaVuSans.ttf").path)
+      {
+        return BadgeLabeler(fontBytes: [UInt8](data))
+      }
+    }
+    return nil
   }
 }
 

@@ -12,10 +12,10 @@ func animationTiming(_ a: Arguments) throws(UsageError) -> AnimationTiming {
     throw UsageError("give --frames or --duration, not both")
   }
   if let f = try a.double("--fps", in: QuireLimits.framesPerSecond) { t.fps = f }
-  if let d = t.duration, (d * t.fps).rounded() + 1 > Double(QuireLimits.maxFrames) {
+  if let d = t.duration, (d * t.fps).rounded() > Double(QuireLimits.maxFrames) {
     throw UsageError(
       "--duration \(quoted(a.value("--duration") ?? "")) --fps \(quoted(a.value("--fps") ?? "30")) is "
-        + "\(Int((d * t.fps).rounded()) + 1) frames; at most \(QuireLimits.maxFrames)")
+        + "\(Int((d * t.fps).rounded())) frames; at most \(QuireLimits.maxFrames)")
   }
   if let name = a.value("--timing") {
     guard let tf = TimingFunction(parsing: name) else {
@@ -39,6 +39,17 @@ func canvas(_ a: Arguments) throws(UsageError) -> (Int, Int)? {
   return (w, h)
 }
 
+/// H.264/VP9 in yuv420p need even sides: an odd frame is padded with one white row or column,
+/// and the user is told so (warning on stderr, before the frames are made).
+func warnIfVideoIsPadded(_ output: URL, width: Int, height: Int) {
+  let ext = output.pathExtension.lowercased()
+  guard ext == "mp4" || ext == "webm", width % 2 == 1 || height % 2 == 1 else { return }
+  let even = "\(width + width % 2)x\(height + height % 2)"
+  Terminal.warning(
+    "\(output.path): \(width)x\(height) frames are padded to \(even) with white (the video "
+      + "format needs even sides)")
+}
+
 func output(_ a: Arguments, _ command: String) throws(UsageError) -> URL {
   guard let o = a.value("-o") ?? a.value("--output") else {
     throw UsageError("\(command): -o OUT is required")
@@ -53,9 +64,10 @@ enum FlipCommand {
     let a = try Arguments(
       words,
       valued: layoutValued.union(timingValued).union([
-        "-o", "--output", "--page", "--style", "--direction", "--corner", "--back",
+        "-o", "--output", "--page", "--style", "--direction", "--corner", "--back", "--from",
+        "--to", "--at",
       ]),
-      switches: layoutSwitches.union(["--rtl", "--ltr", "--spread"]))
+      switches: layoutSwitches.union(["--rtl", "--ltr", "--spread", "--cancel"]))
     let book = try singleBook(a, command: "flip")
     guard let page = try a.int("--page", in: 1...1_000_000) else {
       throw UsageError("flip: --page N is required")
@@ -75,10 +87,36 @@ enum FlipCommand {
     if a.flag("--rtl") && a.flag("--ltr") { throw UsageError("give --rtl or --ltr, not both") }
     r.turn.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
     r.turn.spread = a.flag("--spread")
-    r.turn.timing = try animationTiming(a)
+    r.turn.timing = try partialTurn(a, timing: animationTiming(a))
+    warnIfVideoIsPadded(
+      r.output, width: r.layout.pageWidth * (r.turn.spread ? 2 : 1), height: r.layout.pageHeight)
     try withFlagNames(book: book) { () throws(QuireError) in try FlipJob.run(r) }
     return 0
   }
+}
+
+/// `--from P --to Q | --at P` and `--cancel`: part of a turn, a still, a turn that falls back
+/// (progress 0…1; `--cancel` alone goes half-way and back).
+func partialTurn(_ a: Arguments, timing: AnimationTiming) throws(UsageError) -> AnimationTiming {
+  var t = timing
+  let from = try a.double("--from", in: 0...1)
+  let to = try a.double("--to", in: 0...1)
+  if let at = try a.double("--at", in: 0...1) {
+    guard from == nil, to == nil, !a.flag("--cancel") else {
+      throw UsageError("--at P is a still: give it without --from, --to or --cancel")
+    }
+    guard t.duration == nil, t.frames == nil else {
+      throw UsageError("--at P is a still (one frame): give it without --frames or --duration")
+    }
+    var still = AnimationTiming.still(at: at)
+    still.fps = t.fps
+    still.timing = t.timing
+    return still
+  }
+  t.fallsBack = a.flag("--cancel")
+  t.from = from ?? 0
+  t.to = to ?? (t.fallsBack ? 0.5 : 1)
+  return t
 }
 
 /// `quire open BOOK -o OUT …`.
@@ -103,6 +141,7 @@ enum OpenCommand {
     }
     r.closing = a.flag("--close")
     r.timing = try animationTiming(a)
+    warnIfVideoIsPadded(r.output, width: r.canvasWidth, height: r.canvasHeight)
     try withFlagNames(book: book) { () throws(QuireError) in try OpenJob.run(r) }
     return 0
   }
@@ -114,9 +153,9 @@ enum ShelfCommand {
     let a = try Arguments(
       words,
       valued: timingValued.union([
-        "-o", "--output", "--layout", "--front", "--progress", "--canvas", "--encoding",
+        "-o", "--output", "--layout", "--front", "--progress", "--canvas", "--encoding", "--to",
       ]),
-      switches: ["--strict"])
+      switches: ["--strict", "--toggle"])
     guard !a.positionals.isEmpty else { throw UsageError("shelf: no BOOK given") }
     var r = ShelfRequest(books: a.positionals.map(fileURL), output: try output(a, "shelf"))
     r.reading = try readingOptions(a)
@@ -140,6 +179,14 @@ enum ShelfCommand {
       }
     }
     r.timing = try animationTiming(a)
+    warnIfVideoIsPadded(r.output, width: r.canvasWidth, height: r.canvasHeight)
+    r.to = try a.choice("--to", ShelfSide.self)
+    r.toggle = a.flag("--toggle")
+    let start: ShelfSide = r.arrangement == .grid ? .grid : .scatter
+    if r.to == start && r.front == nil {
+      throw UsageError(
+        "shelf: the books start and end in the \(start.rawValue); nothing moves (use --front K)")
+    }
     try withFlagNames(book: nil) { () throws(QuireError) in try ShelfJob.run(r) }
     return 0
   }

@@ -128,14 +128,20 @@ let commandHelp: [String: String] = [
              [--direction next|prev] [--rtl] [--corner top|bottom|middle]
              [--frames N | --duration S] [--fps F] [--timing NAME|cubic-bezier(a,b,c,d)]
              [--spread] [--back mirrored|blank|next] [layout options]
+             [--from P --to Q | --at P] [--cancel]
 
   A page turn from page N to N+1 (or N−1 with --direction prev). Frame 0 is page N exactly,
-  the last frame the page turned to. OUT: a folder (frame-0001.png … + frames.json),
-  *.png/*.apng (APNG), *.webp (animated WebP), *.mp4/*.webm (needs ffmpeg).
+  the last frame the page turned to. Per-frame progress is the timing curve's value (an
+  overshooting cubic-bezier is kept where the style can show it: slide, push); prev plays
+  the forward geometry at 1 − curve(t), so ease-in stays ease-in. OUT: a folder
+  (frame-0001.png … + frames.json), *.png/*.apng (APNG), *.webp (animated WebP),
+  *.mp4/*.webm (needs ffmpeg).
     --style      [curl]           --corner   [bottom]     --back  [mirrored]
     --frames     2…10000 [30]     --fps      1…240 [30]   --timing [easeInEaseOut]
-    --duration   0.05…600 s; duration × fps at most 10000 frames
+    --duration   0.05…600 s: round(S × F) frames, each 1/F s (frames.json "duration")
     --rtl        right-to-left geometry [from the book's page-progression direction]
+    --from P --to Q   part of the turn, progress 0…1     --at P   a still (one frame)
+    --cancel     the turn goes to --to [0.5] and falls back (a released drag)
 
   """ + layoutHelp,
   "flipbook": """
@@ -163,17 +169,22 @@ let commandHelp: [String: String] = [
   quire open BOOK -o OUT [--canvas WxH] [--from X,Y,W,H] [--close]
              [--frames N | --duration S] [--fps F] [--timing NAME]
 
-  iBooks-style opening: the book moves and scales from its shelf rectangle (--from) to the
-  canvas while the cover swings open about its left edge in perspective, revealing the
-  first page. --close plays it backwards into the shelf rectangle.
+  iBooks-style opening: the book (at its cover's aspect on any canvas) moves and scales from
+  its place on a bookshelf (--from, the shelf cell it stands in) to the largest size that
+  fits the canvas, while the cover swings open about its spine edge (the right edge for a
+  right-to-left book) in perspective, revealing the page after the cover (the title page)
+  from the start; the shelf stays behind. --close is the same frames in reverse order.
   """,
   "shelf": """
-  quire shelf BOOK… -o OUT [--layout grid|scatter|FILE] [--front K] [--progress P,…]
-              [--canvas WxH] [--frames N | --duration S] [--fps F]
+  quire shelf BOOK… -o OUT [--layout grid|scatter|FILE] [--to grid|scatter] [--toggle]
+              [--front K] [--progress P,…] [--canvas WxH] [--frames N | --duration S] [--fps F]
 
-  The covers of the books in a grid (four a row, drop shadows) animate to a scattered
-  layout and back. FILE: JSON [{"x":…,"y":…,"angle":deg}] or the classic bookshelf plist
-  (per book a center "{x, y}" and an angle in degrees). --front K brings book K to the
-  front; --progress draws download-progress badges (percentages).
+  The covers of the books (drop shadows) move between a grid (four a row) and a scattered
+  pile centred on the canvas. --layout: where they start [grid]; FILE starts them scattered
+  at its placements: JSON [{"x":…,"y":…,"angle":deg}] or the bookshelf app's plist (nested
+  dictionaries, per book a center "{x, y}", an angle in degrees, a size "{w, h}").
+  --to: where they go [the other one]; --toggle: there and back. --front K brings book K to
+  the front (it lifts above the others and takes the first place); --progress draws ring
+  badges with the percentage.
   """,
 ]

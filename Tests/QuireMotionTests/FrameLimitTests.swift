@@ -18,7 +18,9 @@ struct FrameLimitTests {
     #expect(FlipTimeline(duration: 600, fps: 240).frameCount == MotionLimits.maxFrames)
     #expect(FlipTimeline(duration: .infinity, fps: 30).frameCount == MotionLimits.maxFrames)
     #expect(FlipTimeline(duration: .nan, fps: 30).frameCount == 2)
-    #expect(FlipTimeline(duration: 1, fps: 30).frameCount == 31)
+    #expect(FlipTimeline(duration: 1, fps: 30).frameCount == 30)
+    #expect(FlipTimeline(duration: 1.5, fps: 24).frameCount == 36)
+    #expect(FlipTimeline(duration: 1.5, fps: 24).duration == 1.5)
     let t = FlipTimeline(frameCount: 3)
     #expect(t.info(0).progress == 0 && t.info(2).progress == 1)
   }

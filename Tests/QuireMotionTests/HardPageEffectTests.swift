@@ -24,7 +24,10 @@ func checkTurnContract(
     let f = effect.frame(at: t, pages: pages, options: options)
     #expect(f.width == 120 && f.height == 160, sourceLocation: sourceLocation)
     let d = meanAbsoluteDifference(f, pages.next)
-    #expect(d < last, "\(effect.name) t=\(t): \(d) !< \(last)", sourceLocation: sourceLocation)
+    // The leaf's shade and shadow may outweigh the sliver it uncovers (1.5 levels; 2.5 at t = 0.1).
+    let slack = t < 0.2 ? 2.5 : 1.5
+    #expect(
+      d < last + slack, "\(effect.name) t=\(t): \(d) !< \(last)", sourceLocation: sourceLocation)
     last = d
   }
 }
@@ -47,9 +50,10 @@ func checkTurnContract(
 @Test func hardPageRotatesAboutTheLeftEdge() {
   let e = HardPageEffect()
   let f = e.frame(at: 0.25, pages: pages, options: TurnOptions())
-  // The hinge column still shows the current page, shaded by the leaf's turn (k·sin 45°);
-  // the right edge already shows next (darkened by the shadow): the free edge swung in.
-  let k = 1 - e.leafShading * sin(Double.pi / 4)
+  // The hinge column still shows the current page, shaded by the leaf's turn (k·sin(θ/4):
+  // a single page turns to θ = atan(6/1.5), edge-on, over the whole turn); the right edge shows
+  // next (darkened by the shadow): the free edge swung in.
+  let k = 1 - e.leafShading * sin(atan(e.perspectiveFactor / 1.5) / 4)
   let hinge = pixel(f, 1, 80)
   let cur = pixel(pages.current, 1, 80)
   for c in 0..<3 { #expect(abs(Double(hinge[c]) - Double(cur[c]) * k) <= 1.5) }

@@ -136,9 +136,10 @@ import Testing
     let tl = FlipTimeline(frameCount: 5, fps: 30) { t in t * t }
     #expect(tl.frames.map(\.t) == [0, 0.25, 0.5, 0.75, 1])
     #expect(tl.frames.map(\.progress) == [0, 0.0625, 0.25, 0.5625, 1])
+    // Overshoot is kept (issue #14), bounded to FlipTimeline.progressBounds; the ends exact.
     let overshoot = FlipTimeline(frameCount: 3) { _ in 7 }
-    #expect(overshoot.frames.map(\.progress) == [0, 1, 1])
-    #expect(FlipTimeline(duration: 1, fps: 30).frameCount == 31)
+    #expect(overshoot.frames.map(\.progress) == [0, 2, 1])
+    #expect(FlipTimeline(duration: 1, fps: 30).frameCount == 30)
   }
 }
 

@@ -186,7 +186,7 @@ struct BoundedRequestTests {
     #expect(throws: QuireError.self) { try t.timeline() }
     t.duration = 10
     t.fps = 30
-    #expect(try t.timeline().frameCount == 301)
+    #expect(try t.timeline().frameCount == 300)
     t = AnimationTiming(frames: QuireLimits.maxFrames + 1)
     #expect(throws: QuireError.self) { try t.timeline() }
     t = AnimationTiming(frames: 10, fps: .nan)

@@ -50,9 +50,13 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
       let r0 = 0.12 * w
       let r = spread ? r0 * (1 - p) : w * (0.12 - 0.08 * p)
       let sw = 0.8 * r
-      let f0 = w + (h / 2) * tan(tilt0) + 1
+      // The fold starts 2 % of the width inside the grabbed corner, so the corner lifts
+      // visibly from the first frame after frame 0 (frame 0 is the flat page exactly).
+      let f0 = w + (h / 2) * tan(tilt0) - 0.02 * w
       let r1 = 0.04 * w
-      let f1 = spread ? 0 : -(r1 + 0.8 * r1) - 2
+      // The curl and its shadow leave the page exactly at p = 1 (no frame before the last
+      // already equal to the next page).
+      let f1 = spread ? 0 : -(r1 + 0.8 * r1)
       let f = f0 + (f1 - f0) * p
       var tilt = tilt0 * (1 - p)
       if spread {
@@ -65,6 +69,15 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
       c = Float(cos(tilt) * f + sign * sin(tilt) * h / 2)
       radius = Float(r)
       shadowWidth = Float(sw)
+      // A corner just lifted rolls on a small cylinder: the radius is at most half the depth
+      // the fold has reached into the page, so the lifted corner shows (and shades) from the
+      // first frame instead of lying on a wide cylinder that barely moves it.
+      let depth = farthestLift(width: Float(w), height: Float(h))
+      let small = Swift.max(0.25, depth / 2)
+      if small < radius {
+        radius = small
+        shadowWidth = 0.8 * small
+      }
     }
 
     /// The farthest any corner of a width × height page lies on the lifted side (n·q − c).

@@ -15,8 +15,9 @@ import Foundation
 /// reflected on [−W, 0): off a single page, exactly on a spread's left page.
 ///
 /// Shading: the back gets a gradient darkening toward the fold (α 0.25 over 0.15W), the page
-/// beneath a shadow along the fold (α 0.5 over 0.08W); both scale with sin(πp) so they vanish
-/// at both ends. The fold edge and the page edges are anti-aliased by coverage.
+/// beneath a shadow along the fold (α 0.5 over min(0.08W, |O − C|/4), so it grows with the
+/// flap); both are at full strength from the start (a corner lifted over white margins shows
+/// only by its shading) and fade as min(1, 4(1 − p)), so they vanish as the leaf lies down. The fold edge and the page edges are anti-aliased by coverage.
 package struct FoldEffect: PageTurnEffect, LeafEffect {
   package var name: String { "fold" }
   package init() {}
@@ -63,10 +64,13 @@ package struct FoldEffect: PageTurnEffect, LeafEffect {
     let h = faces.height
     let fw = Float(w)
     let fh = Float(h)
-    let envelope = Float(sin(Double.pi * progress))
+    // Shading is at full strength from the first frame (a lifted corner over white margins
+    // shows only by its shading) and fades over the last quarter; the beneath shadow is as
+    // wide as a quarter of the fold's distance from the corner, at most 0.08W.
+    let envelope = Float(Swift.min(1, 4 * (1 - progress)))
     let backShadeWidth = 0.15 * fw
     let backShadeMax: Float = 0.25 * envelope
-    let shadowWidth = Swift.max(1e-3, 0.08 * fw * envelope)
+    let shadowWidth = Swift.max(1e-3, Swift.min(0.08 * fw, 0.25 * Float(len)) * envelope)
     let shadowMax: Float = 0.5 * envelope
     let veil = faces.backVeil
     let canvasWidth = faces.canvasWidth

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A stiff leaf (a board cover, a hard page), drawn through the layer compositor: the page
-/// rotates rigidly in 3-D about its spine (the left edge) from 0 to −π, toward the viewer,
-/// with perspective about the canvas centre, revealing the page beneath, which the leaf's
-/// shadow darkens mid-turn. The leaf is two single-sided layers back to back: the front
+/// rotates rigidly in 3-D about its spine (the left edge) with perspective about the canvas
+/// centre, revealing the page beneath, which the leaf's shadow darkens mid-turn (sin(πt)). The leaf is two single-sided layers back to back: the front
 /// (the turning page, shaded as it turns from the screen plane) and the back (per
 /// `LeafFaces`: the page seen through the paper under a white veil, blank paper, or the next
 /// page), visible past π/2.
 ///
-/// A single page's spine is the canvas's left edge, so past π/2 the leaf has left the canvas.
+/// A single page's spine is the canvas's left edge, so the leaf turns only to π/2 (edge-on,
+/// gone) over the whole turn: it keeps moving to the last frame.
 /// Through `PageTurnRenderer`'s spread path (a `LeafEffect`) the canvas is two pages wide,
 /// the spine in the middle, and the back lands on the left page. Forward and left-to-right
 /// only, per the contract; `PageTurnRenderer` adds backward turns and right-to-left books.
@@ -49,18 +49,37 @@ package struct HardPageEffect: PageTurnEffect, LeafEffect {
       l.contents = left
       root.addSublayer(l)
     }
-    // The leaf's shadow on the page beneath: darkest along the leaf's projected free edge
-    // (or at the spine once the leaf has passed the vertical), fading over half a page.
-    let angle = -Double.pi * t
+    // A single page has no room left of its spine: the leaf turns a quarter turn toward the
+    // viewer over the whole turn (edge-on, gone, at t = 1) instead of half a turn with its
+    // second half off the canvas. A spread's leaf turns half a turn onto the left page, away
+    // from the viewer (toward the viewer it would grow past the canvas's top and bottom).
+    let spreadLeaf = faces.left != nil
     let d = perspectiveFactor * max(pw, 1)
-    let cx = Double(cw) / 2
-    let edgeX = cx + (spine + pw * cos(angle) - cx) / max(1 - pw * sin(-angle) / d, 1e-3)
-    let start = min(max(edgeX, spine), spine + pw)
+    // A single page turns until it is edge-on to the eye (half a page right of its free
+    // edge): atan(d / 1.5W), where it has reached the spine and vanishes, exactly at t = 1.
+    let edgeOn = atan(d / (1.5 * max(pw, 1)))
+    let angle = spreadLeaf ? Double.pi * t : -edgeOn * t
+    // The eye: over the spine for a spread; for a single page half a page right of its free
+    // edge, so the free edge moves in from the first frame (seen from the canvas centre it
+    // would first swing out, covering the page it should uncover).
+    let cx = spreadLeaf ? Double(cw) / 2 : spine + 1.5 * pw
+    root.anchorPoint = LayerPoint(x: cx / max(Double(cw), 1), y: 0.5)
+    root.position = LayerPoint(x: cx, y: h / 2)
+    // The leaf's projected free edge; its shadow falls on the page it moves over, darkest
+    // along that edge and fading over half a page away from the spine: on the right page
+    // while the leaf is there, on the left page once it has crossed.
+    let edgeX = cx + (spine + pw * cos(angle) - cx) / max(1 + pw * sin(angle) / d, 1e-3)
     let shade = GradientLayer()
-    shade.frame = LayerRect(x: start, y: 0, width: pw * 0.5, height: h)
+    if edgeX >= spine || !spreadLeaf {
+      let start = min(max(edgeX, spine), spine + pw)
+      shade.frame = LayerRect(x: start, y: 0, width: pw * 0.5, height: h)
+      shade.colors = [.black, .clear]
+    } else {
+      shade.frame = LayerRect(x: max(edgeX, 0) - pw * 0.5, y: 0, width: pw * 0.5, height: h)
+      shade.colors = [.clear, .black]
+    }
     let dark = shadowStrength * sin(Double.pi * t)
     // The strength is the layer's opacity (a Double), not the colour's 8-bit alpha.
-    shade.colors = [.black, .clear]
     shade.opacity = dark
     shade.startPoint = LayerPoint(x: 0, y: 0.5)
     shade.endPoint = LayerPoint(x: 1, y: 0.5)
@@ -77,7 +96,7 @@ package struct HardPageEffect: PageTurnEffect, LeafEffect {
     front.isDoubleSided = false
     let frontShade = Layer(frame: leaf.bounds)
     frontShade.backgroundColor = .black
-    frontShade.opacity = leafShading * sin(min(Double.pi / 2, -angle))
+    frontShade.opacity = leafShading * sin(min(Double.pi / 2, abs(angle)))
     front.addSublayer(frontShade)
 
     // The back layer is turned half a revolution about its centre, so its local x = u sits

@@ -141,7 +141,7 @@ package struct PageTurnRenderer: Sendable {
 
   /// One frame of a single-page turn (options.spread is ignored here; see `frame(at:spread:)`).
   package func frame(at t: Double, pages: TurnPages) -> PixelBuffer {
-    let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
+    let t = Self.bounded(t)
     var forward = options
     forward.direction = .next
     forward.rightToLeft = false
@@ -156,12 +156,20 @@ package struct PageTurnRenderer: Sendable {
 
   /// One frame of a two-page spread turn, on a canvas 2W wide.
   package func frame(at t: Double, spread: SpreadPages) -> PixelBuffer {
-    let t = Swift.min(1, Swift.max(0, t.isNaN ? 0 : t))
+    let t = Self.bounded(t)
     let (progress, roles) = options.direction == .next ? (t, spread) : (1 - t, spread.reversed)
     if options.rightToLeft {
       return forwardSpread(progress, roles.mirrored).flippedLeftRight()
     }
     return forwardSpread(progress, roles)
+  }
+
+  /// Progress as the timeline gives it, NaN as 0, bounded to `FlipTimeline.progressBounds`
+  /// (not clamped to 0…1: a style that can show an overshoot gets it; the leaf styles stop at
+  /// their ends).
+  static func bounded(_ t: Double) -> Double {
+    let b = FlipTimeline.progressBounds
+    return t.isNaN ? 0 : Swift.min(b.upperBound, Swift.max(b.lowerBound, t))
   }
 
   /// Dispatches on `options.spread`: the CLI holds either pages or a spread.
@@ -177,19 +185,14 @@ package struct PageTurnRenderer: Sendable {
       let faces = LeafFaces(spread: spread)
       return leaf.render(progress: progress, faces: faces, corner: options.corner)
     }
-    // An effect that knows nothing of leaves (e.g. a slide or a fade) turns both halves at
-    // once; the endpoints still equal the current and next spreads.
+    // An effect that knows nothing of leaves (a slide, a push, a fade) moves the whole
+    // spread as one picture (text of two pages never runs together at the spine).
     var forward = options
     forward.direction = .next
     forward.rightToLeft = false
     forward.spread = false
-    let left = effect.frame(
-      at: progress, pages: TurnPages(current: spread.leftCurrent, next: spread.leftNext),
-      options: forward)
-    let right = effect.frame(
-      at: progress, pages: TurnPages(current: spread.rightCurrent, next: spread.rightNext),
-      options: forward)
-    return PixelBuffer.joinedSideBySide(left, right)
+    let whole = TurnPages(current: spread.currentSpread, next: spread.nextSpread)
+    return effect.frame(at: progress, pages: whole, options: forward)
   }
 }
 

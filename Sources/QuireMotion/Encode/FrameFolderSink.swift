@@ -26,6 +26,8 @@ package struct FrameFolderSink: FrameSink {
     var height: Int
     var style: String
     var frames: [FrameRecord]
+    /// How long the frames play: frameCount / fps seconds (each frame shows 1/fps s).
+    var duration: Double
   }
 
   /// `level`: libdeflate level (1 fastest … 12 smallest).
@@ -80,7 +82,7 @@ package struct FrameFolderSink: FrameSink {
     guard !frames.isEmpty else { throw FrameSinkError.noFrames(path: directory) }
     let manifest = Manifest(
       frameCount: frames.count, fps: fps, width: width, height: height, style: style,
-      frames: frames)
+      frames: frames, duration: Double(frames.count) / fps)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data: Data

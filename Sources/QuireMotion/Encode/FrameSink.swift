@@ -52,10 +52,32 @@ package struct FrameInfo: Sendable, Codable, Hashable {
 
 /// N frames at t_i = i/(N − 1), eased. The motion-engine's `TimingFunction` plugs in as the
 /// easing closure.
+///
+/// Progress is the easing's value as it is: an overshooting cubic-bezier leaves 0…1 (bounded
+/// to `progressBounds`; each style decides what it can show past the ends). Only the first and
+/// last frames are pinned to the segment's ends, so frame 0 and frame N−1 are exact pages.
+///
+/// A segment (`from`, `to`) plays part of a turn: progress p_i = from + (to − from)·e(t_i).
+/// `fallsBack` plays it there and back — a drag released before the turn completes: the
+/// first half rises along the curve, the second half is the same curve mirrored in time, and
+/// the last frame is `from` again.
+///
+/// Duration. A timeline asked for by duration S at F frames per second has N = round(S·F)
+/// frames (at least 2), each shown for 1/F s, so it lasts N/F ≈ S (`duration`); the first
+/// frame is t = 0 and the last t = 1.
 package struct FlipTimeline: Sendable {
   package var frameCount: Int
   package var fps: Double
   package var easing: @Sendable (Double) -> Double
+  /// Progress at t = 0.
+  package var from = 0.0
+  /// Progress at t = 1 (or, with `fallsBack`, at t = ½).
+  package var to = 1.0
+  /// There and back: the progress returns to `from` at t = 1.
+  package var fallsBack = false
+
+  /// The most an overshooting curve may leave 0…1 by (a cubic-bezier's y is any number).
+  package static let progressBounds = -1.0...2.0
 
   /// `frameCount` is clamped to 1 … `MotionLimits.maxFrames` and `fps` to
   /// `MotionLimits.framesPerSecond` (NaN: 30); callers check the request first.
@@ -73,29 +95,59 @@ package struct FlipTimeline: Sendable {
     self.init(frameCount: frameCount, fps: fps, easing: { timing($0) })
   }
 
-  /// Frames for a duration in seconds: one per 1/fps, both ends included.
+  /// Frames for a duration in seconds: round(duration × fps) frames (at least 2), each shown
+  /// for 1/fps s.
   package init(
     duration: Double, fps: Double = 30, easing: @escaping @Sendable (Double) -> Double = { $0 }
   ) {
     let rates = MotionLimits.framesPerSecond
     let rate = fps.isNaN ? 30 : Swift.min(Swift.max(fps, rates.lowerBound), rates.upperBound)
+    self.init(frameCount: Self.frameCount(duration: duration, fps: rate), fps: rate, easing: easing)
+  }
+
+  /// The frames a duration takes: round(seconds × fps), at least 2, at most the cap.
+  package static func frameCount(duration: Double, fps: Double) -> Int {
     let seconds = duration.isNaN ? 0 : Swift.min(Swift.max(duration, 0), 600)
-    let n = Swift.min(Double(MotionLimits.maxFrames), (seconds * rate).rounded() + 1)
-    self.init(frameCount: Swift.max(2, Int(n)), fps: rate, easing: easing)
+    let rate = fps.isNaN ? 30 : Swift.max(fps, 1)
+    let n = Swift.min(Double(MotionLimits.maxFrames), (seconds * rate).rounded())
+    return Swift.max(2, Int(n))
+  }
+
+  /// How long the frames play: frameCount / fps seconds.
+  package var duration: Double { Double(frameCount) / fps }
+
+  /// The same timeline over the segment `from`…`to` (each bounded to `progressBounds`).
+  package func segment(from: Double, to: Double, fallsBack: Bool = false) -> FlipTimeline {
+    var copy = self
+    copy.from = Self.bounded(from, fallback: 0)
+    copy.to = Self.bounded(to, fallback: 1)
+    copy.fallsBack = fallsBack
+    return copy
+  }
+
+  private static func bounded(_ v: Double, fallback: Double) -> Double {
+    guard v.isFinite else { return fallback }
+    return Swift.min(progressBounds.upperBound, Swift.max(progressBounds.lowerBound, v))
   }
 
   package func info(_ i: Int) -> FrameInfo {
     let t = frameCount <= 1 ? 1 : Double(i) / Double(frameCount - 1)
-    let p: Double
-    if i == 0 && frameCount > 1 {
-      p = 0
-    } else if i == frameCount - 1 {
-      p = 1
-    } else {
-      let e = easing(t)
-      p = e.isNaN ? t : Swift.min(1, Swift.max(0, e))
+    return FrameInfo(index: i, t: t, progress: from + (to - from) * eased(i, t))
+  }
+
+  /// The curve's value for frame i at time t: exactly 0 and 1 at the ends (0 at both ends of
+  /// a fall-back), the easing's value (bounded, not clamped to 0…1) between.
+  private func eased(_ i: Int, _ t: Double) -> Double {
+    if frameCount <= 1 { return 1 }
+    if fallsBack {
+      if i == 0 || i == frameCount - 1 { return 0 }
+      let u = t <= 0.5 ? 2 * t : 2 - 2 * t
+      if u >= 1 { return 1 }
+      return Self.bounded(easing(u), fallback: u)
     }
-    return FrameInfo(index: i, t: t, progress: p)
+    if i == 0 { return 0 }
+    if i == frameCount - 1 { return 1 }
+    return Self.bounded(easing(t), fallback: t)
   }
 
   package var frames: [FrameInfo] { (0..<frameCount).map(info) }
