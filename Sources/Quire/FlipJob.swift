@@ -1,5 +1,4 @@
 import Foundation
-import QuireCache
 import QuireMotion
 import QuireRaster
 
@@ -182,8 +181,7 @@ public struct PageTurnAnimation: Sendable {
 }
 
 extension PagedBook {
-  /// The turn from page `number` (from 1) to the next page (or the previous one), with the
-  /// pages taken through a page cache, as a reader app gets them.
+  /// The turn from page `number` (from 1) to the next page (or the previous one).
   public func turn(from number: Int, _ turn: PageTurn = PageTurn()) throws(QuireError)
     -> PageTurnAnimation
   {
@@ -204,7 +202,7 @@ extension PagedBook {
     options.back = turn.back
     options.spread = turn.spread
     options.rightToLeft = turn.rightToLeft ?? rightToLeft
-    let images = try cachedPages(turn.shownIndices(from: first, rightToLeft: options.rightToLeft))
+    let images = try shownPages(turn.shownIndices(from: first, rightToLeft: options.rightToLeft))
     let input: TurnInput =
       turn.spread
       ? .spread(
@@ -219,24 +217,18 @@ extension PagedBook {
       height: settings.pageHeight)
   }
 
-  /// The pages at `indices` (from 0) through a `PageCache`; blank paper where out of range.
-  private func cachedPages(_ indices: [Int]) throws(QuireError) -> [PixelBuffer] {
+  /// The pages at `indices` (from 0), rendered here and now; blank paper where out of range.
+  /// Not through a `PageCache` and `blocking`: a turn needs two to four pages once, and
+  /// waiting on an async task from synchronous code starves Swift's cooperative pool when
+  /// every pool thread is such a caller (tests run on it): the turn never finished.
+  private func shownPages(_ indices: [Int]) throws(QuireError) -> [PixelBuffer] {
     let source = pages
-    let cache = PageCache(source: source, radius: 2, layoutKey: layoutKey)
     let blank = PixelBuffer(width: source.width, height: source.height, format: .rgba8)
-    do {
-      return try blocking {
-        var out: [PixelBuffer] = []
-        for i in indices {
-          out.append(i >= 0 && i < source.pageCount ? try await cache.page(i) : blank)
-        }
-        return out
-      }
-    } catch let e as QuireError {
-      throw e
-    } catch {
-      throw .internalError("page cache: unexpected \(type(of: error))")
+    var out: [PixelBuffer] = []
+    for i in indices {
+      out.append(i >= 0 && i < source.pageCount ? try source.render(i, format: .rgba8) : blank)
     }
+    return out
   }
 }
 

@@ -36,10 +36,10 @@ import Testing
     #expect(
       c.textDump() == """
         chapter spine=0 href=OPS/c.xhtml lang=- dir=- linear=true length=14
-          container <body> @0 lang=-
-            heading(3) <h3> @0 lang=- {size=1.17 weight=700 align=center margin=1.17rem,0,1.17rem,0 hyphens=none color=#336699}
+          container <body> @0
+            heading(3) <h3> @0 {size=1.17 weight=700 align=center margin=1.17rem,0,1.17rem,0 hyphens=none color=#336699}
               text @0 "A \\"q\\" \\\\ b\\u{A0}c\\u{200B}"
-            paragraph <p> @12 lang=- {margin=1rem,0,1rem,0 line-height=2 hyphens=auto}
+            paragraph <p> @12 {margin=1rem,0,1rem,0 line-height=2 hyphens=auto}
               text @12 {line-through} "x"
               text @13 {underline} "y"
 
