@@ -136,10 +136,9 @@ enum LatinStopWords {
       tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)
       ?? ""
     guard words[primary] != nil else { return nil }
-    let sample = firstWords(chapter, limit: 600)
     var hits: [String: Int] = [:]
-    for w in sample {
-      for (lang, set) in words where set.contains(w) { hits[lang, default: 0] += 1 }
+    for w in firstWords(chapter, limit: 600) {
+      for lang in languagesOfWord[w] ?? [] { hits[lang, default: 0] += 1 }
     }
     let own = hits[primary] ?? 0
     let best = hits.filter { $0.key != primary }.max { a, b in
@@ -149,15 +148,39 @@ enum LatinStopWords {
     return best.key
   }
 
-  /// The first `limit` words of the chapter's text, lower-cased.
+  /// Each listed word and the languages it is common in (one lookup per word read).
+  static let languagesOfWord: [String: [String]] = {
+    var t: [String: [String]] = [:]
+    for (lang, set) in words.sorted(by: { $0.key < $1.key }) {
+      for w in set { t[w, default: []].append(lang) }
+    }
+    return t
+  }()
+
+  /// The first `limit` words of the chapter's text, ASCII letters lower-cased. Read as UTF-8
+  /// bytes (every chapter of a book in a Latin-script package comes here once): ASCII
+  /// letters and all non-ASCII bytes make words, anything else ends one; at most 16 KB of
+  /// each text run is read.
   static func firstWords(_ chapter: Chapter, limit: Int) -> [String] {
     var out: [String] = []
+    out.reserveCapacity(limit)
+    var word: [UInt8] = []
     var stack: [Block] = chapter.blocks.prefix(10_000).reversed()  // preorder
     while let b = stack.popLast(), out.count < limit {
       for case .text(let run) in b.inlines where !run.generated && out.count < limit {
-        for w in run.text.prefix(4_000).lowercased().split(whereSeparator: { !$0.isLetter }) {
-          out.append(String(w))
-          if out.count >= limit { break }
+        for byte in run.text.utf8.prefix(16_384) {
+          let folded = byte | 0x20
+          if byte >= 0x80 || (folded >= 0x61 && folded <= 0x7A) {
+            word.append(byte < 0x80 ? folded : byte)
+          } else if !word.isEmpty {
+            out.append(String(decoding: word, as: UTF8.self))
+            word.removeAll(keepingCapacity: true)
+            if out.count >= limit { break }
+          }
+        }
+        if !word.isEmpty, out.count < limit {
+          out.append(String(decoding: word, as: UTF8.self))
+          word.removeAll(keepingCapacity: true)
         }
       }
       stack.append(contentsOf: b.children.prefix(10_000).reversed())
