@@ -165,8 +165,14 @@ enum LatinStopWords {
     var out: [String] = []
     out.reserveCapacity(limit)
     var word: [UInt8] = []
-    var stack: [Block] = chapter.blocks.prefix(10_000).reversed()  // preorder
-    while let b = stack.popLast(), out.count < limit {
+    // Preorder over the block tree; the stack holds sibling arrays (copy-on-write
+    // references) and the next index, so no block is copied.
+    var stack: [(blocks: [Block], next: Int)] = [(chapter.blocks, 0)]
+    while var top = stack.popLast(), out.count < limit {
+      guard top.next < top.blocks.count else { continue }
+      let b = top.blocks[top.next]
+      top.next += 1
+      stack.append(top)
       for case .text(let run) in b.inlines where !run.generated && out.count < limit {
         for byte in run.text.utf8.prefix(16_384) {
           let folded = byte | 0x20
@@ -183,7 +189,7 @@ enum LatinStopWords {
           word.removeAll(keepingCapacity: true)
         }
       }
-      stack.append(contentsOf: b.children.prefix(10_000).reversed())
+      if !b.children.isEmpty, stack.count < 10_000 { stack.append((b.children, 0)) }
     }
     return out
   }
