@@ -19,16 +19,6 @@ import Testing
     -> String
   {
     let dir = temporaryFolder("precedence-\(name)")
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: "\(dir)/META-INF", withIntermediateDirectories: true)
-    try fm.createDirectory(atPath: "\(dir)/OPS", withIntermediateDirectories: true)
-    try Data("application/epub+zip".utf8).write(to: URL(fileURLWithPath: "\(dir)/mimetype"))
-    try Data(
-      """
-      <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-      <rootfiles><rootfile full-path="OPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
-      """.utf8
-    ).write(to: URL(fileURLWithPath: "\(dir)/META-INF/container.xml"))
     let ppd = progression.map { " page-progression-direction=\"\($0)\"" } ?? ""
     let opf = """
       <?xml version="1.0" encoding="utf-8"?>
@@ -38,8 +28,7 @@ import Testing
       <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
       <spine\(ppd)><itemref idref="c"/></spine></package>
       """
-    try Data(opf.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/content.opf"))
-    try Data(html.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/c.xhtml"))
+    try writeUnpackedEPUB(dir, opf: opf, files: ["c.xhtml": Data(html.utf8)])
     return dir
   }
 

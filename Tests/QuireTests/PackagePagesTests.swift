@@ -19,16 +19,6 @@ import Testing
     files: [String: Data]
   ) throws -> String {
     let dir = temporaryFolder("package-pages-\(name)")
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: "\(dir)/META-INF", withIntermediateDirectories: true)
-    try fm.createDirectory(atPath: "\(dir)/OPS", withIntermediateDirectories: true)
-    try Data("application/epub+zip".utf8).write(to: URL(fileURLWithPath: "\(dir)/mimetype"))
-    try Data(
-      """
-      <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-      <rootfiles><rootfile full-path="OPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
-      """.utf8
-    ).write(to: URL(fileURLWithPath: "\(dir)/META-INF/container.xml"))
     let opf = """
       <?xml version="1.0" encoding="utf-8"?>
       <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
@@ -37,8 +27,7 @@ import Testing
       <manifest>\(manifest)</manifest>
       <spine>\(spine.map { "<itemref idref=\"\($0)\"/>" }.joined())</spine></package>
       """
-    try Data(opf.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/content.opf"))
-    for (path, data) in files { try data.write(to: URL(fileURLWithPath: "\(dir)/OPS/\(path)")) }
+    try writeUnpackedEPUB(dir, opf: opf, files: files)
     return dir
   }
 

@@ -27,25 +27,14 @@ private let rayImportable: Bool = {
     .enabled(if: corpusPresent, "the corpus (../shared/corpus) is missing"),
     .timeLimit(.minutes(10)))
   func corpusOnTwoWorkers() throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [
-      "python3", packageRoot.appendingPathComponent("scripts/ray/test_quire_ray.py").path,
-      "--quire", try #require(quireExecutable), "--corpus", corpus.path,
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_CACHE_HOME"] = temporaryFolder("ray-xdg-cache")
-    p.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let tail = String(decoding: stderr.suffix(3000), as: UTF8.self)
-    #expect(p.terminationStatus == 0, "test_quire_ray.py failed:\n\(tail)")
-    #expect(String(decoding: stdout, as: UTF8.self).contains("\"books\": 6"))
+    let r = try runProcess(
+      "/usr/bin/env",
+      [
+        "python3", packageRoot.appendingPathComponent("scripts/ray/test_quire_ray.py").path,
+        "--quire", try #require(quireExecutable), "--corpus", corpus.path,
+      ])
+    let tail = String(r.stderr.suffix(3000))
+    #expect(r.status == 0, "test_quire_ray.py failed:\n\(tail)")
+    #expect(r.stdout.contains("\"books\": 6"))
   }
 }

@@ -49,10 +49,15 @@ struct CommandResult {
 }
 
 func runQuire(_ args: [String]) throws -> CommandResult {
+  try runProcess(try #require(quireExecutable), args)
+}
+
+/// Runs `executable` to completion with its output captured. The layout cache goes to a
+/// folder of the test run, never the user's ~/.cache.
+func runProcess(_ executable: String, _ args: [String]) throws -> CommandResult {
   let p = Process()
-  p.executableURL = URL(fileURLWithPath: try #require(quireExecutable))
+  p.executableURL = URL(fileURLWithPath: executable)
   p.arguments = args
-  // The layout cache goes to a folder of the test run, never the user's ~/.cache.
   var environment = ProcessInfo.processInfo.environment
   environment["XDG_CACHE_HOME"] =
     FileManager.default.temporaryDirectory
@@ -69,6 +74,23 @@ func runQuire(_ args: [String]) throws -> CommandResult {
   return CommandResult(
     status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
     stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// Writes an unpacked EPUB into the folder `dir`: mimetype, META-INF/container.xml naming
+/// OPS/content.opf, the package document `opf`, and `files` under OPS/.
+func writeUnpackedEPUB(_ dir: String, opf: String, files: [String: Data]) throws {
+  let fm = FileManager.default
+  try fm.createDirectory(atPath: "\(dir)/META-INF", withIntermediateDirectories: true)
+  try fm.createDirectory(atPath: "\(dir)/OPS", withIntermediateDirectories: true)
+  try Data("application/epub+zip".utf8).write(to: URL(fileURLWithPath: "\(dir)/mimetype"))
+  try Data(
+    """
+    <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+    <rootfiles><rootfile full-path="OPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+    """.utf8
+  ).write(to: URL(fileURLWithPath: "\(dir)/META-INF/container.xml"))
+  try Data(opf.utf8).write(to: URL(fileURLWithPath: "\(dir)/OPS/content.opf"))
+  for (path, data) in files { try data.write(to: URL(fileURLWithPath: "\(dir)/OPS/\(path)")) }
 }
 
 /// All running text of a document in reading order (the typesetter's input), without the

@@ -201,40 +201,36 @@ extension ChapterFlow {
 
 extension PositionedBoxes.Layer {
   mutating func shift(dx: Double, dy: Double) {
-    for i in items.indices { items[i].shift(dx: dx, dy: dy) }
-    for i in lines.indices {
-      lines[i].rect.x += dx
-      lines[i].rect.y += dy
-    }
-    for i in images.indices {
-      images[i].rect.x += dx
-      images[i].rect.y += dy
-    }
-    for i in blocks.indices {
-      blocks[i].rect.x += dx
-      blocks[i].rect.y += dy
-    }
-    for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
+    shiftContent(&items, &lines, &images, &blocks, &boxes, dx: dx, dy: dy)
   }
+}
+
+/// Moves display items and the boxes the manifest reports by (dx, dy): a page and a
+/// positioned layer hold the same five lists.
+private func shiftContent(
+  _ items: inout [DisplayItem], _ lines: inout [LineBox], _ images: inout [ImagePlacement],
+  _ blocks: inout [BlockBox], _ boxes: inout [BlockFragment], dx: Double, dy: Double
+) {
+  for i in items.indices { items[i].shift(dx: dx, dy: dy) }
+  for i in lines.indices {
+    lines[i].rect.x += dx
+    lines[i].rect.y += dy
+  }
+  for i in images.indices {
+    images[i].rect.x += dx
+    images[i].rect.y += dy
+  }
+  for i in blocks.indices {
+    blocks[i].rect.x += dx
+    blocks[i].rect.y += dy
+  }
+  for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
 }
 
 extension Page {
   /// Moves everything on the page by (dx, dy).
   mutating func shift(dx: Double, dy: Double) {
-    for i in items.indices { items[i].shift(dx: dx, dy: dy) }
-    for i in lines.indices {
-      lines[i].rect.x += dx
-      lines[i].rect.y += dy
-    }
-    for i in images.indices {
-      images[i].rect.x += dx
-      images[i].rect.y += dy
-    }
-    for i in blocks.indices {
-      blocks[i].rect.x += dx
-      blocks[i].rect.y += dy
-    }
-    for i in boxes.indices { boxes[i].shift(dx: dx, dy: dy) }
+    shiftContent(&items, &lines, &images, &blocks, &boxes, dx: dx, dy: dy)
   }
 
   /// Puts the layers on the page: negative z-index under the flow, the others over it, each
