@@ -208,27 +208,34 @@ struct Manifest: Codable, Sendable {
     let records = paginated.records
     try write(
       head: head, pageCount: records.count,
-      page: { pageInfo(records[$0].page, files: files, boxes: boxes) }, to: file)
+      page: { i throws(QuireError) in
+        try encode(pageInfo(records[i].page, files: files, boxes: boxes))
+      }, to: file)
   }
 
-  /// Writes `head` (its page list empty) with the entries `page(0..<pageCount)` spliced into
-  /// its page list, as `write(_:settings:files:boxes:to:)` describes.
+  /// One page's entry as JSON, as the manifest holds it (before indenting).
+  static func encode(_ page: PageInfo) throws(QuireError) -> Data {
+    guard let json = try? encoder.encode(page) else {
+      throw .internalError("manifest: page \(page.number) did not encode")
+    }
+    return json
+  }
+
+  /// Writes `head` (its page list empty) with the encoded entries `page(0..<pageCount)`
+  /// (`encode(_:)`) spliced into its page list, as `write(_:settings:files:boxes:to:)`
+  /// describes.
   static func write(
-    head: Manifest, pageCount: Int, page: (Int) -> PageInfo, to file: AtomicFile
+    head: Manifest, pageCount: Int, page: (Int) throws(QuireError) -> Data, to file: AtomicFile
   ) throws(QuireError) {
     let text = [UInt8](head.encoded())
     let marker = Array("\"pages\" : [".utf8)
     guard let at = Self.find(marker, in: text),
       let close = text[(at + marker.count)...].firstIndex(of: UInt8(ascii: "]"))
     else { throw .internalError("manifest: no page list in the encoded manifest") }
-    let enc = encoder
     do {
       try file.write(text[..<(at + marker.count)])
       for i in 0..<pageCount {
-        let entry = page(i)
-        guard let json = try? enc.encode(entry) else {
-          throw QuireError.internalError("manifest: page \(entry.number) did not encode")
-        }
+        let json = try page(i)
         var out: [UInt8] = Array((i == 0 ? "\n" : ",\n").utf8)
         out.reserveCapacity(json.count + json.count / 4)
         // Every line one level deeper (4 spaces); empty lines (an empty list's) stay empty.

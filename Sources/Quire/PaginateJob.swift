@@ -46,6 +46,11 @@ public struct BookLocation: Codable, Sendable, Hashable {
     spine = l.spine
     offset = l.offset
   }
+
+  init(spine: Int, offset: Int) {
+    self.spine = spine
+    self.offset = offset
+  }
 }
 
 /// One kind of problem in one file, as the manifest lists it: `{kind, file, message, count}`.

@@ -19,6 +19,31 @@ struct PackageTests {
     #expect(
       hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
         == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+    // FIPS 180-4's million "a"s (15,625 blocks).
+    let million = Data(repeating: UInt8(ascii: "a"), count: 1_000_000)
+    #expect(
+      SHA1.digest(million).map { String(format: "%02x", $0) }.joined()
+        == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+    // Lengths around the block and padding boundaries, from an array, a Data and a slice
+    // alike; the digests are Python's hashlib.sha1 of the same bytes.
+    let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+    let expected = [
+      55: "a617d006d1ca12671785098a19a87fe58443bde9",
+      56: "4ad5bb7ae3c4024768d364b77c52128ea3cffebe",
+      63: "fc8a5ab77259625085ead3ec96515b3b8d933fad",
+      64: "93249d4c2f8903ebf41ac358473148ae6ddd7042",
+      65: "cf2a63cc308225cf07b498d2309a01dd0df52f67",
+      119: "edd0f1133d0e4ca5f3e98bb7e0295f31d20d2cdb",
+      120: "23a58eee587aa1f50d19a969ab36a3fe3e88c393",
+      1000: "0c1e754ad8a0130e18bf2d3b0a57e29ad95e75cd",
+    ]
+    for (n, digest) in expected {
+      let bytes = (0..<n).map { letters[$0 % 26] }
+      let whole = SHA1.digest(bytes)
+      #expect(whole.map { String(format: "%02x", $0) }.joined() == digest)
+      #expect(SHA1.digest(Data(bytes)) == whole)
+      #expect(SHA1.digest(([0] + bytes)[1...]) == whole)
+    }
   }
 
   @Test func idpfKeyIgnoresWhitespace() {

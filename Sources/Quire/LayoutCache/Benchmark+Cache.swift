@@ -47,13 +47,13 @@ extension Benchmark {
       cache.remember(book, settings: r.layout, key: key, boxes: false)
       cold.append(now() - start)
       let read = now()
-      let entry = try cachedEntry(r, cache)
+      let entry = try cachedEntry(r, cache, pages: false)
       _ = entry.pageMap
       warm.append(now() - read)
       bytes = Int(
         (try? FileManager.default.attributesOfItem(atPath: cache.path(key)))?[.size] as? UInt64 ?? 0
       )
-      let count = entry.pages.count
+      let count = entry.index.count
       for n in Set([1, (count + 1) / 2, count]).sorted() {
         let drawStart = now()
         try drawCached(n, r, entry: try cachedEntry(r, cache))
@@ -74,10 +74,10 @@ extension Benchmark {
     return key
   }
 
-  private static func cachedEntry(_ r: BenchRequest, _ cache: LayoutCache) throws(QuireError)
-    -> LayoutCacheEntry
-  {
-    guard let entry = cache.load(try cacheKey(r, cache)) else {
+  private static func cachedEntry(
+    _ r: BenchRequest, _ cache: LayoutCache, pages: Bool = true
+  ) throws(QuireError) -> LayoutCacheEntry {
+    guard let entry = cache.load(try cacheKey(r, cache), pages: pages) else {
       throw .cannotCreate(
         path: cache.directory.path, reason: "the layout cache entry was not stored")
     }

@@ -94,7 +94,7 @@ struct CachedLayout {
     guard pages.count == chapter.pageCount else { return false }
     var used: [String] = []
     for page in pages {
-      let cached = entry.pages[page.number - 1]
+      let cached = entry.index[page.number - 1]
       guard cached.spine == page.spine, cached.href == page.href,
         cached.start == BookLocation(page.start), cached.end == BookLocation(page.end)
       else { return false }
@@ -112,12 +112,8 @@ extension LayoutCacheEntry {
   /// What `quire paginate` reports, from the entry alone.
   var pageMap: PageMap {
     PageMap(
-      pageCount: pages.count, layout: layout,
-      warnings: diagnostics.entries.map(WarningEntry.init),
-      pages: pages.map {
-        PageMap.Entry(
-          number: $0.number, spine: $0.spine, href: $0.href, start: $0.start, end: $0.end)
-      }, stats: nil)
+      pageCount: index.count, layout: layout,
+      warnings: diagnostics.entries.map(WarningEntry.init), pages: index, stats: nil)
   }
 }
 
@@ -127,7 +123,7 @@ extension Manifest {
   init(cached entry: LayoutCacheEntry, diagnostics: DiagnosticLog) {
     book = entry.book
     layout = entry.layout
-    pageCount = entry.pages.count
+    pageCount = entry.index.count
     toc = entry.toc
     warnings = diagnostics.entries.map(WarningInfo.init)
     pages = []
@@ -139,7 +135,9 @@ extension LayoutCache {
   func remember(
     _ book: PaginatedBook, settings: LayoutSettings, key: LayoutCacheKey?, boxes: Bool
   ) {
-    guard let key, book.complete else { return }
-    store(LayoutCacheEntry(book, settings: settings, key: key, boxes: boxes), key)
+    guard let key, book.complete,
+      let entry = LayoutCacheEntry(book, settings: settings, key: key, boxes: boxes)
+    else { return }
+    store(entry, key)
   }
 }

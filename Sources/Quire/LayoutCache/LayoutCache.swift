@@ -32,6 +32,9 @@ public struct LayoutCache: Sendable, Hashable {
   public var maxBytes: Int
   /// The engine version entries are keyed by: a new engine misses every older entry.
   public var engine: String = layoutEngineVersion
+  /// How long a book file must be unchanged before its content hash is remembered
+  /// (`ContentHashMemo`); tests set 0.
+  var hashSettleSeconds = ContentHashMemo.settleSeconds
 
   /// The default size bound: 256 MB.
   public static let defaultMaxBytes = 256 << 20
@@ -59,22 +62,25 @@ public struct LayoutCache: Sendable, Hashable {
 
   /// The key of `book` laid out with `settings`.
   func key(_ book: URL, _ settings: LayoutSettings) -> LayoutCacheKey? {
-    LayoutCacheKey.make(book: book, settings: settings, engine: engine)
+    let memo = ContentHashMemo(directory: directory, settleSeconds: hashSettleSeconds)
+    return LayoutCacheKey.make(
+      book: book, settings: settings, engine: engine, hash: memo.contentHash)
   }
 
   func path(_ key: LayoutCacheKey) -> String {
     directory.appendingPathComponent(key.digest + Self.suffix).path
   }
 
-  /// The entry stored under `key`, nil when there is none or it does not check out. A hit
-  /// becomes the most recently used entry.
-  func load(_ key: LayoutCacheKey) -> LayoutCacheEntry? {
+  /// The entry stored under `key`, nil when there is none or it does not check out; with
+  /// `pages` false, without the pages' manifest entries (`paginate` needs the index only). A
+  /// hit becomes the most recently used entry.
+  func load(_ key: LayoutCacheKey, pages: Bool = true) -> LayoutCacheEntry? {
     let path = path(key)
     var info = stat()
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
       info.st_size <= Self.maxEntryBytes,
       let bytes = FileManager.default.contents(atPath: path),
-      let entry = LayoutCacheFile.decode(bytes), entry.key == key.digest
+      let entry = LayoutCacheFile.decode(bytes, pages: pages), entry.key == key.digest
     else { return nil }
     _ = utimensat(AT_FDCWD, path, nil, 0)
     return entry
@@ -97,7 +103,8 @@ public struct LayoutCache: Sendable, Hashable {
     return true
   }
 
-  /// The entries' files with their sizes and last use, oldest first.
+  /// The entries' files (layouts and content-hash memos) with their sizes and last use,
+  /// oldest first.
   func entries() -> [(name: String, bytes: Int, used: Int64)] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return [] }
@@ -108,11 +115,12 @@ public struct LayoutCache: Sendable, Hashable {
       var info = stat()
       guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-      if name.hasPrefix("."), name.contains(Self.suffix + ".tmp-") {
+      let kinds = [Self.suffix, ContentHashMemo.suffix]
+      if name.hasPrefix("."), kinds.contains(where: { name.contains($0 + ".tmp-") }) {
         if Int64(info.st_mtim.tv_sec) < staleTemporary { unlink(path) }
         continue
       }
-      guard name.hasSuffix(Self.suffix) else { continue }
+      guard kinds.contains(where: { name.hasSuffix($0) }) else { continue }
       out.append((name, Int(info.st_size), used))
     }
     out.sort { $0.used != $1.used ? $0.used < $1.used : $0.name < $1.name }

@@ -3,7 +3,8 @@
 // A layout is a function of the book's bytes, the layout settings, the fonts, the engine and
 // the hyphenation dictionaries. The key is the SHA-1 of one text that names each of them:
 //
-//   - the book's content hash: SHA-1 of the file's bytes; for an unpacked EPUB folder, of
+//   - the book's content hash: SHA-1 of the file's bytes (remembered for an unchanged file:
+//     `ContentHashMemo`); for an unpacked EPUB folder, of
 //     every file's relative path and SHA-1 in path order (at most 100,000 files, 32 levels;
 //     a folder past that is not cached). The book's CSS, publisher fonts and images are in
 //     those bytes. A single HTML/XHTML file is not cached: it reads style sheets, images and
@@ -21,8 +22,10 @@
 //
 // Rejected: keying by the path and modification time of the book (what a file manager
 // would do): a copy of the book elsewhere would miss, and a book rewritten within the same
-// second would hit a stale layout. The typesetter's own `LayoutKey` is no use here: it is
-// made from the converted Document, i.e. after the work the cache is there to skip.
+// second would hit a stale layout. (The memo keeps the content hash as the key and only
+// skips recomputing it, with the status-change time and a settling delay guarding against
+// both.) The typesetter's own `LayoutKey` is no use here: it is made from the converted
+// Document, i.e. after the work the cache is there to skip.
 
 import Foundation
 import QuireIngest
@@ -38,10 +41,14 @@ struct LayoutCacheKey: Hashable, Sendable {
   /// Deepest folder level searched.
   static let maxFolderDepth = 32
 
-  /// The key of `book` laid out with `settings` by `engine`; nil when something it names
-  /// cannot be read (then nothing is cached and the layout reports the problem).
-  static func make(book: URL, settings: LayoutSettings, engine: String) -> LayoutCacheKey? {
-    guard let content = contentHash(of: book), !isMarkup(book),
+  /// The key of `book` laid out with `settings` by `engine`, the book's content hash from
+  /// `hash`; nil when something it names cannot be read (then nothing is cached and the
+  /// layout reports the problem).
+  static func make(
+    book: URL, settings: LayoutSettings, engine: String,
+    hash: (URL) -> String? = contentHash(of:)
+  ) -> LayoutCacheKey? {
+    guard !isMarkup(book), let content = hash(book),
       let fonts = fontIdentity(settings.font)
     else { return nil }
     var parts = ["quire-layout-cache/1", "engine=\(engine)", "book=\(content)"]

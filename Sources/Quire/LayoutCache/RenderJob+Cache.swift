@@ -19,12 +19,17 @@ extension RenderJob {
       let bounded = request.pages.boundedCount, bounded <= CachedLayout.maxCachedPages,
       let entry = cache.load(key), entry.boxes || !request.boxes
     else { return nil }
-    let pageCount = entry.pages.count
+    let pageCount = entry.index.count
     let numbers = request.pages.pages(in: pageCount)
     if numbers.isEmpty {
       throw .invalidRequest(.noSelectedPage(request.pages, pageCount: pageCount))
     }
     let digits = max(4, String(pageCount).count)
+    var files: [Int: String] = [:]
+    for n in numbers { files[n] = pageFileName(n, digits: digits) }
+    guard let manifestPages = manifestPages(entry, files: files, boxes: request.boxes) else {
+      return nil
+    }
     let settings = request.layout
     let format = request.color.format
     var done = 0
@@ -39,27 +44,14 @@ extension RenderJob {
       progress(done, numbers.count)
     }
     guard let raster = drawn else { return nil }
-    var files: [Int: String] = [:]
-    for n in numbers { files[n] = pageFileName(n, digits: digits) }
     let stale = try out.removeStalePages(keeping: Set(files.values))
     var diagnostics = entry.diagnostics
     diagnostics.add(contentsOf: raster)
     let head = Manifest(cached: entry, diagnostics: diagnostics)
-    let boxes = request.boxes
     try out.write(manifestName, sync: true) { file throws(QuireError) in
       try Manifest.write(
-        head: head, pageCount: pageCount,
-        page: { i in
-          var p = entry.pages[i]
-          p.file = files[p.number]
-          if !boxes {
-            p.lines = nil
-            p.images = nil
-            p.blocks = nil
-            p.boxes = nil
-          }
-          return p
-        }, to: file)
+        head: head, pageCount: pageCount, page: { manifestPages[$0 + 1] ?? entry.pages[$0] },
+        to: file)
     }
     try out.sync()
     return RenderSummary(
@@ -68,11 +60,40 @@ extension RenderJob {
   }
 }
 
+extension RenderJob {
+  /// The manifest entries that differ from the entry's encoded ones, by page number: the
+  /// drawn pages (with their file names), and every page when the entry has boxes and the
+  /// request does not; nil when one of them does not decode.
+  static func manifestPages(_ entry: LayoutCacheEntry, files: [Int: String], boxes: Bool)
+    -> [Int: Data]?
+  {
+    let strip = entry.boxes && !boxes
+    let numbers = strip ? Array(1...entry.pages.count) : files.keys.sorted()
+    var changed: [Int: Data] = [:]
+    let decoder = JSONDecoder()
+    for n in numbers where entry.pages.indices.contains(n - 1) {
+      guard var p = try? decoder.decode(Manifest.PageInfo.self, from: entry.pages[n - 1])
+      else { return nil }
+      p.file = files[n]
+      if strip {
+        p.lines = nil
+        p.images = nil
+        p.blocks = nil
+        p.boxes = nil
+        p.math = nil
+      }
+      changed[n] = try? Manifest.encode(p)
+      guard changed[n] != nil else { return nil }
+    }
+    return changed
+  }
+}
+
 extension PaginateJob {
   /// The page map of `request` from the cached layout under `key`, nil on a miss.
   static func cachedMap(_ request: PaginateRequest, key: LayoutCacheKey) -> PageMap? {
     guard let cache = request.cache, !request.stats, !request.strict,
-      let entry = cache.load(key)
+      let entry = cache.load(key, pages: false)
     else { return nil }
     return entry.pageMap
   }
