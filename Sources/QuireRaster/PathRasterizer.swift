@@ -4,8 +4,9 @@
 // canvas composites that coverage in the path's colour like a glyph's. The same converter
 // draws every glyph, so a strike-through and the letters under it are equally smooth.
 //
-// Bounds: a path of more than `FilledPath.maxPoints` points or with a non-finite coordinate is
-// not drawn; the bitmap covers only the path's bounds clipped to the canvas.
+// Bounds: a path of more than `FilledPath.maxPoints` points or with a coordinate beyond ±10⁶ px
+// (or not finite) is not drawn, so 26.6 coordinates stay far inside FreeType's range; the
+// bitmap covers only the path's bounds clipped to the canvas.
 
 import CFreeType
 import Foundation
@@ -19,7 +20,7 @@ extension GlyphRasterizer {
   {
     let points = path.contours.flatMap { $0 }
     guard let library, !points.isEmpty, points.count <= FilledPath.maxPoints,
-      points.allSatisfy({ $0.x.isFinite && $0.y.isFinite })
+      points.allSatisfy({ abs($0.x) < 1e6 && abs($0.y) < 1e6 })
     else { return nil }
     let b = path.bounds
     let x0 = max(0, Int(b.x.rounded(.down)))

@@ -1,5 +1,10 @@
 // Reading a `<math>` element of the parsed markup into a `MathFormula`.
 //
+// Colour: every element's style is computed with the book's CSS (selectors, `style`
+// attributes) and MathML's presentational hints (`mathcolor` = `color`, `mathbackground` =
+// `background-color`, below author rules); an element whose colour differs from its
+// parent's, or that has a background, carries it to layout as a `#rrggbbaa` attribute.
+//
 // Presentation MathML only: `semantics` and `maction` render their first child,
 // `annotation`/`annotation-xml` are dropped, and an element layout does not know becomes an
 // `mrow` of its children, reported once per element name (`unknown`). Token elements keep

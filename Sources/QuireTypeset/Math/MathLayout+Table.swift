@@ -3,8 +3,11 @@
 // mtable follows Chromium's MathML Core rendering (a CSS table whose cells are padded
 // 0.5ex × 0.4em, the whole centred on the math axis); `columnspan`/`rowspan` occupy grid
 // slots, and a spanning cell wider (taller) than its slots widens the last column (deepens
-// the last row). An mlabeledtr's label is set after its row, 1 em from the table. Columns
-// are capped at `MathLimits.maxColumns`: a 100,000-column row lays out its first columns.
+// the last row). An mlabeledtr's label (its first cell) goes on its row's baseline at the
+// side the table's `side` names (right by default): at the edge of the line, the table
+// centred in it, when the display formula is that table and the line has room; otherwise
+// 1 em beside the table. Columns are capped at `MathLimits.maxColumns`: a 100,000-column row
+// lays out its first columns.
 
 import CHarfBuzz
 import Foundation

@@ -15,8 +15,13 @@
 // style decides fraction shifts, large operators and limits.
 //
 // The result becomes one atomic inline box of the paragraph (the line breaker sees a box
-// as wide as the formula; ShapedParagraph.swift) painted with the existing display items:
-// glyph runs, filled rectangles and box frames (`MathBox.items`).
+// as wide as the formula; ShapedParagraph.swift), or one box per fragment when an inline
+// formula wider than the line breaks after its top-level operators (MathPlacement.swift).
+// It is painted with display items (`MathBox.items`): glyph runs, filled rectangles, box
+// frames and filled paths (menclose's diagonal strokes and curves). Colour: an element's
+// `mathcolor` (Ingest resolves it with the book's CSS `color`) goes to the ink of its
+// subtree that has no colour of its own; its `mathbackground` is a rectangle behind its
+// box. Ink without a colour takes the formula's (the `<math>` element's CSS colour).
 //
 // Bounds: the tree is bounded at ingest (depth, nodes, token length — MathLimits), every
 // length attribute is clamped to ±`maxEm` em, table columns to `MathLimits.maxColumns`, and
