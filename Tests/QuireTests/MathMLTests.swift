@@ -324,4 +324,31 @@ struct MathMLTests {
     #expect(abs(labelled.rect.x - Self.contentBox.x) < 0.5)
     #expect(abs(labelled.rect.width - Self.contentBox.width) < 0.5)
   }
+
+  /// A formula of 4,000 top-level terms: broken after its operators over many lines and
+  /// pages (one fragment per term), in linear time, every fragment inside the content box.
+  @Test func longInlineFormulaBreaksInLinearTime() throws {
+    let ns = "xmlns=\"http://www.w3.org/1998/Math/MathML\""
+    let terms = (0..<4_000).map { "<msub><mi>a</mi><mn>\($0)</mn></msub>" }
+    let body = "<p>Sum: <math \(ns)>" + terms.joined(separator: "<mo>+</mo>") + "</math> end.</p>"
+    let folder = temporaryFolder("mathml-long")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/long.xhtml"
+    let xhtml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <html xmlns="http://www.w3.org/1999/xhtml"><head><title>l</title></head><body>
+      \(body)
+      </body></html>
+      """
+    try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
+    let start = Date()
+    let b = try Self.book(path)
+    let seconds = Date().timeIntervalSince(start)
+    let math = b.layout.pages.flatMap(\.math)
+    #expect(math.count == 4_000)
+    #expect(b.layout.pages.count > 3)
+    for f in math { #expect(Self.contains(Self.contentBox, f.rect), "\(f.rect)") }
+    #expect(!b.warnings.contains { $0.contains("wider than the line") })
+    #expect(seconds < 60)
+  }
 }
