@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Writes the MathML fixture of issue #15: Tests/QuireTests/Fixtures/mathml/equations.xhtml
+"""Writes the MathML fixtures of issue #15: Tests/QuireTests/Fixtures/mathml/equations.xhtml
 (one XHTML page of formulas: fractions, nested fractions, roots with degree, scripts, limits
 on sums and integrals in display and inline style, stretchy fences around tall content,
-matrices with fences, accents, over/under braces, operator spacing). The hostile inputs (deep nesting, a huge mspace, a 100,000-column table)
+matrices with fences, accents, over/under braces, operator spacing), operators.xhtml (one
+operator per formula, spaced by the MathML Core dictionary, for the comparison with Chromium)
+and notations.xhtml (every menclose notation, mathcolor/mathbackground and CSS colour, an inline
+formula wider than the measure, an mlabeledtr equation number). The hostile inputs (deep nesting, a huge mspace, a 100,000-column table)
 are made by Tests/QuireTests/MathMLTests.swift itself. Every <math> has an id so the
 browser oracle (scripts/mathml-chromium.py) can report its box.
 
@@ -58,6 +61,42 @@ FORMULAS = [
      "<mo>&#x2264;</mo><mi>y</mi><mo>&#x2192;</mo><mi>z</mi>"),
 ]
 
+# Operator spacing by the MathML Core dictionary, compared with Chromium one formula at a
+# time (Tests/QuireTests/Fixtures/mathml/operators-chromium.txt, MathMLTests).
+OPERATORS = [
+    ("op-plus", "<mi>a</mi><mo>+</mo><mi>b</mi>"),
+    ("op-minus-prefix", "<mo>&#x2212;</mo><mi>x</mi>"),
+    ("op-times", "<mi>a</mi><mo>&#xD7;</mo><mi>b</mi>"),
+    ("op-cdot", "<mi>a</mi><mo>&#x22C5;</mo><mi>b</mi>"),
+    ("op-equals", "<mi>a</mi><mo>=</mo><mi>b</mi>"),
+    ("op-leq", "<mi>a</mi><mo>&#x2264;</mo><mi>b</mi>"),
+    ("op-arrow", "<mi>a</mi><mo>&#x2192;</mo><mi>b</mi>"),
+    ("op-comma", "<mi>a</mi><mo>,</mo><mi>b</mi>"),
+    ("op-colon", "<mi>f</mi><mo>:</mo><mi>A</mi>"),
+    ("op-paren", "<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo>"),
+    ("op-factorial", "<mi>n</mi><mo>!</mo>"),
+    ("op-sum", "<mo>&#x2211;</mo><mi>x</mi>"),
+    ("op-integral", "<mo>&#x222B;</mo><mi>f</mi>"),
+    ("op-partial", "<mo>&#x2202;</mo><mi>f</mi>"),
+    ("op-bars", "<mo>|</mo><mi>x</mi><mo>|</mo>"),
+    ("op-middle-bar", "<mi>a</mi><mo>|</mo><mi>b</mi>"),
+    ("op-invisible-times", "<mi>a</mi><mo>&#x2062;</mo><mi>b</mi>"),
+    ("op-form-prefix", "<mi>a</mi><mo form=\"prefix\">+</mo><mi>b</mi>"),
+    ("op-lspace", "<mi>a</mi><mo lspace=\"1em\" rspace=\"0\">+</mo><mi>b</mi>"),
+    ("op-space-like", "<mspace width=\"1em\"/><mo>+</mo><mi>b</mi>"),
+]
+
+# menclose notations, colours and a formula wider than the measure (notations.xhtml).
+NOTATIONS = ["box", "roundedbox", "circle", "left", "right", "top", "bottom",
+             "updiagonalstrike", "downdiagonalstrike", "verticalstrike", "horizontalstrike",
+             "updiagonalarrow", "longdiv", "actuarial", "madruwb", "phasorangle", "radical"]
+
+WIDE = ("<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>=</mo>"
+        + "<mo>+</mo>".join(f"<msub><mi>a</mi><mn>{i}</mn></msub><msup><mi>x</mi><mn>{i}</mn></msup>"
+                            for i in range(12))
+        + "<mo>=</mo><munderover><mo>&#x2211;</mo><mrow><mi>i</mi><mo>=</mo><mn>0</mn></mrow>"
+        "<mn>11</mn></munderover><msub><mi>a</mi><mi>i</mi></msub><msup><mi>x</mi><mi>i</mi></msup>")
+
 PARAS = {
     "frac": "A fraction in running text, ",
     "roots": "Roots with and without a degree: ",
@@ -83,6 +122,30 @@ def equations():
         else:
             body.append(f"<p>{PARAS.get(fid, '')}{m} and text after.</p>")
     return page("Equations", "\n".join(body))
+
+
+def operators():
+    body = [f"<p>{math(fid, False, content)}</p>" for fid, content in OPERATORS]
+    return page("Operators", "\n".join(body))
+
+
+def notations():
+    cells = []
+    for n in NOTATIONS:
+        content = '<menclose notation="%s"><mi>x</mi><mo>+</mo><mn>1</mn></menclose>' % n
+        cells.append(n + ": " + math("n-" + n, False, content))
+    body = ["<p>" + "; ".join(cells[i:i + 3]) + ".</p>" for i in range(0, len(cells), 3)]
+    body.append('<p>Colours: ' + math("colors", False,
+        '<mi mathcolor="#c00000">a</mi><mo>+</mo><mrow mathbackground="#ffe080"><mi>b</mi>'
+        '<mo mathcolor="blue">&#x2212;</mo><mi>c</mi></mrow><mo>=</mo>'
+        '<mfrac mathcolor="#008000"><mn>1</mn><mi style="color: #800080">d</mi></mfrac>') + ".</p>")
+    body.append("<p>A formula wider than the line breaks after its operators: "
+                + math("wide", False, WIDE) + " and the sentence goes on.</p>")
+    body.append("<div>" + math("labeled", True,
+        '<mtable><mlabeledtr><mtd><mtext>(1.1)</mtext></mtd><mtd><msup><mi>e</mi><mrow><mi>i</mi>'
+        '<mi>&#x3C0;</mi></mrow></msup><mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></mtd></mlabeledtr>'
+        '</mtable>') + "</div>")
+    return page("Notations", "\n".join(body))
 
 
 def page(title, body):
@@ -127,8 +190,10 @@ def main():
         bench(sys.argv[2])
         return
     os.makedirs(OUT, exist_ok=True)
-    with open(os.path.join(OUT, "equations.xhtml"), "w", encoding="utf-8") as f:
-        f.write(equations())
+    for name, text in [("equations.xhtml", equations()), ("operators.xhtml", operators()),
+                       ("notations.xhtml", notations())]:
+        with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

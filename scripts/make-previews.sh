@@ -51,5 +51,10 @@ cp "$T/zh/page-0003.png" "$OUT/xiyouji-p3.png"
 cp "$T/ja/page-0234.png" "$OUT/jlreq-p234.png"
 "$Q" render "$C/regime-anticancer-arabic.epub" -o "$T/ar" --pages 4
 cp "$T/ar/page-0004.png" "$OUT/arabic-p4.png"
+# MathML (issue #15): the equations fixture page, and the notations/colours/breaking page.
+"$Q" render Tests/QuireTests/Fixtures/mathml/equations.xhtml -o "$T/math" --pages 1
+cp "$T/math/page-0001.png" "$OUT/mathml-after.png"
+"$Q" render Tests/QuireTests/Fixtures/mathml/notations.xhtml -o "$T/notations" --color rgb
+cp "$T/notations/page-0001.png" "$OUT/mathml-notations.png"
 rm -rf "$T"
 echo "previews in $OUT"

@@ -68,7 +68,7 @@ struct GlyphKey: Hashable {
 /// threads only through the renderer's pool (inside its `Mutex`) and is never used by two at
 /// once, which the compiler cannot see: hence `@unchecked Sendable`.
 final class GlyphRasterizer: @unchecked Sendable {
-  private var library: OpaquePointer?
+  private(set) var library: OpaquePointer?
   private var faces: [Int: FT_Face] = [:]
   private var faceSize: [Int: Int32] = [:]
   /// Faces that failed to open, so the error is reported once.

@@ -91,6 +91,15 @@ package final class PageRenderer: Sendable {
         drawRun(run, rasterizer: rasterizer, canvas: &canvas)
       case .fill(let rect, let color):
         canvas.fill(rect, color: color)
+      case .path(let path):
+        guard path.color.a > 0,
+          let c = rasterizer.coverage(
+            of: path, canvasWidth: canvas.width, canvasHeight: canvas.height)
+        else { break }
+        let ink = Ink(path.color, format: canvas.format)
+        c.bits.withUnsafeBufferPointer {
+          canvas.blit($0.baseAddress!, width: c.width, rows: c.rows, x: c.x, y: c.y, ink: ink)
+        }
       case .image(let placement):
         drawImage(placement, canvas: &canvas)
       case .box(let box):

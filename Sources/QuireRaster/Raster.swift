@@ -24,6 +24,10 @@
 // glyph caches warm up after the first page or two, so the duplicated cache costs a few
 // hundred kilobytes, not time. Decoded images are rare and large, so that cache is shared.
 //
+// Filled paths (`DisplayItem.path`: diagonal strokes and curves of math enclosures) go
+// through the same FreeType scan converter as glyphs, with exact-area anti-aliasing
+// (PathRasterizer.swift); rectangles keep their own exact-coverage fill.
+//
 // Images. JPEGs are decoded by TurboJPEG at the smallest DCT scale (1/8…1) that still
 // covers the placement, then resampled (area average down, bilinear up) in premultiplied
 // alpha from a ring of rows, so a 4000×3000 photo placed at 500 px never exists at full

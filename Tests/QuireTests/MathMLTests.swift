@@ -248,4 +248,107 @@ struct MathMLTests {
     #expect(math.contains { $0.text == "z w" })
     #expect(seconds < 120)
   }
+
+  static func fixturePath(_ name: String) -> String {
+    packageRoot.appendingPathComponent("Tests/QuireTests/Fixtures/mathml/\(name)").path
+  }
+
+  /// One operator per formula: the width MathML Core's dictionary gives, against headless
+  /// Chromium's (operators-chromium.txt, recorded by scripts/mathml-chromium.py). Two
+  /// differences are known and kept: Chromium grows "(" ")" to its token boxes' font
+  /// ascent/descent (a larger size variant; Quire stretches to the ink, as TeX), and it
+  /// does not ignore a leading mspace when it infers an operator's form (MathML Core does:
+  /// "+" after an mspace is prefix, unspaced).
+  @Test func operatorSpacingMatchesChromium() throws {
+    let oracle = try String(
+      contentsOfFile: Self.fixturePath("operators-chromium.txt"), encoding: .utf8)
+    let widths: [(String, Double)] = oracle.split(separator: "\n").compactMap { line in
+      let f = line.split(separator: " ")
+      guard !line.hasPrefix("#"), f.count == 3, let w = Double(f[1]) else { return nil }
+      return (String(f[0]), w)
+    }
+    let math = try Self.book(Self.fixturePath("operators.xhtml")).layout.pages.flatMap(\.math)
+    try #require(widths.count == 20 && math.count == widths.count)
+    let known: [String: Double] = ["op-paren": -8.07, "op-space-like": -7.11]
+    for ((id, chromium), f) in zip(widths, math) {
+      let delta = f.rect.width - chromium
+      if let expected = known[id] {
+        #expect(abs(delta - expected) < 0.1, "\(id): \(f.rect.width) vs \(chromium)")
+      } else {
+        #expect(abs(delta) < 0.1, "\(id): Quire \(f.rect.width) vs Chromium \(chromium)")
+      }
+    }
+  }
+
+  /// Every menclose notation, mathcolor/mathbackground/CSS colours, an inline formula
+  /// wider than the measure broken after its operators, an equation number: an RGB golden
+  /// (looked at: docs/previews/mathml-notations.png) and the items behind it.
+  @Test func notationsColoursAndBreaks() throws {
+    let b = try Self.book(Self.fixturePath("notations.xhtml"))
+    try #require(b.layout.pages.count == 1)
+    let page = b.layout.pages[0]
+    let image = b.makeRenderer().render(
+      page, width: Self.width, height: Self.height, format: .rgba8)
+    try checkGolden(Data(PNGCodec.encode(image)), "mathml-notations.png")
+    // Diagonal strikes, the arrow (shaft and head), phasorangle's slant, longdiv's curve.
+    let paths = page.items.compactMap { if case .path(let p) = $0 { return p } else { return nil } }
+    #expect(paths.count == 6)
+    #expect(paths.contains { $0.contours.joined().contains { !$0.onCurve } })
+    // mathcolor on a token, on a fraction (inherited), CSS colour on its denominator.
+    let colours = Set(
+      page.items.compactMap { if case .glyphs(let r) = $0 { return r.color } else { return nil } })
+    for c in [
+      RGBA(r: 0xC0, g: 0, b: 0), RGBA(r: 0, g: 0, b: 255), RGBA(r: 0, g: 0x80, b: 0),
+      RGBA(r: 0x80, g: 0, b: 0x80),
+    ] {
+      #expect(colours.contains(c), "\(c)")
+    }
+    #expect(
+      page.items.contains {
+        if case .fill(_, let c) = $0 {
+          return c == RGBA(r: 0xFF, g: 0xE0, b: 0x80)
+        } else {
+          return false
+        }
+      })
+    // The wide formula breaks over lines instead of shrinking: no warning, fragments at the
+    // text size, the first ending the line it starts on.
+    #expect(b.warnings.isEmpty, "\(b.warnings)")
+    let wide = page.math.filter { $0.text.hasPrefix("f(x)=a_0") }
+    #expect(wide.count == 15)
+    #expect(wide.dropFirst().contains { abs($0.rect.x - Self.contentBox.x) < 0.5 })
+    #expect(wide.allSatisfy { abs($0.rect.height - wide[0].rect.height) < 12 })
+    for f in wide { #expect(Self.contains(Self.contentBox, f.rect), "\(f.rect)") }
+    // The equation number sits at the right edge of the line, the equation centred.
+    let labelled = try #require(page.math.first { $0.text.hasPrefix("[(1.1)") })
+    #expect(abs(labelled.rect.x - Self.contentBox.x) < 0.5)
+    #expect(abs(labelled.rect.width - Self.contentBox.width) < 0.5)
+  }
+
+  /// A formula of 4,000 top-level terms: broken after its operators over many lines and
+  /// pages (one fragment per term), in linear time, every fragment inside the content box.
+  @Test func longInlineFormulaBreaksInLinearTime() throws {
+    let ns = "xmlns=\"http://www.w3.org/1998/Math/MathML\""
+    let terms = (0..<4_000).map { "<msub><mi>a</mi><mn>\($0)</mn></msub>" }
+    let body = "<p>Sum: <math \(ns)>" + terms.joined(separator: "<mo>+</mo>") + "</math> end.</p>"
+    let folder = temporaryFolder("mathml-long")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/long.xhtml"
+    let xhtml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <html xmlns="http://www.w3.org/1999/xhtml"><head><title>l</title></head><body>
+      \(body)
+      </body></html>
+      """
+    try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
+    let start = Date()
+    let b = try Self.book(path)
+    let seconds = Date().timeIntervalSince(start)
+    let math = b.layout.pages.flatMap(\.math)
+    #expect(math.count == 4_000)
+    #expect(b.layout.pages.count > 3)
+    for f in math { #expect(Self.contains(Self.contentBox, f.rect), "\(f.rect)") }
+    #expect(!b.warnings.contains { $0.contains("wider than the line") })
+    #expect(seconds < 60)
+  }
 }

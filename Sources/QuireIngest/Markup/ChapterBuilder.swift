@@ -133,7 +133,11 @@ struct ChapterBuilder {
           }
         }
         let matched = resolver.match(
-          n, inlineStyle: inline, hints: publisherStyles ? TableMarkup.hints(n, in: tree) : [])
+          n, inlineStyle: inline,
+          hints: publisherStyles
+            ? TableMarkup.hints(n, in: tree)
+              + (MathMarkup.isMath(node) ? MathMarkup.hints(node) : [])
+            : [])
         var style = StyleComputer.compute(matched.element, parent: parent.style, base: base)
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
@@ -279,7 +283,11 @@ struct ChapterBuilder {
 
   /// A `<math>` element: an inline object, or a centred paragraph of its own when display.
   private mutating func appendMath(_ n: Int, style: ElementStyle, lang: String?) {
-    let formula = mathReport.read(n, tree: tree, displayBlock: style.display != .inline)
+    var report = mathReport
+    let formula = report.read(n, tree: tree, displayBlock: style.display != .inline, style: style) {
+      self.mathElementStyle($0, parent: $1)
+    }
+    mathReport = report
     guard formula.display else {
       frames[frames.count - 1].pending.append(.math(formula, Self.inlineStyle(style.computed)))
       return
@@ -294,6 +302,20 @@ struct ChapterBuilder {
       dir: st.direction)
     block.source = Int(ordinals[n])
     appendBlock(block)
+  }
+
+  /// The style of MathML element `n` inside a formula: the book's CSS (selectors, the
+  /// `style` attribute) and MathML's colour hints, from its parent's style.
+  private mutating func mathElementStyle(_ n: Int, parent: ElementStyle) -> ElementStyle {
+    let node = tree.nodes[n]
+    var inline: [CSSDeclaration] = []
+    if publisherStyles, let s = node.attribute("style") {
+      inline = CSSRuleParser.styleAttribute(s, baseHref: href)
+    }
+    let hints = publisherStyles ? MathMarkup.hints(node) : []
+    let matched = resolver.match(n, inlineStyle: inline, hints: hints)
+    return StyleComputer.compute(
+      matched.element, parent: parent, base: ElementStyle.inheriting(from: parent))
   }
 
   /// Whether an `<svg>` only wraps one `<image>` (the usual cover page): drawn as that image.

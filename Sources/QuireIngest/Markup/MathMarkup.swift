@@ -1,5 +1,10 @@
 // Reading a `<math>` element of the parsed markup into a `MathFormula`.
 //
+// Colour: every element's style is computed with the book's CSS (selectors, `style`
+// attributes) and MathML's presentational hints (`mathcolor` = `color`, `mathbackground` =
+// `background-color`, below author rules); an element whose colour differs from its
+// parent's, or that has a background, carries it to layout as a `#rrggbbaa` attribute.
+//
 // Presentation MathML only: `semantics` and `maction` render their first child,
 // `annotation`/`annotation-xml` are dropped, and an element layout does not know becomes an
 // `mrow` of its children, reported once per element name (`unknown`). Token elements keep
@@ -31,11 +36,16 @@ struct MathMarkup {
       && (node.namespace == namespace || node.namespace.isEmpty)
   }
 
-  /// The formula of `<math>` element `n`.
-  mutating func formula(_ n: Int, displayBlock: Bool) -> MathFormula {
+  /// The formula of `<math>` element `n`, whose own style is `style`; `styler` computes an
+  /// element's style from its parent's (the book's CSS and the `mathcolor`/`mathbackground`
+  /// hints, `hints(_:)`).
+  mutating func formula(
+    _ n: Int, displayBlock: Bool, style: ElementStyle = ElementStyle(),
+    styler: (Int, ElementStyle) -> ElementStyle = { $1 }
+  ) -> MathFormula {
     let node = tree.nodes[n]
     let display = displayBlock || node.attribute("display")?.lowercased() == "block"
-    var root = MathNode(kind: .mrow, children: children(of: n, depth: 1))
+    var root = MathNode(kind: .mrow, children: children(of: n, depth: 1, style, styler))
     if let v = node.attribute("displaystyle") { root.attributes["displaystyle"] = v }
     root.attributes["displaystyle"] =
       root.attributes["displaystyle"] ?? (display ? "true" : "false")
@@ -46,21 +56,43 @@ struct MathMarkup {
     "mathvariant", "displaystyle", "scriptlevel", "linethickness", "form", "stretchy",
     "symmetric", "largeop", "movablelimits", "accent", "accentunder", "lspace", "rspace", "width",
     "height", "depth", "voffset", "notation", "columnalign", "columnspan", "rowspan",
-    "mathsize", "minsize", "maxsize", "lquote", "rquote", "columnspacing", "rowspacing",
+    "mathsize", "minsize", "maxsize", "lquote", "rquote", "columnspacing", "rowspacing", "side",
   ]
   private static let transparent: Set<String> = ["semantics", "maction"]
   private static let dropped: Set<String> = ["annotation", "annotation-xml", "none-ignored"]
 
-  private mutating func children(of n: Int, depth: Int) -> [MathNode] {
+  /// MathML Core's presentational hints: `mathcolor` is CSS `color`, `mathbackground` is
+  /// `background-color` (below every author rule, as HTML's hints are).
+  static func hints(_ node: MarkupNode) -> [CSSDeclaration] {
+    var css = ""
+    for (attribute, property) in [("mathcolor", "color"), ("mathbackground", "background-color")] {
+      guard let v = node.attribute(attribute), !v.contains(";"), !v.contains("}") else { continue }
+      css += "\(property): \(v.prefix(64));"
+    }
+    return css.isEmpty ? [] : CSSRuleParser.styleAttribute(css, baseHref: "")
+  }
+
+  /// `#rrggbbaa`, the form the color attributes of a math node carry to layout.
+  static func hex(_ c: RGBA) -> String {
+    "#" + [c.r, c.g, c.b, c.a].map { String(format: "%02x", $0) }.joined()
+  }
+
+  private mutating func children(
+    of n: Int, depth: Int, _ parent: ElementStyle, _ styler: (Int, ElementStyle) -> ElementStyle
+  ) -> [MathNode] {
     var out: [MathNode] = []
     for c in tree.nodes[n].children where tree.nodes[c].kind == .element {
-      if let node = element(c, depth: depth) { out.append(node) }
+      if let node = element(c, depth: depth, parent, styler) { out.append(node) }
     }
     return out
   }
 
-  /// Element `n` as a math node; nil when it is dropped.
-  private mutating func element(_ n: Int, depth: Int) -> MathNode? {
+  /// Element `n` as a math node; nil when it is dropped. Its colour (when it differs from
+  /// its parent's) and background travel as the `mathcolor`/`mathbackground` attributes,
+  /// resolved to `#rrggbbaa`.
+  private mutating func element(
+    _ n: Int, depth: Int, _ parent: ElementStyle, _ styler: (Int, ElementStyle) -> ElementStyle
+  ) -> MathNode? {
     let node = tree.nodes[n]
     if Self.dropped.contains(node.name) { return nil }
     guard nodes < MathLimits.maxNodes else {
@@ -71,7 +103,7 @@ struct MathMarkup {
     if Self.transparent.contains(node.name) {
       guard let first = tree.nodes[n].children.first(where: { tree.nodes[$0].kind == .element })
       else { return nil }
-      return element(first, depth: depth)
+      return element(first, depth: depth, parent, styler)
     }
     if depth >= MathLimits.maxDepth {
       truncated = true
@@ -79,16 +111,22 @@ struct MathMarkup {
     }
     var attributes: [String: String] = [:]
     for a in node.attributes where Self.kept.contains(a.name) { attributes[a.name] = a.value }
+    let style = styler(n, parent)
+    if style.computed.color != parent.computed.color {
+      attributes["mathcolor"] = Self.hex(style.computed.color)
+    }
+    if let bg = style.box.background.color, bg.a > 0 { attributes["mathbackground"] = Self.hex(bg) }
     guard let kind = MathNode.Kind(rawValue: node.name) else {
       if unknown.count < 64 { unknown.insert(node.name) }
       return MathNode(
-        kind: .mrow, attributes: attributes, children: children(of: n, depth: depth + 1))
+        kind: .mrow, attributes: attributes,
+        children: children(of: n, depth: depth + 1, style, styler))
     }
     var out = MathNode(kind: kind, attributes: attributes)
     if out.isToken {
       out.text = Self.token(tree.textContent(of: n))
     } else {
-      out.children = children(of: n, depth: depth + 1)
+      out.children = children(of: n, depth: depth + 1, style, styler)
     }
     return out
   }
@@ -125,9 +163,12 @@ extension MathMarkup {
     var truncated = 0
 
     /// Reads `<math>` element `n`, noting unknown elements and truncation.
-    mutating func read(_ n: Int, tree: MarkupTree, displayBlock: Bool) -> MathFormula {
+    mutating func read(
+      _ n: Int, tree: MarkupTree, displayBlock: Bool, style: ElementStyle = ElementStyle(),
+      styler: (Int, ElementStyle) -> ElementStyle = { $1 }
+    ) -> MathFormula {
       var reader = MathMarkup(tree: tree)
-      let f = reader.formula(n, displayBlock: displayBlock)
+      let f = reader.formula(n, displayBlock: displayBlock, style: style, styler: styler)
       if unknown.count < 64 { unknown.formUnion(reader.unknown) }
       if reader.truncated { truncated += 1 }
       return f

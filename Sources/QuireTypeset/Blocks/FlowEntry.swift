@@ -59,6 +59,8 @@ extension DisplayItem {
     case .box(var b):
       b.rect.y += dy
       self = .box(b)
+    case .path(let p):
+      self = .path(p.mapped { ($0, $1 + dy) })
     }
   }
 
@@ -78,6 +80,8 @@ extension DisplayItem {
     case .box(var b):
       b.rect.y += dy
       return .box(b)
+    case .path(let p):
+      return .path(p.mapped { ($0, $1 + dy) })
     }
   }
 }

@@ -53,6 +53,9 @@ enum TableSlicing {
       case .fill(let r, _):
         let i = slice(r.y)
         out[i].items.append(item.offset(dy: -cuts[i]))
+      case .path(let p):
+        let i = slice(p.bounds.y)
+        out[i].items.append(item.offset(dy: -cuts[i]))
       }
     }
     var seen = [Bool](repeating: false, count: count)

@@ -285,6 +285,8 @@ extension DisplayItem {
       b.rect.x += dx
       b.rect.y += dy
       self = .box(b)
+    case .path(let p):
+      self = .path(p.mapped { ($0 + dx, $1 + dy) })
     }
   }
 }

@@ -236,17 +236,30 @@ struct PieceShaper {
     out.sources.append(.piece(out.pieces.count - 1))
   }
 
-  /// An inline formula: one unbreakable box as wide as its math box.
+  /// An inline formula: one unbreakable box as wide as its math box, or one per fragment
+  /// of a formula broken at its operators, with the fragment's break penalty between them
+  /// (none where the text may not wrap).
   private mutating func math(_ m: LaidOutMath, at i: Int) {
     let si = sty[i]
     let rs = styles[si]
-    out.pieces.append(
-      Piece(
-        start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
-        shaped: ShapedText(glyphs: [], advance: 0), width: m.box.width, image: nil,
-        imageAbove: m.box.ascent, imageBelow: m.box.descent, math: m))
-    out.items.append(.box(width: m.box.width))
-    out.sources.append(.piece(out.pieces.count - 1))
+    let parts = m.fragments.isEmpty ? [(box: m.box, penalty: 0.0)] : m.fragments
+    for (k, part) in parts.enumerated() {
+      if k > 0 {
+        let cost = settings.noWrap ? -BreakItem.forcedBreak : parts[k - 1].penalty
+        out.items.append(.penalty(width: 0, cost: cost, flagged: false))
+        out.sources.append(.plain(i))
+      }
+      var fragment = m
+      fragment.box = part.box
+      fragment.fragments = []
+      out.pieces.append(
+        Piece(
+          start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+          shaped: ShapedText(glyphs: [], advance: 0), width: part.box.width, image: nil,
+          imageAbove: part.box.ascent, imageBelow: part.box.descent, math: fragment))
+      out.items.append(.box(width: part.box.width))
+      out.sources.append(.piece(out.pieces.count - 1))
+    }
   }
 
   /// A collapsible space: word-space glue (one for a run of spaces).

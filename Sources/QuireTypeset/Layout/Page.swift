@@ -84,6 +84,8 @@ package enum DisplayItem: Sendable, Hashable {
   case fill(Rect, RGBA)
   /// A box's background and borders (one page's fragment), painted before its content.
   case box(BoxPaint)
+  /// A filled outline: diagonal strokes, arrows, curves (FilledPath.swift).
+  case path(FilledPath)
 }
 
 /// One laid-out line, for the manifest's `lines` and for tests.

@@ -12,6 +12,7 @@
 
 import CHarfBuzz
 import Foundation
+import QuireCore
 
 /// One glyph of a math box: id, pen position (x right, y down from the box's baseline) and
 /// size in pixels per em.
@@ -20,6 +21,8 @@ struct MathGlyph: Hashable, Sendable {
   var x: Double
   var y: Double
   var size: Double
+  /// nil: the formula's colour.
+  var color: RGBA? = nil
 }
 
 struct MathFont {

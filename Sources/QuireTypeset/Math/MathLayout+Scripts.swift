@@ -76,7 +76,8 @@ extension MathLayout {
     box.place(num, x: (box.width - num.width) / 2, y: -up)
     box.place(den, x: (box.width - den.width) / 2, y: down)
     if t > 0 {
-      box.rules.append(Rect(x: pad, y: -(axis + t / 2), width: box.width - 2 * pad, height: t))
+      box.rules.append(
+        MathRule(rect: Rect(x: pad, y: -(axis + t / 2), width: box.width - 2 * pad, height: t)))
       box.ascent = max(box.ascent, axis + t / 2)
       box.descent = max(box.descent, t / 2 - axis)
     }
@@ -123,7 +124,8 @@ extension MathLayout {
     }
     box.ascent = max(box.ascent, top + extra)
     box.descent = max(box.descent, -bottom)
-    box.rules.append(Rect(x: x + radicalWidth, y: -top, width: base.width, height: t))
+    box.rules.append(
+      MathRule(rect: Rect(x: x + radicalWidth, y: -top, width: base.width, height: t)))
     box.place(base, x: x + radicalWidth, y: 0)
     box.width = x + radicalWidth + base.width
     return box
@@ -312,6 +314,7 @@ extension MathLayout {
     }
     box.topAccent = nil
     box.op = op
+    painted(&box, n)
     return box
   }
 

@@ -3,8 +3,11 @@
 // mtable follows Chromium's MathML Core rendering (a CSS table whose cells are padded
 // 0.5ex × 0.4em, the whole centred on the math axis); `columnspan`/`rowspan` occupy grid
 // slots, and a spanning cell wider (taller) than its slots widens the last column (deepens
-// the last row). An mlabeledtr's label is set after its row, 1 em from the table. Columns
-// are capped at `MathLimits.maxColumns`: a 100,000-column row lays out its first columns.
+// the last row). An mlabeledtr's label (its first cell) goes on its row's baseline at the
+// side the table's `side` names (right by default): at the edge of the line, the table
+// centred in it, when the display formula is that table and the line has room; otherwise
+// 1 em beside the table. Columns are capped at `MathLimits.maxColumns`: a 100,000-column row
+// lays out its first columns.
 
 import CHarfBuzz
 import Foundation
@@ -22,7 +25,8 @@ extension MathLayout {
   }
 
   func table(_ n: MathNode, _ c: MathContext) -> MathBox {
-    let cc = noDisplay(c)
+    var cc = noDisplay(c)
+    cc.measure = nil
     let padX = 0.4 * c.size
     let padY = 0.5 * k(HB_OT_MATH_CONSTANT_ACCENT_BASE_HEIGHT, c)
     let tableAligns = (n.attributes["columnalign"] ?? "").split(separator: " ").map(String.init)
@@ -108,27 +112,68 @@ extension MathLayout {
       }
       box.place(cell.box, x: x, y: baseline - top)
     }
-    for (r, label) in labels {
-      box.place(label, x: box.width + c.size, y: tops[r] + ascents[r] - top)
+    return labelled(box, labels.map { ($0.1, tops[$0.0] + ascents[$0.0] - top) }, n, c)
+  }
+
+  /// A table with its equation labels (mlabeledtr's first cell) on the side `side` names
+  /// (right unless "left"/"leftoverlap"), each on its row's baseline `y`: at the edge of the
+  /// line with the table centred in it when the formula is that table and the line is wide
+  /// enough, else 1 em beside the table.
+  private func labelled(
+    _ table: MathBox, _ labels: [(MathBox, Double)], _ n: MathNode, _ c: MathContext
+  ) -> MathBox {
+    guard let widest = labels.map({ $0.0.width }).max() else { return table }
+    let left = (n.attributes["side"]?.lowercased() ?? "right").hasPrefix("left")
+    let gap = c.size
+    var width = table.width + gap + widest
+    var tableX = left ? gap + widest : 0
+    if let measure = c.measure, measure >= table.width + 2 * (gap + widest) {
+      width = measure
+      tableX = (measure - table.width) / 2
     }
-    if let widest = labels.map({ $0.1.width }).max() { box.width += c.size + widest }
+    var box = MathBox(width: width)
+    box.place(table, x: tableX, y: 0)
+    for (label, y) in labels {
+      box.place(label, x: left ? 0 : width - label.width, y: y)
+    }
     return box
   }
 
   // MARK: - menclose
 
+  /// menclose (MathML 3 §3.3.9): the content padded by three rule thicknesses on every
+  /// side, with each notation drawn around it — frames (box, roundedbox, circle), rules
+  /// (top, bottom, left, right, horizontal and vertical strikes; actuarial and madruwb are
+  /// two of them), strokes (the diagonal strikes, updiagonalarrow with its head,
+  /// phasorangle's slant), longdiv's curved bracket, and radical (the content under a
+  /// radical sign). longdiv and phasorangle take room at the left for their strokes.
   func enclose(_ n: MathNode, _ c: MathContext) -> MathBox {
-    let content = row(n.children, c)
-    let t = k(HB_OT_MATH_CONSTANT_OVERBAR_RULE_THICKNESS, c)
-    let pad = 3 * t
     let notations = Set(
       (n.attributes["notation"] ?? "longdiv").lowercased().split(separator: " ").map(String.init))
-    var box = MathBox(width: content.width + 2 * pad)
-    box.place(content, x: pad, y: 0)
+    var content = row(n.children, c)
+    if notations.contains("radical") { content = radical(content, degree: nil, c) }
+    let t = k(HB_OT_MATH_CONSTANT_OVERBAR_RULE_THICKNESS, c)
+    let pad = 3 * t
+    let height = content.ascent + content.descent + 2 * pad
+    // The room longdiv's bracket and phasorangle's slant take at the left.
+    let bracket = notations.contains("longdiv") ? 0.3 * c.size + 2 * t : 0
+    let slant = notations.contains("phasorangle") ? height / 2 : 0
+    let left = max(bracket, slant)
+    var box = MathBox(width: left + content.width + 2 * pad)
+    box.place(content, x: left + pad, y: 0)
     box.ascent = content.ascent + pad
     box.descent = content.descent + pad
     let outer = Rect(x: 0, y: -box.ascent, width: box.width, height: box.ascent + box.descent)
-    if notations.contains("box") || notations.contains("longdiv") {
+    encloseFrames(notations, outer, t, c, into: &box)
+    encloseRules(notations, outer, t, c, into: &box)
+    encloseStrokes(notations, outer, left: left, t, c, into: &box)
+    return box
+  }
+
+  private func encloseFrames(
+    _ notations: Set<String>, _ outer: Rect, _ t: Double, _ c: MathContext, into box: inout MathBox
+  ) {
+    if notations.contains("box") {
       box.frames.append(MathFrame(rect: outer, thickness: t, radius: 0))
     }
     if notations.contains("roundedbox") {
@@ -138,21 +183,68 @@ extension MathLayout {
       box.frames.append(
         MathFrame(rect: outer, thickness: t, radius: min(outer.width, outer.height) / 2))
     }
-    let sides: [(String, Rect)] = [
-      ("top", Rect(x: 0, y: outer.y, width: outer.width, height: t)),
-      ("bottom", Rect(x: 0, y: outer.y + outer.height - t, width: outer.width, height: t)),
-      ("left", Rect(x: 0, y: outer.y, width: t, height: outer.height)),
-      ("right", Rect(x: outer.width - t, y: outer.y, width: t, height: outer.height)),
-      (
-        "horizontalstrike",
-        Rect(x: 0, y: -k(HB_OT_MATH_CONSTANT_AXIS_HEIGHT, c) - t / 2, width: outer.width, height: t)
-      ),
-      (
-        "verticalstrike", Rect(x: (outer.width - t) / 2, y: outer.y, width: t, height: outer.height)
-      ),
+  }
+
+  private func encloseRules(
+    _ notations: Set<String>, _ outer: Rect, _ t: Double, _ c: MathContext,
+    into box: inout MathBox
+  ) {
+    let (x0, y0, w, h) = (outer.x, outer.y, outer.width, outer.height)
+    let top = Rect(x: x0, y: y0, width: w, height: t)
+    let right = Rect(x: outer.maxX - t, y: y0, width: t, height: h)
+    let bottom = Rect(x: x0, y: outer.maxY - t, width: w, height: t)
+    let axis = k(HB_OT_MATH_CONSTANT_AXIS_HEIGHT, c)
+    let rules: [(String, Rect)] = [
+      ("top", top), ("bottom", bottom), ("left", Rect(x: x0, y: y0, width: t, height: h)),
+      ("right", right), ("actuarial", top), ("actuarial", right), ("madruwb", right),
+      ("madruwb", bottom), ("longdiv", top), ("phasorangle", bottom),
+      ("horizontalstrike", Rect(x: x0, y: -axis - t / 2, width: w, height: t)),
+      ("verticalstrike", Rect(x: x0 + (w - t) / 2, y: y0, width: t, height: h)),
     ]
-    for (name, rect) in sides where notations.contains(name) { box.rules.append(rect) }
-    return box
+    for (name, rect) in rules where notations.contains(name) {
+      box.rules.append(MathRule(rect: rect))
+    }
+  }
+
+  private func encloseStrokes(
+    _ notations: Set<String>, _ outer: Rect, left: Double, _ t: Double, _ c: MathContext,
+    into box: inout MathBox
+  ) {
+    let (x0, y0, x1, y1) = (outer.x, outer.y, outer.maxX, outer.maxY)
+    typealias P = FilledPath.Point
+    func stroke(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+      box.shapes.append(MathShape(contours: [FilledPath.stroke(a, b, c, d, width: t)]))
+    }
+    if notations.contains("updiagonalstrike") { stroke(x0, y1, x1, y0) }
+    if notations.contains("downdiagonalstrike") { stroke(x0, y0, x1, y1) }
+    if notations.contains("updiagonalarrow") || notations.contains("northeastarrow") {
+      // The shaft stops where the head starts; the head's tip is the top-right corner.
+      let len = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+      let head = min(0.3 * c.size, len / 2)
+      let (ux, uy) = ((x1 - x0) / len, (y0 - y1) / len)
+      let (bx, by) = (x1 - ux * head, y0 - uy * head)
+      let half = 0.4 * head
+      stroke(x0, y1, bx + ux * t, by + uy * t)
+      box.shapes.append(
+        MathShape(contours: [
+          [P(x1, y0), P(bx - uy * half, by + ux * half), P(bx + uy * half, by - ux * half)]
+        ]))
+    }
+    if notations.contains("phasorangle") { stroke(x0, y1 - t / 2, x0 + left, y0) }
+    if notations.contains("longdiv") {
+      // A closing parenthesis spanning the box, its top meeting the bar: two cubic curves t
+      // apart, one down and one back up.
+      let (a, bulge, h) = (x0 + t, 0.3 * c.size, y1 - y0)
+      box.shapes.append(
+        MathShape(contours: [
+          [
+            P(a, y0), P(a + bulge, y0 + h / 4, onCurve: false),
+            P(a + bulge, y1 - h / 4, onCurve: false), P(a, y1), P(a - t, y1),
+            P(a + bulge - t, y1 - h / 4, onCurve: false),
+            P(a + bulge - t, y0 + h / 4, onCurve: false), P(a - t, y0),
+          ]
+        ]))
+    }
   }
 
   // MARK: - mspace, mpadded, lengths
@@ -255,31 +347,36 @@ enum MathAlphabets {
 }
 
 extension MathBox {
-  /// Display items for this box with its origin (left, baseline) at (`x`, `y`) on the page.
+  /// Display items for this box with its origin (left, baseline) at (`x`, `y`) on the page:
+  /// backgrounds, then glyph runs (one per size and colour), rules, frames and shapes; ink
+  /// without a colour of its own takes `color`.
   func items(x: Double, y: Double, font: Int, color: RGBA) -> [DisplayItem] {
-    var out: [DisplayItem] = []
+    func moved(_ r: Rect) -> Rect { Rect(x: x + r.x, y: y + r.y, width: r.width, height: r.height) }
+    var out: [DisplayItem] = backgrounds.map { .fill(moved($0.rect), $0.color ?? color) }
     var run: GlyphRun? = nil
     for g in glyphs {
-      if run?.size != g.size {
+      let c = g.color ?? color
+      if run?.size != g.size || run?.color != c {
         if let r = run { out.append(.glyphs(r)) }
-        run = GlyphRun(font: font, size: g.size, color: color, glyphs: [], x: [], y: [])
+        run = GlyphRun(font: font, size: g.size, color: c, glyphs: [], x: [], y: [])
       }
       run?.glyphs.append(g.glyph)
       run?.x.append(Float(x + g.x))
       run?.y.append(Float(y + g.y))
     }
     if let r = run { out.append(.glyphs(r)) }
-    for r in rules {
-      out.append(.fill(Rect(x: x + r.x, y: y + r.y, width: r.width, height: r.height), color))
-    }
+    for r in rules { out.append(.fill(moved(r.rect), r.color ?? color)) }
     for f in frames {
-      let side = PaintedBorderSide(width: f.thickness, style: .solid, color: color)
-      let rect = Rect(x: x + f.rect.x, y: y + f.rect.y, width: f.rect.width, height: f.rect.height)
+      let side = PaintedBorderSide(width: f.thickness, style: .solid, color: f.color ?? color)
       out.append(
         .box(
           BoxPaint(
-            rect: rect, top: side, right: side, bottom: side, left: side,
+            rect: moved(f.rect), top: side, right: side, bottom: side, left: side,
             radii: [f.radius, f.radius, f.radius, f.radius])))
+    }
+    for shape in shapes {
+      let path = FilledPath(contours: shape.contours, color: shape.color ?? color)
+      out.append(.path(path.mapped { (x + $0, y + $1) }))
     }
     return out
   }

@@ -15,8 +15,13 @@
 // style decides fraction shifts, large operators and limits.
 //
 // The result becomes one atomic inline box of the paragraph (the line breaker sees a box
-// as wide as the formula; ShapedParagraph.swift) painted with the existing display items:
-// glyph runs, filled rectangles and box frames (`MathBox.items`).
+// as wide as the formula; ShapedParagraph.swift), or one box per fragment when an inline
+// formula wider than the line breaks after its top-level operators (MathPlacement.swift).
+// It is painted with display items (`MathBox.items`): glyph runs, filled rectangles, box
+// frames and filled paths (menclose's diagonal strokes and curves). Colour: an element's
+// `mathcolor` (Ingest resolves it with the book's CSS `color`) goes to the ink of its
+// subtree that has no colour of its own; its `mathbackground` is a rectangle behind its
+// box. Ink without a colour takes the formula's (the `<math>` element's CSS colour).
 //
 // Bounds: the tree is bounded at ingest (depth, nodes, token length — MathLimits), every
 // length attribute is clamped to ±`maxEm` em, table columns to `MathLimits.maxColumns`, and
@@ -37,6 +42,19 @@ struct MathFrame: Hashable, Sendable {
   var rect: Rect
   var thickness: Double
   var radius: Double
+  var color: RGBA? = nil
+}
+
+/// A filled rectangle: a fraction bar, a radical's overbar, a strike, a background.
+struct MathRule: Hashable, Sendable {
+  var rect: Rect
+  var color: RGBA? = nil
+}
+
+/// A filled outline (diagonal strikes, arrows, longdiv's curve), y down from the baseline.
+struct MathShape: Hashable, Sendable {
+  var contours: [[FilledPath.Point]]
+  var color: RGBA? = nil
 }
 
 /// A laid-out piece of math.
@@ -46,8 +64,11 @@ struct MathBox: Sendable {
   var descent = 0.0
   var glyphs: [MathGlyph] = []
   /// Filled rectangles (fraction bars, radical overbars, strikes), y down from the baseline.
-  var rules: [Rect] = []
+  var rules: [MathRule] = []
   var frames: [MathFrame] = []
+  var shapes: [MathShape] = []
+  /// `mathbackground` rectangles, painted before all other ink.
+  var backgrounds: [MathRule] = []
   /// Italic correction of the last glyph.
   var italic = 0.0
   /// Top accent attachment (x), for a box of one glyph.
@@ -57,12 +78,25 @@ struct MathBox: Sendable {
 
   /// Adds `b`'s ink with its origin at (`x`, `y`); the box grows to hold it (not in width).
   mutating func place(_ b: MathBox, x: Double, y: Double) {
-    glyphs += b.glyphs.map { MathGlyph(glyph: $0.glyph, x: $0.x + x, y: $0.y + y, size: $0.size) }
-    rules += b.rules.map { Rect(x: $0.x + x, y: $0.y + y, width: $0.width, height: $0.height) }
+    func moved(_ r: Rect) -> Rect { Rect(x: r.x + x, y: r.y + y, width: r.width, height: r.height) }
+    glyphs += b.glyphs.map {
+      var g = $0
+      (g.x, g.y) = (g.x + x, g.y + y)
+      return g
+    }
+    rules += b.rules.map { MathRule(rect: moved($0.rect), color: $0.color) }
+    backgrounds += b.backgrounds.map { MathRule(rect: moved($0.rect), color: $0.color) }
     frames += b.frames.map {
       var f = $0
-      f.rect = Rect(x: f.rect.x + x, y: f.rect.y + y, width: f.rect.width, height: f.rect.height)
+      f.rect = moved(f.rect)
       return f
+    }
+    shapes += b.shapes.map { s in
+      MathShape(
+        contours: s.contours.map {
+          $0.map { FilledPath.Point($0.x + x, $0.y + y, onCurve: $0.onCurve) }
+        },
+        color: s.color)
     }
     ascent = max(ascent, b.ascent - y)
     descent = max(descent, b.descent + y)
@@ -74,7 +108,18 @@ struct MathBox: Sendable {
     b.glyphs = []
     b.rules = []
     b.frames = []
+    b.shapes = []
+    b.backgrounds = []
     return b
+  }
+
+  /// Gives `color` to every piece of ink that has none yet (an element's `mathcolor`: its
+  /// descendants with their own colour keep it).
+  mutating func tint(_ color: RGBA) {
+    for i in glyphs.indices where glyphs[i].color == nil { glyphs[i].color = color }
+    for i in rules.indices where rules[i].color == nil { rules[i].color = color }
+    for i in frames.indices where frames[i].color == nil { frames[i].color = color }
+    for i in shapes.indices where shapes[i].color == nil { shapes[i].color = color }
   }
 }
 
@@ -87,6 +132,9 @@ struct MathContext {
   /// TeX's cramped style (MathML Core `math-shift: compact`): radicands, denominators and
   /// subscripts raise their superscripts less.
   var cramped = false
+  /// The line's width, for a display formula that is one table with equation labels: the
+  /// table is centred in it and the labels set at its edge. nil below the formula's root.
+  var measure: Double? = nil
 }
 
 struct MathLayout {
@@ -95,13 +143,56 @@ struct MathLayout {
   static let maxEm = 200.0
   static let maxLevel = 12
 
-  /// Lays out a whole formula at `size` px per em.
-  func layout(_ f: MathFormula, size: Double) -> MathBox {
-    layout(f.root, MathContext(size: size, level: 0, display: f.display))
+  /// Lays out a whole formula at `size` px per em; `measure` is the line's width (used by a
+  /// display formula that is one labelled table).
+  func layout(_ f: MathFormula, size: Double, measure: Double? = nil) -> MathBox {
+    var c = MathContext(size: size, level: 0, display: f.display)
+    if f.display, let table = Self.soleChild(f.root), table.kind == .mtable,
+      table.children.contains(where: { $0.kind == .mlabeledtr })
+    {
+      c.measure = measure
+    }
+    return layout(f.root, c)
+  }
+
+  /// The one element an mrow holds, looking through nested lone mrows; nil otherwise.
+  static func soleChild(_ n: MathNode) -> MathNode? {
+    var n = n
+    for _ in 0..<8 {
+      guard n.kind == .mrow, n.children.count == 1 else { break }
+      n = n.children[0]
+    }
+    return n.kind == .mrow ? nil : n
   }
 
   func layout(_ n: MathNode, _ outer: MathContext) -> MathBox {
-    let c = styled(n, outer)
+    var c = styled(n, outer)
+    if n.kind != .mrow && n.kind != .mtable { c.measure = nil }
+    var box = element(n, c)
+    painted(&box, n)
+    return box
+  }
+
+  /// `n`'s colour on its uncoloured ink and its background behind its box (the
+  /// `mathcolor`/`mathbackground` attributes Ingest resolved from MathML and CSS).
+  func painted(_ box: inout MathBox, _ n: MathNode) {
+    if let v = n.attributes["mathcolor"], let color = Self.color(v) { box.tint(color) }
+    if let v = n.attributes["mathbackground"], let color = Self.color(v) {
+      let r = Rect(x: 0, y: -box.ascent, width: box.width, height: box.ascent + box.descent)
+      box.backgrounds.insert(MathRule(rect: r, color: color), at: 0)
+    }
+  }
+
+  /// A `#rrggbbaa` colour.
+  static func color(_ s: String) -> RGBA? {
+    let digits = s.dropFirst().compactMap(\.hexDigitValue).map(UInt8.init)
+    guard s.hasPrefix("#"), digits.count == 8 else { return nil }
+    let c = stride(from: 0, to: 8, by: 2).map { digits[$0] * 16 + digits[$0 + 1] }
+    return RGBA(r: c[0], g: c[1], b: c[2], a: c[3])
+  }
+
+  /// One element laid out in context `c` (its own style applied).
+  private func element(_ n: MathNode, _ c: MathContext) -> MathBox {
     switch n.kind {
     case .mi, .mn, .mtext, .ms: return token(n, c)
     case .mo:
@@ -216,18 +307,33 @@ struct MathLayout {
   /// The dictionary entry of `mo` node `n`, with its own attributes applied.
   func operatorOf(_ n: MathNode, form: MathOperator.Form) -> MathOperator {
     var f = form
+    var explicit = true
     switch n.attributes["form"]?.lowercased() {
     case "prefix": f = .prefix
     case "postfix": f = .postfix
     case "infix": f = .infix
-    default: break
+    default: explicit = false
     }
-    var op = MathOperators.lookup(n.text, form: f)
+    var op = MathOperators.lookup(n.text, form: f, explicit: explicit)
     func flag(_ name: String) -> Bool? { n.attributes[name].map { $0.lowercased() == "true" } }
     op.stretchy = flag("stretchy") ?? op.stretchy
     op.symmetric = flag("symmetric") ?? op.symmetric
     op.largeop = flag("largeop") ?? op.largeop
     op.movablelimits = flag("movablelimits") ?? op.movablelimits
+    return op
+  }
+
+  /// `op` with the `lspace`/`rspace` attributes of its core `mo` (lengths, or percentages of
+  /// the dictionary's value).
+  func spaced(_ op: MathOperator, _ core: MathNode, _ c: MathContext) -> MathOperator {
+    var op = op
+    guard c.size > 0 else { return op }
+    if let v = core.attributes["lspace"], let px = length(v, c, percentOf: op.lspace * c.size) {
+      op.lspace = max(0, px / c.size)
+    }
+    if let v = core.attributes["rspace"], let px = length(v, c, percentOf: op.rspace * c.size) {
+      op.rspace = max(0, px / c.size)
+    }
     return op
   }
 
@@ -263,16 +369,33 @@ struct MathLayout {
   /// An mrow: children side by side, operators spaced by the dictionary, stretchy fences
   /// grown to the tallest other child.
   func row(_ nodes: [MathNode], _ c: MathContext) -> MathBox {
-    let count = nodes.count
+    let parts = rowParts(nodes, c)
+    var out = assemble(parts[...], c)
+    if nodes.count == 1, !parts[0].fence {
+      out.topAccent = parts[0].box.topAccent
+      out.op = parts[0].box.op
+    }
+    return out
+  }
+
+  /// A child of an mrow laid out, with the operator it is (or embellishes).
+  struct RowPart {
+    var box: MathBox
+    var op: MathOperator?
+    /// A stretchy operator grown to its row.
+    var fence = false
+  }
+
+  /// The children of an mrow laid out: operators take their dictionary entry in their
+  /// inferred form, stretchy fences grow to the tallest other child.
+  func rowParts(_ nodes: [MathNode], _ c: MathContext) -> [RowPart] {
     var ops: [MathOperator?] = []
     var boxes: [MathBox?] = []
     var above = 0.0
     var below = 0.0
+    let forms = inferredForms(nodes)
     for (i, n) in nodes.enumerated() {
-      let core = embellishedCore(n)
-      let form: MathOperator.Form =
-        count == 1 ? .infix : i == 0 ? .prefix : i == count - 1 ? .postfix : .infix
-      let op = core.map { operatorOf($0, form: form) }
+      let op = embellishedCore(n).map { spaced(operatorOf($0, form: forms[i]), $0, c) }
       ops.append(op)
       if n.kind == .mo, let op, op.stretchy, n.text.unicodeScalars.count == 1 {
         boxes.append(nil)
@@ -284,35 +407,76 @@ struct MathLayout {
       below = max(below, b.descent)
       boxes.append(b)
     }
-    var out = MathBox()
-    for (i, n) in nodes.enumerated() {
-      var b = boxes[i] ?? stretchedFence(n, ops[i]!, above: above, below: below, c)
+    return nodes.indices.map { i in
+      var b = boxes[i] ?? fence(nodes[i], ops[i]!, above: above, below: below, c)
       b.op = ops[i] ?? b.op
-      let lspace = (ops[i]?.lspace ?? 0) * c.size
-      let rspace = (ops[i]?.rspace ?? 0) * c.size
-      out.width += lspace
-      out.place(b, x: out.width, y: 0)
-      out.width += b.width + rspace
-      out.italic = b.italic
+      return RowPart(box: b, op: ops[i], fence: boxes[i] == nil)
     }
-    if count == 1, let only = boxes.first ?? nil {
-      out.topAccent = only.topAccent
-      out.op = only.op
+  }
+
+  /// Parts side by side, each operator with its lspace before and rspace after.
+  func assemble(_ parts: ArraySlice<RowPart>, _ c: MathContext) -> MathBox {
+    var out = MathBox()
+    for p in parts {
+      out.width += (p.op?.lspace ?? 0) * c.size
+      out.place(p.box, x: out.width, y: 0)
+      out.width += p.box.width + (p.op?.rspace ?? 0) * c.size
+      out.italic = p.box.italic
     }
     return out
   }
 
-  /// The `mo` at the core of an embellished operator (an mo, or the first child of a script,
-  /// under/over, fraction or mrow-like element whose core it is); nil otherwise.
-  func embellishedCore(_ n: MathNode) -> MathNode? {
+  /// The form of each child of an mrow (MathML Core, "form" of an embellished operator):
+  /// ignoring space-like children, the first of several is prefix, the last postfix, the
+  /// others — and an only child — infix.
+  func inferredForms(_ nodes: [MathNode]) -> [MathOperator.Form] {
+    var forms = [MathOperator.Form](repeating: .infix, count: nodes.count)
+    let inFlow = nodes.indices.filter { !isSpaceLike(nodes[$0]) }
+    guard inFlow.count > 1, let first = inFlow.first, let last = inFlow.last else { return forms }
+    forms[first] = .prefix
+    forms[last] = .postfix
+    return forms
+  }
+
+  /// Descent bound of `isSpaceLike` and `embellishedCore`: a deeper subtree counts as neither,
+  /// so a row's form inference costs O(children), not O(depth), on hostile nesting.
+  static let maxEmbellishDepth = 16
+
+  /// MathML Core's space-like elements: mtext, mspace, and mrow-like elements and mpadded
+  /// whose children are all space-like.
+  func isSpaceLike(_ n: MathNode, depth: Int = 0) -> Bool {
+    switch n.kind {
+    case .mtext, .mspace: return true
+    case .mrow, .mstyle, .mphantom, .mpadded:
+      guard depth < Self.maxEmbellishDepth else { return false }
+      return n.children.allSatisfy { isSpaceLike($0, depth: depth + 1) }
+    default: return false
+    }
+  }
+
+  /// The `mo` at the core of an embellished operator (an mo; the first child of a script,
+  /// under/over or fraction element whose core it is; the one non-space-like child of an
+  /// mrow-like element whose core it is); nil otherwise.
+  func embellishedCore(_ n: MathNode, depth: Int = 0) -> MathNode? {
+    guard depth < Self.maxEmbellishDepth else { return nil }
     switch n.kind {
     case .mo: return n
     case .msub, .msup, .msubsup, .munder, .mover, .munderover, .mmultiscripts, .mfrac:
-      return n.children.first.flatMap(embellishedCore)
+      return n.children.first.flatMap { embellishedCore($0, depth: depth + 1) }
     case .mrow, .mstyle, .mphantom, .mpadded:
-      return n.children.count == 1 ? embellishedCore(n.children[0]) : nil
+      let others = n.children.filter { !isSpaceLike($0, depth: depth + 1) }
+      return others.count == 1 ? embellishedCore(others[0], depth: depth + 1) : nil
     default: return nil
     }
+  }
+
+  /// A stretchy `mo` of a row, grown and painted.
+  private func fence(
+    _ n: MathNode, _ op: MathOperator, above: Double, below: Double, _ c: MathContext
+  ) -> MathBox {
+    var b = stretchedFence(n, op, above: above, below: below, styled(n, c))
+    painted(&b, n)
+    return b
   }
 
   /// A stretchy `mo` grown to cover `above`/`below` (symmetric ones around the axis).

@@ -78,6 +78,12 @@ struct VerticalPage {
     case .image(let p): return .image(image(p))
     case .fill(let r, let c): return .fill(rect(r), c)
     case .box(let b): return .box(box(b))
+    case .path(let p):
+      return .path(
+        p.mapped {
+          let q = point($0, $1)
+          return (q.x, q.y)
+        })
     }
   }
 
