@@ -135,13 +135,17 @@ extension LineComposer {
       : FaceChoice(
         face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
         syntheticItalic: rs.style.italic && !face.italic)
-    let joins =
-      line.runs.last.map {
-        $0.font == piece.face && $0.size == piece.size && $0.color == rs.style.color
-          && $0.syntheticBold == choice.syntheticBold
-          && $0.syntheticItalic == choice.syntheticItalic
-          && ($0.orientation == .upright) == (piece.form != .none)
-      } ?? false
+    // The last run's fields are read in place: `runs.last` would copy the run (retaining
+    // its three arrays) once per piece.
+    var joins = false
+    if let k = line.runs.indices.last {
+      joins =
+        line.runs[k].font == piece.face && line.runs[k].size == piece.size
+        && line.runs[k].color == rs.style.color
+        && line.runs[k].syntheticBold == choice.syntheticBold
+        && line.runs[k].syntheticItalic == choice.syntheticItalic
+        && (line.runs[k].orientation == .upright) == (piece.form != .none)
+    }
     if !joins {
       line.runs.append(
         GlyphRun(
