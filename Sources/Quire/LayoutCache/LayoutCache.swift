@@ -23,6 +23,7 @@
 
 import Foundation
 import QuireCore
+import QuireTypeset
 
 /// A persisted layout cache in one folder.
 public struct LayoutCache: Sendable, Hashable {
@@ -32,6 +33,9 @@ public struct LayoutCache: Sendable, Hashable {
   public var maxBytes: Int
   /// The engine version entries are keyed by: a new engine misses every older entry.
   public var engine: String = layoutEngineVersion
+  /// Tests only: the font folders the system-font part of the key stamps, instead of
+  /// fontconfig's configuration (nil: fontconfig's).
+  var systemFontFolders: [String]? = nil
 
   /// The default size bound: 256 MB.
   public static let defaultMaxBytes = 256 << 20
@@ -59,7 +63,15 @@ public struct LayoutCache: Sendable, Hashable {
 
   /// The key of `book` laid out with `settings`.
   func key(_ book: URL, _ settings: LayoutSettings) -> LayoutCacheKey? {
-    LayoutCacheKey.make(book: book, settings: settings, engine: engine)
+    // Fontconfig's configuration is parsed only when system fonts are in play.
+    var systemFonts: [String] = []
+    if settings.layoutOptions.systemFonts {
+      systemFonts =
+        systemFontFolders.map { SystemFonts.stamps(configFiles: [], fontFolders: $0) }
+        ?? SystemFonts.configurationStamp()
+    }
+    return LayoutCacheKey.make(
+      book: book, settings: settings, engine: engine, systemFonts: systemFonts)
   }
 
   func path(_ key: LayoutCacheKey) -> String {
