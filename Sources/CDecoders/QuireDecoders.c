@@ -106,10 +106,12 @@ static void load_jxl(void) {
   _Static_assert(sizeof names / sizeof *names == sizeof jxlAPI / sizeof(void *), "jxl slots");
   quire_open_library(&jxl, names, (void **)&jxlAPI, (int)(sizeof names / sizeof *names));
   if (quire_library_failure(&jxl)) return;
+  // JxlDecoderVersion() is major·10⁶ + minor·10³ + patch.
   uint32_t version = jxlAPI.version();
-  if (version / 1000 != JPEGXL_NUMERIC_VERSION / 1000) {
+  uint32_t built = JPEGXL_MAJOR_VERSION * 1000000u + JPEGXL_MINOR_VERSION * 1000u;
+  if (version / 1000 != built / 1000) {
     snprintf(jxl.failure, sizeof jxl.failure, "%s is version %u, built for %u", jxl.soname,
-             (unsigned)version, (unsigned)JPEGXL_NUMERIC_VERSION);
+             (unsigned)version, (unsigned)built);
   }
 }
 
