@@ -140,7 +140,7 @@ int quire_svg_viewbox(QuireSVG *svg, double *width, double *height) {
 
 /// The process's font memfds: one per distinct font content, kept open.
 enum { MAX_MEMFDS = 512 };
-static const size_t MAX_MEMFD_BYTES = 512u << 20;
+static const size_t MAX_MEMFD_BYTES = 256u << 20;
 static struct {
   pthread_mutex_t lock;
   int count;
