@@ -29,14 +29,14 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
-      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libcairo2-dev"])]),
-    .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
     .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-    .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
-    .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
     // ICU's break iterator behind a C function of plain types (see its header for why).
     .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+    // librsvg, libavif and libjxl opened with dlopen on first use (see its header for why);
+    // their -dev packages give the AVIF/JPEG XL struct layouts, nothing is linked but
+    // fontconfig (already in every process through the typesetter).
+    .target(name: "CDecoders", linkerSettings: [.linkedLibrary("fontconfig")]),
     .systemLibrary(
       name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
 
@@ -55,8 +55,7 @@ let package = Package(
     .target(
       name: "QuireRaster",
       dependencies: [
-        "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CGIF", "CWebP", "CAVIF",
-        "CJXL", "CRsvg",
+        "QuireCore", "QuireTypeset", "CFreeType", "CPNG", "CJPEG", "CGIF", "CWebP", "CDecoders",
       ]),
     // Cache and Motion need pixels, not fonts: they stand on the core alone.
     .target(name: "QuireCache", dependencies: ["QuireCore"]),

@@ -4,7 +4,7 @@
 //
 // The size is the *displayed* size: a JPEG whose EXIF orientation turns it (5–8), a JPEG XL
 // whose header orientation turns it, an AVIF with a 90°/270° `irot`, report width and height
-// swapped, as browsers do (`image-orientation: from-image`, the CSS default) and as the
+// swapped (an AVIF's after its `clap` crop), as browsers do (`image-orientation: from-image`, the CSS default) and as the
 // decoders here return pixels.
 //
 // Every read is bounded by the data's length; box and marker walks stop after a fixed
@@ -90,9 +90,10 @@ public enum ImageHeader {
   }
 
   /// The largest `ispe` (the primary image; grid tiles and alpha planes are never larger),
-  /// turned by `irot` 1 or 3.
+  /// cropped to a `clap` (clean aperture) of whole pixels within it, turned by `irot` 1 or 3.
   static func avifSize(_ b: ByteReader) -> (width: Int, height: Int)? {
     var best: (width: Int, height: Int)?
+    var aperture: (width: Int, height: Int)?
     var turned = false
     var steps = 0
     // Boxes whose payload is more boxes (meta is a full box: 4 bytes of version and flags).
@@ -120,12 +121,25 @@ public enum ImageHeader {
           if w * h > (best.map { $0.width * $0.height } ?? 0) { best = (w, h) }
         } else if type == "irot", size >= header + 1 {
           turned = b[i + header] & 1 == 1
+        } else if type == "clap", size >= header + 16 {
+          aperture = cleanAperture(b, i + header)
         }
         i += size
       }
     }
-    guard let best else { return nil }
+    guard var best else { return nil }
+    if let aperture, aperture.width <= best.width, aperture.height <= best.height {
+      best = aperture
+    }
     return turned ? (best.height, best.width) : best
+  }
+
+  /// A `clap` box's width and height (ISO/IEC 14496-12 §12.1.4: numerator/denominator
+  /// pairs) when both are whole positive numbers, as libavif requires to crop.
+  static func cleanAperture(_ b: ByteReader, _ at: Int) -> (width: Int, height: Int)? {
+    let (wn, wd, hn, hd) = (b.be32(at), b.be32(at + 4), b.be32(at + 8), b.be32(at + 12))
+    guard wn > 0, wd > 0, hn > 0, hd > 0, wn % wd == 0, hn % hd == 0 else { return nil }
+    return (wn / wd, hn / hd)
   }
 
   /// The codestream's SizeHeader (ISO/IEC 18181-1 §D.2) and the orientation of its

@@ -1,6 +1,8 @@
 import CJPEG
 import CPNG
 import Foundation
+import QuireCore
+import QuireIngest
 import QuireTypeset
 
 /// Decodes an image (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, BMP, SVG) into straight-alpha
@@ -23,7 +25,7 @@ enum ImageDecoder {
   /// faster than decoding everything and needs a quarter of the memory or less.
   static func decode(
     _ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil,
-    resources: ((String) -> Data?)? = nil
+    resources: ((String) -> Data?)? = nil, svgFonts: SVGFonts? = nil
   ) throws(RasterError) -> PixelBuffer {
     // One decoder per format, chosen by the file's signature (never by name or media type).
     switch ImageFormat.sniff(data) {
@@ -35,7 +37,8 @@ enum ImageDecoder {
     case .jxl: return try JXLDecoder.decode(data, source: href)
     case .bmp: return try BMPDecoder.decode(data, source: href)
     case .svg:
-      return try SVGRasterizer.rasterize(data, href: href, size: atLeast, resources: resources)
+      return try SVGRasterizer.rasterize(
+        data, href: href, size: atLeast, resources: resources, fonts: svgFonts)
     case nil: throw .unsupportedFormat(source: href)
     }
   }
@@ -250,10 +253,30 @@ final class ImageStore: Sendable {
   private let images: @Sendable (String) -> Data?
   private let budget: Int
   private let cache = Mutex(Cache())
+  /// The book's fonts for SVG text, handed to fontconfig on the first SVG (nil inside until
+  /// then; `.some(nil)` when there are none or they are unusable).
+  private let embeddedFonts: [EmbeddedFont]
+  private let svgFontSet = Mutex<SVGFonts??>(nil)
 
-  init(images: @escaping @Sendable (String) -> Data?, budget: Int) {
+  init(
+    images: @escaping @Sendable (String) -> Data?, budget: Int, svgFonts: [EmbeddedFont] = []
+  ) {
     self.images = images
     self.budget = budget
+    self.embeddedFonts = svgFonts
+  }
+
+  /// The SVG font set, made once on first use (only books with SVG images pay for it).
+  private func svgFonts(for data: Data) -> SVGFonts? {
+    guard !embeddedFonts.isEmpty, ImageFormat.sniff(data) == .svg else { return nil }
+    return svgFontSet.withLock { made in
+      if let made { return made }
+      var seen = Set<String>()
+      let unique = embeddedFonts.filter { seen.insert($0.family + "\u{0}" + $0.href).inserted }
+      let fonts = SVGFonts(fonts: unique.map { (family: $0.family, data: $0.data) })
+      made = .some(fonts)
+      return fonts
+    }
   }
 
   /// The image's intrinsic size from its header (no decoding), nil when unknown.
@@ -270,7 +293,8 @@ final class ImageStore: Sendable {
     if let data = images(href) {
       do {
         let decoded = try ImageDecoder.decode(
-          data, href: href, atLeast: (width, height), resources: images)
+          data, href: href, atLeast: (width, height), resources: images,
+          svgFonts: svgFonts(for: data))
         entry = .image(Resampler.scale(decoded, width: width, height: height))
       } catch {
         entry = .failed(error)

@@ -1,5 +1,6 @@
 // JPEG XL through libjxl's event decoder, single-threaded (no parallel runner: pages are
-// already rendered on several threads).
+// already rendered on several threads). libjxl is opened with dlopen on first use
+// (Sources/CDecoders); without it the image gets `decoderUnavailable`.
 //
 // The basic-info event comes before any pixel is decoded: the size is checked against
 // `ImageLimits` there, and only then is an output buffer handed over, sized by
@@ -9,20 +10,23 @@
 // straight RGBA in sRGB (libjxl's default for XYB-coded images; other images come out in
 // their own colour space, which we take to be sRGB like every image here).
 
-import CJXL
+import CDecoders
 import Foundation
 
 enum JXLDecoder {
   static func decode(_ data: Data, source: String) throws(RasterError) -> PixelBuffer {
-    guard let decoder = JxlDecoderCreate(nil) else {
+    if let why = quire_jxl_unavailable() {
+      throw .decoderUnavailable(library: "JPEG XL", detail: String(cString: why), source: source)
+    }
+    guard let decoder = quire_JxlDecoderCreate() else {
       throw .library(function: "JxlDecoderCreate", detail: "out of memory", source: source)
     }
-    defer { JxlDecoderDestroy(decoder) }
+    defer { quire_JxlDecoderDestroy(decoder) }
     func fail(_ function: String, _ detail: String) -> RasterError {
       .library(function: function, detail: detail, source: source)
     }
     let events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
-    guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS else {
+    guard quire_JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS else {
       throw fail("JxlDecoderSubscribeEvents", "refused")
     }
     let bytes = [UInt8](data)
@@ -34,16 +38,17 @@ enum JXLDecoder {
     defer { output?.deallocate() }
     var size = (width: 0, height: 0)
     return try bytes.withUnsafeBufferPointer { (input) throws(RasterError) -> PixelBuffer in
-      guard JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else {
+      guard quire_JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS
+      else {
         throw fail("JxlDecoderSetInput", "refused")
       }
-      JxlDecoderCloseInput(decoder)
+      quire_JxlDecoderCloseInput(decoder)
       // Each event consumes input or finishes, so this ends; the bound is a backstop.
       for _ in 0..<64 {
-        switch JxlDecoderProcessInput(decoder) {
+        switch quire_JxlDecoderProcessInput(decoder) {
         case JXL_DEC_BASIC_INFO:
           var info = JxlBasicInfo()
-          guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
+          guard quire_JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
             throw fail("JxlDecoderGetBasicInfo", "no basic info")
           }
           let turned = info.orientation.rawValue >= JXL_ORIENT_TRANSPOSE.rawValue
@@ -51,14 +56,14 @@ enum JXLDecoder {
           try ImageLimits.check(width: size.width, height: size.height, source: source)
         case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
           var needed = 0
-          guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
+          guard quire_JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
             needed == size.width * size.height * 4
           else { throw fail("JxlDecoderImageOutBufferSize", "unexpected buffer size") }
           guard output == nil else { throw fail("JxlDecoderProcessInput", "second output buffer") }
           let out = UnsafeMutableRawBufferPointer.allocate(byteCount: needed, alignment: 16)
           out.initializeMemory(as: UInt8.self, repeating: 0)
           output = out
-          let set = JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, needed)
+          let set = quire_JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, needed)
           guard set == JXL_DEC_SUCCESS else { throw fail("JxlDecoderSetImageOutBuffer", "refused") }
         case JXL_DEC_FULL_IMAGE:
           guard let output else { throw fail("JxlDecoderProcessInput", "no output buffer") }

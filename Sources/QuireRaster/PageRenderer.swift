@@ -25,12 +25,14 @@ package final class PageRenderer: Sendable {
   ///   - fonts: the layout's font table; faces are opened on first use.
   ///   - images: the bytes for an image href (nil if the book lacks it).
   ///   - fit: how pre-paginated pages fill the output page.
+  ///   - embeddedFonts: the book's fonts, for the `<text>` of its SVG images.
   package init(
-    fonts: FontTable, images: @escaping @Sendable (String) -> Data?, fit: FixedFit = .contain
+    fonts: FontTable, images: @escaping @Sendable (String) -> Data?, fit: FixedFit = .contain,
+    embeddedFonts: [EmbeddedFont] = []
   ) {
     self.fit = fit
     self.store = FontStore(fonts)
-    self.imageStore = ImageStore(images: images, budget: 32 << 20)
+    self.imageStore = ImageStore(images: images, budget: 32 << 20, svgFonts: embeddedFonts)
     self.glyphCacheBytes = 4 << 20
   }
 

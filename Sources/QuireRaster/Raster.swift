@@ -65,12 +65,16 @@ package enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
   case imageTooLarge(source: String, width: Int, height: Int)
   /// A font in the FontTable could not be opened.
   case font(function: String, code: Int32, source: String)
+  /// The shared library that decodes this format (loaded on first use) is not installed or
+  /// not the version Quire was built for: `library` names it, `detail` is the loader's word.
+  case decoderUnavailable(library: String, detail: String, source: String)
 
   /// The image or font the error is about.
   package var source: String {
     switch self {
     case .library(_, _, let source), .unsupportedFormat(let source),
-      .imageTooLarge(let source, _, _), .font(_, _, let source):
+      .imageTooLarge(let source, _, _), .font(_, _, let source),
+      .decoderUnavailable(_, _, let source):
       return source
     }
   }
@@ -83,6 +87,8 @@ package enum RasterError: Error, Sendable, Equatable, CustomStringConvertible {
     case .imageTooLarge(_, let width, let height):
       return "image \(width)x\(height) exceeds the limits"
     case .font(let function, let code, _): return "\(function) failed with FreeType error \(code)"
+    case .decoderUnavailable(let library, let detail, _):
+      return "the \(library) decoder is not available: \(detail)"
     }
   }
 

@@ -20,12 +20,16 @@
 // of them, `maxEmbeddedBytes` in all); every other non-fragment reference is rewritten to
 // an empty fragment, so nothing outside the book is ever read.
 //
-// Text. librsvg draws `<text>` with Pango over the system's fontconfig configuration; the
-// book's embedded fonts are not registered with it (fontconfig's application font set is
-// process-wide, which would make one book's fonts leak into another's pages in a batch), so
-// SVG text falls back to the system's fonts for the family it names (DejaVu on Debian).
+// Text. librsvg draws `<text>` with Pango over fontconfig. With the book's `SVGFonts`
+// (SVGFonts.swift), its embedded fonts are found too, by their own family names and by
+// their @font-face names, through a private configuration made for that book; without, SVG
+// text falls back to the system's fonts for the family it names (DejaVu on Debian).
+//
+// Loading. librsvg (with cairo, pango and glib) is opened with dlopen the first time an
+// SVG is drawn (Sources/CDecoders): processes that meet no SVG never load it, and without
+// it an SVG is a `decoderUnavailable` warning and a placeholder, not a crash.
 
-import CRsvg
+import CDecoders
 import Foundation
 import QuireIngest
 
@@ -51,7 +55,7 @@ enum SVGRasterizer {
   /// other files of the book by resolved href, for the images the document references.
   static func rasterize(
     _ data: Data, href: String, size: (width: Int, height: Int)?,
-    resources: ((String) -> Data?)?
+    resources: ((String) -> Data?)?, fonts: SVGFonts? = nil
   ) throws(RasterError) -> PixelBuffer {
     guard data.count <= maxBytes else {
       throw .library(
@@ -61,50 +65,45 @@ enum SVGRasterizer {
     let handle = try SVGHandle(document, source: href)
     let (w, h) = size ?? handle.intrinsicPixels()
     try ImageLimits.check(width: w, height: h, source: href)
-    return try handle.render(width: w, height: h)
+    return try handle.render(width: w, height: h, fonts: fonts)
   }
 }
 
 /// One loaded librsvg document; frees it on deinit.
 private final class SVGHandle {
-  let handle: UnsafeMutablePointer<RsvgHandle>
+  let svg: OpaquePointer
   let source: String
 
   init(_ data: Data, source: String) throws(RasterError) {
     self.source = source
-    let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
-    defer { g_bytes_unref(bytes) }
-    let stream = g_memory_input_stream_new_from_bytes(bytes)
-    defer { g_object_unref(stream) }
-    var error: UnsafeMutablePointer<GError>? = nil
-    guard
-      let h = rsvg_handle_new_from_stream_sync(
-        stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
-    else {
-      throw .library(
-        function: "rsvg_handle_new_from_stream_sync", detail: Self.message(error), source: source)
+    if let why = quire_svg_unavailable() {
+      throw .decoderUnavailable(library: "SVG", detail: String(cString: why), source: source)
     }
-    handle = h
-    rsvg_handle_set_dpi(handle, 96)
+    var message = [CChar](repeating: 0, count: 512)
+    let loaded = data.withUnsafeBytes { raw in
+      quire_svg_load(
+        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &message, message.count)
+    }
+    guard let loaded else {
+      throw .library(
+        function: "rsvg_handle_new_from_stream_sync", detail: Self.text(message), source: source)
+    }
+    svg = loaded
   }
 
-  deinit { g_object_unref(handle) }
+  deinit { quire_svg_free(svg) }
 
-  static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
-    guard let error else { return "unknown error" }
-    defer { g_error_free(error) }
-    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+  static func text(_ message: [CChar]) -> String {
+    let bytes = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return bytes.isEmpty ? "unknown error" : String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whole pixels of the intrinsic size: width/height, else the viewBox, else 300×150.
   func intrinsicPixels() -> (width: Int, height: Int) {
     var w = 0.0
     var h = 0.0
-    if rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) == 0 || !(w > 0 && h > 0) {
-      var hasViewBox: gboolean = 0
-      var box = RsvgRectangle()
-      rsvg_handle_get_intrinsic_dimensions(handle, nil, nil, nil, nil, &hasViewBox, &box)
-      (w, h) = hasViewBox != 0 ? (box.width, box.height) : (300, 150)
+    if quire_svg_intrinsic_pixels(svg, &w, &h) == 0 || !(w > 0 && h > 0) {
+      if quire_svg_viewbox(svg, &w, &h) == 0 { (w, h) = (300, 150) }
     }
     func pixels(_ v: Double) -> Int {
       v.isFinite && v > 0 ? Int(min(v.rounded(.up), Double(ImageLimits.maxSide + 1))) : 0
@@ -112,55 +111,36 @@ private final class SVGHandle {
     return (pixels(w), pixels(h))
   }
 
-  /// The document fitted into a `width`×`height` viewport, straight RGBA8.
-  func render(width: Int, height: Int) throws(RasterError) -> PixelBuffer {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
-    else {
-      throw .library(function: "cairo_image_surface_create", detail: "no surface", source: source)
+  /// The document fitted into a `width`×`height` viewport, straight RGBA8; `<text>` set with
+  /// `fonts` when given.
+  func render(width: Int, height: Int, fonts: SVGFonts?) throws(RasterError) -> PixelBuffer {
+    var argb = [UInt8](repeating: 0, count: width * height * 4)
+    var message = [CChar](repeating: 0, count: 512)
+    let drawn = argb.withUnsafeMutableBufferPointer { px in
+      quire_svg_render(
+        svg, px.baseAddress, Int32(width), Int32(height), fonts?.handle, &message, message.count)
     }
-    defer { cairo_surface_destroy(surface) }
-    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
-    else {
+    guard drawn != 0 else {
       throw .library(
-        function: "cairo_image_surface_create", detail: "out of memory", source: source)
+        function: "rsvg_handle_render_document", detail: Self.text(message), source: source)
     }
-    defer { cairo_destroy(cr) }
-    var viewport = RsvgRectangle(x: 0, y: 0, width: Double(width), height: Double(height))
-    var error: UnsafeMutablePointer<GError>? = nil
-    guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else {
-      throw .library(
-        function: "rsvg_handle_render_document", detail: Self.message(error), source: source)
-    }
-    cairo_surface_flush(surface)
-    guard let base = cairo_image_surface_get_data(surface) else {
-      throw .library(function: "cairo_image_surface_get_data", detail: "no pixels", source: source)
-    }
-    let stride = Int(cairo_image_surface_get_stride(surface))
     return PixelBuffer(
       width: width, height: height, format: .rgba8,
-      pixels: Self.straightRGBA(base, width: width, height: height, stride: stride))
+      pixels: Self.straightRGBA(argb, width: width, height: height))
   }
 
-  /// cairo's premultiplied BGRA (little-endian ARGB32) → straight RGBA8.
-  static func straightRGBA(
-    _ base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int
-  )
-    -> [UInt8]
-  {
-    var out = [UInt8](repeating: 0, count: width * height * 4)
+  /// cairo's premultiplied BGRA (little-endian ARGB32, rows of 4×width bytes) → straight
+  /// RGBA8, in place.
+  static func straightRGBA(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+    var out = pixels
     out.withUnsafeMutableBufferPointer { o in
-      for y in 0..<height {
-        let row = base + y * stride
-        for x in 0..<width {
-          let p = row + 4 * x
-          let a = Int(p[3])
-          let i = 4 * (y * width + x)
-          guard a > 0 else { continue }
-          o[i] = UInt8(min(255, (Int(p[2]) * 255 + a / 2) / a))
-          o[i + 1] = UInt8(min(255, (Int(p[1]) * 255 + a / 2) / a))
-          o[i + 2] = UInt8(min(255, (Int(p[0]) * 255 + a / 2) / a))
-          o[i + 3] = UInt8(a)
-        }
+      for i in stride(from: 0, to: width * height * 4, by: 4) {
+        let a = Int(o[i + 3])
+        guard a > 0 else { continue }
+        let (b, g, r) = (Int(o[i]), Int(o[i + 1]), Int(o[i + 2]))
+        o[i] = UInt8(min(255, (r * 255 + a / 2) / a))
+        o[i + 1] = UInt8(min(255, (g * 255 + a / 2) / a))
+        o[i + 2] = UInt8(min(255, (b * 255 + a / 2) / a))
       }
     }
     return out

@@ -10,6 +10,7 @@
 
 import Foundation
 import QuireCore
+import QuireTypeset
 import Synchronization
 import Testing
 
@@ -153,6 +154,49 @@ private func json(_ map: PageMap) throws -> String {
     try Data(text.replacingOccurrences(of: "Paragraph 3", with: "Paragraph three").utf8)
       .write(to: chapter)
     #expect(try !isHit(base, c))
+  }
+
+  @Test func aChangedSystemFontSetInvalidates() throws {
+    let book = try makeBook("lc-sysfont-book")
+    let folder = URL(fileURLWithPath: temporaryFolder("lc-sysfont-fonts"))
+    let truetype = folder.appendingPathComponent("truetype")
+    try FileManager.default.createDirectory(at: truetype, withIntermediateDirectories: true)
+    let fonts = packageRoot.appendingPathComponent("fonts")
+    var c = cache("lc-sysfont")
+    c.systemFontFolders = [folder.path]
+    func isHit(_ s: LayoutSettings) throws -> Bool {
+      try paginate(book, s, c).layout.engine == "tampered"
+    }
+    let base = settings()
+    _ = try paginate(book, base, c)
+    try tamper(c, book, base)
+    #expect(try isHit(base))
+    // A font installed in a folder below the system's font folder.
+    try FileManager.default.copyItem(
+      at: fonts.appendingPathComponent("DejaVuSans.ttf"),
+      to: truetype.appendingPathComponent("DejaVuSans.ttf"))
+    #expect(try !isHit(base))
+    try tamper(c, book, base)
+    #expect(try isHit(base))
+    // The font removed again.
+    try FileManager.default.removeItem(at: truetype.appendingPathComponent("DejaVuSans.ttf"))
+    #expect(try !isHit(base))
+    // With system fonts off the system's fonts are no part of the key.
+    var off = base
+    off.systemFonts = false
+    _ = try paginate(book, off, c)
+    try tamper(c, book, off)
+    try FileManager.default.copyItem(
+      at: fonts.appendingPathComponent("DejaVuSans.ttf"),
+      to: folder.appendingPathComponent("DejaVuSans.ttf"))
+    #expect(try isHit(off))
+  }
+
+  @Test func systemFontStampNamesFontconfigsFolders() {
+    // On any system with fontconfig: its configuration file and at least one font folder.
+    let stamp = SystemFonts.configurationStamp()
+    #expect(stamp.contains { $0.hasPrefix("config=") && !$0.hasSuffix(":absent") })
+    #expect(stamp.contains { $0.hasPrefix("fonts=/") })
   }
 
   @Test func corruptOrTruncatedEntriesAreMissesAndRebuilt() throws {

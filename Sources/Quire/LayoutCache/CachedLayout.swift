@@ -83,7 +83,8 @@ struct CachedLayout {
     guard matches(pages, chapter, fonts: typesetter.fonts.faces) else { return nil }
     let resources = document.resources
     let renderer = PageRenderer(
-      fonts: typesetter.fonts, images: { href in resources.data(forHref: href) })
+      fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
+      embeddedFonts: document.fonts)
     return (pages, renderer)
   }
 

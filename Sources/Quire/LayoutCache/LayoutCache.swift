@@ -23,6 +23,7 @@
 
 import Foundation
 import QuireCore
+import QuireTypeset
 
 /// A persisted layout cache in one folder.
 public struct LayoutCache: Sendable, Hashable {
@@ -35,6 +36,9 @@ public struct LayoutCache: Sendable, Hashable {
   /// How long a book file must be unchanged before its content hash is remembered
   /// (`ContentHashMemo`); tests set 0.
   var hashSettleSeconds = ContentHashMemo.settleSeconds
+  /// Tests only: the font folders the system-font part of the key stamps, instead of
+  /// fontconfig's configuration (nil: fontconfig's).
+  var systemFontFolders: [String]? = nil
 
   /// The default size bound: 256 MB.
   public static let defaultMaxBytes = 256 << 20
@@ -62,9 +66,17 @@ public struct LayoutCache: Sendable, Hashable {
 
   /// The key of `book` laid out with `settings`.
   func key(_ book: URL, _ settings: LayoutSettings) -> LayoutCacheKey? {
+    // Fontconfig's configuration is parsed only when system fonts are in play.
+    var systemFonts: [String] = []
+    if settings.layoutOptions.systemFonts {
+      systemFonts =
+        systemFontFolders.map { SystemFonts.stamps(configFiles: [], fontFolders: $0) }
+        ?? SystemFonts.configurationStamp()
+    }
     let memo = ContentHashMemo(directory: directory, settleSeconds: hashSettleSeconds)
     return LayoutCacheKey.make(
-      book: book, settings: settings, engine: engine, hash: memo.contentHash)
+      book: book, settings: settings, engine: engine, systemFonts: systemFonts,
+      hash: memo.contentHash)
   }
 
   func path(_ key: LayoutCacheKey) -> String {

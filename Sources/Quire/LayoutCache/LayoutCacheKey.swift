@@ -16,6 +16,9 @@
 //   - the fonts: each vendored font file's name, size, inode and modification time (hashing
 //     32 MB of fonts per run would cost more than the layout it saves; a replaced file gets
 //     a new inode or time), and the `--font` file's path and SHA-1;
+//   - the system's fonts, unless `--no-system-fonts`: fontconfig's configuration files and
+//     font folders, stamped (SystemFontsStamp.swift) — which system faces a book falls back
+//     to is only known after reading it, so the key names everything that answer depends on;
 //   - the engine version (`layoutEngineVersion`, injectable for tests);
 //   - the hyphenation dictionary folders' modification times (a dictionary package
 //     installed or upgraded renames files in them).
@@ -41,11 +44,12 @@ struct LayoutCacheKey: Hashable, Sendable {
   /// Deepest folder level searched.
   static let maxFolderDepth = 32
 
-  /// The key of `book` laid out with `settings` by `engine`, the book's content hash from
-  /// `hash`; nil when something it names cannot be read (then nothing is cached and the
-  /// layout reports the problem).
+  /// The key of `book` laid out with `settings` by `engine` on a system whose font
+  /// configuration stamps are `systemFonts` (empty with system fonts off), the book's
+  /// content hash from `hash`; nil when something it names cannot be read (then nothing is
+  /// cached and the layout reports the problem).
   static func make(
-    book: URL, settings: LayoutSettings, engine: String,
+    book: URL, settings: LayoutSettings, engine: String, systemFonts: [String],
     hash: (URL) -> String? = contentHash(of:)
   ) -> LayoutCacheKey? {
     guard !isMarkup(book), let content = hash(book),
@@ -54,6 +58,7 @@ struct LayoutCacheKey: Hashable, Sendable {
     var parts = ["quire-layout-cache/1", "engine=\(engine)", "book=\(content)"]
     parts.append(settingsText(settings))
     parts += fonts
+    parts += systemFonts
     for dir in Hyphenator.searchDirectories {
       parts.append("hyphen=\(dir):\(stamp(dir) ?? "absent")")
     }

@@ -20,7 +20,8 @@ final class BookPages: PageSource, Sendable {
     self.book = book
     let resources = book.document.resources
     renderer = PageRenderer(
-      fonts: book.typesetter.fonts, images: { href in resources.data(forHref: href) })
+      fonts: book.typesetter.fonts, images: { href in resources.data(forHref: href) },
+      embeddedFonts: book.document.fonts)
     self.width = width
     self.height = height
   }

@@ -168,7 +168,7 @@ struct BookPagination {
     let resources = document.resources
     let renderer = PageRenderer(
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
-      fit: settings.fit.raster)
+      fit: settings.fit.raster, embeddedFonts: document.fonts)
     let wanted = plan.wanted
     let pass = PageStream(
       typesetter: typesetter, chapters: range,

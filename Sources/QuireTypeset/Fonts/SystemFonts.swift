@@ -24,7 +24,7 @@ import QuireCore
 import QuireIngest
 import Synchronization
 
-enum SystemFonts {
+package enum SystemFonts {
   /// A system font file (a face of it, for collections).
   struct FontFile: Hashable, Sendable {
     var path: String

@@ -222,6 +222,17 @@ def avif_cases():
     case("avif-irot1", "avif", rot, ref.transpose(Image.Transpose.ROTATE_90), 3)
     mir = tool(src, "avif", "avifenc", "-s", "10", "--min", "0", "--max", "0", "-y", "444", "--imir", "1")
     case("avif-imir1", "avif", mir, ref.transpose(Image.Transpose.FLIP_LEFT_RIGHT), 3)
+    # clap (clean aperture) crops before irot and imir (MIAF 7.3.6.7); avifdec writes the whole
+    # coded image, so the expectation is its output cropped, then turned and mirrored.
+    crop = ("--crop", "5,3,16,12")
+    box = (5, 3, 21, 15)
+    clap = tool(src, "avif", "avifenc", "-s", "10", "--min", "0", "--max", "0", "-y", "444", *crop)
+    case("avif-clap", "avif", clap, decoded_by(["avifdec"], clap, "avif").crop(box), 3)
+    turned = tool(src, "avif", "avifenc", "-s", "10", "--min", "0", "--max", "0", "-y", "444", *crop,
+                  "--irot", "1", "--imir", "1")
+    expected = decoded_by(["avifdec"], turned, "avif").crop(box)
+    expected = expected.transpose(Image.Transpose.ROTATE_90).transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    case("avif-clap-irot1-imir1", "avif", turned, expected, 3)
 
 
 def jxl_cases():
