@@ -178,6 +178,78 @@ struct VerticalTests {
     }
   }
 
+  /// Vertical folios: horizontal digits at the foot's outer corner, flush with the text
+  /// block's outer edge; the book reads right to left, so odd pages are left pages (JLREQ
+  /// §2.6.2) with the folio on the left, even pages on the right.
+  @Test func verticalFoliosSitAtTheOuterFootCorner() throws {
+    var settings = LayoutSettings(pageWidth: 600, pageHeight: 800)
+    settings.folio = true
+    let b = try EagerBook(Self.fixture("vertical-jlreq.epub"), settings: settings)
+    let m = settings.layoutOptions.margins
+    #expect(b.layout.pages.count > 2)
+    for page in b.layout.pages {
+      let folios = page.lines.filter { $0.role == .folio }
+      let f = try #require(folios.first)
+      #expect(folios.count == 1 && f.text == String(page.number))
+      #expect(f.rect.width > f.rect.height * 0.4 && f.rect.height < m.bottom, "\(f.rect)")
+      // In the bottom margin, below every text column, inside the page.
+      #expect(f.rect.y >= 800 - m.bottom && f.rect.maxY <= 800, "\(f.rect)")
+      for l in page.lines where l.role != .folio {
+        let apart = l.rect.maxX <= f.rect.x || f.rect.maxX <= l.rect.x || l.rect.maxY <= f.rect.y
+        #expect(apart, "\(l.text) \(l.rect) overlaps the folio \(f.rect)")
+      }
+      if page.number % 2 == 1 {
+        #expect(abs(f.rect.x - m.left) < 0.01, "odd page \(page.number) folio \(f.rect)")
+      } else {
+        #expect(abs(f.rect.maxX - (600 - m.right)) < 0.01, "even page folio \(f.rect)")
+      }
+      let info = Manifest.pageInfo(page, files: [:], boxes: true)
+      let folioInfo = try #require(info.lines?.first { $0.role == "folio" })
+      #expect(folioInfo.orientation == "horizontal")
+      #expect(info.lines?.filter { $0.role == "text" }.allSatisfy { $0.orientation == "vertical" } == true)
+    }
+    let second = try #require(b.layout.pages.first { $0.number == 2 })
+    let image = b.makeRenderer().render(second, width: 600, height: 800, format: .gray8)
+    try checkGolden(Data(PNGCodec.encode(image)), "vertical-folio-2.png")
+  }
+
+  /// An unpacked EPUB of one vertical-rl chapter with the spine's progression `ppd`.
+  static func verticalPackage(_ name: String, ppd: String?, mode: String) throws -> String {
+    let dir = temporaryFolder("vertical-ppd-\(name)")
+    let attribute = ppd.map { " page-progression-direction=\"\($0)\"" } ?? ""
+    let opf = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+      <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+      <dc:title>T</dc:title><dc:language>ja</dc:language></metadata>
+      <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+      <spine\(attribute)><itemref idref="c"/></spine></package>
+      """
+    let html = """
+      <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja"><head><title>c</title><style>
+      html { writing-mode: \(mode); }</style></head><body><p>\(String(repeating: "縦書きの頁は右から左へ。", count: 40))</p></body></html>
+      """
+    try writeUnpackedEPUB(dir, opf: opf, files: ["c.xhtml": Data(html.utf8)])
+    return dir
+  }
+
+  /// Page progression: declared wins; undeclared follows most of the text's writing mode.
+  @Test(arguments: [
+    (nil, "vertical-rl", TextDirection.rtl), ("ltr", "vertical-rl", .ltr),
+    (nil, "horizontal-tb", .ltr), (nil, "vertical-lr", .ltr), ("rtl", "horizontal-tb", .rtl),
+  ] as [(String?, String, TextDirection)])
+  func verticalRLWithoutDeclaredProgressionReadsRightToLeft(
+    ppd: String?, mode: String, expected: TextDirection
+  ) throws {
+    let path = try Self.verticalPackage("\(ppd ?? "none")-\(mode)", ppd: ppd, mode: mode)
+    let book = try PagedBook(contentsOf: URL(fileURLWithPath: path), threads: 1)
+    #expect(book.rightToLeft == (expected == .rtl))
+    #expect(book.info.direction == expected.rawValue)
+    // The text itself stays left to right whatever the pages do.
+    let doc = try Book.open(URL(fileURLWithPath: path))
+    #expect(doc.chapters.allSatisfy { $0.direction == nil })
+  }
+
   @Test func horizontalBookHasNoVerticalFields() throws {
     let path = packageRoot.appendingPathComponent(
       "Tests/QuireIngestTests/Fixtures/css-inline/spacing.xhtml"
