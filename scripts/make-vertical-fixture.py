@@ -11,7 +11,8 @@ left out: it is annotation, not running text).
 
 Small XHTML fixtures for single features: tcy.xhtml (text-combine-upright),
 orientation.xhtml (mixed / upright / sideways Latin), emphasis.xhtml (text-emphasis),
-linebreak.xhtml (line-break strict vs loose on the same text).
+linebreak.xhtml (line-break strict vs loose on the same text), ruby.xhtml and
+ruby-horizontal.xhtml (mono, jukugo and spaced-out ruby, <rtc>, ruby-position).
 
 Usage: scripts/make-vertical-fixture.py [corpus-dir]   (from the package root)
 """
@@ -155,6 +156,19 @@ def epub(path, chapters):
 KANA = "ちょっとフェッチャーっぽいシャッター、キャッチャーはジャッジャッと々々ゝゞ。" * 2
 
 
+# Ruby (CSS Ruby 1, JLREQ §3.3): mono ruby per character, jukugo ruby from <rb>/<rt> pairs,
+# a long annotation between kanji (the base is spaced out) and between kana (it overhangs
+# them), a second annotation in <rtc> on the other side, and ruby-position under.
+RUBY_CSS = " .under { -epub-ruby-position: under; ruby-position: under; }"
+RUBY_BODY = (
+    '<p>モノルビ：<ruby>漢<rp>（</rp><rt>かん</rt><rp>）</rp>字<rt>じ</rt></ruby>を読む。</p>'
+    '<p>熟語ルビ：<ruby><rb>熟</rb><rb>語</rb><rp>（</rp><rt>じゅく</rt><rt>ご</rt><rp>）</rp></ruby>の例。</p>'
+    '<p>漢字間：字<ruby>鬱<rt>ゆううつ</rt></ruby>字、仮名間：の<ruby>鬱<rt>ゆううつ</rt></ruby>が。</p>'
+    '<p>両側：<ruby><rb>東京</rb><rt>とうきょう</rt><rtc><rt>Tokyo</rt></rtc></ruby>に行く。</p>'
+    '<p class="under">下側：<ruby>振仮名<rt>ふりがな</rt></ruby>を付ける。</p>'
+)
+
+
 def feature_fixtures():
     head = 'html { writing-mode: vertical-rl; } body { font-family: serif; line-height: 1.8; } p { margin: 0 0 0.5em 0; }'
     files = {
@@ -181,6 +195,8 @@ def feature_fixtures():
                      '<p>文字列<span class="x">強調する</span>文字。</p>'),
         "linebreak": (head + " .strict { line-break: strict; } .loose { line-break: loose; }",
                       f'<p class="strict">{KANA}</p><p class="loose">{KANA}</p>'),
+        "ruby": (head + RUBY_CSS, RUBY_BODY),
+        "ruby-horizontal": (head.replace("vertical-rl", "horizontal-tb") + RUBY_CSS, RUBY_BODY),
     }
     for name, (css, body) in files.items():
         with open(os.path.join(OUT, name + ".xhtml"), "w", encoding="utf-8") as f:

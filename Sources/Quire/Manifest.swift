@@ -110,8 +110,11 @@ struct Manifest: Codable, Sendable {
     if p.writingMode.isVertical {
       info.writingMode = p.writingMode.rawValue
       // Text lines run top to bottom; folios keep horizontal digits (JLREQ §2.6.3).
-      for k in (info.lines ?? []).indices {
-        info.lines?[k].orientation = info.lines?[k].role == "folio" ? "horizontal" : "vertical"
+      if var lines = info.lines {
+        for k in lines.indices {
+          lines[k].orientation = lines[k].role == "folio" ? "horizontal" : "vertical"
+        }
+        info.lines = lines
       }
     }
     return info

@@ -116,7 +116,8 @@ struct VerticalTests {
 
   @Test(arguments: [
     ("vertical-jlreq.epub", 1), ("vertical-jlreq.epub", 2), ("tcy.xhtml", 1),
-    ("orientation.xhtml", 1), ("emphasis.xhtml", 1), ("linebreak.xhtml", 1),
+    ("orientation.xhtml", 1), ("emphasis.xhtml", 1), ("linebreak.xhtml", 1), ("ruby.xhtml", 1),
+    ("ruby-horizontal.xhtml", 1),
   ])
   func goldenPage(_ name: String, _ number: Int) throws {
     let small = name.hasSuffix(".xhtml")
@@ -178,6 +179,95 @@ struct VerticalTests {
     }
   }
 
+  /// Ruby markup: per-character pairs from `<rb>`/`<rt>`, `<rtc>` as the second level,
+  /// `<rp>` dropped, `-epub-ruby-position`.
+  @Test func rubyPairsBasesAndLevels() throws {
+    let doc = try Book.open(URL(fileURLWithPath: Self.fixture("ruby.xhtml")))
+    var annotations: [String] = []
+    var running = ""
+    func walk(_ blocks: [Block]) {
+      for b in blocks {
+        for case .text(let run) in b.inlines {
+          running += run.text
+          let w = run.style.text.writing
+          if let r = w.rubyText {
+            let other = w.rubyOtherText.map { "/\($0)" } ?? ""
+            let under = w.rubyPosition == .under ? " under" : ""
+            annotations.append("\(run.text)=\(r)\(other)\(under)")
+          }
+        }
+        walk(b.children)
+      }
+    }
+    for c in doc.chapters { walk(c.blocks) }
+    #expect(
+      annotations == [
+        "漢=かん", "字=じ", "熟=じゅく", "語=ご", "鬱=ゆううつ", "鬱=ゆううつ", "東京=とうきょう/Tokyo",
+        "振仮名=ふりがな under",
+      ])
+    #expect(!running.contains("（") && !running.contains("かん") && !running.contains("Tokyo"))
+  }
+
+  /// One horizontal line of `body` at 16 px (vendored serif): its box and glyph runs.
+  static func rubyLine(_ name: String, _ body: String) throws -> (LineBox, [GlyphRun]) {
+    let dir = temporaryFolder("ruby-\(name)")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/r.xhtml"
+    try """
+    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja"><head><style>
+    body { font-family: serif; line-height: 2; } p { text-align: left; }</style></head>
+    <body><p>\(body)</p></body></html>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    var settings = LayoutSettings(pageWidth: 400, pageHeight: 300)
+    settings.alignment = .start
+    let b = try EagerBook(path, settings: settings)
+    let line = try #require(Self.textLines(b).first)
+    let runs = b.layout.pages[0].items.compactMap { item -> GlyphRun? in
+      if case .glyphs(let r) = item { return r }
+      return nil
+    }
+    return (line, runs)
+  }
+
+  /// A base shorter than its annotation: between kanji it is spaced out to the annotation's
+  /// length; between kana the annotation overhangs them by up to one ruby character a side
+  /// (JLREQ §3.3), and only what is still missing widens the base.
+  @Test func rubyLongerThanItsBaseWidensItOrOverhangsKana() throws {
+    let (plain, _) = try Self.rubyLine("plain", "字鬱字")
+    let em = plain.rect.width / 3
+    let (kanji, kanjiRuns) = try Self.rubyLine("kanji", "字<ruby>鬱<rt>ゆううつ</rt></ruby>字")
+    let (kana, _) = try Self.rubyLine("kana", "の<ruby>鬱<rt>ゆううつ</rt></ruby>の")
+    let (long, _) = try Self.rubyLine("long", "の<ruby>鬱<rt>ゆううつゆう</rt></ruby>の")
+    // Four ruby characters at half size are two ems: the base grows by one em.
+    #expect(abs(kanji.rect.width - 4 * em) < 0.5, "\(kanji.rect.width) vs \(4 * em)")
+    #expect(abs(kana.rect.width - 3 * em) < 0.5, "\(kana.rect.width)")
+    // Six ruby characters (three ems) less one em of overhang: the base grows by one em.
+    #expect(abs(long.rect.width - 4 * em) < 0.5, "\(long.rect.width)")
+    // Between kanji the annotation stays over its widened base, off the neighbours.
+    let ruby = try #require(kanjiRuns.first { $0.size < 10 })
+    let x0 = try #require(ruby.x.min())
+    let x1 = try #require(ruby.x.max()) + Float(em / 2)
+    #expect(Double(x0) >= kanji.rect.x + em - 0.5 && Double(x1) <= kanji.rect.x + 3 * em + 0.5)
+  }
+
+  /// `text-transform: full-width` and EPUB's `-epub-fullwidth`: ASCII, the space and
+  /// halfwidth katakana set in their fullwidth forms, combined with a case transform; the
+  /// source offsets still map each character once.
+  @Test func fullWidthTransform() throws {
+    let dir = temporaryFolder("full-width")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/fw.xhtml"
+    try """
+    <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja"><head><style>
+    .fw { text-transform: full-width; } .epub { -epub-text-transform: -epub-fullwidth; }
+    .up { text-transform: uppercase full-width; } .bad { text-transform: full-width sideways; }
+    </style></head><body><p class="fw">Abc 12! ｶﾀｶﾅ</p><p class="epub">x=1</p>
+    <p class="up">abc</p><p class="bad">abc</p><p>abc</p></body></html>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let b = try EagerBook(path, settings: LayoutSettings(pageWidth: 400, pageHeight: 300))
+    #expect(Self.textLines(b).map(\.text) == ["Ａｂｃ　１２！　カタカナ", "ｘ＝１", "ＡＢＣ", "abc", "abc"])
+  }
+
   /// Vertical folios: horizontal digits at the foot's outer corner, flush with the text
   /// block's outer edge; the book reads right to left, so odd pages are left pages (JLREQ
   /// §2.6.2) with the folio on the left, even pages on the right.
@@ -206,7 +296,9 @@ struct VerticalTests {
       let info = Manifest.pageInfo(page, files: [:], boxes: true)
       let folioInfo = try #require(info.lines?.first { $0.role == "folio" })
       #expect(folioInfo.orientation == "horizontal")
-      #expect(info.lines?.filter { $0.role == "text" }.allSatisfy { $0.orientation == "vertical" } == true)
+      #expect(
+        info.lines?.filter { $0.role == "text" }.allSatisfy { $0.orientation == "vertical" } == true
+      )
     }
     let second = try #require(b.layout.pages.first { $0.number == 2 })
     let image = b.makeRenderer().render(second, width: 600, height: 800, format: .gray8)
@@ -234,10 +326,11 @@ struct VerticalTests {
   }
 
   /// Page progression: declared wins; undeclared follows most of the text's writing mode.
-  @Test(arguments: [
-    (nil, "vertical-rl", TextDirection.rtl), ("ltr", "vertical-rl", .ltr),
-    (nil, "horizontal-tb", .ltr), (nil, "vertical-lr", .ltr), ("rtl", "horizontal-tb", .rtl),
-  ] as [(String?, String, TextDirection)])
+  @Test(
+    arguments: [
+      (nil, "vertical-rl", TextDirection.rtl), ("ltr", "vertical-rl", .ltr),
+      (nil, "horizontal-tb", .ltr), (nil, "vertical-lr", .ltr), ("rtl", "horizontal-tb", .rtl),
+    ] as [(String?, String, TextDirection)])
   func verticalRLWithoutDeclaredProgressionReadsRightToLeft(
     ppd: String?, mode: String, expected: TextDirection
   ) throws {

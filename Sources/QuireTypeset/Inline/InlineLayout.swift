@@ -224,9 +224,12 @@ extension ChapterFlow {
       text, itemized, styles: styles, fonts: fonts, settings: settings, images: images,
       shaper: shaper.take(), hyphenation: hyphenation.take())
     if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
-    let shaped = stage.shape()
+    var shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)
+    if styles.contains(where: { $0.style.text.writing.rubyText != nil }) {
+      RubySpacing.widen(&shaped, text: text.scalars, styles: styles, fonts: fonts, shaper: &shaper)
+    }
     return shaped
   }
 
