@@ -51,6 +51,13 @@ struct CollectedText {
   /// Index of the first scalar after the last line break (for tab stops).
   private var lineStart = 0
 
+  /// Where the text's language changes (`xml:lang`/`lang` of its runs), after the first
+  /// run's (`firstLanguage`): (first scalar, language; nil where none is declared). Empty
+  /// for text in one language, the usual case.
+  var languages: [(start: Int, lang: String?)] = []
+  /// The first text run's language.
+  var firstLanguage: String? = nil
+  private var sawText = false
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
 
@@ -98,6 +105,7 @@ struct CollectedText {
       }
       switch inline {
       case .text(let run):
+        noteLanguage(run.lang)
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
       case .lineBreak(let loc):
         push(0x2028, loc.offset, blockStyle)
@@ -228,6 +236,16 @@ struct CollectedText {
       atWordStart = v == 0x20
     }
     return offset
+  }
+
+  /// Records a change of language at the next scalar.
+  private mutating func noteLanguage(_ lang: String?) {
+    if !sawText {
+      sawText = true
+      firstLanguage = lang
+    } else if lang != (languages.last?.lang ?? firstLanguage) {
+      languages.append((scalars.count, lang))
+    }
   }
 
   /// `text-transform` and fake small caps of one scalar (possibly several out).

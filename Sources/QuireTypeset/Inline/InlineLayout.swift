@@ -114,6 +114,7 @@ extension ChapterFlow {
     settings.measure = min(firstWidth, restWidth)
     settings.flaggedBreaks = options.hyphenate == .auto
     settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
+    settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
@@ -196,6 +197,7 @@ extension ChapterFlow {
       language: lang, shapeLanguage: ShapeLanguage(lang),
       hyphenate: options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrap,
       preserve: whiteSpace.preserve, noWrap: noWrap, compressPunctuation: compress)
+    settings.hyphenateSpans = options.hyphenate == .auto && st.hyphens != .none && !noWrap
     settings.vertical = vertical
     return settings
   }
