@@ -12,7 +12,8 @@ left out: it is annotation, not running text).
 Small XHTML fixtures for single features: tcy.xhtml (text-combine-upright),
 orientation.xhtml (mixed / upright / sideways Latin), emphasis.xhtml (text-emphasis),
 linebreak.xhtml (line-break strict vs loose on the same text), ruby.xhtml and
-ruby-horizontal.xhtml (mono, jukugo and spaced-out ruby, <rtc>, ruby-position).
+ruby-horizontal.xhtml (mono, jukugo and spaced-out ruby, <rtc>, ruby-position),
+flow.xhtml with picture.png (an image taller than the column, an inline image, a table).
 
 Usage: scripts/make-vertical-fixture.py [corpus-dir]   (from the package root)
 """
@@ -169,6 +170,33 @@ RUBY_BODY = (
 )
 
 
+def picture_png(width=160, height=400):
+    """A tall test picture whose orientation shows: a black band along the top, a grey band
+    down the left side, white elsewhere (grayscale PNG, written with zlib alone)."""
+    import struct
+    import zlib
+    rows = []
+    for y in range(height):
+        row = bytes(0 if y < height // 8 else 128 if x < width // 4 else 255 for x in range(width))
+        rows.append(b"\0" + row)
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+# Images and tables in vertical flow: a tall picture taller than the column (fitted to the
+# column's height, upright), the same picture 40 px wide inline, and a 2×2 table.
+FLOW_BODY = (
+    '<p>図の前の文。</p><p class="fig"><img src="picture.png" alt="図"/></p>'
+    '<p>行内の図<img src="picture.png" alt="小" style="width: 16px"/>を含む文。</p>'
+    '<table><tr><td>一行一列</td><td>一行二列</td></tr><tr><td>二行一列</td><td>二行二列</td></tr></table>'
+    '<p>表の後の文。</p>'
+)
+
+
 def feature_fixtures():
     head = 'html { writing-mode: vertical-rl; } body { font-family: serif; line-height: 1.8; } p { margin: 0 0 0.5em 0; }'
     files = {
@@ -197,7 +225,10 @@ def feature_fixtures():
                       f'<p class="strict">{KANA}</p><p class="loose">{KANA}</p>'),
         "ruby": (head + RUBY_CSS, RUBY_BODY),
         "ruby-horizontal": (head.replace("vertical-rl", "horizontal-tb") + RUBY_CSS, RUBY_BODY),
+        "flow": (head + " td { border: 1px solid black; padding: 2px; }", FLOW_BODY),
     }
+    with open(os.path.join(OUT, "picture.png"), "wb") as f:
+        f.write(picture_png())
     for name, (css, body) in files.items():
         with open(os.path.join(OUT, name + ".xhtml"), "w", encoding="utf-8") as f:
             f.write(page(name, body, css="").replace('<link rel="stylesheet" href=""/>',

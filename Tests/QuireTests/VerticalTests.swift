@@ -117,7 +117,7 @@ struct VerticalTests {
   @Test(arguments: [
     ("vertical-jlreq.epub", 1), ("vertical-jlreq.epub", 2), ("tcy.xhtml", 1),
     ("orientation.xhtml", 1), ("emphasis.xhtml", 1), ("linebreak.xhtml", 1), ("ruby.xhtml", 1),
-    ("ruby-horizontal.xhtml", 1),
+    ("ruby-horizontal.xhtml", 1), ("flow.xhtml", 1),
   ])
   func goldenPage(_ name: String, _ number: Int) throws {
     let small = name.hasSuffix(".xhtml")
@@ -266,6 +266,32 @@ struct VerticalTests {
     """.write(toFile: path, atomically: true, encoding: .utf8)
     let b = try EagerBook(path, settings: LayoutSettings(pageWidth: 400, pageHeight: 300))
     #expect(Self.textLines(b).map(\.text) == ["Ａｂｃ　１２！　カタカナ", "ｘ＝１", "ＡＢＣ", "abc", "abc"])
+  }
+
+  /// Images in vertical flow stand upright with their own aspect ratio: the tall picture is
+  /// fitted to the column's height, the inline one is 16 px wide as its CSS says and stands
+  /// in its own column; neither overlaps another text column.
+  @Test func imagesStandUprightFittedToTheColumn() throws {
+    let b = try Self.book("flow.xhtml", width: 400, height: 300)
+    let m = LayoutSettings(pageWidth: 400, pageHeight: 300).layoutOptions.margins
+    let images = b.layout.pages.flatMap { page in page.images.map { (page, $0) } }
+    #expect(images.count == 2)
+    for (page, image) in images {
+      let r = image.rect
+      #expect(abs(r.width / r.height - 160.0 / 400.0) < 0.01, "aspect \(r)")
+      #expect(r.y >= m.top - 0.5 && r.maxY <= 300 - m.bottom + 0.5, "\(r)")
+      for l in page.lines where l.role == .text && l.text.count > 3 {
+        let apart = l.rect.maxX <= r.x + 0.5 || r.maxX <= l.rect.x + 0.5
+        if apart { continue }
+        // Only the inline image's own column may hold it, and wholly.
+        #expect(l.text.contains("\u{FFFC}"), "\(l.text) \(l.rect) overlaps the image \(r)")
+        #expect(r.x >= l.rect.x - 0.5 && r.maxX <= l.rect.maxX + 0.5, "\(l.rect) \(r)")
+      }
+    }
+    let big = try #require(images.map(\.1.rect).max { $0.height < $1.height })
+    #expect(abs(big.height - (300 - m.top - m.bottom)) < 0.5, "fitted to the column: \(big)")
+    let small = try #require(images.map(\.1.rect).min { $0.height < $1.height })
+    #expect(abs(small.width - 16) < 0.5, "\(small)")
   }
 
   /// Vertical folios: horizontal digits at the foot's outer corner, flush with the text
