@@ -294,6 +294,25 @@ struct VerticalTests {
     #expect(abs(small.width - 16) < 0.5, "\(small)")
   }
 
+  /// Inter-character justification (JIS X 4051 §4.8 / JLREQ §3.8): a line that is not its
+  /// paragraph's last fills the column exactly, though the text has no spaces — the slack is
+  /// spread between characters (punctuation compressed first, kinsoku kept) — with a
+  /// moderate adjustment ratio.
+  @Test func verticalLinesAreJustifiedBetweenCharacters() throws {
+    let b = try Self.book("vertical-jlreq.epub")
+    let m = LayoutSettings(pageWidth: 600, pageHeight: 800).layoutOptions.margins
+    let bottom = 800 - m.bottom
+    let lines = Self.textLines(b)
+    var justified = 0
+    for (l, next) in zip(lines, lines.dropFirst()) where next.block == l.block {
+      #expect(!l.text.contains(" "))
+      #expect(abs(l.rect.maxY - bottom) < 0.5, "\(l.text) ends at \(l.rect.maxY)")
+      #expect(abs(l.ratio) <= 1, "\(l.text) ratio \(l.ratio)")
+      if abs(l.ratio) > 0.01 { justified += 1 }
+    }
+    #expect(justified > 10)
+  }
+
   /// Vertical folios: horizontal digits at the foot's outer corner, flush with the text
   /// block's outer edge; the book reads right to left, so odd pages are left pages (JLREQ
   /// §2.6.2) with the folio on the left, even pages on the right.
