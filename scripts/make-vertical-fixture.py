@@ -11,7 +11,9 @@ left out: it is annotation, not running text).
 
 Small XHTML fixtures for single features: tcy.xhtml (text-combine-upright),
 orientation.xhtml (mixed / upright / sideways Latin), emphasis.xhtml (text-emphasis),
-linebreak.xhtml (line-break strict vs loose on the same text).
+linebreak.xhtml (line-break strict vs loose on the same text), ruby.xhtml and
+ruby-horizontal.xhtml (mono, jukugo and spaced-out ruby, <rtc>, ruby-position),
+flow.xhtml with picture.png (an image taller than the column, an inline image, a table).
 
 Usage: scripts/make-vertical-fixture.py [corpus-dir]   (from the package root)
 """
@@ -155,6 +157,46 @@ def epub(path, chapters):
 KANA = "ちょっとフェッチャーっぽいシャッター、キャッチャーはジャッジャッと々々ゝゞ。" * 2
 
 
+# Ruby (CSS Ruby 1, JLREQ §3.3): mono ruby per character, jukugo ruby from <rb>/<rt> pairs,
+# a long annotation between kanji (the base is spaced out) and between kana (it overhangs
+# them), a second annotation in <rtc> on the other side, and ruby-position under.
+RUBY_CSS = " .under { -epub-ruby-position: under; ruby-position: under; }"
+RUBY_BODY = (
+    '<p>モノルビ：<ruby>漢<rp>（</rp><rt>かん</rt><rp>）</rp>字<rt>じ</rt></ruby>を読む。</p>'
+    '<p>熟語ルビ：<ruby><rb>熟</rb><rb>語</rb><rp>（</rp><rt>じゅく</rt><rt>ご</rt><rp>）</rp></ruby>の例。</p>'
+    '<p>漢字間：字<ruby>鬱<rt>ゆううつ</rt></ruby>字、仮名間：の<ruby>鬱<rt>ゆううつ</rt></ruby>が。</p>'
+    '<p>両側：<ruby><rb>東京</rb><rt>とうきょう</rt><rtc><rt>Tokyo</rt></rtc></ruby>に行く。</p>'
+    '<p class="under">下側：<ruby>振仮名<rt>ふりがな</rt></ruby>を付ける。</p>'
+)
+
+
+def picture_png(width=160, height=400):
+    """A tall test picture whose orientation shows: a black band along the top, a grey band
+    down the left side, white elsewhere (grayscale PNG, written with zlib alone)."""
+    import struct
+    import zlib
+    rows = []
+    for y in range(height):
+        row = bytes(0 if y < height // 8 else 128 if x < width // 4 else 255 for x in range(width))
+        rows.append(b"\0" + row)
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+# Images and tables in vertical flow: a tall picture taller than the column (fitted to the
+# column's height, upright), the same picture 40 px wide inline, and a 2×2 table.
+FLOW_BODY = (
+    '<p>図の前の文。</p><p class="fig"><img src="picture.png" alt="図"/></p>'
+    '<p>行内の図<img src="picture.png" alt="小" style="width: 16px"/>を含む文。</p>'
+    '<table><tr><td>一行一列</td><td>一行二列</td></tr><tr><td>二行一列</td><td>二行二列</td></tr></table>'
+    '<p>表の後の文。</p>'
+)
+
+
 def feature_fixtures():
     head = 'html { writing-mode: vertical-rl; } body { font-family: serif; line-height: 1.8; } p { margin: 0 0 0.5em 0; }'
     files = {
@@ -181,7 +223,12 @@ def feature_fixtures():
                      '<p>文字列<span class="x">強調する</span>文字。</p>'),
         "linebreak": (head + " .strict { line-break: strict; } .loose { line-break: loose; }",
                       f'<p class="strict">{KANA}</p><p class="loose">{KANA}</p>'),
+        "ruby": (head + RUBY_CSS, RUBY_BODY),
+        "ruby-horizontal": (head.replace("vertical-rl", "horizontal-tb") + RUBY_CSS, RUBY_BODY),
+        "flow": (head + " td { border: 1px solid black; padding: 2px; }", FLOW_BODY),
     }
+    with open(os.path.join(OUT, "picture.png"), "wb") as f:
+        f.write(picture_png())
     for name, (css, body) in files.items():
         with open(os.path.join(OUT, name + ".xhtml"), "w", encoding="utf-8") as f:
             f.write(page(name, body, css="").replace('<link rel="stylesheet" href=""/>',

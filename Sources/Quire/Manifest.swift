@@ -109,8 +109,12 @@ struct Manifest: Codable, Sendable {
     var info = plainPageInfo(p, files: files, boxes: boxes)
     if p.writingMode.isVertical {
       info.writingMode = p.writingMode.rawValue
-      for k in (info.lines ?? []).indices where info.lines?[k].role == "text" {
-        info.lines?[k].orientation = "vertical"
+      // Text lines run top to bottom; folios keep horizontal digits (JLREQ §2.6.3).
+      if var lines = info.lines {
+        for k in lines.indices {
+          lines[k].orientation = lines[k].role == "folio" ? "horizontal" : "vertical"
+        }
+        info.lines = lines
       }
     }
     return info

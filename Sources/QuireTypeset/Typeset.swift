@@ -326,7 +326,12 @@ package final class Typesetter: Sendable {
     return BookLayout(pages: pages, fonts: FontTable(faces: used), key: key, warnings: warnings)
   }
 
-  /// The page number centred in the bottom margin.
+  /// The page number in the bottom margin, horizontal digits: centred on horizontal pages; on
+  /// vertical pages at the foot's outer corner, flush with the text block's outer edge, as
+  /// vertical books set their ノンブル (JLREQ §2.6.1–2.6.3, JIS X 4051 §7.5.2). The outer side
+  /// follows the page progression (JLREQ §2.6.2): in a right-to-left book odd pages are left
+  /// pages, so their outer edge is the left one; in a left-to-right book odd pages are right
+  /// pages.
   func addFolios(_ pages: inout [Page]) {
     var shaper = Shaper(fonts: fontSet, shared: shapes)
     let choice = fontSet.match(family: fontSet.bodyFamily, weight: 400, italic: false)
@@ -341,18 +346,25 @@ package final class Typesetter: Sendable {
           text: label.unicodeScalars.map(\.value), face: choice.face, smallCaps: false, rtl: false,
           script: HB_SCRIPT_LATIN.rawValue, language: ""))
       let w = shaped.advance * scale
+      let x = folioX(pages[i], width: w)
       pages[i].items.append(
         .glyphs(
           GlyphRunBuilder(scale: scale, baseline: baseline).run(
-            shaped, face: choice, size: size, color: .black, at: (Double(options.width) - w) / 2)
-        ))
+            shaped, face: choice, size: size, color: .black, at: x)))
       pages[i].lines.append(
         LineBox(
-          text: label,
-          rect: Rect(
-            x: (Double(options.width) - w) / 2, y: baseline - size, width: w, height: size * 1.3),
+          text: label, rect: Rect(x: x, y: baseline - size, width: w, height: size * 1.3),
           block: -1, role: .folio, start: pages[i].end, end: pages[i].end))
     }
+  }
+
+  /// Where a folio `width` wide starts: centred, or at a vertical page's outer corner.
+  func folioX(_ page: Page, width: Double) -> Double {
+    let pageWidth = Double(options.width)
+    guard page.writingMode.isVertical else { return (pageWidth - width) / 2 }
+    let odd = page.number % 2 == 1
+    let leftPage = document.metadata.direction == .rtl ? odd : !odd
+    return leftPage ? options.margins.left : pageWidth - options.margins.right - width
   }
 }
 

@@ -118,6 +118,52 @@ import Testing
     #expect(undeclared.contains("\n-"))
   }
 
+  static let german =
+    "Geschwindigkeitsbegrenzung, Rechtsschutzversicherungsgesellschaften und das "
+    + "Bundesverfassungsgericht an der Straßenbahnhaltestelle mit Lebensversicherung "
+  static let latin =
+    "consectetur adipiscing sollicitudin, pellentesque vestibulum condimentum "
+    + "ullamcorper sollicitudin consectetur "
+
+  /// Each hyphenated line's broken word and where it was broken (scalars before the break).
+  static func brokenWords(_ dump: String) -> [(word: String, at: Int)] {
+    let lines = dump.split(separator: "\n").map(String.init)
+    var out: [(String, Int)] = []
+    for (a, b) in zip(lines, lines.dropFirst()) where a.hasPrefix("-") {
+      let head = a.split(separator: " ").last.map(String.init) ?? ""
+      let tail = b.dropFirst().split(separator: " ").first.map(String.init) ?? ""
+      let word = (head + tail).filter { $0.isLetter }
+      out.append((word, head.filter { $0.isLetter }.unicodeScalars.count))
+    }
+    return out
+  }
+
+  /// A `lang` span inside an English paragraph is hyphenated with its own language's
+  /// patterns (German here), and not at all when libhyphen has none for it (Latin).
+  @Test func spanLanguageHyphenatesItsOwnWords() throws {
+    let de = try #require(Hyphenator.forLanguage("de"))
+    let en = try #require(Hyphenator.forLanguage("en"))
+    let germanWords = Set(Self.german.split(separator: " ").map { $0.filter(\.isLetter) })
+    let latinWords = Set(Self.latin.split(separator: " ").map { $0.filter(\.isLetter) })
+    let body = String(repeating: "In the city <span lang=\"de\">\(Self.german)</span>", count: 3)
+    let dump = try Self.lines(body, package: "en", own: "en")
+    var germanBreaks = 0
+    var onlyGerman = 0
+    for b in Self.brokenWords(dump) where germanWords.contains(b.word) {
+      germanBreaks += 1
+      #expect(de.hyphenationPoints(in: b.word).contains(b.at), "\(b.word) at \(b.at)")
+      if !en.hyphenationPoints(in: b.word).contains(b.at) { onlyGerman += 1 }
+    }
+    #expect(germanBreaks >= 2 && onlyGerman >= 1, "\(dump)")
+    // Latin: no patterns installed, so its words are never broken; as English they would be.
+    let latin = String(repeating: "In the city <span lang=\"la\">\(Self.latin)</span>", count: 3)
+    let asLatin = Self.brokenWords(try Self.lines(latin, package: "en", own: "en"))
+    #expect(!asLatin.contains { latinWords.contains($0.word) }, "\(asLatin)")
+    let undeclared = latin.replacingOccurrences(of: " lang=\"la\"", with: "")
+    let asEnglish = Self.brokenWords(try Self.lines(undeclared, package: "en", own: "en"))
+    #expect(asEnglish.contains { latinWords.contains($0.word) })
+  }
+
   @Test func scriptsOfTags() {
     #expect(ContentLanguage.scripts(of: "fr-CA") == [HB_SCRIPT_LATIN])
     #expect(ContentLanguage.scripts(of: "sr-Latn") == [HB_SCRIPT_LATIN])

@@ -57,6 +57,9 @@ package struct ComputedStyle: Sendable, Hashable, Codable {
   package var textAlign: TextAlign = .start
   package var textIndent: Length = .zero
   package var textTransform: TextTransform = .none
+  /// `text-transform: full-width` (or EPUB's `-epub-fullwidth`): characters set in their
+  /// fullwidth forms (CSS Text 3 §2.1); inherited with `text-transform`.
+  package var textFullWidth = false
   package var margin: EdgeLengths = .zero
   package var padding: EdgeLengths = .zero
   package var lineHeight: LineHeight = .normal

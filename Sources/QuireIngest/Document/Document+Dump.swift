@@ -125,6 +125,7 @@ extension ComputedStyle {
     if !inline, textAlign != base.textAlign { p.append("align=\(textAlign.rawValue)") }
     if !inline, textIndent != base.textIndent { p.append("indent=\(textIndent.dump)") }
     if textTransform != base.textTransform { p.append("transform=\(textTransform.rawValue)") }
+    if textFullWidth != base.textFullWidth { p.append("full-width") }
     if !inline, margin != base.margin { p.append("margin=\(margin.dump)") }
     if !inline, padding != base.padding { p.append("padding=\(padding.dump)") }
     if lineHeight != base.lineHeight {

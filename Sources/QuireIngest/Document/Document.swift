@@ -64,6 +64,25 @@ package struct Document: Sendable {
     self.images = images
     self.resources = InlineImageStore.wrap(resources, chapters: chapters)
     self.warnings = warnings
+    resolveProgression()
+  }
+
+  /// A package that declares no page progression reads right to left when most of its linear
+  /// text (by source size) is set `vertical-rl`, as Japanese and Chinese vertical books are
+  /// (CSS Writing Modes 3 §3.1: vertical-rl blocks progress right to left; EPUB 3.3 leaves the
+  /// `default` progression to the reading system), and left to right when most is
+  /// `vertical-lr`. Otherwise the package's fallback (its language) stands. A declared
+  /// progression always wins; the progression never sets text direction.
+  mutating func resolveProgression() {
+    guard metadata.declaredProgression == nil else { return }
+    var size: [WritingMode: Int] = [:]
+    for c in chapters where c.linear { size[c.writingMode, default: 0] += max(c.size, 1) }
+    let total = size.values.reduce(0, +)
+    if 2 * size[.verticalRL, default: 0] > total {
+      metadata.direction = .rtl
+    } else if 2 * size[.verticalLR, default: 0] > total {
+      metadata.direction = .ltr
+    }
   }
 }
 
@@ -88,8 +107,13 @@ package struct BookMetadata: Sendable, Codable, Hashable {
   package var description: String?
   /// Resolved href of the cover image, if the book names one.
   package var coverHref: String?
-  /// From the spine's page-progression-direction, else from the language, else ltr.
+  /// The order of pages: the spine's page-progression-direction, else right to left when
+  /// most of the book's text is `vertical-rl`, else from the language, else ltr
+  /// (`Document.resolveProgression`).
   package var direction: TextDirection
+  /// The spine's `page-progression-direction` when the package declares one (nil for
+  /// `default`, absent, and for books that are not EPUBs).
+  package var declaredProgression: TextDirection? = nil
   /// The `dir` of the title's `dc:title` (else the package's `dir`), when given.
   package var titleDirection: TextDirection? = nil
   /// The `dir` of each of `creators` (else the package's `dir`), nil where not given.

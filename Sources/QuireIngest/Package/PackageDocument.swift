@@ -212,6 +212,7 @@ struct PackageDocument: Sendable {
       description: first("description"),
       coverHref: cover,
       direction: Self.direction(pageProgression, language: language))
+    metadata.declaredProgression = pageProgression
     metadata.setDirections(tree, mainTitle ?? values("title").first, values("creator"))
     self.rendition = Rendition.package(meta, file: path, warnings: &warnings)
     metadata.rendition = rendition

@@ -63,6 +63,7 @@ struct ElementStyle: Sendable {
     s.computed.textAlign = p.textAlign
     s.computed.textIndent = p.textIndent
     s.computed.textTransform = p.textTransform
+    s.computed.textFullWidth = p.textFullWidth
     s.computed.lineHeight = p.lineHeight
     s.computed.whiteSpace = p.whiteSpace
     s.computed.hyphens = p.hyphens
@@ -864,8 +865,8 @@ enum StyleComputer {
     case "text-indent":
       if let t = v.first, let l = length(t, fontSize: fs) { s.computed.textIndent = l }
       TextProperties.applyIndentKeywords(v, &s.computed)
-    case "text-transform":
-      if let k, let t = TextTransform(rawValue: k) { s.computed.textTransform = t }
+    case "text-transform", "-epub-text-transform":
+      TextProperties.applyTransform(v, &s.computed)
     case "margin":
       if let e = edges(v, fontSize: fs) {
         s.computed.margin = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3])
@@ -993,7 +994,9 @@ enum StyleComputer {
     case "font-variant", "font-variant-caps": s.computed.smallCaps = p.smallCaps
     case "text-align": s.computed.textAlign = p.textAlign
     case "text-indent": s.computed.textIndent = p.textIndent
-    case "text-transform": s.computed.textTransform = p.textTransform
+    case "text-transform", "-epub-text-transform":
+      s.computed.textTransform = p.textTransform
+      s.computed.textFullWidth = p.textFullWidth
     case "line-height": s.computed.lineHeight = p.lineHeight
     case "white-space": s.computed.whiteSpace = p.whiteSpace
     case "hyphens", "-webkit-hyphens", "-epub-hyphens", "-moz-hyphens", "-ms-hyphens":

@@ -201,6 +201,34 @@ enum TextProperties {
     }
   }
 
+  /// `text-transform`: none, or a case (capitalize, uppercase, lowercase) and/or
+  /// `full-width` (CSS Text 3 §2.1; `-epub-fullwidth` is EPUB 3's name for it). A value
+  /// with an unknown word or two cases is invalid and ignored.
+  static func applyTransform(_ v: [CSSToken], _ s: inout ComputedStyle) {
+    let words = v.filter { $0.kind == .ident }.map { $0.text.lowercased() }
+    guard !words.isEmpty, words.count == v.filter({ $0.kind != .whitespace }).count else {
+      return
+    }
+    if words == ["none"] {
+      s.textTransform = .none
+      s.textFullWidth = false
+      return
+    }
+    var transform = TextTransform.none
+    var fullWidth = false
+    for w in words {
+      if w == "full-width" || w == "-epub-fullwidth" {
+        fullWidth = true
+      } else if let t = TextTransform(rawValue: w), t != .none, transform == .none {
+        transform = t
+      } else if w != "full-size-kana" {
+        return
+      }
+    }
+    s.textTransform = transform
+    s.textFullWidth = fullWidth
+  }
+
   /// `text-indent`'s keywords, `hanging` and `each-line`, and its length wherever it is.
   static func applyIndentKeywords(_ v: [CSSToken], _ s: inout ComputedStyle) {
     let fs = s.fontSize

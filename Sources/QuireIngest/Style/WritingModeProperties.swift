@@ -58,6 +58,9 @@ package struct WritingStyle: Sendable, Hashable, Codable {
   package var ruby = RubyPart.none
   /// On a ruby base's text runs only: the annotation set beside them.
   package var rubyText: String? = nil
+  /// On a ruby base's text runs only: the second annotation (an `<rtc>`), set on the other
+  /// side of the line.
+  package var rubyOtherText: String? = nil
   /// `ruby-position` (inherited).
   package var rubyPosition = AnnotationSide.over
   /// `text-emphasis-*` (inherited); nil for none.
@@ -68,8 +71,11 @@ package struct WritingStyle: Sendable, Hashable, Codable {
 /// Where text sits in a `<ruby>` element; `group` tells one ruby element from another.
 package enum RubyPart: Sendable, Hashable, Codable {
   case none
-  case base(group: Int)
-  case annotation(group: Int)
+  /// Base text; `segment` is the `<rb>` element's node index (-1: the ruby's own text).
+  case base(group: Int, segment: Int)
+  /// Annotation text at `level` (0: `<rt>`, 1: inside an `<rtc>`); `segment` is the `<rt>`
+  /// (or `<rtc>`) element's node index.
+  case annotation(group: Int, level: Int, segment: Int)
 }
 
 /// The side of the line an annotation goes on: over is above a horizontal line and right

@@ -22,8 +22,10 @@ extension ChapterFlow {
 
   /// The sizing rules for a containing block `available` px wide.
   func imageSizing(available: Double) -> ImageSizing {
-    ImageSizing(
+    var sizing = ImageSizing(
       cssPixel: options.fontSize / 16, available: max(1, available), pageHeight: pageHeight)
+    sizing.vertical = vertical
+    return sizing
   }
 
   mutating func blockImage(

@@ -26,6 +26,11 @@ struct ImageSizing: Sendable {
   var available: Double
   /// The page's text height, px (the limit, and the base of height percentages).
   var pageHeight: Double
+  /// The chapter is vertical: sizes are asked and given in the logical frame
+  /// (Vertical/VerticalPage.swift), where the image lies on its side — its physical width
+  /// is the logical height. The image is sized upright (CSS `width` is its physical width)
+  /// and fitted to the column's height (`available`), then turned back.
+  var vertical = false
 
   /// The size of the image's box and where its content is drawn relative to the box's
   /// top-left corner. `natural` is the decoded size in image px, nil when unknown.
@@ -42,6 +47,19 @@ struct ImageSizing: Sendable {
   }
 
   func resolve(_ ref: ImageRef, natural: (width: Double, height: Double)?) -> Result {
+    guard vertical else { return upright(ref, natural: natural) }
+    var turned = ref
+    (turned.width, turned.height) = (ref.height, ref.width)
+    (turned.box.width, turned.box.height) = (ref.box.height, ref.box.width)
+    (turned.box.minWidth, turned.box.minHeight) = (ref.box.minHeight, ref.box.minWidth)
+    (turned.box.maxWidth, turned.box.maxHeight) = (ref.box.maxHeight, ref.box.maxWidth)
+    (turned.box.objectPositionX, turned.box.objectPositionY) =
+      (ref.box.objectPositionY, ref.box.objectPositionX)
+    return upright(turned, natural: natural.map { ($0.height, $0.width) })
+  }
+
+  /// `resolve` in a frame whose axes are the image's own.
+  private func upright(_ ref: ImageRef, natural: (width: Double, height: Double)?) -> Result {
     let box = ref.box
     let nat = natural.map { (width: $0.width * cssPixel, height: $0.height * cssPixel) }
     var w = length(box.width, base: available) ?? ref.width.map(attribute)

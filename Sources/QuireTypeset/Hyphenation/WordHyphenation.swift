@@ -28,6 +28,16 @@ struct WordHyphenation {
     return h
   }
 
+  /// Hyphenation points of a word in a dictionary other than the paragraph's (a `lang`
+  /// span), cached by word and dictionary in the shared cache only.
+  func sharedPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
+    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h))
+    if let hit = shared.get(key) { return hit }
+    let found = h.hyphenationPoints(scalarValues: word)
+    shared.put(key, found)
+    return found
+  }
+
   /// Hyphenation points of a word (scalar indices), cached.
   mutating func points(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     if let hit = points[word] { return hit }

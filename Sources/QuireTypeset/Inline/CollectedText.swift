@@ -51,6 +51,13 @@ struct CollectedText {
   /// Index of the first scalar after the last line break (for tab stops).
   private var lineStart = 0
 
+  /// Where the text's language changes (`xml:lang`/`lang` of its runs), after the first
+  /// run's (`firstLanguage`): (first scalar, language; nil where none is declared). Empty
+  /// for text in one language, the usual case.
+  var languages: [(start: Int, lang: String?)] = []
+  /// The first text run's language.
+  var firstLanguage: String? = nil
+  private var sawText = false
   var count: Int { scalars.count }
   var isEmpty: Bool { scalars.isEmpty }
 
@@ -98,6 +105,7 @@ struct CollectedText {
       }
       switch inline {
       case .text(let run):
+        noteLanguage(run.lang)
         endOffset = appendText(run, style: inlineStyles[k], whiteSpace: whiteSpace)
       case .lineBreak(let loc):
         push(0x2028, loc.offset, blockStyle)
@@ -177,6 +185,9 @@ struct CollectedText {
     let si = style.index
     let fakeSmall = style.fakeSmallCaps
     let transform = run.style.textTransform
+    let fullWidth = run.style.textFullWidth
+    // A collapsed space of full-width text is the ideographic space (CSS Text 3 §2.1.2).
+    let space: UInt32 = fullWidth ? 0x3000 : 0x20
     let preserve = whiteSpace.preserve
     let keepNewlines = whiteSpace.keepNewlines
     var offset = run.location.offset
@@ -208,17 +219,18 @@ struct CollectedText {
         v = 0x20
       }
       if v == 0x20 && !preserve {
-        if scalars.isEmpty || scalars.last == 0x20 || scalars.last == 0x2028 { continue }
-        push(0x20, offset, si)
+        if scalars.isEmpty || scalars.last == space || scalars.last == 0x2028 { continue }
+        push(space, offset, si)
         atWordStart = true
         continue
       }
-      if !fakeSmall && transform == .none {
+      if !fakeSmall && transform == .none && !fullWidth {
         push(v, offset, si)
         continue
       }
       appendTransformed(
-        v == sc.value ? sc : " ", transform: transform, fakeSmallCaps: fakeSmall,
+        v == sc.value ? sc : " ", transform: transform, fullWidth: fullWidth,
+        fakeSmallCaps: fakeSmall,
         allSmall: style.allSmallCaps,
         atWordStart: atWordStart, offset: offset, style: si)
       atWordStart = v == 0x20
@@ -226,9 +238,20 @@ struct CollectedText {
     return offset
   }
 
+  /// Records a change of language at the next scalar.
+  private mutating func noteLanguage(_ lang: String?) {
+    if !sawText {
+      sawText = true
+      firstLanguage = lang
+    } else if lang != (languages.last?.lang ?? firstLanguage) {
+      languages.append((scalars.count, lang))
+    }
+  }
+
   /// `text-transform` and fake small caps of one scalar (possibly several out).
   private mutating func appendTransformed(
-    _ sc: Unicode.Scalar, transform: TextTransform, fakeSmallCaps: Bool, allSmall: Bool,
+    _ sc: Unicode.Scalar, transform: TextTransform, fullWidth: Bool, fakeSmallCaps: Bool,
+    allSmall: Bool,
     atWordStart: Bool,
     offset: Int, style si: Int
   ) {
@@ -239,6 +262,7 @@ struct CollectedText {
     case .lowercase: out = out.lowercased()
     case .capitalize: if atWordStart { out = out.uppercased() }
     }
+    if fullWidth { out = String(String.UnicodeScalarView(out.unicodeScalars.map(Self.fullWidth))) }
     for u in out.unicodeScalars {
       if fakeSmallCaps, u.properties.isLowercase || (allSmall && u.properties.isUppercase) {
         for up in String(u).uppercased().unicodeScalars { push(up.value, offset, si, true) }
@@ -247,4 +271,33 @@ struct CollectedText {
       }
     }
   }
+
+  /// The fullwidth form of `u` (CSS Text 3 §2.1.2, `full-width`): ASCII and the space to
+  /// the Halfwidth and Fullwidth Forms block (U+FF01–FF5E, U+3000), the Latin-1 signs that
+  /// have fullwidth forms (¢ £ ¬ ¯ ¦ ¥ ₩, U+FFE0–FFE6), and halfwidth katakana, Hangul and
+  /// symbols to their wide characters; anything else unchanged.
+  static func fullWidth(_ u: Unicode.Scalar) -> Unicode.Scalar {
+    let v = u.value
+    let mapped: UInt32? =
+      switch v {
+      case 0x20: 0x3000
+      case 0x21...0x7E: v + 0xFEE0
+      case 0xA2: 0xFFE0
+      case 0xA3: 0xFFE1
+      case 0xAC: 0xFFE2
+      case 0xAF: 0xFFE3
+      case 0xA6: 0xFFE4
+      case 0xA5: 0xFFE5
+      case 0x20A9: 0xFFE6
+      case 0xFF61...0xFF9F: halfwidthKatakana[Int(v - 0xFF61)]
+      default: nil
+      }
+    return mapped.flatMap(Unicode.Scalar.init) ?? u
+  }
+
+  /// U+FF61…U+FF9F (halfwidth CJK punctuation and katakana, ﾞ ﾟ) to their wide forms,
+  /// from the Unicode `<narrow>` decompositions.
+  static let halfwidthKatakana: [UInt32] = Array(
+    "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン゙゚"
+      .unicodeScalars.map(\.value))
 }

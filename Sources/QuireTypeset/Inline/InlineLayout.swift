@@ -114,6 +114,7 @@ extension ChapterFlow {
     settings.measure = min(firstWidth, restWidth)
     settings.flaggedBreaks = options.hyphenate == .auto
     settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
+    settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
@@ -196,6 +197,7 @@ extension ChapterFlow {
       language: lang, shapeLanguage: ShapeLanguage(lang),
       hyphenate: options.hyphenate == .auto && st.hyphens != .none && !lang.isEmpty && !noWrap,
       preserve: whiteSpace.preserve, noWrap: noWrap, compressPunctuation: compress)
+    settings.hyphenateSpans = options.hyphenate == .auto && st.hyphens != .none && !noWrap
     settings.vertical = vertical
     return settings
   }
@@ -224,9 +226,12 @@ extension ChapterFlow {
       text, itemized, styles: styles, fonts: fonts, settings: settings, images: images,
       shaper: shaper.take(), hyphenation: hyphenation.take())
     if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
-    let shaped = stage.shape()
+    var shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)
+    if styles.contains(where: { $0.style.text.writing.rubyText != nil }) {
+      RubySpacing.widen(&shaped, text: text.scalars, styles: styles, fonts: fonts, shaper: &shaper)
+    }
     return shaped
   }
 

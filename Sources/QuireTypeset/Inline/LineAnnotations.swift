@@ -7,7 +7,10 @@
 // the space between lines).
 //
 // Ruby: the annotation (`WritingStyle.rubyText`, attached by ingest's RubyMarkup) is set at
-// half the base size, centred on the stretch of its base placed on this line. When it is
+// half the base size, centred on the stretch of its base placed on this line; a second
+// annotation (`rubyOtherText`, from an `<rtc>`) on the other side. A base shorter than its
+// annotation was already widened by the shape stage (Inline/RubySpacing.swift), so the
+// annotation overhangs only where JLREQ allows. When it is
 // shorter than the base it is spread JLREQ's way (group ruby: the free space split 1:2:1,
 // half a gap at either end and a whole one between characters, which is what letter
 // spacing through `GlyphRunBuilder` gives); when it is longer it overhangs both sides
@@ -30,6 +33,8 @@ struct LineAnnotations {
     var text: String
     var x0: Double
     var x1: Double
+    /// The second annotation level (`<rtc>`), set on the other side.
+    var other = false
   }
   private var ruby: [RubySpan] = []
   /// Centres of emphasised characters, by style.
@@ -39,7 +44,19 @@ struct LineAnnotations {
 
   /// Whether text of style `rs` carries an annotation (looked at once per style change).
   static func wants(_ rs: ResolvedStyle) -> Bool {
-    rs.style.text.writing.rubyText != nil || rs.style.text.writing.emphasis != nil
+    let w = rs.style.text.writing
+    return w.rubyText != nil || w.rubyOtherText != nil || w.emphasis != nil
+  }
+
+  /// Extends the last ruby span of the same base style and text, or starts one.
+  private mutating func addRuby(_ text: String, other: Bool, style: Int, x0: Double, x1: Double) {
+    if let k = ruby.lastIndex(where: { $0.other == other }), ruby[k].style == style,
+      ruby[k].text == text
+    {
+      ruby[k].x1 = x1
+    } else {
+      ruby.append(RubySpan(style: style, text: text, x0: x0, x1: x1, other: other))
+    }
   }
 
   /// Records piece `piece` (of style `styleIndex`), placed from `x` with `extra` px of
@@ -50,12 +67,10 @@ struct LineAnnotations {
   ) {
     let writing = rs.style.text.writing
     if let annotation = writing.rubyText {
-      if let last = ruby.last, last.style == piece.style, last.text == annotation {
-        ruby[ruby.count - 1].x1 = x + piece.width + extra
-      } else {
-        ruby.append(
-          RubySpan(style: piece.style, text: annotation, x0: x, x1: x + piece.width + extra))
-      }
+      addRuby(annotation, other: false, style: piece.style, x0: x, x1: x + piece.width + extra)
+    }
+    if let annotation = writing.rubyOtherText {
+      addRuby(annotation, other: true, style: piece.style, x0: x, x1: x + piece.width + extra)
     }
     guard writing.emphasis != nil, marks.count < Self.maxMarks else { return }
     let scale = piece.size / fonts.faces[piece.face].upem
@@ -95,7 +110,8 @@ struct LineAnnotations {
       let rs = styles[span.style]
       let scalars = Array(span.text.unicodeScalars.map(\.value))
       guard let first = scalars.first else { continue }
-      let side = rs.style.text.writing.rubyPosition
+      let position = rs.style.text.writing.rubyPosition
+      let side = span.other ? (position == .over ? .under : .over) : position
       let mark = Annotation(rs: rs, fonts: fonts, baseline: baseline, first: first, side: side)
       let shaped = shaper.shape(mark.key(scalars))
       let width = shaped.advance * mark.scale
@@ -143,7 +159,7 @@ struct LineAnnotations {
 
 /// Where and how one annotation of a base style is set: half size, its em box against the
 /// base's on `side`.
-private struct Annotation {
+struct Annotation {
   let face: Int
   let size: Double
   let scale: Double

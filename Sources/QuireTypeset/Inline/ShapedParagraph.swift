@@ -66,6 +66,9 @@ struct ShapeSettings {
   var shapeLanguage: ShapeLanguage
   /// Hyphenation wanted (option, style, a known language, wrapping text).
   var hyphenate: Bool
+  /// Hyphenation wanted but for the language: text in a `lang` span of its own is
+  /// hyphenated with that language's patterns when this holds.
+  var hyphenateSpans = false
   /// `white-space` keeps spaces (they are boxes, one by one).
   var preserve: Bool
   /// `white-space` forbids wrapping (no stretch, no breaks but forced ones).
@@ -121,6 +124,11 @@ struct PieceShaper {
   private var loose = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
   private let addresses: AddressSpans
+  /// The text's language changes (`CollectedText.languages`) and the first run's language.
+  private let languages: [(start: Int, lang: String?)]
+  private let firstLanguage: String?
+  /// The language change in force at the last piece (pieces come in text order).
+  private var languageCursor = -1
 
   init(
     _ text: CollectedText, _ itemized: ItemizedText, styles: [ResolvedStyle], fonts: FontSet,
@@ -140,7 +148,10 @@ struct PieceShaper {
     self.images = images
     self.shaper = shaper
     self.hyphenation = hyphenation
-    addresses = AddressSpans(text.scalars, enabled: settings.hyphenate)
+    addresses = AddressSpans(
+      text.scalars, enabled: settings.hyphenate || settings.hyphenateSpans)
+    languages = text.languages
+    firstLanguage = text.firstLanguage
     out.items.reserveCapacity(text.count / 3)
     out.sources.reserveCapacity(text.count / 3)
     // About one piece per word (and per hyphenated part): growing a large Piece array by
@@ -432,16 +443,21 @@ struct PieceShaper {
     key.vertical = pieceForm
     let alphabetic =
       script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
+    let spanLanguage = languages.isEmpty ? nil : language(at: pieceStart)
+    if let spanLanguage { key.language = ShapeLanguage(spanLanguage) }
     let eligible =
-      settings.hyphenate && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
+      (spanLanguage.map { !$0.isEmpty && settings.hyphenateSpans } ?? settings.hyphenate)
+      && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
       && alphabetic && styles[si].autoHyphens && !addresses[pieceStart]
-    if eligible && !hyphenatorResolved {
+    if eligible && spanLanguage == nil && !hyphenatorResolved {
       // Looked up at the first word that could use it, not per paragraph: loading one is
       // costly (hyph_de_DE.dic takes seconds) and many spans never need it.
       hyphenator = hyphenation.hyphenator(for: settings.language)
       hyphenatorResolved = true
     }
-    var parts = shapeWord(key, hyphenate: eligible ? hyphenator : nil)
+    let wordHyphenator =
+      !eligible ? nil : spanLanguage.map { hyphenation.hyphenator(for: $0) } ?? hyphenator
+    var parts = shapeWord(key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
     if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
@@ -536,15 +552,33 @@ struct PieceShaper {
 
   /// A word shaped whole, or split at its hyphenation points and each part shaped; cached
   /// in the shaper's word cache either way.
-  private mutating func shapeWord(_ key: ShapeKey, hyphenate hyphenator: Hyphenator?)
-    -> [WordPart]
-  {
+  /// The language of text at `i` when a `lang` span gives it one other than the
+  /// paragraph's, else nil. `i` never decreases from one call to the next.
+  private mutating func language(at i: Int) -> String? {
+    while languageCursor + 1 < languages.count, languages[languageCursor + 1].start <= i {
+      languageCursor += 1
+    }
+    let lang = languageCursor >= 0 ? languages[languageCursor].lang : firstLanguage
+    guard let lang, lang != settings.language else { return nil }
+    return lang
+  }
+
+  /// `key`'s word, shaped whole or in parts at `hyphenator`'s points (`ownLanguage`: the word
+  /// is in a span of another language than the paragraph's; its points are not cached per
+  /// word locally, where they would be taken for the paragraph language's).
+  private mutating func shapeWord(
+    _ key: ShapeKey, hyphenate hyphenator: Hyphenator?, ownLanguage: Bool = false
+  ) -> [WordPart] {
     let wordKey = WordKey(shape: key, hyphenated: hyphenator != nil)
     if let hit = shaper.word(wordKey) { return hit }
     var parts: [WordPart] = []
     if let hyphenator {
       var from = 0
-      for p in hyphenation.points(key.text, hyphenator) where p > from && p < key.text.count {
+      let points =
+        ownLanguage
+        ? hyphenation.sharedPoints(key.text, hyphenator)
+        : hyphenation.points(key.text, hyphenator)
+      for p in points where p > from && p < key.text.count {
         var sub = key
         sub.text = Array(key.text[from..<p])
         parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))

@@ -17,8 +17,9 @@
 // within that band, then the page is reflected: (X, Y) → (Y, X). Mirror then reflection is
 // the same quarter turn inside each line, while lines advance left to right.
 //
-// Images keep their upright pixels: each is fitted (contained, centred) in its mapped box,
-// so a picture in a vertical page stands in its own column(s) instead of lying on its side.
+// Images keep their upright pixels: the flow sized each on its side (ImageSizing.vertical:
+// its logical width is its physical height, fitted to the column's height), so its mapped
+// box is the upright picture at its size, standing in its own column(s).
 //
 // Costs: one pass over the page's items, lines and boxes; `vertical-lr` adds a binary
 // search over the page's line bands per point.
@@ -113,16 +114,10 @@ struct VerticalPage {
     return Rect(x: width - r.maxY, y: r.x, width: r.height, height: r.width)
   }
 
-  /// The image fitted upright (contained, centred) in its mapped box.
+  /// The image upright in its mapped box (sized on its side by the flow).
   func image(_ p: ImagePlacement) -> ImagePlacement {
     var out = p
-    let box = rect(p.rect)
-    let natural = (w: max(p.rect.width, 1e-6), h: max(p.rect.height, 1e-6))
-    let scale = min(box.width / natural.w, box.height / natural.h)
-    let w = natural.w * scale
-    let h = natural.h * scale
-    out.rect = Rect(
-      x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h)
+    out.rect = rect(p.rect)
     if let clip = p.clip { out.clip = rect(clip) }
     return out
   }
