@@ -192,6 +192,8 @@ package final class Typesetter: Sendable {
   struct WorkerCaches {
     var shaper: Shaper
     var hyphenPoints: [[UInt32]: [Int]] = [:]
+    /// The dictionary `hyphenPoints` come from.
+    var hyphenDictionary: ObjectIdentifier? = nil
   }
 
   package func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
@@ -225,6 +227,7 @@ package final class Typesetter: Sendable {
     flow.languages = ContentLanguage(
       chapter: chapter, packageLanguage: document.metadata.language, reader: options.language)
     flow.hyphenation.points = caches.hyphenPoints
+    flow.hyphenation.pointsDictionary = caches.hyphenDictionary
     flow.vertical = vertical
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
@@ -236,6 +239,7 @@ package final class Typesetter: Sendable {
     defer {
       caches.shaper = flow.shaper.take()
       caches.hyphenPoints = flow.hyphenation.points
+      caches.hyphenDictionary = flow.hyphenation.pointsDictionary
       if caches.hyphenPoints.count > 200_000 { caches.hyphenPoints = [:] }
       flow.hyphenation.points = [:]
     }

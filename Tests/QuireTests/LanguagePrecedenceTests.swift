@@ -164,6 +164,33 @@ import Testing
     #expect(asEnglish.contains { latinWords.contains($0.word) })
   }
 
+  /// Paragraphs in two languages, one after the other on the same worker: the second is
+  /// hyphenated with its own patterns, not the points the first cached for the same words.
+  @Test func paragraphsInTwoLanguagesDoNotShareHyphenationPoints() throws {
+    let de = try #require(Hyphenator.forLanguage("de"))
+    let en = try #require(Hyphenator.forLanguage("en"))
+    let germanWords = Set(Self.german.split(separator: " ").map { $0.filter(\.isLetter) })
+    let text = String(repeating: Self.german, count: 3)
+    let path = try Self.book(
+      "lang-two-paragraphs", language: "en", progression: nil,
+      html: Self.html("<p lang=\"en\">\(text)</p><p lang=\"de\">\(text)</p>"))
+    var s = Self.settings
+    s.pageWidth = 320
+    let lines = try EagerBook(path, settings: s).layout.pages.flatMap(\.lines)
+    let blocks = Array(Set(lines.map(\.block))).sorted()
+    try #require(blocks.count >= 2)
+    let german = lines.filter { $0.block == blocks.last }
+      .map { ($0.hyphenated ? "-" : " ") + $0.text }.joined(separator: "\n")
+    var breaks = 0
+    var onlyGerman = 0
+    for b in Self.brokenWords(german) where germanWords.contains(b.word) {
+      breaks += 1
+      #expect(de.hyphenationPoints(in: b.word).contains(b.at), "\(b.word) at \(b.at)")
+      if !en.hyphenationPoints(in: b.word).contains(b.at) { onlyGerman += 1 }
+    }
+    #expect(breaks >= 2 && onlyGerman >= 1, "\(german)")
+  }
+
   @Test func scriptsOfTags() {
     #expect(ContentLanguage.scripts(of: "fr-CA") == [HB_SCRIPT_LATIN])
     #expect(ContentLanguage.scripts(of: "sr-Latn") == [HB_SCRIPT_LATIN])

@@ -6,8 +6,12 @@
 struct WordHyphenation {
   /// Dictionaries by language tag (`nil`: no dictionary for that language).
   var dictionaries: [String: Hyphenator?] = [:]
-  /// Points by word (scalar values), kept from chapter to chapter by a worker.
+  /// Points by word (scalar values) in the dictionary `pointsDictionary`, kept from chapter
+  /// to chapter by a worker while the dictionary stays the same.
   var points: [[UInt32]: [Int]] = [:]
+  /// The dictionary whose points `points` holds (a paragraph in another language empties
+  /// it: the same word has other points in another language's patterns).
+  var pointsDictionary: ObjectIdentifier? = nil
   /// Points shared by all workers.
   let shared: SharedCache<HyphenKey, [Int]>
 
@@ -40,8 +44,13 @@ struct WordHyphenation {
 
   /// Hyphenation points of a word (scalar indices), cached.
   mutating func points(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
+    let dictionary = ObjectIdentifier(h)
+    if dictionary != pointsDictionary {
+      points.removeAll(keepingCapacity: true)
+      pointsDictionary = dictionary
+    }
     if let hit = points[word] { return hit }
-    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h))
+    let key = HyphenKey(word: word, dictionary: dictionary)
     if let hit = shared.get(key) {
       points[word] = hit
       return hit
