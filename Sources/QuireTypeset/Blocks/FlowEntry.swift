@@ -59,6 +59,9 @@ extension DisplayItem {
     case .box(var b):
       b.rect.y += dy
       self = .box(b)
+    case .transformed(var g):
+      g.matrix.f += dy
+      self = .transformed(g)
     }
   }
 
@@ -78,6 +81,9 @@ extension DisplayItem {
     case .box(var b):
       b.rect.y += dy
       return .box(b)
+    case .transformed(var g):
+      g.matrix.f += dy
+      return .transformed(g)
     }
   }
 }

@@ -53,6 +53,9 @@ enum TableSlicing {
       case .fill(let r, _):
         let i = slice(r.y)
         out[i].items.append(item.offset(dy: -cuts[i]))
+      case .transformed(let g):
+        let i = slice(g.matrix.bounds(of: g.bounds).y)
+        out[i].items.append(item.offset(dy: -cuts[i]))
       }
     }
     var seen = [Bool](repeating: false, count: count)

@@ -84,6 +84,17 @@ package enum DisplayItem: Sendable, Hashable {
   case fill(Rect, RGBA)
   /// A box's background and borders (one page's fragment), painted before its content.
   case box(BoxPaint)
+  /// Items drawn under a `transform` (Layout/AffineMatrix.swift).
+  case transformed(TransformedGroup)
+
+  /// Calls `body` with each glyph run of the item, those inside transformed groups included.
+  package func forEachGlyphRun(_ body: (GlyphRun) -> Void) {
+    switch self {
+    case .glyphs(let run): body(run)
+    case .transformed(let g): for item in g.items { item.forEachGlyphRun(body) }
+    default: break
+    }
+  }
 }
 
 /// One laid-out line, for the manifest's `lines` and for tests.
