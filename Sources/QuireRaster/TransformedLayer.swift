@@ -35,9 +35,12 @@ extension PageRenderer {
   func drawTransformed(
     _ group: TransformedGroup, canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int
   ) {
+    // A layer pixel's bilinear footprint reaches one layer pixel past the bounds.
+    let b = group.bounds
+    let footprint = Rect(x: b.x - 1, y: b.y - 1, width: b.width + 2, height: b.height + 2)
     guard depth < Self.maxTransformDepth, let inverse = group.matrix.inverted,
-      let target = Self.pixelBox(group.matrix.bounds(of: group.bounds), width: canvas.width,
-        height: canvas.height)
+      let target = Self.pixelBox(
+        group.matrix.bounds(of: footprint), width: canvas.width, height: canvas.height)
     else { return }
     // The layer: the group's bounds where the canvas pixels map to, a pixel wider for the filter.
     let reach = inverse.bounds(

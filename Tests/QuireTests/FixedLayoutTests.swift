@@ -234,7 +234,8 @@ enum FixedLayoutFixture {
     func half(_ x0: Int) -> [UInt8] {
       (0..<800).flatMap { y in frame.pixels[(y * 1200 + x0) * 4..<(y * 1200 + x0 + 600) * 4] }
     }
-    #expect(half(0) == left.pixels && half(600) == right.pixels)
+    let (leftSame, rightSame) = (half(0) == left.pixels, half(600) == right.pixels)
+    #expect(leftSame && rightSame)
   }
 
   /// The fixture's pages: goldens at the ICB (--size native) and fitted into 600x800.
