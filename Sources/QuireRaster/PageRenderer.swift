@@ -78,13 +78,16 @@ package final class PageRenderer: Sendable {
     let rasterizer = checkout()
     defer { checkin(rasterizer) }
     if let background = page.background { paintBox(background, canvas: &canvas) }
-    paintItems(page.items, canvas: &canvas, rasterizer: rasterizer, depth: 0)
+    var budget = Swift.max(1 << 24, 16 * width * height)
+    paintItems(page.items, canvas: &canvas, rasterizer: rasterizer, depth: 0, budget: &budget)
     return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)
   }
 
-  /// Paints `items` in order; `depth` counts the transformed groups they are inside.
+  /// Paints `items` in order; `depth` counts the transformed groups they are inside, `budget`
+  /// is the layer pixels the page's transformed groups may still use (TransformedLayer.swift).
   func paintItems(
-    _ items: [DisplayItem], canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int
+    _ items: [DisplayItem], canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int,
+    budget: inout Int
   ) {
     var clips: [OverflowClip] = []
     for (index, item) in items.enumerated() {
@@ -111,7 +114,8 @@ package final class PageRenderer: Sendable {
               saved: canvas.pixels))
         }
       case .transformed(let group):
-        drawTransformed(group, canvas: &canvas, rasterizer: rasterizer, depth: depth)
+        drawTransformed(
+          group, canvas: &canvas, rasterizer: rasterizer, depth: depth, budget: &budget)
       }
     }
   }

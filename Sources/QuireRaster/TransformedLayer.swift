@@ -13,9 +13,12 @@
 //
 // Bounds: the layer covers only the part of the group's bounds that lands on the canvas
 // (plus a pixel of filter footprint), at most `maxLayerPixels` pixels (what lies beyond is
-// not drawn); groups nest at most `maxDepth` deep (deeper ones are not drawn); a singular or
-// non-finite matrix draws nothing, as in a browser. Cost: two paints of the group's items and
-// one bilinear sample per covered canvas pixel. Deterministic: IEEE double arithmetic in a
+// not drawn); groups nest at most `maxTransformDepth` deep (deeper ones are not drawn); a
+// singular or non-finite matrix draws nothing, as in a browser. Cost: two paints of the
+// group's items and one bilinear sample per covered canvas pixel; a page's groups together
+// use at most 16 canvases' worth of layer and covered pixels (the budget `paint` starts),
+// and the groups past it are not drawn, so a hostile page of thousands of page-sized
+// transformed boxes stays linear in its size. Deterministic: IEEE double arithmetic in a
 // fixed order, rounded once per channel.
 //
 // Rejected: pixman's affine compositing. It would do the sampling in C, but it has no
@@ -33,7 +36,8 @@ extension PageRenderer {
 
   /// Draws `group` through its matrix onto `canvas`.
   func drawTransformed(
-    _ group: TransformedGroup, canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int
+    _ group: TransformedGroup, canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int,
+    budget: inout Int
   ) {
     // A layer pixel's bilinear footprint reaches one layer pixel past the bounds.
     let b = group.bounds
@@ -52,7 +56,10 @@ extension PageRenderer {
         Rect(x: reach.x - 1, y: reach.y - 1, width: reach.width + 2, height: reach.height + 2),
         within: group.bounds)
     else { return }
-    let layer = paintLayer(group.items, source, format: canvas.format, rasterizer, depth)
+    let cost = 2 * source.width * source.height + target.width * target.height
+    guard cost <= budget else { return }
+    budget -= cost
+    let layer = paintLayer(group.items, source, format: canvas.format, rasterizer, depth, &budget)
     canvas.composite(layer, at: source, through: inverse, target: target)
   }
 
@@ -92,14 +99,16 @@ extension PageRenderer {
   /// per pixel (channels + 1 values each, 0…255).
   private func paintLayer(
     _ items: [DisplayItem], _ box: PixelBox, format: PixelBuffer.Format,
-    _ rasterizer: GlyphRasterizer, _ depth: Int
+    _ rasterizer: GlyphRasterizer, _ depth: Int, _ budget: inout Int
   ) -> Layer {
     var moved = items
     for i in moved.indices { moved[i].shift(dx: Double(-box.x0), dy: Double(-box.y0)) }
     var black = Canvas(width: box.width, height: box.height, format: format, paper: 0)
     var white = Canvas(width: box.width, height: box.height, format: format)
-    paintItems(moved, canvas: &black, rasterizer: rasterizer, depth: depth + 1)
-    paintItems(moved, canvas: &white, rasterizer: rasterizer, depth: depth + 1)
+    // Both paints see the same budget, so they draw the same nested groups.
+    var spare = budget
+    paintItems(moved, canvas: &black, rasterizer: rasterizer, depth: depth + 1, budget: &spare)
+    paintItems(moved, canvas: &white, rasterizer: rasterizer, depth: depth + 1, budget: &budget)
     let c = format == .gray8 ? 1 : 3
     let stride = format.channels
     var values = [Float](repeating: 0, count: box.width * box.height * (c + 1))

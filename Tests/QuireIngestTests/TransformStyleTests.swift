@@ -6,8 +6,10 @@ import Testing
 @testable import QuireIngest
 
 private func box(_ css: String) -> BoxStyle {
-  let bs = ContentFixtures.styled("<div class=\"t\">x</div>", css: ".t { \(css) }", cssHref: "s.css")
-    .blocksInOrder
+  let bs = ContentFixtures.styled(
+    "<div class=\"t\">x</div>", css: ".t { \(css) }", cssHref: "s.css"
+  )
+  .blocksInOrder
   return bs.first { $0.element == "div" }?.box ?? BoxStyle()
 }
 
@@ -46,9 +48,10 @@ private let px = 1.0 / 16
     #expect(flat.transform?.functions == [.scale(2, 2)] && !flat.transformDropped)
     let deep = box("transform: rotateY(30deg) scale(2)")
     #expect(deep.transform?.functions == [.scale(2, 2)] && deep.transformDropped)
-    #expect(box("transform: translate3d(1px, 2px, 3px)").transform?.functions == [
-      .translate(.rem(px), .rem(2 * px))
-    ])
+    #expect(
+      box("transform: translate3d(1px, 2px, 3px)").transform?.functions == [
+        .translate(.rem(px), .rem(2 * px))
+      ])
   }
 
   @Test func originKeywordsLengthsAndPercentages() {

@@ -44,7 +44,8 @@ import Testing
       .glyphs(s.run("Layer", font: 0, size: 20, x: 8, baseline: 28, color: red)),
       .fill(Rect(x: 30.5, y: 10.25, width: 20, height: 5.5), RGBA(r: 0, g: 0, b: 0, a: 60)),
     ]
-    let under = DisplayItem.fill(Rect(x: 0, y: 0, width: 80, height: 20), RGBA(r: 240, g: 200, b: 0))
+    let under = DisplayItem.fill(
+      Rect(x: 0, y: 0, width: 80, height: 20), RGBA(r: 240, g: 200, b: 0))
     let bounds = Rect(x: 0, y: 0, width: 80, height: 40)
     let grouped = makePage([under, group(.identity, items, bounds: bounds)])
     let direct = makePage([under] + items)
@@ -80,9 +81,10 @@ import Testing
     let turn = AffineMatrix(a: 0, b: 1, c: -1, d: 0, e: 35, f: -5)
     let inner = group(turn, [.fill(rect, red)], bounds: rect)
     let twice = makePage([group(turn, [inner], bounds: turn.bounds(of: rect))])
-    let half = makePage([.fill(rect, red)])  // two quarter turns about (20, 15) map the rect onto itself
+    // Two quarter turns about (20, 15) map the rectangle onto itself.
+    let halfTurn = makePage([.fill(rect, red)])
     let a = r.render(twice, width: 40, height: 30, format: .rgba8)
-    let b = r.render(half, width: 40, height: 30, format: .rgba8)
+    let b = r.render(halfTurn, width: 40, height: 30, format: .rgba8)
     let same = a.pixels == b.pixels
     #expect(same)
     let flat = AffineMatrix(a: 1, b: 1, c: 1, d: 1, e: 0, f: 0)
@@ -96,8 +98,22 @@ import Testing
     #expect(deepImage.pixels.allSatisfy { $0 == 255 })
     let huge = AffineMatrix(a: 1e-6, b: 0, c: 0, d: 1e-6, e: 0, f: 0)
     let far = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
-    _ = r.render(makePage([group(huge, [.fill(far, red)], bounds: far)]), width: 40, height: 30,
+    _ = r.render(
+      makePage([group(huge, [.fill(far, red)], bounds: far)]), width: 40, height: 30,
       format: .gray8)
+  }
+
+  /// A page's groups share one pixel budget (16 canvases, at least 2^24 pixels): two
+  /// groups of 4-megapixel layers fit, a third is not drawn, so thousands of them cost no
+  /// more than two.
+  @Test func groupsShareAPixelBudget() {
+    let r = PageRenderer(fonts: FontTable(faces: []), images: { _ in nil })
+    let big = Rect(x: 0, y: 0, width: 2000, height: 2000)
+    let shrink = AffineMatrix(a: 0.05, b: 0, c: 0, d: 0.05, e: 0, f: 0)
+    let colours = [red, RGBA(r: 0, g: 160, b: 0), RGBA(r: 0, g: 0, b: 200)]
+    let page = makePage(colours.map { group(shrink, [.fill(big, $0)], bounds: big) })
+    let image = r.render(page, width: 100, height: 100, format: .rgba8)
+    #expect(Array(image.pixels[(50 * 100 + 50) * 4..<(50 * 100 + 50) * 4 + 3]) == [0, 160, 0])
   }
 
   /// Rotated text on a box: a golden (look at Goldens/transformed-text-rgba8.png).
@@ -118,6 +134,7 @@ import Testing
           .glyphs(s.run("Turned", font: 0, size: 24, x: 40, baseline: 58, color: .white)),
         ], bounds: rect)
     ])
-    expectGolden(r.render(page, width: 160, height: 100, format: .rgba8), "transformed-text-rgba8.png")
+    expectGolden(
+      r.render(page, width: 160, height: 100, format: .rgba8), "transformed-text-rgba8.png")
   }
 }

@@ -278,7 +278,11 @@ enum FixedLayoutFixture {
     let tag = try #require(boxes2.first { $0["x"] as? Double == 40 && $0["y"] as? Double == 700 })
     let tagWidth = try #require(tag["width"] as? Double)
     #expect(tagWidth > 100 && tagWidth < 160 && tag["height"] as? Double == 36)
-    let tag2 = try #require(boxes2.first { $0["y"] as? Double == 420 && $0["tag"] as? String == "div" && ($0["x"] as? Double ?? 0) > 300 })
+    let tag2 = try #require(
+      boxes2.first {
+        $0["y"] as? Double == 420 && $0["tag"] as? String == "div"
+          && ($0["x"] as? Double ?? 0) > 300
+      })
     let right = (tag2["x"] as? Double ?? 0) + (tag2["width"] as? Double ?? 0)
     #expect(abs(right - 570) < 0.02 && (tag2["width"] as? Double ?? 600) < 200)
     let (fitted, _) = try FixedLayoutFixture.render(
@@ -340,6 +344,16 @@ enum FixedLayoutFixture {
     let pages = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     #expect(pages.count == 2)
     let boxes = pages.flatMap { ($0["boxes"] as? [[String: Any]]) ?? [] }
-    #expect(boxes.count >= 8)
+    #expect(boxes.count >= 16)
+    // The transformed boxes (rotate with text, scale about a corner, skewX, matrix(), a turn
+    // about the bottom-left corner, a rotated box in a rotated box) and the shrink-to-fit
+    // ones are among the boxes compared.
+    let colours = Set(boxes.compactMap { $0["colour"] as? String })
+    for c in [
+      "#d81b60", "#1f618d", "#196f3d", "#7d3c98", "#117a65", "#f1c40f", "#000080", "#d4ac0d",
+      "#a04000",
+    ] {
+      #expect(colours.contains(c), "\(c) was not compared")
+    }
   }
 }

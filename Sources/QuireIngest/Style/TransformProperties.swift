@@ -86,7 +86,8 @@ extension StyleComputer {
       guard n.count == 4, a[0].kind == .number, a[1].kind == .number, a[2].kind == .number,
         a[3].kind == .number, let e = num(4), let f = num(5)
       else { return .invalid }
-      return .function(.matrix(a: n[0], b: n[1], c: n[2], d: n[3], e: .rem(e / 16), f: .rem(f / 16)))
+      return .function(
+        .matrix(a: n[0], b: n[1], c: n[2], d: n[3], e: .rem(e / 16), f: .rem(f / 16)))
     case ("rotatex", 1), ("rotatey", 1), ("perspective", 1), ("translatez", 1),
       ("scalez", 1), ("rotate3d", 4), ("matrix3d", 16):
       return a.allSatisfy({ $0.kind == .number || $0.kind == .dimension })

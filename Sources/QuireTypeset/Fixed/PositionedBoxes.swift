@@ -91,7 +91,9 @@ extension ChapterFlow {
         block, height: layer.height - layer.lead, lead: layer.lead, trail: layer.trail,
         staticY: staticY)
     } else {
-      dx = box.position == .static ? 0 : (offset(box.left, cbWidth) ?? -(offset(box.right, cbWidth) ?? 0))
+      dx =
+        box.position == .static
+        ? 0 : (offset(box.left, cbWidth) ?? -(offset(box.right, cbWidth) ?? 0))
       dy = staticY - layer.lead
       if box.position != .static {
         dy += offset(box.top, cbHeight) ?? -(offset(box.bottom, cbHeight) ?? 0)

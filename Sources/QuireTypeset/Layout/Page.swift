@@ -84,8 +84,9 @@ package enum DisplayItem: Sendable, Hashable {
   case fill(Rect, RGBA)
   /// A box's background and borders (one page's fragment), painted before its content.
   case box(BoxPaint)
-  /// Items drawn under a `transform` (Layout/AffineMatrix.swift).
-  case transformed(TransformedGroup)
+  /// Items drawn under a `transform` (Layout/AffineMatrix.swift). Indirect: a group is rare
+  /// and large, and every other item should not grow to its size.
+  indirect case transformed(TransformedGroup)
 
   /// Calls `body` with each glyph run of the item, those inside transformed groups included.
   package func forEachGlyphRun(_ body: (GlyphRun) -> Void) {
