@@ -2,9 +2,13 @@
 """Writes Tests/Fixtures/fixed-layout.epub: a small fixed-layout book (issue #12).
 
 Spine: p1 (viewport 1024x768, rendition:spread-none: absolutely positioned text and image,
-background colours, a gradient, a border, z-index order, a translation), p2 (viewport
+background colours, a gradient, a border, z-index order, a translation, and transformed
+boxes: a rotation with text inside, a scale about the top-left corner, a skew), p2 (viewport
 600x800, page-spread-right: normal flow text, a relatively positioned box, overflow hidden,
-a right/bottom-anchored box), p3 (rendition:layout-reflowable: plain paragraphs that reflow).
+a right/bottom-anchored box, a matrix(), a rotation in turns about the bottom-left corner,
+a rotated box holding a rotated box (nested transforms compose), and two shrink-to-fit
+absolute boxes, one anchored left and one right), p3 (rendition:layout-reflowable: plain
+paragraphs that reflow).
 Every size is explicit and the only font is DejaVu Sans (vendored in fonts/), so headless
 Chromium at the same viewport draws the same boxes (scripts/fixed-layout-oracle.py).
 
@@ -101,6 +105,12 @@ div { margin: 0; padding: 0; }
          background-color: #16a085; z-index: 1; }
 #moved { position: absolute; top: 600px; left: 700px; width: 120px; height: 80px;
          background-color: #8e44ad; transform: translate(50px, 20px); }
+#spin { position: absolute; top: 600px; left: 40px; width: 160px; height: 80px;
+        background-color: #d81b60; color: #ffffff; transform: rotate(10deg); }
+#grow { position: absolute; top: 610px; left: 260px; width: 100px; height: 60px;
+        background-color: #1f618d; transform: scale(1.5, 0.75); transform-origin: left top; }
+#lean { position: absolute; top: 600px; left: 460px; width: 120px; height: 90px;
+        background-color: #196f3d; transform: skewX(-20deg); }
 </style>
 </head>
 <body>
@@ -111,6 +121,9 @@ div { margin: 0; padding: 0; }
 <div id="title">Fixed layout</div>
 <img id="picture" src="checker.png" alt="checker"/>
 <div id="moved"></div>
+<div id="spin">Turned</div>
+<div id="grow"></div>
+<div id="lean"></div>
 </body>
 </html>
 """
@@ -134,6 +147,18 @@ p { margin: 20px 40px; }
 #clip div { width: 400px; height: 200px; background-color: #f4a261; margin: 0 0 0 20px; }
 #corner { position: absolute; right: 20px; bottom: 20px; width: 100px; height: 60px;
           background-color: #e76f51; }
+#matrix { position: absolute; top: 400px; left: 60px; width: 120px; height: 80px;
+          background-color: #7d3c98; transform: matrix(0.9, 0.3, -0.2, 1.1, 30, 10); }
+#hinge { position: absolute; top: 410px; left: 300px; width: 120px; height: 120px;
+         background-color: #117a65; transform: rotate(0.05turn); transform-origin: 0 100%; }
+#outer { position: absolute; top: 560px; left: 60px; width: 200px; height: 100px;
+         background-color: #f1c40f; transform: rotate(-8deg); }
+#inner { position: absolute; top: 20px; left: 20px; width: 60px; height: 30px;
+         background-color: #000080; transform: translateX(10px) rotate(90deg); }
+#tag { position: absolute; top: 700px; left: 40px; padding: 6px 10px;
+       background-color: #d4ac0d; }
+#tag2 { position: absolute; top: 420px; right: 30px; padding: 6px 10px;
+        background-color: #a04000; color: #ffffff; }
 </style>
 </head>
 <body>
@@ -142,6 +167,11 @@ p { margin: 20px 40px; }
 <div id="shifted"></div>
 <div id="clip"><div>Overflowing content is cut at the edge of its box.</div></div>
 <div id="corner"></div>
+<div id="matrix"></div>
+<div id="hinge"></div>
+<div id="outer"><div id="inner"></div></div>
+<div id="tag">Shrink to fit</div>
+<div id="tag2">Anchored right</div>
 </body>
 </html>
 """

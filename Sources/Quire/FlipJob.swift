@@ -192,17 +192,24 @@ extension PagedBook {
     let count = pageCount
     guard number >= 1 else { throw .invalidRequest(.pageNumberBelowOne(number)) }
     guard number <= count else { throw .invalidRequest(.noSuchPage(number, pageCount: count)) }
-    let first = number - 1
-    guard (0..<count).contains(turn.target(from: first)) else {
-      throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
-    }
     var options = TurnOptions()
     options.direction = turn.direction
     options.corner = turn.corner
     options.back = turn.back
     options.spread = turn.spread
     options.rightToLeft = turn.rightToLeft ?? rightToLeft
-    let images = try shownPages(turn.shownIndices(from: first, rightToLeft: options.rightToLeft))
+    let first = number - 1
+    var shown = turn.shownIndices(from: first, rightToLeft: options.rightToLeft)
+    if turn.spread, pairsSpreads {
+      // A book with pre-paginated pages turns the spreads it is paired into.
+      guard let (current, target) = spreadTurn(from: number, direction: turn.direction) else {
+        throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
+      }
+      shown = [current.left, current.right, target.left, target.right].map { ($0 ?? 0) - 1 }
+    } else if !(0..<count).contains(turn.target(from: first)) {
+      throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
+    }
+    let images = try shownPages(shown)
     let input: TurnInput =
       turn.spread
       ? .spread(
@@ -215,6 +222,26 @@ extension PagedBook {
       timeline: timeline, style: effect.name,
       width: turn.spread ? 2 * settings.pageWidth : settings.pageWidth,
       height: settings.pageHeight)
+  }
+
+  /// Whether the book has a pre-paginated page: its spread turns then follow its spread
+  /// pairing (`SpreadPlan`, as `render --spreads` writes them) instead of (N, N+1).
+  var pairsSpreads: Bool {
+    pages.book.records.contains { $0.page.rendition?.layout == .prePaginated }
+  }
+
+  /// The spread holding page `number` (from 1) and the one a turn in `direction` shows, by
+  /// the book's pairing (right to left in a right-to-left book); nil when there is none.
+  func spreadTurn(from number: Int, direction: TurnDirection) -> (current: Spread, target: Spread)?
+  {
+    let spreads = SpreadPlan.pair(
+      pages.book.records.map { ($0.page.number, $0.page.rendition) },
+      direction: pages.book.document.metadata.direction)
+    guard let k = spreads.firstIndex(where: { $0.left == number || $0.right == number }) else {
+      return nil
+    }
+    let t = k + (direction == .next ? 1 : -1)
+    return spreads.indices.contains(t) ? (spreads[k], spreads[t]) : nil
   }
 
   /// The pages at `indices` (from 0), rendered here and now; blank paper where out of range.

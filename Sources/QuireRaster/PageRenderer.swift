@@ -80,8 +80,19 @@ package final class PageRenderer: Sendable {
     let rasterizer = checkout()
     defer { checkin(rasterizer) }
     if let background = page.background { paintBox(background, canvas: &canvas) }
+    var budget = Swift.max(1 << 24, 16 * width * height)
+    paintItems(page.items, canvas: &canvas, rasterizer: rasterizer, depth: 0, budget: &budget)
+    return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)
+  }
+
+  /// Paints `items` in order; `depth` counts the transformed groups they are inside, `budget`
+  /// is the layer pixels the page's transformed groups may still use (TransformedLayer.swift).
+  func paintItems(
+    _ items: [DisplayItem], canvas: inout Canvas, rasterizer: GlyphRasterizer, depth: Int,
+    budget: inout Int
+  ) {
     var clips: [OverflowClip] = []
-    for (index, item) in page.items.enumerated() {
+    for (index, item) in items.enumerated() {
       defer {
         while let clip = clips.last, clip.last <= index {
           canvas.restore(outside: clip.rect, from: clip.saved)
@@ -110,12 +121,14 @@ package final class PageRenderer: Sendable {
         if box.clippedItems > 0, clips.count < 64 {
           clips.append(
             OverflowClip(
-              last: index + Swift.min(box.clippedItems, page.items.count), rect: box.paddingBox,
+              last: index + Swift.min(box.clippedItems, items.count), rect: box.paddingBox,
               saved: canvas.pixels))
         }
+      case .transformed(let group):
+        drawTransformed(
+          group, canvas: &canvas, rasterizer: rasterizer, depth: depth, budget: &budget)
       }
     }
-    return PixelBuffer(width: width, height: height, format: format, pixels: canvas.pixels)
   }
 
   /// A box fragment, its background images decoded through the shared image store.
@@ -231,11 +244,12 @@ struct Canvas {
   let format: PixelBuffer.Format
   var pixels: [UInt8]
 
-  init(width: Int, height: Int, format: PixelBuffer.Format) {
+  /// A canvas of `paper` (white; a transformed layer also paints on black, TransformedLayer.swift).
+  init(width: Int, height: Int, format: PixelBuffer.Format, paper: UInt8 = 255) {
     self.width = width
     self.height = height
     self.format = format
-    pixels = [UInt8](repeating: 255, count: width * height * format.channels)
+    pixels = [UInt8](repeating: paper, count: width * height * format.channels)
   }
 
   /// Paints coverage × ink. `bits` is `rows` rows of `width` bytes.

@@ -210,6 +210,34 @@ enum FixedLayoutFixture {
     #expect(image.width == 1200 && image.height == 800)
   }
 
+  /// `flip --spread` on a right-to-left fixed-layout book turns the spreads `--spreads`
+  /// pairs: (1), (3 | 2), (5 | 4)…, and frame 0 shows the current spread, the earlier page
+  /// on the right.
+  @Test(.enabled(if: Corpus.available, "the corpus is missing"))
+  func harukoFlipTurnsPairedSpreads() throws {
+    let book = try PagedBook(
+      corpusBook("haruko-html-jpeg.epub"), layout: LayoutSettings(), threads: 2, through: 6)
+    let first = try #require(book.spreadTurn(from: 1, direction: .next))
+    #expect(first.current.left == 1 && first.current.right == nil)
+    #expect(first.target.left == 3 && first.target.right == 2)
+    let second = try #require(book.spreadTurn(from: 3, direction: .next))
+    #expect(second.current.right == 2 && second.target.left == 5 && second.target.right == 4)
+    let back = try #require(book.spreadTurn(from: 2, direction: .prev))
+    #expect(back.target.left == 1 && back.target.right == nil)
+    var turn = PageTurn()
+    turn.spread = true
+    turn.timing.frames = 3
+    let animation = try book.turn(from: 2, turn)
+    #expect(animation.width == 1200 && animation.height == 800)
+    let frame = animation.frame(0)
+    let (left, right) = (try book.page(3), try book.page(2))
+    func half(_ x0: Int) -> [UInt8] {
+      (0..<800).flatMap { y in frame.pixels[(y * 1200 + x0) * 4..<(y * 1200 + x0 + 600) * 4] }
+    }
+    let (leftSame, rightSame) = (half(0) == left.pixels, half(600) == right.pixels)
+    #expect(leftSame && rightSame)
+  }
+
   /// The fixture's pages: goldens at the ICB (--size native) and fitted into 600x800.
   @Test func fixtureGoldens() throws {
     let (out, manifest) = try FixedLayoutFixture.render(
@@ -232,6 +260,31 @@ enum FixedLayoutFixture {
       boxes.contains { $0["x"] as? Double == x && $0["y"] as? Double == y }
     }
     #expect(at(60, 40) && at(560, 300) && at(700, 60) && at(750, 620))
+    // Transformed boxes report the bounding box of their mapped border box: #grow is
+    // scale(1.5, 0.75) about its top-left corner, #spin rotate(10deg) about its centre
+    // (120, 640) with half-extents 80·cos + 40·sin by 80·sin + 40·cos.
+    func box(_ x: Double, _ y: Double) -> [String: Any]? {
+      boxes.first { $0["x"] as? Double == x && $0["y"] as? Double == y }
+    }
+    let grow = try #require(box(260, 610))
+    #expect(grow["width"] as? Double == 150 && grow["height"] as? Double == 45)
+    let a = 10 * Double.pi / 180
+    let (hw, hh) = (80 * cos(a) + 40 * sin(a), 80 * sin(a) + 40 * cos(a))
+    let spin = try #require(box(Manifest.r(120 - hw), Manifest.r(640 - hh)))
+    #expect(abs((spin["width"] as? Double ?? 0) - 2 * hw) < 0.011)
+    // Shrink-to-fit absolute boxes (CSS 2.1 §10.3.7): as wide as their text plus padding,
+    // at `left: 40px`, and against `right: 30px` of the 600 px viewport.
+    let boxes2 = try #require(pages[1]["boxes"] as? [[String: Any]])
+    let tag = try #require(boxes2.first { $0["x"] as? Double == 40 && $0["y"] as? Double == 700 })
+    let tagWidth = try #require(tag["width"] as? Double)
+    #expect(tagWidth > 100 && tagWidth < 160 && tag["height"] as? Double == 36)
+    let tag2 = try #require(
+      boxes2.first {
+        $0["y"] as? Double == 420 && $0["tag"] as? String == "div"
+          && ($0["x"] as? Double ?? 0) > 300
+      })
+    let right = (tag2["x"] as? Double ?? 0) + (tag2["width"] as? Double ?? 0)
+    #expect(abs(right - 570) < 0.02 && (tag2["width"] as? Double ?? 600) < 200)
     let (fitted, _) = try FixedLayoutFixture.render(
       FixedLayoutFixture.book, "fitted", ["--color", "rgb", "--pages", "1"])
     defer { try? FileManager.default.removeItem(atPath: fitted) }
@@ -291,6 +344,16 @@ enum FixedLayoutFixture {
     let pages = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     #expect(pages.count == 2)
     let boxes = pages.flatMap { ($0["boxes"] as? [[String: Any]]) ?? [] }
-    #expect(boxes.count >= 8)
+    #expect(boxes.count >= 16)
+    // The transformed boxes (rotate with text, scale about a corner, skewX, matrix(), a turn
+    // about the bottom-left corner, a rotated box in a rotated box) and the shrink-to-fit
+    // ones are among the boxes compared.
+    let colours = Set(boxes.compactMap { $0["colour"] as? String })
+    for c in [
+      "#d81b60", "#1f618d", "#196f3d", "#7d3c98", "#117a65", "#f1c40f", "#000080", "#d4ac0d",
+      "#a04000",
+    ] {
+      #expect(colours.contains(c), "\(c) was not compared")
+    }
   }
 }

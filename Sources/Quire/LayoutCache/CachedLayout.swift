@@ -100,9 +100,11 @@ struct CachedLayout {
         cached.start == BookLocation(page.start), cached.end == BookLocation(page.end)
       else { return false }
       for item in page.items {
-        guard case .glyphs(let run) = item, fonts.indices.contains(run.font) else { continue }
-        let name = fonts[run.font].name
-        if !used.contains(name) { used.append(name) }
+        item.forEachGlyphRun { run in
+          guard fonts.indices.contains(run.font) else { return }
+          let name = fonts[run.font].name
+          if !used.contains(name) { used.append(name) }
+        }
       }
     }
     return used == chapter.fonts

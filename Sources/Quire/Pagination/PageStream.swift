@@ -237,8 +237,9 @@ final class PageStream: @unchecked Sendable {
     var seen: [Int] = []
     let faces = typesetter.fonts.faces
     for item in page.items {
-      guard case .glyphs(let run) = item, !seen.contains(run.font) else { continue }
-      seen.append(run.font)
+      item.forEachGlyphRun { run in
+        if !seen.contains(run.font) { seen.append(run.font) }
+      }
     }
     return seen.compactMap { faces.indices.contains($0) ? faces[$0] : nil }
   }

@@ -116,6 +116,10 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   /// `margin-left: auto` / `margin-right: auto` (the `ComputedStyle.margin` side is 0 then).
   package var marginLeftAuto = false
   package var marginRightAuto = false
+  /// `margin-top: auto` / `margin-bottom: auto` (0 in `ComputedStyle.margin`; used by
+  /// absolutely positioned boxes, CSS 2.1 §10.6.4).
+  package var marginTopAuto = false
+  package var marginBottomAuto = false
   package var float: FloatSide = .none
   package var clear: ClearSide = .none
   /// `overflow: hidden` or `clip` (content is clipped to the padding box).
@@ -132,16 +136,20 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   /// Tables: `border-spacing` horizontal and vertical (separated borders only; inherited).
   package var borderSpacingX: Length = .zero
   package var borderSpacingY: Length = .zero
-  /// `position` and its offsets (`auto`: nil), `z-index` (`auto`: nil) and the translation
-  /// of `transform` in rem (x, y), for fixed-layout pages (Style/PositionProperties.swift).
+  /// `position` and its offsets (`auto`: nil), `z-index` (`auto`: nil) and `transform`, for
+  /// fixed-layout pages (Style/PositionProperties.swift, Style/TransformProperties.swift).
   package var position: BoxPosition = .static
   package var top: Length? = nil
   package var right: Length? = nil
   package var bottom: Length? = nil
   package var left: Length? = nil
   package var zIndex: Int? = nil
-  package var translate: [Double]? = nil
-  /// `transform` had functions other than translations (not drawn).
+  /// `transform` (`none`: nil).
+  package var transform: BoxTransform? = nil
+  /// `transform-origin` x and y: lengths or percentages of the border box (50% 50%).
+  package var transformOriginX = Length.percent(50)
+  package var transformOriginY = Length.percent(50)
+  /// `transform` had functions that are not drawn (3-D ones).
   package var transformDropped = false
 
   package init() {}

@@ -62,7 +62,7 @@ extension StyleComputer {
     if name.hasPrefix("border") && applyBorder(name, v, fs, &s.box) { return true }
     if name.hasPrefix("background") { return applyBackground(name, v, &s.box.background) }
     switch name {
-    case "margin", "margin-left", "margin-right":
+    case "margin", "margin-left", "margin-right", "margin-top", "margin-bottom":
       return applyMarginAuto(name, v, fs, &s)
     case "width": if case .valid(let l) = size(v, fs, none: "auto") { s.box.width = l }
     case "height": if case .valid(let l) = size(v, fs, none: "auto") { s.box.height = l }
@@ -103,15 +103,18 @@ extension StyleComputer {
     return .valid(l)
   }
 
-  /// `margin` and `margin-left/right` with `auto`: the auto sides are flagged and their
-  /// lengths are 0. Without `auto` the flags reset and the caller sets the lengths (false).
+  /// `margin` and `margin-left/right/top/bottom` with `auto`: the auto sides are flagged and
+  /// their lengths are 0. Without `auto` the flags reset and the caller sets the lengths
+  /// (false). Vertical auto margins matter to absolutely positioned boxes only.
   private static func applyMarginAuto(
     _ name: String, _ v: [CSSToken], _ fs: Double, _ s: inout ElementStyle
   ) -> Bool {
     func isAuto(_ t: CSSToken) -> Bool { t.kind == .ident && t.text.lowercased() == "auto" }
     guard v.contains(where: isAuto) else {
-      if name != "margin-right" { s.box.marginLeftAuto = false }
-      if name != "margin-left" { s.box.marginRightAuto = false }
+      if name == "margin" || name == "margin-left" { s.box.marginLeftAuto = false }
+      if name == "margin" || name == "margin-right" { s.box.marginRightAuto = false }
+      if name == "margin" || name == "margin-top" { s.box.marginTopAuto = false }
+      if name == "margin" || name == "margin-bottom" { s.box.marginBottomAuto = false }
       return false
     }
     let lengths = v.map { isAuto($0) ? Length.zero : length($0, fontSize: fs) }
@@ -123,12 +126,20 @@ extension StyleComputer {
     case "margin-right":
       s.computed.margin.right = .zero
       s.box.marginRightAuto = true
+    case "margin-top":
+      s.computed.margin.top = .zero
+      s.box.marginTopAuto = true
+    case "margin-bottom":
+      s.computed.margin.bottom = .zero
+      s.box.marginBottomAuto = true
     default:
       guard let e = fourSides(lengths.map { $0! }), let autos = fourSides(v.map(isAuto)) else {
         return true
       }
       s.computed.margin = EdgeLengths(top: e[0], right: e[1], bottom: e[2], left: e[3])
+      s.box.marginTopAuto = autos[0]
       s.box.marginRightAuto = autos[1]
+      s.box.marginBottomAuto = autos[2]
       s.box.marginLeftAuto = autos[3]
     }
     return true

@@ -61,6 +61,9 @@ extension DisplayItem {
       self = .box(b)
     case .path(let p):
       self = .path(p.mapped { ($0, $1 + dy) })
+    case .transformed(var g):
+      g.matrix.f += dy
+      self = .transformed(g)
     }
   }
 
@@ -82,6 +85,9 @@ extension DisplayItem {
       return .box(b)
     case .path(let p):
       return .path(p.mapped { ($0, $1 + dy) })
+    case .transformed(var g):
+      g.matrix.f += dy
+      return .transformed(g)
     }
   }
 }

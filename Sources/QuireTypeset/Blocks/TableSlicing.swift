@@ -56,6 +56,9 @@ enum TableSlicing {
       case .path(let p):
         let i = slice(p.bounds.y)
         out[i].items.append(item.offset(dy: -cuts[i]))
+      case .transformed(let g):
+        let i = slice(g.matrix.bounds(of: g.bounds).y)
+        out[i].items.append(item.offset(dy: -cuts[i]))
       }
     }
     var seen = [Bool](repeating: false, count: count)

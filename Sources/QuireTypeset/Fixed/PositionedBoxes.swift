@@ -2,17 +2,17 @@
 // and `fixed` boxes leave the flow and are placed by their offsets in their containing
 // block; `relative` (and `sticky`, which is relative on a page that never scrolls) boxes
 // keep their place in the flow and are drawn shifted by their offsets. `z-index` orders the
-// layers: negative ones under the flow, the rest over it in (z-index, document) order.
-// `transform` translations move the layer like relative offsets.
+// layers: negative ones under the flow, the rest over it in (z-index, document) order. The
+// width, height and place of an absolute box follow CSS 2.1's constraint equations
+// (AbsoluteBoxes.swift); a `transform` moves the layer or draws it through a matrix
+// (BoxMatrix.swift).
 //
 // Each positioned box is laid out on its own: a sub-flow (a copy of the chapter's flow with
 // empty entries and boxes, sharing the shaper and hyphenation caches, which move back after)
 // lays the box out as a static block between its containing block's edges, then one tall
 // page of it is placed. The containing block is the ICB for a top-level box, and the
 // padding box's horizontal extent of the nearest positioned ancestor otherwise (its layer
-// moves with the ancestor's). An absolute box with `width: auto` takes the space between
-// its offsets (browsers shrink it to fit its content; text that fills the line lands the
-// same, short lines differ only in where a background ends).
+// moves with the ancestor's).
 //
 // Bounds: positioned boxes nest at most `maxDepth` deep (deeper ones are laid out in flow)
 // and a page holds at most `maxLayers` of them (the rest are laid out in flow); each box is
@@ -46,7 +46,7 @@ struct PositionedBoxes: Sendable {
   var layers: [Layer] = []
   /// Layers placed so far in the whole page (shared count through nesting).
   var count = 0
-  /// A `transform` other than a translation was met (reported once).
+  /// A `transform` with 3-D functions was met (reported once).
   var droppedTransform = false
   /// The next block is the one a sub-flow lays out itself (it is not taken again).
   var bypassNext = false
@@ -63,42 +63,46 @@ extension ChapterFlow {
     // A box with an explicit height keeps that height on a fixed page (its content may
     // overflow it, and `overflow: hidden` cuts there): laid out as an in-flow layer.
     let sized = box.height != nil && block.kind != .table && block.inlines.isEmpty
-    guard positioned.enabled, box.position != .static || box.translate != nil || sized,
+    guard positioned.enabled, box.position != .static || box.transform != nil || sized,
       positioned.depth < PositionedBoxes.maxDepth, positioned.count < PositionedBoxes.maxLayers
     else { return false }
     positioned.droppedTransform = positioned.droppedTransform || box.transformDropped
     let out = box.position.isOutOfFlow
     let cbWidth = max(1, right - left)
     let cbHeight = positioned.containingHeight
-    func off(_ l: Length?, _ base: Double) -> Double? { l.map { px($0, of: base) } }
-    let (l, r) = (off(box.left, cbWidth), off(box.right, cbWidth))
-    let (t, b) = (off(box.top, cbHeight), off(box.bottom, cbHeight))
-    var layoutLeft = left
-    var layoutRight = right
-    if out {
-      layoutLeft = left + (l ?? 0)
-      layoutRight = right - (r ?? 0)
-      if l == nil, r != nil, let w = box.width.map({ px($0, of: cbWidth) }) {
-        layoutLeft = max(left - 10_000, layoutRight - w)
-      }
+    let span = out ? absoluteSpan(block, left: left, right: right) : (left, right)
+    var layer = sublayout(block, left: span.0, right: max(span.0 + 1, span.1))
+    if out,
+      let height = absoluteHeight(
+        block, lead: layer.lead, trail: layer.trail, cbWidth: cbWidth)
+    {
+      layer.height = layer.lead + cut(&layer.page, borderHeight: height, top: layer.lead)
+    } else if sized {
+      let height = specifiedHeight(block, cbWidth)
+      layer.height = layer.lead + cut(&layer.page, borderHeight: height, top: layer.lead)
     }
-    var layer = sublayout(block, left: layoutLeft, right: max(layoutLeft + 1, layoutRight))
-    if sized { layer.height = layer.lead + cut(&layer.page, block, top: layer.lead, cbWidth) }
     if !out { collapse(layer.lead) }  // an in-flow box's top margin collapses with the flow's
     flushMargins()
     let staticY = boxFlow.flowY + pendingSpace
-    var dx = box.translate.map { $0[0] * options.fontSize } ?? 0
-    var dy = (box.translate.map { $0[1] * options.fontSize } ?? 0)
+    var dx = 0.0
+    var dy = 0.0
     if out {
-      dy += t ?? b.map { cbHeight - $0 - layer.height } ?? staticY
+      dy = absoluteTop(
+        block, height: layer.height - layer.lead, lead: layer.lead, trail: layer.trail,
+        staticY: staticY)
     } else {
-      dx += box.position == .static ? 0 : (l ?? -(r ?? 0))
-      dy += staticY - layer.lead + (box.position == .static ? 0 : (t ?? -(b ?? 0)))
+      dx =
+        box.position == .static
+        ? 0 : (offset(box.left, cbWidth) ?? -(offset(box.right, cbWidth) ?? 0))
+      dy = staticY - layer.lead
+      if box.position != .static {
+        dy += offset(box.top, cbHeight) ?? -(offset(box.bottom, cbHeight) ?? 0)
+      }
       // The box keeps its place in the flow.
       var spacer = FlowEntry(
         spaceBefore: 0, height: max(0, layer.height - layer.lead), start: block.location,
         end: lastLocation)
-      if box.position == .static && box.translate == nil {
+      if box.position == .static && box.transform == nil {
         // A sized static box paints in flow order (inside its ancestors' clips): its items
         // ride on the entry that holds its place.
         layer.page.shift(dx: 0, dy: -layer.lead)
@@ -116,13 +120,43 @@ extension ChapterFlow {
     }
     layer.page.shift(dx: dx, dy: dy)
     positioned.count += 1 + layer.nested.count
-    positioned.layers.append(
-      PositionedBoxes.Layer(
-        z: box.zIndex ?? 0, order: positioned.layers.count, items: layer.page.items,
-        lines: layer.page.lines, images: layer.page.images, blocks: layer.page.blocks,
-        boxes: layer.page.boxes))
-    addNested(layer.nested, dx: dx, dy: dy)
+    place(layer.page, block, nested: layer.nested, dx: dx, dy: dy, top: dy + layer.lead)
     return true
+  }
+
+  /// An offset (`top`, `left`…) in px of `base`; nil for `auto`.
+  func offset(_ l: Length?, _ base: Double) -> Double? { l.map { px($0, of: base) } }
+
+  /// Adds a laid-out box's layer (already moved by dx, dy) and its descendants' layers:
+  /// through its `transform` when it has one (BoxMatrix.swift).
+  private mutating func place(
+    _ page: Page, _ block: Block, nested: [PositionedBoxes.Layer], dx: Double, dy: Double,
+    top: Double
+  ) {
+    var layer = PositionedBoxes.Layer(
+      z: block.box.zIndex ?? 0, order: positioned.layers.count, items: page.items,
+      lines: page.lines, images: page.images, blocks: page.blocks, boxes: page.boxes)
+    guard let transform = block.box.transform, !transform.functions.isEmpty else {
+      positioned.layers.append(layer)
+      addNested(nested, dx: dx, dy: dy)
+      return
+    }
+    let border =
+      page.boxes.first?.border
+      ?? PositionedBoxes.Layer.extent([], lines: page.lines, images: page.images, boxes: [])
+    let m = matrix(
+      transform, origin: (block.box.transformOriginX, block.box.transformOriginY),
+      border: border)
+    var moved = nested
+    for i in moved.indices { moved[i].shift(dx: dx, dy: dy) }
+    if m.isTranslation {
+      layer.shift(dx: m.e, dy: m.f)
+      positioned.layers.append(layer)
+      addNested(moved, dx: m.e, dy: m.f)
+    } else {
+      layer.transform(by: m, nested: moved)
+      positioned.layers.append(layer)
+    }
   }
 
   /// The layers of a laid-out box's positioned descendants, moved with it.
@@ -153,7 +187,7 @@ extension ChapterFlow {
       count: positioned.count + 1, bypassNext: true)
     var inner = block
     inner.box.position = .static
-    inner.box.translate = nil
+    inner.box.transform = nil
     sub.layout(blocks: [inner], left: left, right: right)
     sub.endFloats()
     shaper = sub.shaper.take()
@@ -175,19 +209,26 @@ extension ChapterFlow {
     return (page, height, lead, sub.marginPos + sub.marginNeg, sub.positioned.layers)
   }
 
-  /// Gives the layer's own box (its first box item, at `top`) the block's explicit border-box
-  /// height; returns that height.
-  private func cut(_ page: inout Page, _ block: Block, top: Double, _ cbWidth: Double) -> Double {
+  /// The block's explicit `height` as a border-box height, px.
+  func specifiedHeight(_ block: Block, _ cbWidth: Double) -> Double {
     let specified = block.box.height.map { px($0, of: positioned.containingHeight) } ?? 0
     var height = max(0, specified)
-    if block.box.boxSizing == .contentBox {
-      let border = block.box.border
-      height +=
-        max(0, px(block.style.padding.top, of: cbWidth))
-        + max(0, px(block.style.padding.bottom, of: cbWidth))
-        + (border.top.style.isVisible ? max(0, px(border.top.usedWidth, of: cbWidth)) : 0)
-        + (border.bottom.style.isVisible ? max(0, px(border.bottom.usedWidth, of: cbWidth)) : 0)
-    }
+    if block.box.boxSizing == .contentBox { height += verticalEdges(block, cbWidth) }
+    return height
+  }
+
+  /// Border and padding above and below the block's content, px.
+  private func verticalEdges(_ block: Block, _ cbWidth: Double) -> Double {
+    let border = block.box.border
+    return max(0, px(block.style.padding.top, of: cbWidth))
+      + max(0, px(block.style.padding.bottom, of: cbWidth))
+      + (border.top.style.isVisible ? max(0, px(border.top.usedWidth, of: cbWidth)) : 0)
+      + (border.bottom.style.isVisible ? max(0, px(border.bottom.usedWidth, of: cbWidth)) : 0)
+  }
+
+  /// Gives the layer's own box (its first box item, at `top`) the border-box height
+  /// `height`; returns that height.
+  private func cut(_ page: inout Page, borderHeight height: Double, top: Double) -> Double {
     if let k = page.items.firstIndex(where: { if case .box = $0 { true } else { false } }),
       case .box(var paint) = page.items[k], abs(paint.rect.y - top) < 0.5
     {
@@ -259,7 +300,7 @@ extension BlockFragment {
 
 extension DisplayItem {
   /// Moves the item by (dx, dy) in place.
-  mutating func shift(dx: Double, dy: Double) {
+  package mutating func shift(dx: Double, dy: Double) {
     if dx == 0 {
       shift(dy: dy)
       return
@@ -287,18 +328,22 @@ extension DisplayItem {
       self = .box(b)
     case .path(let p):
       self = .path(p.mapped { ($0 + dx, $1 + dy) })
+    case .transformed(var g):
+      g.matrix.e += dx
+      g.matrix.f += dy
+      self = .transformed(g)
     }
   }
 }
 
 extension PositionedBoxes {
-  /// One warning when a `transform` other than a translation was not drawn.
+  /// One warning when a `transform` had 3-D functions that were not drawn.
   func diagnostics(file: String, spine: Int) -> [Diagnostic] {
     guard droppedTransform else { return [] }
     return [
       Diagnostic(
         .rendition, file: file, spine: spine,
-        message: "transform: only translations are drawn on fixed-layout pages")
+        message: "transform: 3-D transform functions are not drawn on fixed-layout pages")
     ]
   }
 }

@@ -86,6 +86,18 @@ package enum DisplayItem: Sendable, Hashable {
   case box(BoxPaint)
   /// A filled outline: diagonal strokes, arrows, curves (FilledPath.swift).
   case path(FilledPath)
+  /// Items drawn under a `transform` (Layout/AffineMatrix.swift). Indirect: a group is rare
+  /// and large, and every other item should not grow to its size.
+  indirect case transformed(TransformedGroup)
+
+  /// Calls `body` with each glyph run of the item, those inside transformed groups included.
+  package func forEachGlyphRun(_ body: (GlyphRun) -> Void) {
+    switch self {
+    case .glyphs(let run): body(run)
+    case .transformed(let g): for item in g.items { item.forEachGlyphRun(body) }
+    default: break
+    }
+  }
 }
 
 /// One laid-out line, for the manifest's `lines` and for tests.

@@ -85,6 +85,15 @@ struct VerticalPage {
           let q = point($0, $1)
           return (q.x, q.y)
         })
+    case .transformed(let g):
+      // The matrix conjugated by the logical-to-physical map (affine for the parts a group
+      // spans): physical = P × M × P⁻¹.
+      let (o, ex, ey) = (point(0, 0), point(1, 0), point(0, 1))
+      let p = AffineMatrix(
+        a: ex.x - o.x, b: ex.y - o.y, c: ey.x - o.x, d: ey.y - o.y, e: o.x, f: o.y)
+      let m = p.inverted.map { p.concatenating(g.matrix).concatenating($0) } ?? g.matrix
+      return .transformed(
+        TransformedGroup(matrix: m, bounds: rect(g.bounds), items: g.items.map { self.item($0) }))
     }
   }
 
