@@ -160,10 +160,8 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
             let dA = piR - dq
             let ax = qx + (dA - dq) * nx
             let ay = qy + (dA - dq) * ny
-            // The flap's shadow past its edges, and the roll's where the leaf leaves the page
-            // along the fold (seen at the roll's foot, where the flap does not cover it).
-            let shadow = Swift.max(
-              paper.dropShadow(paper.outside(ax, ay)), hasCylinder ? paper.dropShadow(-dq) : 0)
+            // The flap's shadow, and the roll's along the fold (seen at the roll's foot).
+            let shadow = Swift.max(paper.dropShadow(paper.outside(ax, ay)), paper.dropShadow(-dq))
             if shadow > 0 { color = shadowed(color, shadow) }
             let cov = paper.coverage(ax, ay)
             if cov > 0 { color = mix(color, backColor(ax, ay), cov) }
