@@ -205,6 +205,7 @@ public enum ShelfJob {
     anim.end = end == .grid ? .grid : .scatter
     anim.labeler = badgeLabeler()
     anim.drawBadges()
+    anim.reduceCovers()
     return anim
   }
 

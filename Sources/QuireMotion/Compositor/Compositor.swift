@@ -11,8 +11,9 @@ import Foundation
 /// internally; source-over throughout.
 ///
 /// Simplifications, documented: the shadow's shape is the layer's rounded bounds (as if
-/// shadowPath were the bounds), offset in canvas pixels, blurred by three box passes per axis
-/// (σ = shadowRadius / 2); a layer whose isDoubleSided is false and that faces away is
+/// shadowPath were the bounds), offset in canvas pixels, a Gaussian of σ = shadowRadius / 2:
+/// for square corners under an affine transform the separable erf product of `RectShadow`
+/// (no mask, no blur pass), otherwise the mask blurred by three box passes per axis; a layer whose isDoubleSided is false and that faces away is
 /// skipped with its sublayers.
 ///
 /// Determinism: single-threaded, fixed evaluation order, so the bytes are identical on every
@@ -167,9 +168,15 @@ package struct Compositor: Sendable {
     let strength = l.shadowOpacity * l.shadowColor.alpha * opacity
     guard strength > 0 else { return }
     let b = l.bounds
+    let sigma = max(l.shadowRadius, 0) / 2
+    if l.cornerRadius <= 0, b.width > 0, b.height > 0,
+      let fast = RectShadow(m, rect: b, sigma: sigma, offset: l.shadowOffset),
+      fast.draw(into: &canvas, color: l.shadowColor, strength: strength)
+    {
+      return
+    }
     guard let q = ProjectedQuad(m, b, canvasWidth: Int.max / 4, canvasHeight: Int.max / 4)
     else { return }
-    let sigma = max(l.shadowRadius, 0) / 2
     let margin = Int((3 * sigma).rounded(.up)) + 2
     let ox = l.shadowOffset.width
     let oy = l.shadowOffset.height

@@ -300,6 +300,8 @@ extension Canvas {
     let hole = shape.hole
     // Exactly affine (no perspective terms): the homogeneous c is 1 everywhere.
     let affine = h2 == 0 && h5 == 0 && h8 == 1
+    let constant = !needsUV
+    let color = constant ? shader.shade(0, 0) : SIMD4<Float>()
     px.withUnsafeMutableBufferPointer { buf in
       let dst = RowTarget(base: buf.baseAddress!)
       let row = { @Sendable (y: Int) in
@@ -336,10 +338,15 @@ extension Canvas {
         var ha = x0c * h0 + py * h3 + h6
         var hb = x0c * h1 + py * h4 + h7
         var hc = x0c * h2 + py * h5 + h8
-        var di = (y * w + sx) * 4
+        // A constant colour over the fully covered span: no coverage or shading per pixel.
+        let run = constant ? (max(sx, fullS), min(ex, fullE)) : (ex, ex)
         for x in sx..<ex {
+          if x == run.0 && run.0 < run.1 {
+            fillRun(color, dst + (y * w + x) * 4, count: run.1 - run.0)
+          }
+          if x >= run.0 && x < run.1 { continue }
+          let di = (y * w + x) * 4
           defer {
-            di += 4
             ha += h0
             hb += h1
             hc += h2
@@ -380,20 +387,7 @@ extension Canvas {
           }
           var src = shader.shade(u, v)
           if cov < 1 { src *= cov }
-          let sa = src.w
-          if sa <= 0 { continue }
-          if sa >= 255 {
-            dst[di] = src.x
-            dst[di + 1] = src.y
-            dst[di + 2] = src.z
-            dst[di + 3] = sa
-          } else {
-            let k = 1 - sa / 255
-            dst[di] = src.x + dst[di] * k
-            dst[di + 1] = src.y + dst[di + 1] * k
-            dst[di + 2] = src.z + dst[di + 2] * k
-            dst[di + 3] = sa + dst[di + 3] * k
-          }
+          sourceOver(src, dst + di)
         }
       }
       forEachRow(q.y0, q.y1, pixels: (q.x1 - q.x0) * (q.y1 - q.y0), row)
@@ -440,48 +434,24 @@ extension Canvas {
           let tex = texture.base
           let dst = target.base
           let srow = (y - ioy) * iw
-          for x in x0..<x1 {
-            let si = (srow + x - iox) * c
-            var sr: Float
-            var sg: Float
-            var sb: Float
-            var sa: Float
-            if c == 4 {
-              sa = Float(tex[si + 3])
-              let k = sa / 255
-              sr = Float(tex[si]) * k
-              sg = Float(tex[si + 1]) * k
-              sb = Float(tex[si + 2]) * k
-              if sa == 255 {
-                sr = Float(tex[si])
-                sg = Float(tex[si + 1])
-                sb = Float(tex[si + 2])
-              }
-            } else {
-              sr = Float(tex[si])
-              sg = sr
-              sb = sr
-              sa = 255
+          let drow = dst + (y * w) * 4
+          if c == 4 {
+            for x in x0..<x1 {
+              let si = (srow + x - iox) * 4
+              let t = SIMD4<Float>(
+                Float(tex[si]), Float(tex[si + 1]), Float(tex[si + 2]), Float(tex[si + 3]))
+              // Premultiplied (an opaque texel as it is), then scaled by the opacity.
+              var src = t.w == 255 ? t : t * (t.w / 255)
+              src.w = t.w
+              if opacity < 1 { src *= opacity }
+              sourceOver(src, drow + x * 4)
             }
-            if opacity < 1 {
-              sr *= opacity
-              sg *= opacity
-              sb *= opacity
-              sa *= opacity
-            }
-            if sa <= 0 { continue }
-            let di = (y * w + x) * 4
-            if sa >= 255 {
-              dst[di] = sr
-              dst[di + 1] = sg
-              dst[di + 2] = sb
-              dst[di + 3] = sa
-            } else {
-              let k = 1 - sa / 255
-              dst[di] = sr + dst[di] * k
-              dst[di + 1] = sg + dst[di + 1] * k
-              dst[di + 2] = sb + dst[di + 2] * k
-              dst[di + 3] = sa + dst[di + 3] * k
+          } else {
+            for x in x0..<x1 {
+              let g = Float(tex[(srow + x - iox) * c])
+              var src = SIMD4<Float>(g, g, g, 255)
+              if opacity < 1 { src *= opacity }
+              sourceOver(src, drow + x * 4)
             }
           }
         }
@@ -507,6 +477,34 @@ extension Canvas {
         }
       }
     }
+  }
+}
+
+/// Source-over of one premultiplied pixel onto the canvas pixel at `d` (4 floats).
+@inline(__always) func sourceOver(_ src: SIMD4<Float>, _ d: UnsafeMutablePointer<Float>) {
+  let sa = src.w
+  if sa <= 0 { return }
+  let p = UnsafeMutableRawPointer(d)
+  if sa >= 255 {
+    p.storeBytes(of: src, as: SIMD4<Float>.self)
+  } else {
+    p.storeBytes(
+      of: src + p.loadUnaligned(as: SIMD4<Float>.self) * (1 - sa / 255), as: SIMD4<Float>.self)
+  }
+}
+
+/// Source-over of one colour onto `count` consecutive canvas pixels from `d`.
+@inline(__always) func fillRun(_ src: SIMD4<Float>, _ d: UnsafeMutablePointer<Float>, count: Int) {
+  guard src.w > 0 else { return }
+  let p = UnsafeMutableRawPointer(d)
+  if src.w >= 255 {
+    for i in 0..<count { p.storeBytes(of: src, toByteOffset: i * 16, as: SIMD4<Float>.self) }
+    return
+  }
+  let k = 1 - src.w / 255
+  for i in 0..<count {
+    let old = p.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+    p.storeBytes(of: src + old * k, toByteOffset: i * 16, as: SIMD4<Float>.self)
   }
 }
 

@@ -56,6 +56,12 @@ package struct BookOpenAnimation: Sendable {
     self.shelf = shelf.flatMap {
       $0.width == canvas.width && $0.height == canvas.height ? $0.asRGBA() : nil
     }
+    // The cover is drawn at most at the open book's size (up to a fifth larger while it
+    // swings toward the eye): averaged down to that once, not resampled from full size in
+    // every frame.
+    self.cover = cover.reduced(
+      toFit: Int((Double(firstPage.width) * 1.2).rounded(.up)),
+      Int((Double(firstPage.height) * 1.2).rounded(.up)))
   }
 
   /// Where the open book rests: the page's size, centred, at an integer origin.

@@ -24,7 +24,9 @@ import Foundation
 /// Shading: a Lambert term with light from the viewer and the upper left on both sides of the
 /// cylinder (1 on flat paper, so the curl blends into the page at the fold); the back shows
 /// options.back (LeafFaces); a soft shadow (α 0.45, quadratic falloff over 0.8r) falls on the
-/// page beneath past the curl's silhouette and on the flat page around the flipped-over flap.
+/// page beneath past the curl's silhouette, on the flat page around the flipped-over flap, and
+/// on the flat page along the fold where the roll rises from it (otherwise the foot of the
+/// roll, which the flap does not cover, shows an unshaded patch next to the shaded roll).
 /// Edges of the leaf are anti-aliased by the distance of the sampled page point to the page
 /// edge (coverage = clamp(distance + ½)).
 package struct CurlEffect: PageTurnEffect, LeafEffect {
@@ -111,8 +113,8 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
     let canvasWidth = faces.canvasWidth
     let originX = faces.originX
     let dMax = g.farthestLift(width: fw, height: fh)
-    // Output pixels with dq below this see neither the flap nor its shadow.
-    let flapMin = Swift.min(0, piR - dMax - sw - 1)
+    // Output pixels with dq below this see neither the flap, nor its shadow, nor the roll's.
+    let flapMin = Swift.min(-sw - 1, piR - dMax - sw - 1)
     let paper = CurlPaper(width: fw, height: fh, shadowWidth: sw, shadowMax: shadowMax)
     let l = CurlPaper.light
     let lateral = nx * l.x + ny * l.y
@@ -158,7 +160,8 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
             let dA = piR - dq
             let ax = qx + (dA - dq) * nx
             let ay = qy + (dA - dq) * ny
-            let shadow = paper.dropShadow(paper.outside(ax, ay))
+            // The flap's shadow, and the roll's along the fold (seen at the roll's foot).
+            let shadow = Swift.max(paper.dropShadow(paper.outside(ax, ay)), paper.dropShadow(-dq))
             if shadow > 0 { color = shadowed(color, shadow) }
             let cov = paper.coverage(ax, ay)
             if cov > 0 { color = mix(color, backColor(ax, ay), cov) }

@@ -8,8 +8,11 @@
 ///   gradient black α 0.6 → 0 over the 50 px next to the fold;
 /// - on the page beneath, black α 0.6 → 0 over the 40 px right of the fold; on the top page a
 ///   40 px shadow left of the back's free edge;
-/// - the three shadows' opacity is min(1, 4(1 − e)) as in Leaves, and also ≤ 4e here so that
-///   they are gone when the leaf lies down (the contract: frame(1) == next exactly).
+/// - the uncovered part of the top page, which the leaf passes over, is dimmed under black
+///   α 0.2 (Leaves' `topPageOverlay`);
+/// - the three shadows' and the dimming's opacity is min(1, 4(1 − e)) as in Leaves, and also
+///   ≤ 4e here so that they are gone when the leaf lies down (the contract: frame(1) == next
+///   exactly).
 /// The pixel constants are Leaves' for a 768-px iPad page; they scale with W/768.
 package struct LeavesEffect: PageTurnEffect, LeafEffect {
   package var name: String { "leaves" }
@@ -33,6 +36,7 @@ package struct LeavesEffect: PageTurnEffect, LeafEffect {
     let shadowWidth = 40 * scale
     let shadingWidth = 50 * scale
     let veil = faces.backVeil
+    let dimming = 0.2 * opacity
     let canvasWidth = faces.canvasWidth
     let originX = Float(faces.originX)
 
@@ -58,7 +62,8 @@ package struct LeavesEffect: PageTurnEffect, LeafEffect {
         if xc < fold {
           plan.backShading = 0.6 * clamp01(1 - (fold - xc) / shadingWidth) * opacity
         }
-        if plan.backCoverage <= 0 && plan.topShadow == 0
+        if plan.pageX >= 0 && plan.topCoverage > 0 { plan.topDimming = dimming }
+        if plan.backCoverage <= 0 && plan.topShadow == 0 && plan.topDimming == 0
           && (plan.pageX < 0 || plan.topCoverage >= 1)
         {
           plan.kind = .copyFront
@@ -105,7 +110,9 @@ package struct LeavesEffect: PageTurnEffect, LeafEffect {
               var color: Texel
               if px < 0 {
                 color = left!.pixel(px + w, y)
-              } else if plan.topCoverage >= 1 && plan.backCoverage <= 0 && plan.topShadow == 0 {
+              } else if plan.topCoverage >= 1 && plan.backCoverage <= 0 && plan.topShadow == 0
+                && plan.topDimming == 0
+              {
                 copyPixel(front.base, (y * w + px) * 4, out, o)
                 continue
               } else if plan.topCoverage <= 0 && plan.backCoverage <= 0 && plan.beneathShadow == 0 {
@@ -114,7 +121,8 @@ package struct LeavesEffect: PageTurnEffect, LeafEffect {
               } else {
                 color = shadowed(beneath.pixel(px, y), plan.beneathShadow)
                 if plan.topCoverage > 0 {
-                  color = mix(color, front.pixel(px, y), plan.topCoverage)
+                  color = mix(
+                    color, shadowed(front.pixel(px, y), plan.topDimming), plan.topCoverage)
                 }
               }
               if plan.topShadow > 0 { color = shadowed(color, plan.topShadow) }
@@ -143,5 +151,7 @@ private struct ColumnPlan {
   var backX: Float = 0
   var beneathShadow: Float = 0
   var topShadow: Float = 0
+  /// Leaves' overlay on the uncovered part of the top page.
+  var topDimming: Float = 0
   var backShading: Float = 0
 }

@@ -323,6 +323,31 @@ package struct ShelfAnimation: Sendable {
     return ShelfBadge.image(fraction: fraction, size: Int(d.rounded()), labeler: labeler)
   }
 
+  /// Reduces every cover once to the largest size it is drawn at (its grid and scattered
+  /// sizes, lifted by up to 1.08), so that frames sample a texture of about the drawn size
+  /// (averaged once, no aliasing, cache-friendly) instead of the full-size picture. Call after
+  /// setting `start`, `end` and `scatter`.
+  package mutating func reduceCovers() {
+    let n = min(covers.count, 1_000)
+    let endOrder = order
+    let pile = pile(count: n)
+    for book in 0..<n {
+      let slots = [book, endOrder.firstIndex(of: book) ?? book]
+      var w = 0.0
+      var h = 0.0
+      for slot in slots {
+        for side in [start, end] {
+          let size = pose(slot: slot, in: side, pile: pile, cover: covers[book]).size
+          w = max(w, size.width * 1.08)
+          h = max(h, size.height * 1.08)
+        }
+      }
+      guard w.isFinite, h.isFinite, w < 16_384, h < 16_384 else { continue }
+      covers[book] = covers[book].reduced(
+        toFit: Int(w.rounded(.up)) + 1, Int(h.rounded(.up)) + 1)
+    }
+  }
+
   /// Draws every badge once (call after setting `progress` and `labeler`): frames then only
   /// composite them.
   package mutating func drawBadges() {
