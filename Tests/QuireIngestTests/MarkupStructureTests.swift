@@ -91,15 +91,15 @@ private func dump(_ c: Chapter) -> String {
       css: ".b { display: inline-block; padding: 1px }")
     #expect(
       dump(c) == """
-          paragraph <p> @0 {margin=1rem,0,1rem,0}
-            text @0 "a "
-            inline-block @2..7
-              paragraph <span> @2 {padding=0.0625rem,0.0625rem,0.0625rem,0.0625rem}
-                text @2 "b "
-                text @4 {italic} "c"
-                text @5 " d"
-            text @7 " e"
-      """)
+            paragraph <p> @0 {margin=1rem,0,1rem,0}
+              text @0 "a "
+              inline-block @2..7
+                paragraph <span> @2 {padding=0.0625rem,0.0625rem,0.0625rem,0.0625rem}
+                  text @2 "b "
+                  text @4 {italic} "c"
+                  text @5 " d"
+              text @7 " e"
+        """)
     #expect(c.plainText == "a b c d e")
     #expect(c.length == 9)
   }
