@@ -724,7 +724,7 @@ struct ChapterBuilder {
         out = []
       case .boxEnd:
         close()
-        if let box = boxes.popLast() { closeInlineBox(box, content: &out) }
+        if var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
       case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
@@ -742,15 +742,16 @@ struct ChapterBuilder {
       }
     }
     close()
-    while let box = boxes.popLast() { closeInlineBox(box, content: &out) }
+    while var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
     RubyMarkup.attach(&out)
     return (out, nil)
   }
 
   /// Wraps `content` (an inline block's inlines) into its `InlineBlock` and puts it after
-  /// the content outside it.
+  /// the content outside it (moved out of `box`).
   private func closeInlineBox(
-    _ box: (outside: [Inline], start: Location, opening: InlineBoxOpening), content: inout [Inline]
+    _ box: inout (outside: [Inline], start: Location, opening: InlineBoxOpening),
+    content: inout [Inline]
   ) {
     RubyMarkup.attach(&content)
     let o = box.opening
@@ -758,7 +759,10 @@ struct ChapterBuilder {
       kind: .paragraph, style: o.style, inlines: content, location: box.start, element: o.element,
       lang: o.lang, dir: o.style.direction, box: o.box)
     block.source = o.source
-    content = box.outside
+    // Moved out, not copied: appending to a shared buffer would copy the paragraph's content
+    // once per box (quadratic in a paragraph of many boxes).
+    content = []
+    swap(&content, &box.outside)
     content.append(
       .inlineBlock(
         InlineBlock(
