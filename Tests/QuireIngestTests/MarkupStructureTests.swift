@@ -91,6 +91,7 @@ private func dump(_ c: Chapter) -> String {
       css: ".b { display: inline-block; padding: 1px }")
     #expect(
       dump(c) == """
+          container <body> @0
             paragraph <p> @0 {margin=1rem,0,1rem,0}
               text @0 "a "
               inline-block @2..7

@@ -30,7 +30,7 @@ struct InlineBlockTests {
   @Test func shrinkToFitAndDeclaredWidths() throws {
     let (_, page) = try firstPage()
     let spans = page.blocks.filter { $0.tag == "span" }
-    #expect(spans.count == 8)
+    #expect(spans.count == 9)
     // A one-line box is exactly as wide as its text (max-content) …
     let badge = try #require(page.lines.first { $0.text == "badge" })
     let badgeBox = try #require(spans.first { $0.index == badge.block })

@@ -256,15 +256,24 @@ struct PieceShaper {
     out.sources.append(.piece(out.pieces.count - 1))
   }
 
-  /// An inline block: one unbreakable box as wide as its margin box.
+  /// An inline block: one unbreakable box as wide as its margin box, on its own baseline
+  /// (raised by a `vertical-align` length) or placed by a `vertical-align` keyword as an
+  /// image would be.
   private mutating func inlineBox(_ b: LaidOutInlineBox, at i: Int) {
     let si = sty[i]
     let rs = styles[si]
+    let height = b.ascent + b.descent
+    var extent = (b.ascent + rs.shift, b.descent - rs.shift)
+    switch rs.style.text.verticalShift {
+    case nil, .length?, .lineHeightPercent?: break
+    default:
+      extent = ChapterFlow.imageExtent(height: height, style: rs, face: fonts.faces[rs.choice.face])
+    }
     out.pieces.append(
       Piece(
         start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
         shaped: ShapedText(glyphs: [], advance: 0), width: b.width, image: nil,
-        imageAbove: b.ascent, imageBelow: b.descent, inlineBox: b))
+        imageAbove: max(0, extent.0), imageBelow: max(0, extent.1), inlineBox: b))
     out.items.append(.box(width: b.width))
     out.sources.append(.piece(out.pieces.count - 1))
   }
