@@ -168,21 +168,8 @@ struct ChapterBuilder {
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
         }
-        // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
-        if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
-          style.display = .block
-        }
-        // An inline block holds one paragraph: block-level content inside it is set inline.
-        if inlineBoxDepth > 0, style.display != .inline {
-          if node.name == "hr" { continue }
-          style.display = .inline
-        }
-        // vertical-align reaches the text of inline descendants (their runs are raised too).
-        if style.display == .inline, style.computed.verticalAlign == .baseline,
-          parent.style.display == .inline
-        {
-          style.computed.verticalAlign = parent.style.computed.verticalAlign
-        }
+        if inlineBoxDepth > 0, node.name == "hr" { continue }
+        contextualDisplay(&style, parent: parent.style)
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {
@@ -228,6 +215,23 @@ struct ChapterBuilder {
     let root = finish(frames.removeLast())
     blocks = root.children
     NoteDetection.confirm(&blocks, referenced: noteRefs)
+  }
+
+  /// Display fixes that depend on where the element is.
+  private func contextualDisplay(_ style: inout ElementStyle, parent: ElementStyle) {
+    // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
+    if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
+      style.display = .block
+    }
+    // An inline block holds one paragraph: block-level content inside it is set inline.
+    if inlineBoxDepth > 0, style.display != .inline { style.display = .inline }
+    // vertical-align reaches the text of inline descendants (their runs are raised too), not
+    // through an inline block (which is aligned as one box).
+    if style.display == .inline, style.computed.verticalAlign == .baseline,
+      parent.display == .inline, !parent.box.isInlineBlock
+    {
+      style.computed.verticalAlign = parent.computed.verticalAlign
+    }
   }
 
   /// Replaced and empty elements (br, img, svg cover images, hr): appended whole; true when
