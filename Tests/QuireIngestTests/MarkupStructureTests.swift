@@ -74,13 +74,35 @@ private func dump(_ c: Chapter) -> String {
       switch i {
       case .text(let r): return r.text
       case .lineBreak: return "⏎"
-      case .image, .math: return "□"
+      case .image, .math, .inlineBlock: return "□"
       }
     }
     #expect(parts == ["line 1", "⏎", "  indented\tTab"])
     let pl = c.blocks[0].children[1]
     #expect(pl.inlines.count == 3)
     #expect(c.plainText == "line 1\n  indented\tTaba b\nc")
+  }
+
+  @Test func inlineBlocksHoldTheirContentAsAParagraph() {
+    // Spaces inside the box collapse at its edges, spaces around it stay; block-level content
+    // inside is set inline; Locations run through the box's text in document order.
+    let c = chapter(
+      "<p>a <span class=\"b\"> b <em>c</em> <div>d</div> </span> e</p>",
+      css: ".b { display: inline-block; padding: 1px }")
+    #expect(
+      dump(c) == """
+          container <body> @0
+            paragraph <p> @0 {margin=1rem,0,1rem,0}
+              text @0 "a "
+              inline-block @2..7
+                paragraph <span> @2 {padding=0.0625rem,0.0625rem,0.0625rem,0.0625rem}
+                  text @2 "b "
+                  text @4 {italic} "c"
+                  text @5 " d"
+              text @7 " e"
+        """)
+    #expect(c.plainText == "a b c d e")
+    #expect(c.length == 9)
   }
 
   @Test func displayNoneHeadScriptAndHidden() {

@@ -24,6 +24,7 @@ struct HeadingBreakCorpusTests {
             switch i {
             case .text(let r): length += r.text.unicodeScalars.count
             case .lineBreak, .image, .math: length += 1
+            case .inlineBlock(let ib): length += ib.end - ib.location.offset
             }
           }
           out.append((spine, b.location.offset, b.location.offset + length))

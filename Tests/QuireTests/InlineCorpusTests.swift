@@ -50,6 +50,7 @@ struct InlineCorpusTests {
           (lo, hi) = (min(lo, img.location.offset), max(hi, img.location.offset + 1))
         case .math(let m):
           (lo, hi) = (min(lo, m.location.offset), max(hi, m.location.offset + 1))
+        case .inlineBlock(let ib): (lo, hi) = (min(lo, ib.location.offset), max(hi, ib.end))
         }
       }
       return lo < hi ? lo..<hi : nil

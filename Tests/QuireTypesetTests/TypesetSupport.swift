@@ -46,6 +46,7 @@ struct DocumentBuilder {
     case .lineBreak(let l): start = l
     case .image(let i): start = i.location
     case .math(let m): start = m.location
+    case .inlineBlock(let b): start = b.location
     case nil: start = loc()
     }
     return Block(kind: kind, style: style, inlines: inlines, location: start, element: element)

@@ -98,6 +98,30 @@ package enum Inline: Sendable {
   case image(InlineImage)
   /// A MathML formula (Document/MathFormula.swift): one atomic box, like an image.
   case math(InlineMath)
+  /// An atomic inline box (`display: inline-block`, `inline-table`, …; CSS 2.1 §9.2.4).
+  case inlineBlock(InlineBlock)
+}
+
+/// An inline-level box whose content is laid out as a block of its own and placed in its
+/// line as one unbreakable box (CSS 2.1 §9.2.4, §10.3.9, §10.8.1). Its `block` is a
+/// paragraph holding the element's inline content, with the element's style, box
+/// (borders, padding, background, sizes) and ordinal. Block-level descendants are set
+/// inline at ingest (an inline box holds one paragraph). It counts no character of its
+/// own: its text's Locations run from `location` to `end`.
+package struct InlineBlock: Sendable {
+  package var block: Block
+  /// The box's style as an inline (what the line sees: font for the strut, vertical-align).
+  package var style: ComputedStyle
+  /// Where its text starts.
+  package var location: Location
+  /// The source offset just after its text.
+  package var end: Int
+  package init(block: Block, style: ComputedStyle, location: Location, end: Int) {
+    self.block = block
+    self.style = style
+    self.location = location
+    self.end = end
+  }
 }
 
 package struct TextRun: Sendable {

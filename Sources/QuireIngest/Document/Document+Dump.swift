@@ -39,8 +39,11 @@ extension Chapter {
   }
 
   /// The chapter's text in document order: every run (generated ones aside), a `<br>` as
-  /// "\n", an inline image as U+FFFC. Its scalar count equals `length`.
-  package var plainText: String {
+  /// "\n", an inline image as U+FFFC, an inline block as its own text. Its scalar count equals
+  /// `length`.
+  package var plainText: String { Self.plainText(of: blocks) }
+
+  static func plainText(of blocks: [Block]) -> String {
     var out = ""
     var stack: [Block] = blocks.reversed()
     while let b = stack.popLast() {
@@ -50,6 +53,7 @@ extension Chapter {
         case .lineBreak: out += "\n"
         case .image: out += "\u{FFFC}"
         case .math: out += "\u{FFFC}"
+        case .inlineBlock(let ib): out += Chapter.plainText(of: [ib.block])
         }
       }
       stack.append(contentsOf: b.children.reversed())
@@ -84,6 +88,9 @@ extension Block {
       case .math(let m):
         out += pad + "  math @\(m.location.offset)\(m.formula.display ? " display" : "") "
         out += quoted(m.formula.text) + "\n"
+      case .inlineBlock(let ib):
+        out += pad + "  inline-block @\(ib.location.offset)..\(ib.end)\n"
+        ib.block.dump(into: &out, depth: depth + 2)
       }
     }
     for c in children { c.dump(into: &out, depth: depth + 1) }

@@ -11,6 +11,18 @@ private enum PendingInline {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
+  /// The start and end of an inline-block's content (`InlineBlock`).
+  case boxStart(InlineBoxOpening)
+  case boxEnd
+}
+
+/// What an inline-block element contributes when its content closes into an `InlineBlock`.
+private struct InlineBoxOpening {
+  var style: ComputedStyle
+  var box: BoxStyle
+  var element: String
+  var source: Int
+  var lang: String?
 }
 
 private struct Frame {
@@ -41,6 +53,8 @@ private struct StyleContext {
   var after: ElementStyle? = nil
   /// Counter names the element's children instantiated (GeneratedText.swift).
   var siblingScope: Set<String> = []
+  /// Whether the element opened an inline block (its end is pending on exit).
+  var openedInlineBox = false
 }
 
 struct ChapterBuilder {
@@ -70,6 +84,11 @@ struct ChapterBuilder {
   private var generated = GeneratedText()
   /// The marker of the list item whose frame opens next.
   private var nextMarker = ""
+  /// Inline blocks open around the current element (their content is set inline).
+  private var inlineBoxDepth = 0
+  /// Inline blocks nest at most this deep (each level is a layout of its own); deeper ones
+  /// stay plain inline content.
+  static let maxInlineBoxDepth = 8
   /// Ids that noteref links in this chapter point at (NoteDetection).
   private var noteRefs: Set<String> = []
   /// Each node's element ordinal, for `Block.source`.
@@ -112,6 +131,10 @@ struct ChapterBuilder {
         if let after = ctx.after { appendGenerated(after, n, &ctx) }
         generated.counters.end(ctx.siblingScope)
         if ctx.openedFrame { closeFrame() }
+        if ctx.openedInlineBox {
+          frames[frames.count - 1].pending.append(.boxEnd)
+          inlineBoxDepth -= 1
+        }
       case .enter(let n):
         let node = tree.nodes[n]
         let parent = contexts[contexts.count - 1]
@@ -149,16 +172,8 @@ struct ChapterBuilder {
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
         }
-        // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
-        if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
-          style.display = .block
-        }
-        // vertical-align reaches the text of inline descendants (their runs are raised too).
-        if style.display == .inline, style.computed.verticalAlign == .baseline,
-          parent.style.display == .inline
-        {
-          style.computed.verticalAlign = parent.style.computed.verticalAlign
-        }
+        if inlineBoxDepth > 0, node.name == "hr" { continue }
+        contextualDisplay(&style, parent: parent.style)
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {
@@ -184,12 +199,14 @@ struct ChapterBuilder {
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
+        let openedBox = openInlineBox(n, style: style, lang: lang)
         if opened {
           frames[frames.count - 1].source = Int(ordinals[n])
           frames[frames.count - 1].table = TableMarkup.part(
             n, in: tree, style: style, parent: parent.style)
         }
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
+        ctx.openedInlineBox = openedBox
         ctx.after = pseudoStyle(.after, matched, style)
         contexts.append(ctx)
         startGenerated(
@@ -202,6 +219,23 @@ struct ChapterBuilder {
     let root = finish(frames.removeLast())
     blocks = root.children
     NoteDetection.confirm(&blocks, referenced: noteRefs)
+  }
+
+  /// Display fixes that depend on where the element is.
+  private func contextualDisplay(_ style: inout ElementStyle, parent: ElementStyle) {
+    // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
+    if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
+      style.display = .block
+    }
+    // An inline block holds one paragraph: block-level content inside it is set inline.
+    if inlineBoxDepth > 0, style.display != .inline { style.display = .inline }
+    // vertical-align reaches the text of inline descendants (their runs are raised too), not
+    // through an inline block (which is aligned as one box).
+    if style.display == .inline, style.computed.verticalAlign == .baseline,
+      parent.display == .inline, !parent.box.isInlineBlock
+    {
+      style.computed.verticalAlign = parent.computed.verticalAlign
+    }
   }
 
   /// Replaced and empty elements (br, img, svg cover images, hr): appended whole; true when
@@ -278,6 +312,23 @@ struct ChapterBuilder {
       frames[last].firstLetter = nil
     }
     frames.append(frame)
+    return true
+  }
+
+  /// Opens an inline block for an inline-level element with `display: inline-block` (or
+  /// inline-table, -flex, -grid): true when one was opened. Nesting past
+  /// `maxInlineBoxDepth` leaves the content inline.
+  private mutating func openInlineBox(_ n: Int, style: ElementStyle, lang: String?) -> Bool {
+    guard style.display == .inline, style.box.isInlineBlock,
+      inlineBoxDepth < Self.maxInlineBoxDepth,
+      style.computed.text.writing.ruby == .none
+    else { return false }
+    inlineBoxDepth += 1
+    frames[frames.count - 1].pending.append(
+      .boxStart(
+        InlineBoxOpening(
+          style: style.computed, box: style.box, element: tree.nodes[n].name,
+          source: Int(ordinals[n]), lang: lang)))
     return true
   }
 
@@ -667,6 +718,8 @@ struct ChapterBuilder {
     }
 
     var out: [Inline] = []
+    // Inline blocks being filled: the content outside each, where it starts, its element.
+    var boxes: [(outside: [Inline], start: Location, opening: InlineBoxOpening)] = []
     // The run being extended: appended to while only its text differs (kept out of `out`
     // so appending never copies the accumulated string).
     var open: TextRun? = nil
@@ -691,6 +744,13 @@ struct ChapterBuilder {
         close()
         out.append(.math(InlineMath(formula: formula, style: st, location: location)))
         offset += 1
+      case .boxStart(let opening):
+        close()
+        boxes.append((out, location, opening))
+        out = []
+      case .boxEnd:
+        close()
+        if var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
       case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
@@ -708,8 +768,31 @@ struct ChapterBuilder {
       }
     }
     close()
+    while var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
     RubyMarkup.attach(&out)
     return (out, nil)
+  }
+
+  /// Wraps `content` (an inline block's inlines) into its `InlineBlock` and puts it after
+  /// the content outside it (moved out of `box`).
+  private func closeInlineBox(
+    _ box: inout (outside: [Inline], start: Location, opening: InlineBoxOpening),
+    content: inout [Inline]
+  ) {
+    RubyMarkup.attach(&content)
+    let o = box.opening
+    var block = Block(
+      kind: .paragraph, style: o.style, inlines: content, location: box.start, element: o.element,
+      lang: o.lang, dir: o.style.direction, box: o.box)
+    block.source = o.source
+    // Moved out, not copied: appending to a shared buffer would copy the paragraph's content
+    // once per box (quadratic in a paragraph of many boxes).
+    content = []
+    swap(&content, &box.outside)
+    content.append(
+      .inlineBlock(
+        InlineBlock(
+          block: block, style: Self.inlineStyle(o.style), location: box.start, end: offset)))
   }
 }
 
@@ -722,6 +805,8 @@ private enum Piece {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
+  case boxStart(InlineBoxOpening)
+  case boxEnd
 }
 
 /// CSS white-space processing (CSS Text 3, the subset books use) over one block's inline
@@ -751,6 +836,16 @@ private struct WhiteSpaceCollapser {
       pieces.append(.math(formula, st))
       lastWasSpace = false
       atStart = false
+    case .boxStart(let opening):
+      // The box's content starts a block of its own: leading spaces collapse away.
+      pieces.append(.boxStart(opening))
+      lastWasSpace = true
+      atStart = false
+    case .boxEnd:
+      // …and so do its trailing ones; outside, the box is one atomic object.
+      trimTrailingSpace()
+      pieces.append(.boxEnd)
+      lastWasSpace = false
     case .lineBreak(let st):
       trimTrailingSpace()
       pieces.append(.lineBreak(st, fromNewline: false))

@@ -45,6 +45,8 @@ struct ChapterFlow {
   var boxFlow = BoxFlow()
   /// Tables being laid out around the current block (Blocks/TableLayout.swift).
   var tableNesting = 0
+  /// Inline blocks being laid out around the current paragraph (InlineBoxLayout.swift).
+  var inlineBoxNesting = 0
   /// Floats still beside the flow (Blocks/FloatLayout.swift).
   var floatArea = FloatArea()
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).

@@ -36,6 +36,8 @@ struct FlowEntry: Sendable {
   var repeatHeader: TableHeaderRepeat? = nil
   /// Formulas in the entry (Math/MathPlacement.swift).
   var maths: [MathPlacement] = []
+  /// The baseline of the entry's line from its top (a paragraph's line), for inline blocks.
+  var baseline: Double? = nil
 }
 
 extension DisplayItem {

@@ -199,6 +199,10 @@ extension ChapterFlow {
       case .math(var m):
         m.style.fontSize *= factor
         b.inlines[i] = .math(m)
+      case .inlineBlock(var ib):
+        ib.style.fontSize *= factor
+        if depth < 64 { scale(&ib.block, by: factor, depth: depth + 1) }
+        b.inlines[i] = .inlineBlock(ib)
       case .lineBreak: break
       }
     }

@@ -84,7 +84,10 @@ extension ChapterFlow {
     var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
     settings.measure = .infinity
     settings.flaggedBreaks = options.hyphenate == .auto
+    // Inline blocks are laid out to be measured: their block numbers are not used up.
+    let next = nextBlock
     let shaped = shape(text, itemized, styles: styles, settings: settings, width: textWidth)
+    nextBlock = next
     var w = ChapterFlow.intrinsicWidths(shaped.items, noWrap: noWrap)
     let indent = Swift.max(0, px(st.textIndent, of: 0))
     w.min += indent

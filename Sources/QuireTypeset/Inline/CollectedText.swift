@@ -5,7 +5,7 @@
 // What happens here and nowhere later: CSS white-space processing (collapsible spaces,
 // tabs and newlines; `pre`, `pre-wrap`, `pre-line` keep what they keep), `text-transform`,
 // fake small caps (lowercase uppercased and flagged, for a face without `smcp`), `<br>` as
-// U+2028, and an inline image as U+FFFC with the image kept by scalar index. Soft hyphens
+// U+2028, and an inline image, formula or inline block as U+FFFC kept by scalar index. Soft hyphens
 // (U+00AD) pass through; the shape stage turns them into flagged penalties.
 //
 // Long runs of combining marks get a U+034F COMBINING GRAPHEME JOINER after every
@@ -37,6 +37,9 @@ struct CollectedText {
   var images: [Int: InlineImage] = [:]
   /// Inline formulas by scalar index (U+FFFC too).
   var maths: [Int: InlineMath] = [:]
+  /// Inline blocks by scalar index (U+FFFC too, at the offset of their first character;
+  /// their own text is laid out apart, InlineBoxLayout.swift).
+  var inlineBoxes: [Int: InlineBlock] = [:]
   /// The source offset just after the last inline: where a line with no text is.
   var endOffset: Int
   /// Combining grapheme joiners inserted (Stream-Safe Text Format) and scalars dropped past
@@ -119,6 +122,10 @@ struct CollectedText {
         maths[scalars.count] = m
         push(0xFFFC, m.location.offset, inlineStyles[k].index)
         endOffset = m.location.offset + 1
+      case .inlineBlock(let ib):
+        inlineBoxes[scalars.count] = ib
+        push(0xFFFC, ib.location.offset, inlineStyles[k].index)
+        endOffset = ib.end
       }
     }
     while scalars.last == 0x20, !whiteSpace.preserve {

@@ -33,6 +33,8 @@ struct ComposedLine {
   /// Formulas on the line: their display items and placements.
   var mathItems: [DisplayItem] = []
   var maths: [MathPlacement] = []
+  /// Inline blocks on the line, placed (InlineBoxLayout.swift).
+  var boxes = PlacedInlineBoxes()
   /// Height of the line box and its baseline from the top, px.
   var height: Double
   var baseline: Double

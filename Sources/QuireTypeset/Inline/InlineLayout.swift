@@ -24,7 +24,8 @@
 // left) — collect and break do not move. Floats: compose takes a per-line measure (the
 // breaker already asks for each line's width), so a float narrows lines without touching
 // the other stages. Math: collect emits one U+FFFC object per formula like an inline image,
-// with a box from a math layout; shape makes it one box. CSS inline boxes (padding,
+// with a box from a math layout; shape makes it one box. Inline blocks likewise: their content
+// is laid out first as a paragraph of its own (InlineBoxLayout.swift), then it is one box. CSS inline boxes (padding,
 // borders, backgrounds): collect records style boundaries, which compose turns into
 // fills around the pieces of each box.
 //
@@ -173,6 +174,7 @@ extension ChapterFlow {
       case .lineBreak: si = blockStyle
       case .image(let img): si = resolve(img.style)
       case .math(let m): si = resolve(m.style)
+      case .inlineBlock(let ib): si = resolve(ib.style)
       }
       inlineStyles.append(
         .init(
@@ -220,12 +222,15 @@ extension ChapterFlow {
       images[i] = ImagePlacement(
         href: ref.href, rect: Rect(x: 0, y: 0, width: size.width, height: size.height))
     }
+    // Laid out before the stage takes the shaper (their lines are shaped by it too).
+    let inlineBoxes = text.inlineBoxes.isEmpty ? [:] : layoutInlineBoxes(text, available: width)
     // Moved, not copied: a second reference to the caches would make the stage's first
     // insertion copy a whole dictionary (copy-on-write).
     var stage = PieceShaper(
       text, itemized, styles: styles, fonts: fonts, settings: settings, images: images,
       shaper: shaper.take(), hyphenation: hyphenation.take())
     if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
+    stage.inlineBoxes = inlineBoxes
     var shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)
@@ -239,7 +244,11 @@ extension ChapterFlow {
   func alignment(_ block: Block, noWrap: Bool) -> TextAlign {
     var align = block.style.textAlign
     if align == .justify && options.align == .start { align = .start }
-    if align == .start && options.align == .justify && !noWrap, case .paragraph = block.kind {
+    // Justification is the reader's choice for the text's paragraphs, not for the content
+    // of inline blocks (which a browser sets as their CSS says, like table cells).
+    if align == .start && options.align == .justify && !noWrap && inlineBoxNesting == 0,
+      case .paragraph = block.kind
+    {
       align = .justify
     }
     return align
@@ -267,6 +276,7 @@ extension ChapterFlow {
     entry.images = line.images
     entry.items += line.mathItems
     entry.maths = line.maths
+    entry.baseline = line.baseline
     entry.lines = [
       LineBox(
         text: line.text,
@@ -277,6 +287,7 @@ extension ChapterFlow {
         hyphenated: line.hyphenated, ratio: line.ratio, start: entry.start, end: entry.end)
     ]
     entry.lines[0].spaceFactor = line.spaceFactor
+    if !line.boxes.isEmpty { line.boxes.attach(to: &entry) }
     // Orphans and widows: the first orphans−1 and last widows−1 gaps avoid a break.
     entry.block = blockNumber
     entry.orphans = st.orphans

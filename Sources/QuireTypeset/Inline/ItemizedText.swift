@@ -89,7 +89,8 @@ struct ItemizedText {
     for i in 0..<n {
       let v = scalars[i]
       if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
-        || (v == 0xFFFC && (text.images[i] != nil || text.maths[i] != nil))
+        || (v == 0xFFFC
+          && (text.images[i] != nil || text.maths[i] != nil || text.inlineBoxes[i] != nil))
       {
         previous = -1
         continue

@@ -50,6 +50,9 @@ extension LineComposer {
               rect: Rect(
                 x: x, y: baseline - m.box.ascent, width: m.box.width,
                 height: m.box.ascent + m.box.descent), display: m.display, text: m.text))
+        } else if let b = piece.inlineBox {
+          line.boxes.add(b, x: x, top: baseline - piece.imageAbove)
+          line.lastSource = max(line.lastSource, b.end - 1)
         } else if var img = piece.image {
           img.rect.x = x
           img.rect.y = baseline - piece.imageAbove

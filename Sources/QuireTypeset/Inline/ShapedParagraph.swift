@@ -34,6 +34,8 @@ struct Piece {
   var imageBelow: Double = 0
   /// An inline formula: one box, its ink painted by compose (Math/MathPlacement.swift).
   var math: LaidOutMath? = nil
+  /// An inline block: one box, its content placed by compose (Inline/InlineBoxLayout.swift).
+  var inlineBox: LaidOutInlineBox? = nil
   /// How the piece stands in a vertical line (`.none`: horizontal or sideways).
   var form = VerticalForm.none
 }
@@ -101,6 +103,8 @@ struct PieceShaper {
   let images: [Int: ImagePlacement]
   /// Inline formulas by scalar index, laid out.
   var maths: [Int: LaidOutMath] = [:]
+  /// Inline blocks by scalar index, laid out.
+  var inlineBoxes: [Int: LaidOutInlineBox] = [:]
   /// The worker's caches, moved in for the stage and taken back after.
   var shaper: Shaper
   var hyphenation: WordHyphenation
@@ -185,6 +189,9 @@ struct PieceShaper {
         } else if v == 0xFFFC, let m = maths[i] {
           flush(i)
           math(m, at: i)
+        } else if v == 0xFFFC, let b = inlineBoxes[i] {
+          flush(i)
+          inlineBox(b, at: i)
         } else {
           extend(i)
         }
@@ -271,6 +278,28 @@ struct PieceShaper {
       out.items.append(.box(width: part.box.width))
       out.sources.append(.piece(out.pieces.count - 1))
     }
+  }
+
+  /// An inline block: one unbreakable box as wide as its margin box, on its own baseline
+  /// (raised by a `vertical-align` length) or placed by a `vertical-align` keyword as an
+  /// image would be.
+  private mutating func inlineBox(_ b: LaidOutInlineBox, at i: Int) {
+    let si = sty[i]
+    let rs = styles[si]
+    let height = b.ascent + b.descent
+    var extent = (b.ascent + rs.shift, b.descent - rs.shift)
+    switch rs.style.text.verticalShift {
+    case nil, .length?, .lineHeightPercent?: break
+    default:
+      extent = ChapterFlow.imageExtent(height: height, style: rs, face: fonts.faces[rs.choice.face])
+    }
+    out.pieces.append(
+      Piece(
+        start: i, end: i + 1, style: si, face: rs.choice.face, size: rs.size,
+        shaped: ShapedText(glyphs: [], advance: 0), width: b.width, image: nil,
+        imageAbove: max(0, extent.0), imageBelow: max(0, extent.1), inlineBox: b))
+    out.items.append(.box(width: b.width))
+    out.sources.append(.piece(out.pieces.count - 1))
   }
 
   /// A collapsible space: word-space glue (one for a run of spaces).
