@@ -15,10 +15,7 @@ import Testing
 struct FloatTests {
   static let fixture = BrowserOracle.fixtures.appendingPathComponent("floats.xhtml").path
 
-  func firstPage() throws -> (EagerBook, Page) {
-    let book = try EagerBook(FloatTests.fixture)
-    return (book, try #require(book.layout.pages.first))
-  }
+  func firstPage() throws -> (EagerBook, Page) { try oracleFixtureFirstPage(FloatTests.fixture) }
 
   /// True when the two rects overlap by more than half a pixel each way.
   func overlaps(_ a: Rect, _ b: Rect) -> Bool {

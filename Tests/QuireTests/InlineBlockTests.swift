@@ -18,8 +18,7 @@ struct InlineBlockTests {
   static let fixture = BrowserOracle.fixtures.appendingPathComponent("inline-blocks.xhtml").path
 
   func firstPage() throws -> (EagerBook, Page) {
-    let book = try EagerBook(InlineBlockTests.fixture)
-    return (book, try #require(book.layout.pages.first))
+    try oracleFixtureFirstPage(InlineBlockTests.fixture)
   }
 
   /// The painted boxes of a page (borders and backgrounds).

@@ -138,23 +138,29 @@ import Testing
     return out
   }
 
-  /// A `lang` span inside an English paragraph is hyphenated with its own language's
-  /// patterns (German here), and not at all when libhyphen has none for it (Latin).
-  @Test func spanLanguageHyphenatesItsOwnWords() throws {
+  /// The German words of `dump` (`german`'s) are broken only at German pattern points, at
+  /// least twice, and at least once where English patterns have no point.
+  static func expectGermanBreaks(_ dump: String) throws {
     let de = try #require(Hyphenator.forLanguage("de"))
     let en = try #require(Hyphenator.forLanguage("en"))
-    let germanWords = Set(Self.german.split(separator: " ").map { $0.filter(\.isLetter) })
-    let latinWords = Set(Self.latin.split(separator: " ").map { $0.filter(\.isLetter) })
-    let body = String(repeating: "In the city <span lang=\"de\">\(Self.german)</span>", count: 3)
-    let dump = try Self.lines(body, package: "en", own: "en")
-    var germanBreaks = 0
+    let germanWords = Set(german.split(separator: " ").map { $0.filter(\.isLetter) })
+    var breaks = 0
     var onlyGerman = 0
-    for b in Self.brokenWords(dump) where germanWords.contains(b.word) {
-      germanBreaks += 1
+    for b in brokenWords(dump) where germanWords.contains(b.word) {
+      breaks += 1
       #expect(de.hyphenationPoints(in: b.word).contains(b.at), "\(b.word) at \(b.at)")
       if !en.hyphenationPoints(in: b.word).contains(b.at) { onlyGerman += 1 }
     }
-    #expect(germanBreaks >= 2 && onlyGerman >= 1, "\(dump)")
+    #expect(breaks >= 2 && onlyGerman >= 1, "\(dump)")
+  }
+
+  /// A `lang` span inside an English paragraph is hyphenated with its own language's
+  /// patterns (German here), and not at all when libhyphen has none for it (Latin).
+  @Test func spanLanguageHyphenatesItsOwnWords() throws {
+    let latinWords = Set(Self.latin.split(separator: " ").map { $0.filter(\.isLetter) })
+    let body = String(repeating: "In the city <span lang=\"de\">\(Self.german)</span>", count: 3)
+    let dump = try Self.lines(body, package: "en", own: "en")
+    try Self.expectGermanBreaks(dump)
     // Latin: no patterns installed, so its words are never broken; as English they would be.
     let latin = String(repeating: "In the city <span lang=\"la\">\(Self.latin)</span>", count: 3)
     let asLatin = Self.brokenWords(try Self.lines(latin, package: "en", own: "en"))
@@ -167,9 +173,6 @@ import Testing
   /// Paragraphs in two languages, one after the other on the same worker: the second is
   /// hyphenated with its own patterns, not the points the first cached for the same words.
   @Test func paragraphsInTwoLanguagesDoNotShareHyphenationPoints() throws {
-    let de = try #require(Hyphenator.forLanguage("de"))
-    let en = try #require(Hyphenator.forLanguage("en"))
-    let germanWords = Set(Self.german.split(separator: " ").map { $0.filter(\.isLetter) })
     let text = String(repeating: Self.german, count: 3)
     let path = try Self.book(
       "lang-two-paragraphs", language: "en", progression: nil,
@@ -181,14 +184,7 @@ import Testing
     try #require(blocks.count >= 2)
     let german = lines.filter { $0.block == blocks.last }
       .map { ($0.hyphenated ? "-" : " ") + $0.text }.joined(separator: "\n")
-    var breaks = 0
-    var onlyGerman = 0
-    for b in Self.brokenWords(german) where germanWords.contains(b.word) {
-      breaks += 1
-      #expect(de.hyphenationPoints(in: b.word).contains(b.at), "\(b.word) at \(b.at)")
-      if !en.hyphenationPoints(in: b.word).contains(b.at) { onlyGerman += 1 }
-    }
-    #expect(breaks >= 2 && onlyGerman >= 1, "\(german)")
+    try Self.expectGermanBreaks(german)
   }
 
   @Test func scriptsOfTags() {

@@ -223,3 +223,9 @@ extension RenderRequest {
     self.init(book: URL(fileURLWithPath: book), output: URL(fileURLWithPath: output))
   }
 }
+
+/// The first page of a browser-oracle fixture laid out with the default settings.
+func oracleFixtureFirstPage(_ path: String) throws -> (EagerBook, Page) {
+  let book = try EagerBook(path)
+  return (book, try #require(book.layout.pages.first))
+}
