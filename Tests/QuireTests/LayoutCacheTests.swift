@@ -82,6 +82,13 @@ private func paginate(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache?) t
   return try PaginateJob.run(r)
 }
 
+/// A cache folder's files but the fontconfig memo (written by every key with system fonts).
+private func layoutFiles(_ folder: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+    $0 != FontconfigMemo.fileName
+  }.sorted()
+}
+
 private func json(_ map: PageMap) throws -> String {
   let enc = JSONEncoder()
   enc.outputFormatting = [.sortedKeys]
@@ -192,11 +199,23 @@ private func json(_ map: PageMap) throws -> String {
     #expect(try isHit(off))
   }
 
-  @Test func systemFontStampNamesFontconfigsFolders() {
+  @Test func systemFontStampNamesFontconfigsFoldersAndRemembersTheParse() throws {
     // On any system with fontconfig: its configuration file and at least one font folder.
-    let stamp = SystemFonts.configurationStamp()
+    let memo = FontconfigMemo(directory: cache("lc-fontconfig").directory)
+    let stamp = memo.stamp()
     #expect(stamp.contains { $0.hasPrefix("config=") && !$0.hasSuffix(":absent") })
     #expect(stamp.contains { $0.hasPrefix("fonts=/") })
+    // The parse is remembered: a later stamp comes from the memo (a folder written into it
+    // shows up), until one of the inputs it recorded changes (a stale input stamp).
+    let file = memo.directory.appendingPathComponent(FontconfigMemo.fileName)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(memo.stamp() == stamp)
+    try (text + "folder /quire-test-folder\n").write(to: file, atomically: true, encoding: .utf8)
+    #expect(memo.stamp().contains("fonts=/quire-test-folder:absent"))
+    let stale = text.replacingOccurrences(of: "\ninput ", with: "\ninput /quire-moved")
+    try (stale + "folder /quire-test-folder\n").write(to: file, atomically: true, encoding: .utf8)
+    #expect(memo.stamp() == stamp)
+    #expect(try String(contentsOf: file, encoding: .utf8) == text)
   }
 
   @Test func corruptOrTruncatedEntriesAreMissesAndRebuilt() throws {
@@ -257,7 +276,7 @@ private func json(_ map: PageMap) throws -> String {
     }
     #expect(broken.withLock { $0 } == 0)
     #expect(c.load(key)?.pages.count == entry.pages.count)
-    let left = try FileManager.default.contentsOfDirectory(atPath: c.directory.path)
+    let left = try layoutFiles(c.directory.path)
     #expect(left == [key.digest + LayoutCache.suffix], "no temporary file is left: \(left)")
   }
 
@@ -390,8 +409,7 @@ private func json(_ map: PageMap) throws -> String {
     let second = try run(["paginate", book.path, "--size", "300x400", "--json"])
     #expect(first.1 == off.1)
     #expect(second.1 == off.1)
-    let entries = try FileManager.default.contentsOfDirectory(
-      atPath: xdg.appendingPathComponent("quire").path)
+    let entries = try layoutFiles(xdg.appendingPathComponent("quire").path)
     #expect(entries.count == 1 && entries[0].hasSuffix(".qlc"))
     // Two processes storing the same key at once: both succeed with the same output.
     let other = temporaryFolder("lc-cli-two")
@@ -402,7 +420,7 @@ private func json(_ map: PageMap) throws -> String {
     }
     let outputs = both.withLock { $0 }
     #expect(outputs.count == 2 && outputs[0] == outputs[1] && outputs[0].hasPrefix("0 "))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: other).count == 1)
+    #expect(try layoutFiles(other).count == 1)
     #expect(try run(["paginate", book.path, "--cache", ""]).0 == 64)
   }
 }

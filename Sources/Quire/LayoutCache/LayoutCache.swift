@@ -71,7 +71,7 @@ public struct LayoutCache: Sendable, Hashable {
     if settings.layoutOptions.systemFonts {
       systemFonts =
         systemFontFolders.map { SystemFonts.stamps(configFiles: [], fontFolders: $0) }
-        ?? SystemFonts.configurationStamp()
+        ?? FontconfigMemo(directory: directory).stamp()
     }
     let memo = ContentHashMemo(directory: directory, settleSeconds: hashSettleSeconds)
     return LayoutCacheKey.make(

@@ -6,30 +6,17 @@
 // Each is stamped "path size inode mtime"; the folders recursively (a font installed,
 // removed or replaced through a rename changes its folder's time — the same test
 // fontconfig's own cache uses to notice new fonts). The configuration is parsed without
-// loading any font (FcInitLoadConfig), once per process. Bounded: at most `maxFolders`
+// loading any font (FcInitLoadConfig), and only when it changed (the layout cache keeps
+// the lists: Quire's FontconfigMemo). Bounded: at most `maxFolders`
 // folders, `maxDepth` levels; past that the stamp says so and still names what it saw.
 
 import CFontconfig
 import Foundation
-import Synchronization
 
 extension SystemFonts {
   /// Folders stamped at most, and their deepest level.
   static let maxFolders = 4_096
   static let maxDepth = 16
-
-  private static let configurationMemo = Mutex<[String]?>(nil)
-
-  /// The stamps of fontconfig's configuration files and font folders, computed once.
-  package static func configurationStamp() -> [String] {
-    configurationMemo.withLock { memo in
-      if let memo { return memo }
-      let lists = fontconfigLists()
-      let stamp = stamps(configFiles: lists.files, fontFolders: lists.folders)
-      memo = stamp
-      return stamp
-    }
-  }
 
   /// "config=…" for each file, "fonts=…" for each font folder and every folder under it.
   package static func stamps(configFiles: [String], fontFolders: [String]) -> [String] {
@@ -61,7 +48,7 @@ extension SystemFonts {
   }
 
   /// "size inode mtime-ns" of a path, nil when it cannot be read.
-  private static func stamp(_ path: String) -> String? {
+  package static func stamp(_ path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     let ns = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -70,7 +57,7 @@ extension SystemFonts {
 
   /// fontconfig's configuration files and font folders, from a configuration parsed here
   /// (never the process's current one, which stays untouched).
-  private static func fontconfigLists() -> (files: [String], folders: [String]) {
+  package static func fontconfigLists() -> (files: [String], folders: [String]) {
     guard let config = FcInitLoadConfig() else { return ([], []) }
     defer { FcConfigDestroy(config) }
     func strings(_ list: OpaquePointer?) -> [String] {
