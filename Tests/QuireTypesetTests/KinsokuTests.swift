@@ -1,4 +1,5 @@
 import Foundation
+import QuireIngest
 import QuireTestSupport
 import Testing
 
@@ -77,6 +78,21 @@ import Testing
     #expect(!Kinsoku.needsQuarterEm(between: "字", and: ","))
     #expect(!Kinsoku.needsQuarterEm(between: "字", and: "Ａ"))  // fullwidth A
     #expect(!Kinsoku.needsQuarterEm(between: "「", and: "A"))
+  }
+
+  /// `text-autospace`: each kind of spacing on its own, and none.
+  @Test func autospaceChoosesWhichQuarterEms() {
+    #expect(!Kinsoku.needsQuarterEm(between: "字", and: "A", autospace: []))
+    #expect(!Kinsoku.needsQuarterEm(between: "7", and: "か", autospace: []))
+    #expect(Kinsoku.needsQuarterEm(between: "字", and: "A", autospace: .alpha))
+    #expect(!Kinsoku.needsQuarterEm(between: "7", and: "か", autospace: .alpha))
+    #expect(Kinsoku.needsQuarterEm(between: "か", and: "7", autospace: .numeric))
+    #expect(!Kinsoku.needsQuarterEm(between: "A", and: "字", autospace: .numeric))
+    let glue = Kinsoku.boundaryItems("字", "A", em: 16, breakAllowed: true, compress: true)
+    #expect(glue?.count == 1)
+    #expect(
+      Kinsoku.boundaryItems("字", "A", em: 16, breakAllowed: true, compress: true, autospace: [])
+        == nil)
   }
 }
 

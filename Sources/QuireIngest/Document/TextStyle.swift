@@ -21,6 +21,19 @@ package enum WordBreak: String, Sendable, Hashable, Codable {
 
 /// `line-break` (CSS Text 3 §5.3): how strictly CJK punctuation and small kana are kept
 /// from starting a line. `auto` is `normal`, as browsers do; `anywhere` is kept as `loose`.
+/// `text-autospace` (CSS Text 4 §6.4): where the ¼ em space goes between ideographs (and
+/// kana) and non-CJK letters or digits.
+package struct Autospace: OptionSet, Sendable, Hashable, Codable {
+  package let rawValue: UInt8
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
+  /// Between CJK and non-CJK letters (`ideograph-alpha`).
+  package static let alpha = Autospace(rawValue: 1)
+  /// Between CJK and non-CJK digits (`ideograph-numeric`).
+  package static let numeric = Autospace(rawValue: 2)
+  /// `normal`: both.
+  package static let normal: Autospace = [.alpha, .numeric]
+}
+
 package enum LineBreakRule: String, Sendable, Hashable, Codable {
   /// Small kana and the prolonged sound mark (UAX #14 class CJ) may start a line, and so
   /// may the hyphens ‐ – 〜 ゠.
@@ -117,6 +130,8 @@ package struct TextStyle: Sendable, Hashable, Codable {
   // Inherited.
   /// `line-break`.
   package var lineBreak = LineBreakRule.normal
+  /// `text-autospace`.
+  package var autospace = Autospace.normal
   /// `writing-mode`, `text-orientation` (inherited) and `text-combine-upright` (not).
   package var writing = WritingStyle()
 

@@ -49,6 +49,8 @@ enum TextProperties {
       case "strict": s.text.lineBreak = .strict
       default: break
       }
+    case "text-autospace", "-webkit-text-autospace":
+      if let a = autospace(v) { s.text.autospace = a }
     case "overflow-wrap", "word-wrap":
       switch k {
       case "normal": s.text.overflowWrap = .normal
@@ -84,6 +86,30 @@ enum TextProperties {
     return true
   }
 
+  /// `text-autospace`: `normal`/`auto` (both spacings), `no-autospace`, or any of
+  /// `ideograph-alpha`, `ideograph-numeric`, `punctuation`, `insert`, `replace` (the last
+  /// three accepted, not acted on: Quire inserts no spacing at punctuation and has no
+  /// spaces to replace); nil for anything else (the declaration is ignored).
+  static func autospace(_ v: [CSSToken]) -> Autospace? {
+    let words = v.filter { $0.kind != .whitespace }
+    guard !words.isEmpty, words.count <= 5, words.allSatisfy({ $0.kind == .ident }) else {
+      return nil
+    }
+    let names = words.map { $0.text.lowercased() }
+    if names == ["normal"] || names == ["auto"] { return .normal }
+    if names == ["no-autospace"] { return [] }
+    var out: Autospace = []
+    for name in names {
+      switch name {
+      case "ideograph-alpha": out.insert(.alpha)
+      case "ideograph-numeric": out.insert(.numeric)
+      case "punctuation", "insert", "replace": break
+      default: return nil
+      }
+    }
+    return out
+  }
+
   /// `inherit` (and `initial`, with a default parent) for the properties of `apply`.
   @discardableResult
   static func inherit(_ name: String, _ s: inout ComputedStyle, parent p: ComputedStyle) -> Bool {
@@ -93,6 +119,7 @@ enum TextProperties {
     case "text-align-last": s.text.alignLast = p.text.alignLast
     case "word-break": s.text.wordBreak = p.text.wordBreak
     case "line-break": s.text.lineBreak = p.text.lineBreak
+    case "text-autospace", "-webkit-text-autospace": s.text.autospace = p.text.autospace
     case "overflow-wrap", "word-wrap": s.text.overflowWrap = p.text.overflowWrap
     case "tab-size", "-moz-tab-size", "-o-tab-size": s.text.tabSize = p.text.tabSize
     case "text-decoration-color": s.text.decorationColor = p.text.decorationColor

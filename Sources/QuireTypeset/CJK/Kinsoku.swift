@@ -16,6 +16,8 @@
 // breaks back. Rejected: strict everywhere (table columns then came out narrower or wider
 // than a browser's, by the width of the pairs it keeps together).
 
+import QuireIngest
+
 /// Japanese/Chinese line-breaking rules over Unicode scalars.
 package enum Kinsoku {
   /// Closing brackets and quotation marks (JLREQ cl-02), fullwidth and ASCII.
@@ -134,8 +136,18 @@ package enum Kinsoku {
   /// ideograph or kana/hangul and a Latin letter or digit, either way round (JLREQ 3.6.1;
   /// clreq "spacing between Chinese and Western text"). Punctuation on either side (CJK
   /// or Western) takes no extra space; neither do fullwidth letters and digits.
-  package static func needsQuarterEm(between a: Unicode.Scalar, and b: Unicode.Scalar) -> Bool {
-    (isCJKLetter(a) && isWesternAlphanumeric(b)) || (isWesternAlphanumeric(a) && isCJKLetter(b))
+  package static func needsQuarterEm(
+    between a: Unicode.Scalar, and b: Unicode.Scalar, autospace: Autospace = .normal
+  ) -> Bool {
+    let western: Unicode.Scalar
+    if isCJKLetter(a) && isWesternAlphanumeric(b) {
+      western = b
+    } else if isWesternAlphanumeric(a) && isCJKLetter(b) {
+      western = a
+    } else {
+      return false
+    }
+    return autospace.contains(western.properties.numericType == .decimal ? .numeric : .alpha)
   }
 
   static func isCJKLetter(_ c: Unicode.Scalar) -> Bool {
@@ -180,9 +192,10 @@ package enum Kinsoku {
   ///   −½ em (a line ending here loses the blank half: compression at the line end), then
   ///   glue that may shrink by ½ em (compression inside a line that must tighten).
   /// - CJK next to a Latin letter or digit: ¼ em glue, stretching to ½ em and shrinking to
-  ///   ⅛ em (a break point if the rules allow one there).
+  ///   ⅛ em (a break point if the rules allow one there), where `autospace` asks for it.
   package static func boundaryItems(
-    _ a: Unicode.Scalar, _ b: Unicode.Scalar, em: Double, breakAllowed: Bool, compress: Bool
+    _ a: Unicode.Scalar, _ b: Unicode.Scalar, em: Double, breakAllowed: Bool, compress: Bool,
+    autospace: Autospace = .normal
   ) -> [BreakItem]? {
     let half = em / 2
     let spread = em * 0.1  // the inter-character justification stretch
@@ -204,7 +217,7 @@ package enum Kinsoku {
       out.append(.glue(width: 0, stretch: spread, shrink: half))
       return out
     }
-    if needsQuarterEm(between: a, and: b) {
+    if needsQuarterEm(between: a, and: b, autospace: autospace) {
       let glue = BreakItem.glue(width: em / 4, stretch: em / 4, shrink: em / 8)
       return breakAllowed ? [glue] : [.prohibitedBreak, glue]
     }

@@ -45,6 +45,8 @@ struct ResolvedStyle {
   /// Extra OpenType features for `ShapeKey.features`.
   var features: [UInt64] = []
   var wordBreak = WordBreak.normal
+  /// `text-autospace`: the ¼ em between CJK and Latin letters / digits.
+  var autospace = Autospace.normal
   /// `line-break`: strict kinsoku or the normal set.
   var strictLineBreak = false
   /// `line-break: loose` (CJK/LooseLineBreak.swift).
@@ -135,6 +137,7 @@ extension ChapterFlow {
     features += t.featureSettings.map(Self.feature)
     r.features = features
     r.wordBreak = t.wordBreak
+    r.autospace = t.autospace
     r.strictLineBreak = t.lineBreak == .strict
     r.looseLineBreak = t.lineBreak == .loose
     r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))

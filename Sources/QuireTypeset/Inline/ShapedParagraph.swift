@@ -368,7 +368,8 @@ struct PieceShaper {
       text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
       let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
       let adjust = Kinsoku.boundaryItems(
-        x, y, em: styles[si].size, breakAllowed: allowed, compress: settings.compressPunctuation)
+        x, y, em: styles[si].size, breakAllowed: allowed, compress: settings.compressPunctuation,
+        autospace: styles[si].autospace)
     {
       // CJK spacing: punctuation compression and hanging, ¼ em next to Latin (Kinsoku).
       flush(i + 1)
