@@ -1,6 +1,7 @@
 import CWebP
 import Foundation
 import QuireCore
+import QuireMotion
 
 /// The moving frames of one page turn, drawn into one sprite sheet and encoded as WebP.
 ///
@@ -60,15 +61,12 @@ struct TurnSheet {
     guard cwebp_config_init(&config) != 0, WebPConfigLosslessPreset(&config, Self.effort) != 0
     else { throw failure("WebPConfigInit") }
     var picture = WebPPicture()
-    guard cwebp_picture_init(&picture) != 0 else { throw failure("WebPPictureInit") }
-    picture.use_argb = 1
-    picture.width = Int32(grid.width)
-    picture.height = Int32(grid.height)
     defer { WebPPictureFree(&picture) }
-    let imported = pixels.pixels.withUnsafeBufferPointer {
-      WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(grid.width * 4))
+    if let refused = importRGBA(
+      &picture, width: grid.width, height: grid.height, pixels: pixels.pixels)
+    {
+      throw failure(refused)
     }
-    guard imported != 0 else { throw failure("WebPPictureImportRGBA") }
     var writer = WebPMemoryWriter()
     WebPMemoryWriterInit(&writer)
     defer { WebPMemoryWriterClear(&writer) }

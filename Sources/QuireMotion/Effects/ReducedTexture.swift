@@ -16,15 +16,9 @@ extension PixelBuffer {
     let h = max(1, Int((Double(self.height) * s).rounded()))
     let rgba = asRGBA()
     var picture = WebPPicture()
-    guard cwebp_picture_init(&picture) != 0 else { return self }
-    picture.use_argb = 1
-    picture.width = Int32(rgba.width)
-    picture.height = Int32(rgba.height)
     defer { WebPPictureFree(&picture) }
-    let imported = rgba.pixels.withUnsafeBufferPointer {
-      WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.width * 4))
-    }
-    guard imported != 0, WebPPictureRescale(&picture, Int32(w), Int32(h)) != 0,
+    guard importRGBA(&picture, width: rgba.width, height: rgba.height, pixels: rgba.pixels) == nil,
+      WebPPictureRescale(&picture, Int32(w), Int32(h)) != 0,
       let argb = picture.argb
     else { return self }
     let stride = Int(picture.argb_stride)

@@ -81,18 +81,11 @@ private final class WebPAnimation {
 
   func add(_ frame: PixelBuffer, timestampMillis: Int32) throws {
     var picture = WebPPicture()
-    guard cwebp_picture_init(&picture) != 0 else {
-      throw FrameSinkError.library(path: path, function: "WebPPictureInit", detail: "")
-    }
-    picture.use_argb = 1
-    picture.width = Int32(frame.width)
-    picture.height = Int32(frame.height)
     defer { WebPPictureFree(&picture) }
-    let imported = frame.pixels.withUnsafeBufferPointer {
-      WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(frame.width * 4))
-    }
-    guard imported != 0 else {
-      throw FrameSinkError.library(path: path, function: "WebPPictureImportRGBA", detail: "")
+    if let refused = importRGBA(
+      &picture, width: frame.width, height: frame.height, pixels: frame.pixels)
+    {
+      throw FrameSinkError.library(path: path, function: refused, detail: "")
     }
     guard WebPAnimEncoderAdd(encoder, &picture, timestampMillis, &config) != 0 else {
       throw FrameSinkError.library(
