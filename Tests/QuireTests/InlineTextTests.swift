@@ -164,15 +164,18 @@ struct InlineTextTests {
   }
 
   /// `text-autospace`: the ¼ em (4 px at 16 px) between CJK and Latin letters and digits
-  /// comes and goes with the property; an invalid value is ignored (spacing stays on).
+  /// comes and goes with the property (and the older `text-spacing`); an invalid value is
+  /// ignored (spacing stays on).
   @Test func autospaceAddsQuarterEmsWhereAsked() throws {
     let widths = Self.lines(try Self.book("autospace")).map(\.rect.width)
-    try #require(widths.count == 4)
+    try #require(widths.count == 6)
     let (normal, none, numeric, invalid) = (widths[0], widths[1], widths[2], widths[3])
     // Four boundaries (語|A, C|日, 語|1, 3|日), two of them with digits.
     #expect(abs(normal - none - 16) < 0.5, "\(widths)")
     #expect(abs(numeric - none - 8) < 0.5, "\(widths)")
     #expect(abs(invalid - normal) < 0.01, "\(widths)")
+    // The older `text-spacing` says the same with its own keywords.
+    #expect(abs(widths[4] - none) < 0.01 && abs(widths[5] - numeric) < 0.01, "\(widths)")
   }
 
   @Test func decorationsRunAcrossSpaces() throws {

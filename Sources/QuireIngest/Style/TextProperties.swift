@@ -51,6 +51,8 @@ enum TextProperties {
       }
     case "text-autospace", "-webkit-text-autospace":
       if let a = autospace(v) { s.text.autospace = a }
+    case "text-spacing":
+      if let a = textSpacing(v) { s.text.autospace = a }
     case "overflow-wrap", "word-wrap":
       switch k {
       case "normal": s.text.overflowWrap = .normal
@@ -110,6 +112,33 @@ enum TextProperties {
     return out
   }
 
+  /// The older `text-spacing` (CSS Text 4 drafts before `text-autospace` split from it, still
+  /// found in EPUB style sheets): `normal`/`auto` both spacings, `none` none, else its
+  /// `ideograph-alpha`/`ideograph-numeric` keywords (the trim and punctuation ones are
+  /// accepted, not acted on); nil for anything else.
+  static func textSpacing(_ v: [CSSToken]) -> Autospace? {
+    let words = v.filter { $0.kind != .whitespace }
+    guard !words.isEmpty, words.count <= 8, words.allSatisfy({ $0.kind == .ident }) else {
+      return nil
+    }
+    let names = words.map { $0.text.lowercased() }
+    if names == ["normal"] || names == ["auto"] { return .normal }
+    if names == ["none"] { return [] }
+    let accepted: Set = [
+      "trim-start", "space-start", "space-first", "trim-end", "space-end", "allow-end",
+      "trim-adjacent", "space-adjacent", "no-compress", "punctuation",
+    ]
+    var out: Autospace = []
+    for name in names {
+      switch name {
+      case "ideograph-alpha": out.insert(.alpha)
+      case "ideograph-numeric": out.insert(.numeric)
+      default: guard accepted.contains(name) else { return nil }
+      }
+    }
+    return out
+  }
+
   /// `inherit` (and `initial`, with a default parent) for the properties of `apply`.
   @discardableResult
   static func inherit(_ name: String, _ s: inout ComputedStyle, parent p: ComputedStyle) -> Bool {
@@ -119,7 +148,8 @@ enum TextProperties {
     case "text-align-last": s.text.alignLast = p.text.alignLast
     case "word-break": s.text.wordBreak = p.text.wordBreak
     case "line-break": s.text.lineBreak = p.text.lineBreak
-    case "text-autospace", "-webkit-text-autospace": s.text.autospace = p.text.autospace
+    case "text-autospace", "-webkit-text-autospace", "text-spacing":
+      s.text.autospace = p.text.autospace
     case "overflow-wrap", "word-wrap": s.text.overflowWrap = p.text.overflowWrap
     case "tab-size", "-moz-tab-size", "-o-tab-size": s.text.tabSize = p.text.tabSize
     case "text-decoration-color": s.text.decorationColor = p.text.decorationColor
