@@ -34,7 +34,7 @@ struct FontconfigMemo {
   func stamp() -> [String] {
     let path = directory.appendingPathComponent(Self.fileName).path
     if let text = try? String(contentsOfFile: path, encoding: .utf8),
-      let lists = Self.parse(text), Self.isCurrent(text)
+      let lists = Self.parse(text), Self.isCurrent(text, lists)
     {
       return SystemFonts.stamps(configFiles: lists.files, fontFolders: lists.folders)
     }
@@ -81,13 +81,13 @@ struct FontconfigMemo {
     return (files, folders)
   }
 
-  /// Whether the environment and every input's stamp are what the memo recorded.
-  static func isCurrent(_ text: String) -> Bool {
-    guard let lists = parse(text) else { return false }
-    let head = text.split(separator: "\n").filter { $0.hasPrefix("env ") || $0.hasPrefix("input ") }
-    let now = Self.text(lists).split(separator: "\n").filter {
-      $0.hasPrefix("env ") || $0.hasPrefix("input ")
+  /// Whether the environment and every input's stamp are what the memo `text` (holding
+  /// `lists`) recorded.
+  static func isCurrent(_ text: String, _ lists: (files: [String], folders: [String])) -> Bool {
+    func recorded(_ t: String) -> [Substring] {
+      t.split(separator: "\n").filter { $0.hasPrefix("env ") || $0.hasPrefix("input ") }
     }
-    return head == now
+    return recorded(text) == recorded(Self.text(lists))
   }
+
 }

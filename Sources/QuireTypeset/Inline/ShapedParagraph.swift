@@ -594,8 +594,9 @@ struct PieceShaper {
   }
 
   /// `key`'s word, shaped whole or in parts at `hyphenator`'s points (`ownLanguage`: the word
-  /// is in a span of another language than the paragraph's; its points are not cached per
-  /// word locally, where they would be taken for the paragraph language's).
+  /// is in a span of another language than the paragraph's; its points go through the
+  /// shared cache only, as the worker's local cache holds one dictionary's points and would
+  /// be emptied at every switch between the span's language and the paragraph's).
   private mutating func shapeWord(
     _ key: ShapeKey, hyphenate hyphenator: Hyphenator?, ownLanguage: Bool = false
   ) -> [WordPart] {
