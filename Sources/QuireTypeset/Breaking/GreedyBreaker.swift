@@ -95,7 +95,7 @@ package struct GreedyBreaker: ParagraphBreaker {
           index: chosen,
           ratio: m.reportedRatio(target, natural: sums.endsParagraphOrForced(chosen)),
           hyphenated: sums.isFlagged(chosen)))
-      start = sums.nextStart[chosen]
+      start = sums.nextStart(chosen)
     }
     return breaks
   }

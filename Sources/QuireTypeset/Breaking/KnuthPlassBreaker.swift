@@ -140,7 +140,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       var ratio = m.reportedRatio(widths[k], natural: natural)
       if case .ragged = mode { ratio = min(ratio, 0) }
       breaks.append(LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
-      start = sums.nextStart[p]
+      start = sums.nextStart(p)
     }
     return breaks
   }
@@ -297,7 +297,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         if active.isEmpty { return nil }
         continue
       }
-      let start = sums.nextStart[i]
+      let start = sums.nextStart(i)
       for c in candidates {
         nodes.append(
           Node(

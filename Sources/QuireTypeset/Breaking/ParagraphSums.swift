@@ -3,72 +3,84 @@
 
 struct ParagraphSums {
   let items: [BreakItem]
-  private var width: [Double]
-  private var stretch: [Double]
-  private var shrink: [Double]
-  private var fils: [Int]
-  /// Per item: bit 0 legal break, bit 1 flagged, bit 2 forced or the last item.
-  private var kind: [UInt8]
-  /// Per item: where a line ending here stops summing (exclusive) and the extra width a
-  /// break here adds (a penalty's), and the start of the next line after a break here.
-  private var upper: [Int]
-  private var extra: [Double]
-  private(set) var nextStart: [Int]
-  private(set) var costs: [Double]
+  /// Running totals before item i (n + 1 entries): width, finite stretch, shrink, fils.
+  private var prefix: [Prefix]
+  /// Per item: what a break there means (`Break`).
+  private var breaks: [Break]
 
+  private struct Prefix {
+    var width: Double
+    var stretch: Double
+    var shrink: Double
+    var fils: Int
+  }
+
+  private struct Break {
+    /// Bit 0 legal break, bit 1 flagged, bit 2 forced or the last item.
+    var kind: UInt8
+    /// Where a line ending here stops summing (exclusive).
+    var upper: Int
+    /// The width a break here adds (a penalty's) and its cost, clamped.
+    var extra: Double
+    var cost: Double
+    /// The start of the next line after a break here.
+    var nextStart: Int
+  }
+
+  // Two arrays of structs, not nine arrays of numbers: the breakers read a line's sums from
+  // two `Prefix` entries and a break's facts from one `Break`, so each probe touches two or
+  // three cache lines, and a paragraph costs two allocations instead of nine (this runs for
+  // every paragraph of a book; measured in Benchmarks/paginate-cost.md).
   init(_ items: [BreakItem]) {
     self.items = items
     let n = items.count
-    width = [Double](repeating: 0, count: n + 1)
-    stretch = [Double](repeating: 0, count: n + 1)
-    shrink = [Double](repeating: 0, count: n + 1)
-    fils = [Int](repeating: 0, count: n + 1)
-    kind = [UInt8](repeating: 0, count: n)
-    upper = Array(0..<n)
-    extra = [Double](repeating: 0, count: n)
-    nextStart = [Int](repeating: n, count: n)
-    costs = [Double](repeating: 0, count: n)
+    var prefix: [Prefix] = []
+    var breaks: [Break] = []
+    prefix.reserveCapacity(n + 1)
+    breaks.reserveCapacity(n)
+    var sum = Prefix(width: 0, stretch: 0, shrink: 0, fils: 0)
+    prefix.append(sum)
+    var previousIsBox = false
+    for i in 0..<n {
+      var b = Break(kind: 0, upper: i, extra: 0, cost: 0, nextStart: n)
+      switch items[i] {
+      case .box(let bw):
+        b.upper = i + 1
+        sum.width += ParagraphSums.size(bw)
+        previousIsBox = true
+      case .glue(let gw, let gy, let gz):
+        if previousIsBox { b.kind = 1 }
+        sum.width += ParagraphSums.size(gw)
+        sum.shrink += max(0, ParagraphSums.size(gz))
+        if gy >= BreakItem.fil {
+          sum.fils += 1
+        } else {
+          sum.stretch += max(0, ParagraphSums.size(gy))
+        }
+        previousIsBox = false
+      case .penalty(let pw, let c, let flagged):
+        if c > -BreakItem.forcedBreak { b.kind = 1 }
+        b.extra = ParagraphSums.size(pw)
+        b.cost = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
+        if flagged { b.kind |= 2 }
+        if c >= BreakItem.forcedBreak { b.kind |= 4 }
+        previousIsBox = false
+      }
+      if i == n - 1 { b.kind |= 5 }
+      breaks.append(b)
+      prefix.append(sum)
+    }
     var following = n
     for i in stride(from: n - 1, through: 0, by: -1) {
-      nextStart[i] = following
+      breaks[i].nextStart = following
       switch items[i] {
       case .box: following = i
       case .penalty(_, let c, _) where c >= BreakItem.forcedBreak: following = i
       default: break
       }
     }
-    for i in 0..<n {
-      var k: UInt8 = ParagraphMeasure.isLegalBreak(i, in: items) ? 1 : 0
-      switch items[i] {
-      case .box: upper[i] = i + 1
-      case .glue: break
-      case .penalty(let pw, let c, let flagged):
-        extra[i] = ParagraphSums.size(pw)
-        costs[i] = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
-        if flagged { k |= 2 }
-        if c >= BreakItem.forcedBreak { k |= 4 }
-      }
-      if i == n - 1 { k |= 4 }
-      kind[i] = k
-    }
-    for i in 0..<n {
-      var w = 0.0
-      var y = 0.0
-      var z = 0.0
-      var f = 0
-      switch items[i] {
-      case .box(let bw): w = ParagraphSums.size(bw)
-      case .glue(let gw, let gy, let gz):
-        w = ParagraphSums.size(gw)
-        z = max(0, ParagraphSums.size(gz))
-        if gy >= BreakItem.fil { f = 1 } else { y = max(0, ParagraphSums.size(gy)) }
-      case .penalty: break
-      }
-      width[i + 1] = width[i] + w
-      stretch[i + 1] = stretch[i] + y
-      shrink[i + 1] = shrink[i] + z
-      fils[i + 1] = fils[i] + f
-    }
+    self.prefix = prefix
+    self.breaks = breaks
   }
 
   var count: Int { items.count }
@@ -83,21 +95,26 @@ struct ParagraphSums {
   /// The line that starts at item `start` and ends with a break at `end`.
   @inline(__always)
   func line(from start: Int, to end: Int) -> LineMeasure {
-    let u = upper[end]
-    let s = min(start, u)
+    let b = breaks[end]
+    let s = min(start, b.upper)
+    let hi = prefix[b.upper]
+    let lo = prefix[s]
     return LineMeasure(
-      width: width[u] - width[s] + extra[end], stretch: stretch[u] - stretch[s],
-      shrink: shrink[u] - shrink[s], fils: fils[u] - fils[s])
+      width: hi.width - lo.width + b.extra, stretch: hi.stretch - lo.stretch,
+      shrink: hi.shrink - lo.shrink, fils: hi.fils - lo.fils)
   }
 
-  @inline(__always) func isLegalBreak(_ i: Int) -> Bool { kind[i] & 1 != 0 }
+  @inline(__always) func isLegalBreak(_ i: Int) -> Bool { breaks[i].kind & 1 != 0 }
 
-  @inline(__always) func isFlagged(_ i: Int) -> Bool { kind[i] & 2 != 0 }
+  @inline(__always) func isFlagged(_ i: Int) -> Bool { breaks[i].kind & 2 != 0 }
 
-  @inline(__always) func cost(_ i: Int) -> Double { costs[i] }
+  @inline(__always) func cost(_ i: Int) -> Double { breaks[i].cost }
 
   /// Breaks here end the line unconditionally (forced penalty or the paragraph's end).
-  @inline(__always) func endsParagraphOrForced(_ i: Int) -> Bool { kind[i] & 4 != 0 }
+  @inline(__always) func endsParagraphOrForced(_ i: Int) -> Bool { breaks[i].kind & 4 != 0 }
+
+  /// The first item of the line after a break at `i` (discardable items skipped).
+  @inline(__always) func nextStart(_ i: Int) -> Int { breaks[i].nextStart }
 }
 
 struct LineMeasure {
