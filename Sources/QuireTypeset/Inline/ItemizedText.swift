@@ -86,6 +86,9 @@ struct ItemizedText {
     var previous: Int32 = -1  // the face of the character before, −1 after a boundary
     var cluster = 0  // where the current cluster (a base and its marks) starts
     var strong = HB_SCRIPT_COMMON  // the last strong script: Common characters follow it
+    var ascii = [Int32](repeating: -2, count: 128)  // −2 not asked yet, −1 no face has it
+    var asciiFace = -1
+    var asciiScript = HB_SCRIPT_INVALID
     for i in 0..<n {
       let v = scalars[i]
       if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
@@ -117,6 +120,24 @@ struct ItemizedText {
       }
       let resolved = script == HB_SCRIPT_COMMON ? strong : script
       var face = choice.face
+      if v < 0x80 {
+        // ASCII (most of a Latin book): the fallback walk's answer depends only on the
+        // scalar, the style's face and the script, so it is asked once per scalar per run.
+        if asciiFace != choice.face || asciiScript != resolved {
+          asciiFace = choice.face
+          asciiScript = resolved
+          for k in ascii.indices { ascii[k] = -2 }
+        }
+        if ascii[Int(v)] == -2 {
+          ascii[Int(v)] = fonts.face(for: v, choice: choice, script: resolved).map(Int32.init) ?? -1
+        }
+        if ascii[Int(v)] >= 0 {
+          faces[i] = ascii[Int(v)]
+          cluster = i
+          previous = v == 0x20 ? -1 : ascii[Int(v)]
+          continue
+        }
+      }
       if let f = fonts.face(for: v, choice: choice, script: resolved) {
         face = f
       } else if v >= 0x20, !ScriptFaces.isIgnorable(v) {

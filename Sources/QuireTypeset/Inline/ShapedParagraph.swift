@@ -548,8 +548,10 @@ struct PieceShaper {
     let script =
       pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
       ? runScript : pieceScript
+    // The key's text stays empty (no allocation) unless the word cache misses.
+    let word = text[pieceStart..<end]
     var key = ShapeKey(
-      text: Array(text[pieceStart..<end]), face: pieceFace,
+      text: [], face: pieceFace,
       smallCaps: styles[si].smallCapsFeature,
       rtl: levels.isEmpty
         ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
@@ -573,7 +575,8 @@ struct PieceShaper {
     }
     let wordHyphenator =
       !eligible ? nil : spanLanguage.map { hyphenation.hyphenator(for: $0) } ?? hyphenator
-    var parts = shapeWord(key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
+    var parts = shapeWord(
+      word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
     if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
@@ -584,7 +587,7 @@ struct PieceShaper {
     if !settings.noWrap,
       parts.contains(where: { $0.shaped.advance / upem * size > settings.measure })
     {
-      parts = emergencyParts(parts, key.text, scale: size / upem, joins: &emergencyJoins)
+      parts = emergencyParts(parts, Array(word), scale: size / upem, joins: &emergencyJoins)
     }
     let letterSpacing = !settings.noWrap && !fake && alphabetic && spacing == 0
     for (k, part) in parts.enumerated() {
@@ -684,10 +687,17 @@ struct PieceShaper {
   /// shared cache only, as the worker's local cache holds one dictionary's points and would
   /// be emptied at every switch between the span's language and the paragraph's).
   private mutating func shapeWord(
-    _ key: ShapeKey, hyphenate hyphenator: Hyphenator?, ownLanguage: Bool = false
+    _ word: ArraySlice<UInt32>, _ textless: ShapeKey, hyphenate hyphenator: Hyphenator?,
+    ownLanguage: Bool = false
   ) -> [WordPart] {
-    let wordKey = WordKey(shape: key, hyphenated: hyphenator != nil)
-    if let hit = shaper.word(wordKey) { return hit }
+    let hyphenated = hyphenator != nil
+    if let hit = shaper.word(
+      word, fold: ShapeKey.fold(word), key: textless, hyphenated: hyphenated)
+    {
+      return hit
+    }
+    var key = textless
+    key.text = Array(word)
     var parts: [WordPart] = []
     if let hyphenator {
       var from = 0
@@ -710,7 +720,7 @@ struct PieceShaper {
     } else {
       parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
     }
-    shaper.storeWord(wordKey, parts)
+    shaper.storeWord(key, hyphenated: hyphenated, parts)
     return parts
   }
 }

@@ -53,7 +53,7 @@ struct ShapeKey: Hashable, Sendable {
     self.textFold = ShapeKey.fold(text)
   }
 
-  static func fold(_ text: [UInt32]) -> UInt64 {
+  static func fold<C: Collection<UInt32>>(_ text: C) -> UInt64 {
     var x: UInt64 = 0xcbf2_9ce4_8422_2325
     for v in text { x = (x ^ UInt64(v)) &* 0x100_0000_01b3 }
     return x
@@ -92,11 +92,6 @@ struct ShapeLanguage: Hashable, Sendable, ExpressibleByStringLiteral {
 }
 
 /// A word as the paragraph builder uses it: shaped whole, or split at hyphenation points.
-struct WordKey: Hashable, Sendable {
-  var shape: ShapeKey
-  var hyphenated: Bool
-}
-
 struct WordPart: Sendable {
   /// Scalar range within the word.
   var start: Int
@@ -141,12 +136,16 @@ struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
   private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
-  private var words: [WordKey: [WordPart]] = Dictionary(minimumCapacity: 4096)
+  private var words = WordTable()
 
-  func word(_ key: WordKey) -> [WordPart]? { words[key] }
-  mutating func storeWord(_ key: WordKey, _ parts: [WordPart]) {
-    if words.count >= 200_000 { words.removeAll(keepingCapacity: true) }
-    words[key] = parts
+  /// The parts of `word` shaped under `key` (its own text unread), if this shaper has them.
+  func word(_ word: ArraySlice<UInt32>, fold: UInt64, key: ShapeKey, hyphenated: Bool)
+    -> [WordPart]?
+  {
+    words.find(word, fold: fold, key: key, hyphenated: hyphenated)
+  }
+  mutating func storeWord(_ key: ShapeKey, hyphenated: Bool, _ parts: [WordPart]) {
+    words.insert(key, hyphenated: hyphenated, parts: parts)
   }
 
   /// One HarfBuzz buffer per shaper, reused by every miss (a shaper is one thread's).
@@ -162,7 +161,7 @@ struct Shaper {
   mutating func take() -> Shaper {
     let taken = self
     local = [:]
-    words = [:]
+    words = WordTable()
     return taken
   }
 

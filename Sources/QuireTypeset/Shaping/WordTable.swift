@@ -1,0 +1,104 @@
+// The shaper's word cache: a word's shaped parts (whole, or split at its hyphenation points)
+// by its text and shaping key.
+//
+// Every word of a book is looked up here once per occurrence (~215,000 times for
+// Moby-Dick), so the lookup must not allocate: the probe takes the word as a slice of the
+// paragraph's scalars and the key's other fields, and only a miss builds a `ShapeKey` with
+// its own text array. A `Dictionary<WordKey, …>` needed that array (one malloc and free per
+// word) and a SipHash of the key per probe; measured in Benchmarks/paginate-cost.md.
+//
+// Open addressing with linear probing over a power-of-two slot array; the stored hash is
+// compared before the text. The text's 64-bit FNV fold (`ShapeKey.textFold`) feeds the
+// hash, as it did the dictionary's, so crafted fold collisions cost what they cost there: a
+// text comparison per colliding entry. The table is cleared when it reaches `limit`
+// entries, so its memory is bounded.
+
+struct WordTable {
+  private struct Entry {
+    var hash: UInt64
+    var key: ShapeKey
+    var hyphenated: Bool
+    var parts: [WordPart]
+  }
+
+  private var slots: [Int32] = []
+  private var entries: [Entry] = []
+  let limit: Int
+
+  init(limit: Int = 200_000) { self.limit = limit }
+
+  var count: Int { entries.count }
+
+  /// The hash of a word with `fold` under `key`'s other fields.
+  @inline(__always)
+  static func hash(fold: UInt64, key: ShapeKey, hyphenated: Bool) -> UInt64 {
+    var h = fold
+    h ^= UInt64(truncatingIfNeeded: key.face) &* 0x9E37_79B9_7F4A_7C15
+    h ^= UInt64(key.script) &* 0xC2B2_AE3D_27D4_EB4F
+    h ^= UInt64(bitPattern: Int64(key.language.bits)) &* 0x1656_67B1_9E37_79F9
+    h ^= (key.smallCaps ? 1 : 0) | (key.rtl ? 2 : 0) | (hyphenated ? 4 : 0)
+    h ^= UInt64(key.vertical.rawValue) << 3
+    for f in key.features { h = (h ^ f) &* 0x100_0000_01b3 }
+    // Murmur3's finalizer: every input bit reaches the low bits the slot index uses.
+    h ^= h >> 33
+    h &*= 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 33
+    h &*= 0xC4CE_B9FE_1A85_EC53
+    h ^= h >> 33
+    return h
+  }
+
+  /// The parts stored for `word` under `key` (whose own text is not read), if any.
+  func find(_ word: ArraySlice<UInt32>, fold: UInt64, key: ShapeKey, hyphenated: Bool)
+    -> [WordPart]?
+  {
+    guard !slots.isEmpty else { return nil }
+    let h = WordTable.hash(fold: fold, key: key, hyphenated: hyphenated)
+    let mask = slots.count - 1
+    var s = Int(truncatingIfNeeded: h) & mask
+    while true {
+      let e = Int(slots[s])
+      if e < 0 { return nil }
+      if entries[e].hash == h, entries[e].hyphenated == hyphenated,
+        WordTable.same(entries[e].key, key), entries[e].key.text.elementsEqual(word)
+      {
+        return entries[e].parts
+      }
+      s = (s + 1) & mask
+    }
+  }
+
+  /// Stores `parts` for `key` (its text is the word).
+  mutating func insert(_ key: ShapeKey, hyphenated: Bool, parts: [WordPart]) {
+    if entries.count >= limit { removeAll() }
+    if entries.count * 2 >= slots.count { grow() }
+    let h = WordTable.hash(fold: key.textFold, key: key, hyphenated: hyphenated)
+    entries.append(Entry(hash: h, key: key, hyphenated: hyphenated, parts: parts))
+    place(entries.count - 1, hash: h)
+  }
+
+  mutating func removeAll() {
+    entries.removeAll(keepingCapacity: true)
+    for k in slots.indices { slots[k] = -1 }
+  }
+
+  /// The key fields other than the text (compared after the hash matched).
+  @inline(__always)
+  private static func same(_ a: ShapeKey, _ b: ShapeKey) -> Bool {
+    a.face == b.face && a.script == b.script && a.language == b.language
+      && a.smallCaps == b.smallCaps && a.rtl == b.rtl && a.vertical == b.vertical
+      && a.features == b.features
+  }
+
+  private mutating func place(_ e: Int, hash h: UInt64) {
+    let mask = slots.count - 1
+    var s = Int(truncatingIfNeeded: h) & mask
+    while slots[s] >= 0 { s = (s + 1) & mask }
+    slots[s] = Int32(e)
+  }
+
+  private mutating func grow() {
+    slots = [Int32](repeating: -1, count: max(4096, slots.count * 2))
+    for e in entries.indices { place(e, hash: entries[e].hash) }
+  }
+}
