@@ -31,6 +31,8 @@ struct VerticalRubyTests {
     ("group-kana", "の<ruby>東京<rt>とうきょうと</rt></ruby>の", 4.0, 0.5),
     ("group-kanji-kana", "字<ruby>東京<rt>とうきょうと</rt></ruby>の", 4.5, 1.0),
     ("group-kanji", "字<ruby>東京<rt>とうきょうと</rt></ruby>字", 5.0, 1.0),
+    // Jukugo: じゅく may rest on 語 as far as ご (centred, half 語's width) leaves free.
+    ("jukugo", "字<ruby><rb>熟</rb><rb>語</rb><rt>じゅく</rt><rt>ご</rt></ruby>字", 4.25, 1.0),
     // The kana before carries ruby: only the following kana takes the overhang.
     ("ruby-neighbour", "<ruby>あ<rt>あ</rt></ruby><ruby>鬱<rt>ゆううつ</rt></ruby>の", 3.5, 1.0),
   ])

@@ -6,9 +6,11 @@
 // neighbouring character by up to one annotation character (JLREQ §3.3.8: ruby may rest on
 // adjacent kana, and on the blank half of a closing bracket or stop after the base or of an
 // opening bracket before it) — but not on kanji, Latin or another ruby's base, which it
-// would hide or touch. The same holds for a group ruby's base of several characters. The
-// overhang is shared evenly when both sides allow it; when only one does, the annotation
-// leans onto that side (it is then not centred: `Piece.rubyShift` says by how much).
+// would hide or touch; a base of the same ruby (jukugo ruby, one reading per character,
+// JLREQ §3.3.7) as far as its own shorter reading leaves free. The same holds for a group
+// ruby's base of several characters. The overhang is shared evenly when both sides allow
+// it; when only one does, the annotation leans onto that side (it is then not centred:
+// `Piece.rubyShift` says by how much).
 // Whatever the annotation still needs is added to the base as space split 1:2:1 (JLREQ
 // §3.3.6: half a share before the first base character, a whole share between characters,
 // half a share after the last): each base character's advance grows by one share and its
@@ -49,9 +51,12 @@ enum RubySpacing {
       {
         end += 1
       }
+      let group = writing.ruby
       let sides = (
-        before: p > 0 && isRuby(paragraph.pieces[p - 1], styles),
-        after: end < paragraph.pieces.count && isRuby(paragraph.pieces[end], styles)
+        before: p > 0
+          ? neighbour(paragraph.pieces[p - 1], of: group, styles, fonts, &shaper) : nil,
+        after: end < paragraph.pieces.count
+          ? neighbour(paragraph.pieces[end], of: group, styles, fonts, &shaper) : nil
       )
       var fit = Fit(widen: 0, shift: 0)
       for annotation in annotations {
@@ -78,17 +83,31 @@ enum RubySpacing {
     var shift: Double
   }
 
-  /// Whether `piece` is part of a ruby base.
-  static func isRuby(_ piece: Piece, _ styles: [ResolvedStyle]) -> Bool {
-    let w = styles[piece.style].style.text.writing
-    return w.rubyText != nil || w.rubyOtherText != nil
+  /// How far an annotation of the ruby `group` may overhang the neighbouring `piece` when
+  /// that piece is a ruby base itself (nil when it is not): not at all for another ruby's
+  /// base; for a base of the same ruby (jukugo: one reading per character, JLREQ §3.3.7) as
+  /// far as that base's own, shorter, centred annotation leaves free, up to one ruby
+  /// character.
+  static func neighbour(
+    _ piece: Piece, of group: RubyPart, _ styles: [ResolvedStyle], _ fonts: FontSet,
+    _ shaper: inout Shaper
+  ) -> Double? {
+    let rs = styles[piece.style]
+    let w = rs.style.text.writing
+    guard let reading = w.rubyText ?? w.rubyOtherText else { return nil }
+    guard case .base(let g, _) = w.ruby, case .base(let mine, _) = group, g == mine,
+      w.rubyOtherText == nil, let first = reading.unicodeScalars.first?.value
+    else { return 0 }
+    let mark = Annotation(rs: rs, fonts: fonts, baseline: 0, first: first, side: .over)
+    let width = shaper.shape(mark.key(reading.unicodeScalars.map(\.value))).advance * mark.scale
+    return min(mark.size, max(0, (piece.width - width) / 2))
   }
 
-  /// The fit of `annotation` over the base `pieces`; `rubyBeside` says which neighbouring
-  /// pieces are other ruby bases (never overhung).
+  /// The fit of `annotation` over the base `pieces`; `rubyBeside` gives, for a neighbouring
+  /// piece that is a ruby base, how far it may be overhung (`neighbour`).
   static func fit(
     _ pieces: ArraySlice<Piece>, annotation: String, rs: ResolvedStyle, text: [UInt32],
-    rubyBeside: (before: Bool, after: Bool), fonts: FontSet, shaper: inout Shaper
+    rubyBeside: (before: Double?, after: Double?), fonts: FontSet, shaper: inout Shaper
   ) -> Fit {
     let scalars = annotation.unicodeScalars.map(\.value)
     guard let first = scalars.first, let head = pieces.first, let tail = pieces.last else {
@@ -102,8 +121,8 @@ enum RubySpacing {
     return split(
       excess: width - base,
       allowance: (
-        before: !rubyBeside.before && mayOverhang(before, after: false) ? mark.size : 0,
-        after: !rubyBeside.after && mayOverhang(after, after: true) ? mark.size : 0
+        before: rubyBeside.before ?? (mayOverhang(before, after: false) ? mark.size : 0),
+        after: rubyBeside.after ?? (mayOverhang(after, after: true) ? mark.size : 0)
       ))
   }
 
