@@ -59,7 +59,7 @@ package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
   package init(digest: String) { self.digest = digest }
   package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  package static let engineVersion = "quire-typeset/3"
+  package static let engineVersion = "quire-typeset/4"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
@@ -229,6 +229,7 @@ package final class Typesetter: Sendable {
     flow.hyphenation.points = caches.hyphenPoints
     flow.hyphenation.pointsDictionary = caches.hyphenDictionary
     flow.vertical = vertical
+    flow.verticalRL = chapter.writingMode == .verticalRL
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
     if let viewport {

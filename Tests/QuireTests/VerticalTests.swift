@@ -364,7 +364,7 @@ struct VerticalTests {
       """
     let html = """
       <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja"><head><title>c</title><style>
-      html { writing-mode: \(mode); }</style></head><body><p>\(String(repeating: "縦書きの頁は右から左へ。", count: 40))</p></body></html>
+      html { writing-mode: \(mode); }</style></head><body><p>\(String(repeating: "縦書きの頁は右から左へ。", count: 150))</p></body></html>
       """
     try writeUnpackedEPUB(dir, opf: opf, files: ["c.xhtml": Data(html.utf8)])
     return dir
@@ -383,6 +383,16 @@ struct VerticalTests {
     let book = try PagedBook(contentsOf: URL(fileURLWithPath: path), threads: 1)
     #expect(book.rightToLeft == (expected == .rtl))
     #expect(book.info.direction == expected.rawValue)
+    // A turn without `--rtl`/`--ltr` is the one forced in the book's direction, and not the
+    // other one.
+    var timing = AnimationTiming()
+    timing.frames = 5
+    var turn = PageTurn(style: .curl, timing: timing)
+    let middle = try book.turn(from: 1, turn).frame(2)
+    turn.rightToLeft = expected == .rtl
+    #expect(try book.turn(from: 1, turn).frame(2) == middle)
+    turn.rightToLeft = expected != .rtl
+    #expect(try book.turn(from: 1, turn).frame(2) != middle)
     // The text itself stays left to right whatever the pages do.
     let doc = try Book.open(URL(fileURLWithPath: path))
     #expect(doc.chapters.allSatisfy { $0.direction == nil })

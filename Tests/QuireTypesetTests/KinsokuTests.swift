@@ -54,6 +54,35 @@ import Testing
     #expect(!Kinsoku.mayBreakBeforeConditional(before: "「", after: "ー"))
   }
 
+  /// `line-break: loose` (CSS Text 3 §5.3) on top of `normal`: iteration marks, centred
+  /// punctuation, ！？ and inseparable leaders may start a line after CJK text; a postfix
+  /// may follow a break after an ideograph and a prefix may end a line before one; what
+  /// every rule set forbids stays forbidden.
+  @Test func lineBreakLooseAllowsWhatNormalKeeps() {
+    func allows(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> Bool {
+      Kinsoku.looseAllows(before: a.value, after: b.value)
+    }
+    for c in "々〻ゝゞヽヾ・：；･！？‼⁇⁈⁉".unicodeScalars {
+      #expect(allows("字", c), "before \(c)")
+      #expect(!Kinsoku.mayStartLine(c, strict: false), "\(c) normal")
+    }
+    // Between two inseparable leaders, which every other set keeps together.
+    for c in "…‥".unicodeScalars {
+      #expect(allows(c, c), "\(c)\(c)")
+      #expect(Kinsoku.forbidBreak(before: c, after: c, strict: false), "\(c)\(c) normal")
+    }
+    for c in "%¢°‰′″℃％￠".unicodeScalars {
+      #expect(allows("字", c), "postfix \(c)")
+      #expect(!allows("1", c), "postfix \(c) after a digit")
+    }
+    for c in "$£¥€№＄￡￥".unicodeScalars {
+      #expect(allows(c, "字"), "prefix \(c)")
+      #expect(!allows(c, "1"), "prefix \(c) before a digit")
+    }
+    for c in "。、」）".unicodeScalars { #expect(!allows("字", c), "\(c)") }
+    #expect(!allows("「", "々"))  // an opening bracket still may not end a line
+  }
+
   @Test func compressionAndHanging() {
     for c in "「」『』（）。、，．・：；【】".unicodeScalars {
       #expect(Kinsoku.isCompressible(c), "\(c)")

@@ -73,6 +73,71 @@ import Testing
     #expect(live == Self.reference)
   }
 
+  /// The sfnt table tags of a font file, and the feature tags of its GSUB FeatureList.
+  static func tables(_ data: [UInt8]) -> (tables: Set<String>, gsubFeatures: Set<String>) {
+    func u16(_ o: Int) -> Int { o + 1 < data.count ? Int(data[o]) << 8 | Int(data[o + 1]) : 0 }
+    func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
+    func tag(_ o: Int) -> String {
+      String(decoding: data[o..<min(o + 4, data.count)], as: UTF8.self)
+    }
+    var tables = Set<String>()
+    var gsub = -1
+    for i in 0..<u16(4) {
+      let record = 12 + 16 * i
+      tables.insert(tag(record))
+      if tag(record) == "GSUB" { gsub = u32(record + 8) }
+    }
+    var features = Set<String>()
+    if gsub >= 0 {
+      let list = gsub + u16(gsub + 6)
+      for i in 0..<u16(list) { features.insert(tag(list + 2 + 6 * i)) }
+    }
+    return (tables, features)
+  }
+
+  /// The vendored CJK subsets keep what vertical text needs (fonts/README.md's pyftsubset
+  /// keeps every layout feature): `vert`/`vrt2` in GSUB, `vhea`/`vmtx` advances and `VORG`
+  /// origins — the very values hb-shape reads (checked above for the Japanese face).
+  @Test(arguments: ["NotoSerifCJK-Regular.otf", "NotoSerifKR-Hangul-Regular.otf"])
+  func vendoredCJKFontsKeepVerticalTables(_ name: String) throws {
+    let url = try FontSet.locateFontsFolder().appendingPathComponent(name)
+    let (tables, features) = Self.tables(Array(try Data(contentsOf: url)))
+    for t in ["vhea", "vmtx", "VORG", "BASE", "GSUB"] {
+      #expect(tables.contains(t), "\(name) \(t)")
+    }
+    #expect(features.contains("vert") && features.contains("vrt2"), "\(name) \(features)")
+  }
+
+  /// A face without vertical metrics (Noto Serif: no `vhea`/`vmtx`/`VORG`) still sets upright
+  /// text: HarfBuzz synthesizes the advance (ascender − descender) and origin, as
+  /// `hb-shape --direction=ttb fonts/NotoSerif-Regular.ttf Ab` prints:
+  /// `[36=0@-352,-1038+0,-1362|69=1@-307,-1056+0,-1362]`.
+  @Test func missingVerticalMetricsAreSynthesized() throws {
+    let set = FontTests.set
+    let url = try FontSet.locateFontsFolder().appendingPathComponent("NotoSerif-Regular.ttf")
+    #expect(!Self.tables(Array(try Data(contentsOf: url))).tables.contains("vmtx"))
+    // The body face (Noto Serif): the glyph ids below are that font's.
+    let face = try #require(
+      set.face(
+        for: 0x41, choice: set.match(family: set.bodyFamily, weight: 400, italic: false),
+        script: HB_SCRIPT_LATIN))
+    var shaper = Shaper(fonts: set, shared: ShapeCache())
+    var key = ShapeKey(
+      text: [0x41, 0x62], face: face, smallCaps: false, rtl: false,
+      script: HB_SCRIPT_LATIN.rawValue, language: "")
+    key.vertical = .upright
+    let upright = shaper.shape(key)
+    let centre = Float(VerticalShaping.emBox(set.faces[face]).centre)
+    let expected = Self.parse("[36=0@-352,-1038+0,-1362|69=1@-307,-1056+0,-1362]")
+    #expect(upright.glyphs.count == 2)
+    for (g, e) in zip(upright.glyphs, expected) {
+      #expect(g.glyph == e.0)
+      #expect(g.advance == Float(-e.3))
+      #expect(g.dx == Float(-e.2))
+      #expect(g.dy == Float(e.1) + centre)
+    }
+  }
+
   @Test func tateChuYokoFillsOneEm() {
     let (set, face) = Self.cjk()
     var shaper = Shaper(fonts: set, shared: ShapeCache())

@@ -26,9 +26,14 @@ enum EmphasisProperties {
       mark.color = c
       if s.text.writing.emphasis != nil { s.text.writing.emphasis = mark }
     case "text-emphasis-position":
-      guard var mark = s.text.writing.emphasis else { return }
-      if words.contains("under") || words.contains("left") { mark.side = .under }
-      if words.contains("over") || words.contains("right") { mark.side = .over }
+      // `[over | under] && [right | left]?` (right when omitted, CSS Text Decoration 4).
+      guard var mark = s.text.writing.emphasis,
+        let side = words.first(where: { $0 == "over" || $0 == "under" }),
+        words.count == 1
+          || (words.count == 2 && (words.contains("right") || words.contains("left")))
+      else { return }
+      mark.side = side == "under" ? .under : .over
+      mark.verticalSide = words.contains("left") ? .under : .over
       s.text.writing.emphasis = mark
     default:  // the shorthand: a style and a colour
       if words == ["none"] {
@@ -42,7 +47,10 @@ enum EmphasisProperties {
         !$0.isWhitespace && $0.kind != .string
           && !($0.kind == .ident && isStyleWord($0.text.lowercased()))
       }
-      guard var mark = style(styleTokens, words.filter(isStyleWord), keeping: nil) else { return }
+      // The shorthand resets the colour, not the position.
+      var old = s.text.writing.emphasis
+      old?.color = nil
+      guard var mark = style(styleTokens, words.filter(isStyleWord), keeping: old) else { return }
       if !colorTokens.isEmpty {
         guard let c = StyleComputer.color(colorTokens) else { return }
         mark.color = c
@@ -61,6 +69,7 @@ enum EmphasisProperties {
     var mark = EmphasisMark()
     mark.color = old?.color
     mark.side = old?.side ?? .over
+    mark.verticalSide = old?.verticalSide ?? .over
     if let string = v.first(where: { $0.kind == .string }) {
       guard words.isEmpty, let first = string.text.first else { return nil }
       mark.shape = String(first)

@@ -93,7 +93,10 @@ package struct EmphasisMark: Sendable, Hashable, Codable {
   package var open = false
   /// nil: the text colour.
   package var color: RGBA? = nil
+  /// The side in horizontal text: `over` or `under` of `text-emphasis-position`.
   package var side = AnnotationSide.over
+  /// The side in vertical text: `right` (`.over`, the line's over side) or `left`.
+  package var verticalSide = AnnotationSide.over
   package var isString = false
   package init() {}
 }
@@ -173,11 +176,11 @@ enum WritingModeProperties {
     case "horizontal" where words.count == 1 && v.count == 1: return .all  // -epub-text-combine
     case "digits":
       let numbers = v.filter { $0.kind == .number }
+      // `digits <integer [2,4]>?`: anything else is invalid.
       guard words.count == 1, numbers.count <= 1 else { return nil }
       let raw = numbers.first?.number ?? 2
-      guard raw.isFinite else { return nil }
-      let n = Int(max(2, min(4, raw.rounded())))
-      return .digits(n)
+      guard raw == raw.rounded(), (2...4).contains(raw) else { return nil }
+      return .digits(Int(raw))
     default: return nil
     }
   }

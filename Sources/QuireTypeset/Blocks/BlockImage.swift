@@ -25,6 +25,7 @@ extension ChapterFlow {
     var sizing = ImageSizing(
       cssPixel: options.fontSize / 16, available: max(1, available), pageHeight: pageHeight)
     sizing.vertical = vertical
+    sizing.rightToLeft = verticalRL
     return sizing
   }
 

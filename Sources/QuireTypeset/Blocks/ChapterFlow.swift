@@ -51,6 +51,8 @@ struct ChapterFlow {
   var floatArea = FloatArea()
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
+  /// `vertical-rl`: the logical block axis runs right to left on the page.
+  var verticalRL = false
   /// Positioned boxes of a fixed-layout page (Fixed/PositionedBoxes.swift).
   var positioned = PositionedBoxes()
 

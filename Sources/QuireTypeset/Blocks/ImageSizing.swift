@@ -31,6 +31,9 @@ struct ImageSizing: Sendable {
   /// is the logical height. The image is sized upright (CSS `width` is its physical width)
   /// and fitted to the column's height (`available`), then turned back.
   var vertical = false
+  /// `vertical-rl`: the logical y runs from the page's right edge to its left, so a
+  /// physical `object-position` x (0 = left) is reversed on that axis.
+  var rightToLeft = false
 
   /// The size of the image's box and where its content is drawn relative to the box's
   /// top-left corner. `natural` is the decoded size in image px, nil when unknown.
@@ -53,8 +56,10 @@ struct ImageSizing: Sendable {
     (turned.box.width, turned.box.height) = (ref.box.height, ref.box.width)
     (turned.box.minWidth, turned.box.minHeight) = (ref.box.minHeight, ref.box.minWidth)
     (turned.box.maxWidth, turned.box.maxHeight) = (ref.box.maxHeight, ref.box.maxWidth)
+    // `object-position` is physical (CSS Images 3 §5.4): its y runs down the column (the
+    // logical x); its x across the columns, the logical y, which `vertical-rl` reverses.
     (turned.box.objectPositionX, turned.box.objectPositionY) =
-      (ref.box.objectPositionY, ref.box.objectPositionX)
+      (ref.box.objectPositionY, rightToLeft ? 1 - ref.box.objectPositionX : ref.box.objectPositionX)
     return upright(turned, natural: natural.map { ($0.height, $0.width) })
   }
 

@@ -13,8 +13,10 @@
 // annotation overhangs only where JLREQ allows. When it is
 // shorter than the base it is spread JLREQ's way (group ruby: the free space split 1:2:1,
 // half a gap at either end and a whole one between characters, which is what letter
-// spacing through `GlyphRunBuilder` gives); when it is longer it overhangs both sides
-// equally onto the neighbouring characters. Marks: one per character of the base that is
+// spacing through `GlyphRunBuilder` gives); when it is longer it overhangs the neighbouring
+// characters, evenly or leaning to the side that allows it (`Piece.rubyShift`). At a
+// line's start or end the annotation is moved inside the measure (JLREQ §3.3.8: aligned
+// with the line's edge), so ruby never protrudes past the line. Marks: one per character of the base that is
 // not a space, punctuation or a control (CSS Text Decoration 3 §3.1), centred on the
 // character, at half size. The annotation's em box touches the base's em box.
 //
@@ -35,10 +37,14 @@ struct LineAnnotations {
     var x1: Double
     /// The second annotation level (`<rtc>`), set on the other side.
     var other = false
+    /// How far a longer annotation moves from centred (`Piece.rubyShift`), px.
+    var shift = 0.0
   }
   private var ruby: [RubySpan] = []
   /// Centres of emphasised characters, by style.
   private var marks: [(style: Int, x: Double)] = []
+  /// Nothing was collected.
+  var isEmpty: Bool { ruby.isEmpty && marks.isEmpty }
   /// Emphasis marks one line may carry.
   static let maxMarks = 10_000
 
@@ -49,13 +55,16 @@ struct LineAnnotations {
   }
 
   /// Extends the last ruby span of the same base style and text, or starts one.
-  private mutating func addRuby(_ text: String, other: Bool, style: Int, x0: Double, x1: Double) {
+  private mutating func addRuby(
+    _ text: String, other: Bool, style: Int, x0: Double, x1: Double, shift: Float
+  ) {
     if let k = ruby.lastIndex(where: { $0.other == other }), ruby[k].style == style,
       ruby[k].text == text
     {
       ruby[k].x1 = x1
     } else {
-      ruby.append(RubySpan(style: style, text: text, x0: x0, x1: x1, other: other))
+      ruby.append(
+        RubySpan(style: style, text: text, x0: x0, x1: x1, other: other, shift: Double(shift)))
     }
   }
 
@@ -67,10 +76,14 @@ struct LineAnnotations {
   ) {
     let writing = rs.style.text.writing
     if let annotation = writing.rubyText {
-      addRuby(annotation, other: false, style: piece.style, x0: x, x1: x + piece.width + extra)
+      addRuby(
+        annotation, other: false, style: piece.style, x0: x, x1: x + piece.width + extra,
+        shift: piece.rubyShift)
     }
     if let annotation = writing.rubyOtherText {
-      addRuby(annotation, other: true, style: piece.style, x0: x, x1: x + piece.width + extra)
+      addRuby(
+        annotation, other: true, style: piece.style, x0: x, x1: x + piece.width + extra,
+        shift: piece.rubyShift)
     }
     guard writing.emphasis != nil, marks.count < Self.maxMarks else { return }
     let scale = piece.size / fonts.faces[piece.face].upem
@@ -101,9 +114,12 @@ struct LineAnnotations {
     }
   }
 
-  /// Glyph runs for the collected annotations, around `baseline`.
+  /// Glyph runs for the collected annotations, around `baseline`; ruby stays within
+  /// `edges`, the line's extent (JLREQ §3.3.8: at a line's start or end the annotation is
+  /// aligned with the line's edge, never past it).
   func runs(
-    baseline: Double, styles: [ResolvedStyle], fonts: FontSet, shaper: inout Shaper
+    baseline: Double, edges: (lo: Double, hi: Double), styles: [ResolvedStyle], fonts: FontSet,
+    shaper: inout Shaper
   ) -> [GlyphRun] {
     var out: [GlyphRun] = []
     for span in ruby {
@@ -116,7 +132,8 @@ struct LineAnnotations {
       let shaped = shaper.shape(mark.key(scalars))
       let width = shaped.advance * mark.scale
       let length = span.x1 - span.x0
-      let start = width < length ? span.x0 : span.x0 - (width - length) / 2
+      var start = width < length ? span.x0 : span.x0 - (width - length) / 2 + span.shift
+      if width <= edges.hi - edges.lo { start = min(max(start, edges.lo), edges.hi - width) }
       var run = mark.emptyRun(color: rs.style.color)
       GlyphRunBuilder(scale: mark.scale, baseline: mark.baseline)
         .append(shaped, at: start, extra: max(0, length - width), to: &run)
@@ -127,9 +144,11 @@ struct LineAnnotations {
       let style = marks[k].style
       let rs = styles[style]
       guard let emphasis = rs.style.text.writing.emphasis else { break }
-      let glyph = Self.markScalar(emphasis, vertical: rs.style.text.writing.mode.isVertical)
+      let vertical = rs.style.text.writing.mode.isVertical
+      let glyph = Self.markScalar(emphasis, vertical: vertical)
       let mark = Annotation(
-        rs: rs, fonts: fonts, baseline: baseline, first: glyph, side: emphasis.side)
+        rs: rs, fonts: fonts, baseline: baseline, first: glyph,
+        side: vertical ? emphasis.verticalSide : emphasis.side)
       let shaped = shaper.shape(mark.key([glyph]))
       let half = shaped.advance * mark.scale / 2
       var run = mark.emptyRun(color: emphasis.color ?? rs.style.color)

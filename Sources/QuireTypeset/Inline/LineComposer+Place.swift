@@ -112,7 +112,14 @@ extension LineComposer {
       }
     }
     line.end = x
-    line.runs += annotations.runs(baseline: baseline, styles: styles, fonts: fonts, shaper: &shaper)
+    if !annotations.isEmpty {
+      // The measure (the line's text may hang past its end).
+      let lo = geometry.lineLeft(first: line.first, index: line.index)
+      let hi = lo + geometry.lineWidth(first: line.first, index: line.index)
+      line.runs += annotations.runs(
+        baseline: baseline, edges: (min(lo, line.start), max(hi, x)), styles: styles,
+        fonts: fonts, shaper: &shaper)
+    }
     if let edges, line.start < edges.lo - 0.01 || line.end > edges.hi + 0.01 {
       line.clipped = true
       line.start = max(line.start, edges.lo)

@@ -2,16 +2,22 @@
 // base is widened before the line is broken, so the annotation never runs over the text on
 // either side beyond what JLREQ allows.
 //
-// The annotation (half the base size, as LineAnnotations sets it) stays centred on its base.
-// It may overhang the neighbouring character by up to one annotation character (JLREQ
-// §3.3.8: ruby may rest on adjacent kana, and on the blank half of a closing bracket or
-// stop after the base or of an opening bracket before it) — but not on kanji, Latin or
-// another ruby, which it would hide or touch. Since it stays centred, the overhang used is
-// the same on both sides: the smaller of the two allowances. Whatever the annotation still
-// needs is added to the base as space split 1:2:1 (JLREQ §3.3.6: half a share before the
-// first base character, a whole share between characters, half a share after the last):
-// each base character's advance grows by one share and its glyph moves half a share along
-// the line. Works in both writing modes (logical frame: the shift is along the line).
+// The annotation (half the base size, as LineAnnotations sets it) may overhang each
+// neighbouring character by up to one annotation character (JLREQ §3.3.8: ruby may rest on
+// adjacent kana, and on the blank half of a closing bracket or stop after the base or of an
+// opening bracket before it) — but not on kanji, Latin or another ruby's base, which it
+// would hide or touch; a base of the same ruby (jukugo ruby, one reading per character,
+// JLREQ §3.3.7) as far as its own shorter reading leaves free. The same holds for a group
+// ruby's base of several characters. The overhang is shared evenly when both sides allow
+// it; when only one does, the annotation leans onto that side (it is then not centred:
+// `Piece.rubyShift` says by how much).
+// Whatever the annotation still needs is added to the base as space split 1:2:1 (JLREQ
+// §3.3.6: half a share before the first base character, a whole share between characters,
+// half a share after the last): each base character's advance grows by one share and its
+// glyph moves half a share along the line. Works in both writing modes (logical frame: the
+// shift is along the line). A base is never broken across lines (ShapedParagraph's
+// `breakAfter`); at a line's start or end the annotation is kept inside the line
+// (LineAnnotations), so it never protrudes past the line's edge.
 //
 // Costs: nothing for paragraphs without ruby; otherwise one annotation shaping (cached) per
 // ruby base and one pass over the items.
@@ -45,39 +51,91 @@ enum RubySpacing {
       {
         end += 1
       }
-      var need = 0.0
+      let group = writing.ruby
+      let sides = (
+        before: p > 0
+          ? neighbour(paragraph.pieces[p - 1], of: group, styles, fonts, &shaper) : nil,
+        after: end < paragraph.pieces.count
+          ? neighbour(paragraph.pieces[end], of: group, styles, fonts, &shaper) : nil
+      )
+      var fit = Fit(widen: 0, shift: 0)
       for annotation in annotations {
-        need = max(
-          need,
-          extraWidth(
-            paragraph.pieces[p..<end], annotation: annotation, rs: styles[style], text: text,
-            fonts: fonts, shaper: &shaper))
+        let f = self.fit(
+          paragraph.pieces[p..<end], annotation: annotation, rs: styles[style], text: text,
+          rubyBeside: sides, fonts: fonts, shaper: &shaper)
+        if f.widen > fit.widen || (f.widen == fit.widen && abs(f.shift) > abs(fit.shift)) {
+          fit = f
+        }
       }
-      if need > 0 { spread(need, over: p..<end, in: &paragraph, items: itemOfPiece, fonts: fonts) }
+      if fit.widen > 0 {
+        spread(fit.widen, over: p..<end, in: &paragraph, items: itemOfPiece, fonts: fonts)
+      }
+      paragraph.pieces[p].rubyShift = Float(fit.shift)
       p = end
     }
   }
 
-  /// The width the base `pieces` lack under `annotation`, px (0 when it fits).
-  static func extraWidth(
+  /// How a base takes its annotation: `widen` px of space added to the base (0 when the
+  /// annotation fits over it and its overhangs), and how far the annotation then moves from
+  /// centred along the line (`shift` px, positive towards the line's end).
+  struct Fit: Equatable {
+    var widen: Double
+    var shift: Double
+  }
+
+  /// How far an annotation of the ruby `group` may overhang the neighbouring `piece` when
+  /// that piece is a ruby base itself (nil when it is not): not at all for another ruby's
+  /// base; for a base of the same ruby (jukugo: one reading per character, JLREQ §3.3.7) as
+  /// far as that base's own, shorter, centred annotation leaves free, up to one ruby
+  /// character.
+  static func neighbour(
+    _ piece: Piece, of group: RubyPart, _ styles: [ResolvedStyle], _ fonts: FontSet,
+    _ shaper: inout Shaper
+  ) -> Double? {
+    let rs = styles[piece.style]
+    let w = rs.style.text.writing
+    guard let reading = w.rubyText ?? w.rubyOtherText else { return nil }
+    guard case .base(let g, _) = w.ruby, case .base(let mine, _) = group, g == mine,
+      w.rubyOtherText == nil, let first = reading.unicodeScalars.first?.value
+    else { return 0 }
+    let mark = Annotation(rs: rs, fonts: fonts, baseline: 0, first: first, side: .over)
+    let width = shaper.shape(mark.key(reading.unicodeScalars.map(\.value))).advance * mark.scale
+    return min(mark.size, max(0, (piece.width - width) / 2))
+  }
+
+  /// The fit of `annotation` over the base `pieces`; `rubyBeside` gives, for a neighbouring
+  /// piece that is a ruby base, how far it may be overhung (`neighbour`).
+  static func fit(
     _ pieces: ArraySlice<Piece>, annotation: String, rs: ResolvedStyle, text: [UInt32],
-    fonts: FontSet, shaper: inout Shaper
-  ) -> Double {
+    rubyBeside: (before: Double?, after: Double?), fonts: FontSet, shaper: inout Shaper
+  ) -> Fit {
     let scalars = annotation.unicodeScalars.map(\.value)
     guard let first = scalars.first, let head = pieces.first, let tail = pieces.last else {
-      return 0
+      return Fit(widen: 0, shift: 0)
     }
     let mark = Annotation(rs: rs, fonts: fonts, baseline: 0, first: first, side: .over)
     let width = shaper.shape(mark.key(scalars)).advance * mark.scale
     let base = pieces.reduce(0) { $0 + $1.width }
-    guard width > base else { return 0 }
     let before = head.start > 0 ? text[head.start - 1] : nil
     let after = tail.end < text.count ? text[tail.end] : nil
-    let overhang =
-      min(
-        mayOverhang(before, after: false) ? mark.size : 0,
-        mayOverhang(after, after: true) ? mark.size : 0)
-    return max(0, width - base - 2 * overhang)
+    return split(
+      excess: width - base,
+      allowance: (
+        before: rubyBeside.before ?? (mayOverhang(before, after: false) ? mark.size : 0),
+        after: rubyBeside.after ?? (mayOverhang(after, after: true) ? mark.size : 0)
+      ))
+  }
+
+  /// Splits an annotation's `excess` over its base between the two overhangs (each within
+  /// its allowance, evenly when both allow) and the base's widening.
+  static func split(excess: Double, allowance: (before: Double, after: Double)) -> Fit {
+    guard excess > 0 else { return Fit(widen: 0, shift: 0) }
+    var lead = min(allowance.before, excess / 2)
+    let trail = min(allowance.after, excess - lead)
+    lead = min(allowance.before, excess - trail)
+    // Centred over the widened base the annotation would overhang (lead + trail) / 2 on
+    // each side; it moves towards the end by half the difference.
+    return Fit(widen: excess - lead - trail, shift: (trail - lead) / 2)
   }
 
   /// Whether an annotation may rest on character `v` beside its base (`after`: the

@@ -35,6 +35,10 @@ struct Piece {
   /// three optionals inline made every piece ~5× larger and every copy of one (appending,
   /// composing) retain five references.
   private var object: PieceObject?
+  /// The first piece of a ruby base whose annotation overhangs one side more than the
+  /// other (Inline/RubySpacing.swift): how far the annotation moves from centred along the
+  /// line, px (positive: towards the line's end).
+  var rubyShift: Float = 0
 
   init(
     start: Int, end: Int, style: Int, face: Int, size: Double, shaped: ShapedText,
@@ -204,6 +208,9 @@ struct PieceShaper {
   private var strictStyle = -1
   private var strict = false
   private var loose = false
+  /// Style `strictStyle` is a ruby base: no break between two of its characters (a group
+  /// ruby's base is never split across lines; JLREQ §3.3.6, CSS Ruby 1 §3.4).
+  private var rubyBase = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
   private let addresses: AddressSpans
   /// The text's language changes (`CollectedText.languages`) and the first run's language.
@@ -434,6 +441,8 @@ struct PieceShaper {
       strictStyle = si
       strict = styles[si].strictLineBreak
       loose = styles[si].looseLineBreak
+      let writing = styles[si].style.text.writing
+      rubyBase = writing.rubyText != nil || writing.rubyOtherText != nil
     }
     var allowed =
       i + 1 < n
@@ -450,6 +459,7 @@ struct PieceShaper {
       }
       allowed = PieceShaper.wordBreak(wordBreak, v, text[i + 1], allowed: allowed)
     }
+    if rubyBase, i + 1 < n, sty[i + 1] == si { allowed = false }
     if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
       text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
       let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
