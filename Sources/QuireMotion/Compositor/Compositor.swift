@@ -170,10 +170,11 @@ package struct Compositor: Sendable {
     let b = l.bounds
     let sigma = max(l.shadowRadius, 0) / 2
     if l.cornerRadius <= 0, b.width > 0, b.height > 0,
-      let fast = RectShadow(m, rect: b, sigma: sigma, offset: l.shadowOffset),
-      fast.draw(into: &canvas, color: l.shadowColor, strength: strength)
+      var fast = RectShadow(m, rect: b, sigma: sigma, offset: l.shadowOffset)
     {
-      return
+      // An opaque background replaces the shadow under the layer: only its ring is drawn.
+      fast.opaqueLayer = opacity >= 1 && l.backgroundColor.alpha >= 1
+      if fast.draw(into: &canvas, color: l.shadowColor, strength: strength) { return }
     }
     guard let q = ProjectedQuad(m, b, canvasWidth: Int.max / 4, canvasHeight: Int.max / 4)
     else { return }
