@@ -109,9 +109,11 @@ public enum FlipBenchmark {
 
   /// The report as text, one line per animation.
   public static func text(_ speeds: [FlipSpeed]) -> String {
-    var s = "animation   frames   end-to-end     composited\n"
+    let column = max(10, speeds.map(\.animation.count).max() ?? 0)
+    var s = "animation".padding(toLength: column + 2, withPad: " ", startingAt: 0)
+    s += "frames   end-to-end     composited\n"
     for v in speeds {
-      s += v.animation.padding(toLength: max(10, v.animation.count), withPad: " ", startingAt: 0)
+      s += v.animation.padding(toLength: column, withPad: " ", startingAt: 0)
       s += String(format: " %6d  %8.1f fps  %9.1f fps\n", v.frames, v.endToEndFPS, v.compositedFPS)
     }
     return s

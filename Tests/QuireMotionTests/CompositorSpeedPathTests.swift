@@ -21,7 +21,9 @@ func shadowUnderAnOpaqueLayerIsSkippedExactly(angle: Double, scale: Double) {
     var shadow = RectShadow(m, rect: rect, sigma: 4, offset: LayerSize(width: 2, height: 5))!
     shadow.opaqueLayer = skipping
     #expect(shadow.draw(into: &canvas, color: .black, strength: 0.55))
-    canvas.fill(m, LocalShape(rect: rect, radius: 0, hole: nil), .solid(r: 255, g: 255, b: 255, a: 255), opacity: 1)
+    canvas.fill(
+      m, LocalShape(rect: rect, radius: 0, hole: nil), .solid(r: 255, g: 255, b: 255, a: 255),
+      opacity: 1)
     return canvas.pixelBuffer()
   }
   let skipped = draw(skipping: true)

@@ -41,7 +41,8 @@ import Testing
   func loneImageOfTheFirstDocument() throws {
     let cover = try Cover.read(Corpus.path("haruko-html-jpeg.epub"), page: Self.page)
     let href = "OPS/images/01.jpg"
-    let expected = try #require(decodeImage(try Self.entry("haruko-html-jpeg.epub", href), href: href))
+    let expected = try #require(
+      decodeImage(try Self.entry("haruko-html-jpeg.epub", href), href: href))
     #expect(cover == expected.converted(to: .rgba8))
   }
 

@@ -495,9 +495,10 @@ extension Canvas {
             }
             let tx0 = min(max(x + ix, 0), iw - 1)
             let tx1 = min(max(x + ix + 1, 0), iw - 1)
-            var src = weights.sample(
-              tex, (ty0 + tx0) &* 4, (ty0 + tx1) &* 4, (ty1 + tx0) &* 4, (ty1 + tx1) &* 4,
-              opaque: opaque) * opacity
+            var src =
+              weights.sample(
+                tex, (ty0 + tx0) &* 4, (ty0 + tx1) &* 4, (ty1 + tx0) &* 4, (ty1 + tx1) &* 4,
+                opaque: opaque) * opacity
             if cov < 1 { src *= cov }
             sourceOver(src, dst + x * 4)
           }
