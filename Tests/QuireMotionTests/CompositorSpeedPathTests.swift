@@ -89,6 +89,14 @@ func translatedTextureMatchesTheGeneralPath(dx: Double, dy: Double) {
         opacity: 0.9)
       return canvas.pixelBuffer()
     }
+    // The fast path takes the first and refuses the second.
+    let rect = LayerRect(x: 0, y: 0, width: 160, height: 120)
+    for (scale, taken) in [(1.0, true), (1 + 1e-13, false)] {
+      var probe = Canvas(width: 200, height: 150)
+      let m = Transform3D.scale(x: scale, y: 1, z: 1).concatenating(.translation(x: 9.5, y: 3))
+      let q = ProjectedQuad(m, rect, canvasWidth: 200, canvasHeight: 150)!
+      #expect(probe.blitTranslated(q, m, image, rect, 1) == taken)
+    }
     let fast = draw(scale: 1)
     let general = draw(scale: 1 + 1e-13)
     var worst = 0
@@ -101,4 +109,20 @@ func translatedTextureMatchesTheGeneralPath(dx: Double, dy: Double) {
     #expect(worst <= 1, "largest difference \(worst)")
     #expect(differing * 100 <= fast.pixels.count, "\(differing) bytes differ")
   }
+}
+
+/// Mirroring an RGBA image by 32-bit moves gives the pixel-by-pixel mirror; twice is the
+/// image itself.
+@Test func mirroredRGBAIsThePixelMirror() {
+  var image = Synthetic.page(width: 37, height: 9, seed: 3)
+  for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = UInt8(i % 251) }
+  let mirrored = image.flippedLeftRight()
+  for y in 0..<image.height {
+    for x in 0..<image.width {
+      let a = (y * image.width + x) * 4
+      let b = (y * image.width + image.width - 1 - x) * 4
+      #expect(Array(mirrored.pixels[b..<(b + 4)]) == Array(image.pixels[a..<(a + 4)]))
+    }
+  }
+  #expect(mirrored.flippedLeftRight() == image)
 }
