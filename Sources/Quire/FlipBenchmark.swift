@@ -22,7 +22,8 @@ public struct FlipSpeed: Codable, Sendable, Hashable {
   public var compositedFPS: Double
 }
 
-/// `quire bench --flip`: every page-turn style, `open` and `shelf`, at the layout's page size.
+/// `quire bench --flip`: every page-turn style, `open` and `shelf`, at the layout's page size,
+/// and the shelf once more at its own default canvas (1200x900).
 public enum FlipBenchmark {
   /// Measures each animation with `frames` frames (2…1000) from page `page` of `book`.
   public static func run(book: URL, layout: LayoutSettings, page: Int = 3, frames: Int = 60)
@@ -50,7 +51,13 @@ public enum FlipBenchmark {
           compositedFPS: Double(n) / composited))
     }
     out.append(try openSpeed(book, layout: layout, frames: n, scratch: scratch))
-    out.append(try shelfSpeed(book, frames: n, scratch: scratch))
+    out.append(
+      try shelfSpeed(
+        book, canvas: (layout.pageWidth, layout.pageHeight), name: "shelf", frames: n,
+        scratch: scratch))
+    out.append(
+      try shelfSpeed(
+        book, canvas: (1200, 900), name: "shelf-1200x900", frames: n, scratch: scratch))
     return out
   }
 
@@ -70,12 +77,14 @@ public enum FlipBenchmark {
       compositedFPS: Double(n) / composited)
   }
 
-  /// Eight copies of the book on a 1200x900 shelf, grid to scatter with badges.
-  private static func shelfSpeed(_ book: URL, frames n: Int, scratch: URL) throws(QuireError)
-    -> FlipSpeed
-  {
+  /// Eight copies of the book on a shelf of `canvas` pixels, grid to scatter with badges.
+  private static func shelfSpeed(
+    _ book: URL, canvas: (width: Int, height: Int), name: String, frames n: Int, scratch: URL
+  ) throws(QuireError) -> FlipSpeed {
     var r = ShelfRequest(
-      books: Array(repeating: book, count: 8), output: scratch.appendingPathComponent("shelf"))
+      books: Array(repeating: book, count: 8), output: scratch.appendingPathComponent(name))
+    r.canvasWidth = canvas.width
+    r.canvasHeight = canvas.height
     r.progress = [0.4, nil, 1, nil, 0.75, nil, nil, 0.1]
     r.timing = AnimationTiming(frames: n)
     let endToEnd = try seconds { () throws(QuireError) in try ShelfJob.run(r) }
@@ -83,7 +92,7 @@ public enum FlipBenchmark {
     let timeline = try r.timing.timeline()
     let composited = seconds { drawAll(n) { _ = anim.frame(at: timeline.info($0).progress) } }
     return FlipSpeed(
-      animation: "shelf", frames: n, endToEndFPS: Double(n) / endToEnd,
+      animation: name, frames: n, endToEndFPS: Double(n) / endToEnd,
       compositedFPS: Double(n) / composited)
   }
 
@@ -100,9 +109,11 @@ public enum FlipBenchmark {
 
   /// The report as text, one line per animation.
   public static func text(_ speeds: [FlipSpeed]) -> String {
-    var s = "animation   frames   end-to-end     composited\n"
+    let column = max(10, speeds.map(\.animation.count).max() ?? 0)
+    var s = "animation".padding(toLength: column + 2, withPad: " ", startingAt: 0)
+    s += "frames   end-to-end     composited\n"
     for v in speeds {
-      s += v.animation.padding(toLength: 10, withPad: " ", startingAt: 0)
+      s += v.animation.padding(toLength: column, withPad: " ", startingAt: 0)
       s += String(format: " %6d  %8.1f fps  %9.1f fps\n", v.frames, v.endToEndFPS, v.compositedFPS)
     }
     return s

@@ -199,18 +199,23 @@ public enum ShelfJob {
     let (start, placements) = try startingPoint(r.arrangement)
     let end = r.to ?? (start == .grid ? .scatter : .grid)
     var anim = ShelfAnimation(
-      covers: try covers(r), canvas: (r.canvasWidth, r.canvasHeight), scatter: placements,
+      covers: [], canvas: (r.canvasWidth, r.canvasHeight), scatter: placements,
       front: r.front.map { $0 - 1 }, progress: r.progress)
     anim.start = start == .grid ? .grid : .scatter
     anim.end = end == .grid ? .grid : .scatter
+    anim.covers = try covers(r, atLeast: anim.largestCoverBox(count: r.books.count))
     anim.labeler = badgeLabeler()
     anim.drawBadges()
     anim.reduceCovers()
     return anim
   }
 
-  /// The books' covers, read in parallel (each book is opened through its first page).
-  static func covers(_ r: ShelfRequest) throws(QuireError) -> [PixelBuffer] {
+  /// The books' covers, read in parallel from their packages (`Cover.read`: a book is laid
+  /// out, through page 1 only, when its package and first document show no cover image);
+  /// JPEG covers decode at the smallest DCT scale that is at least `atLeast`.
+  static func covers(_ r: ShelfRequest, atLeast: (width: Int, height: Int)?) throws(QuireError)
+    -> [PixelBuffer]
+  {
     var layout = LayoutSettings(pageWidth: 300, pageHeight: 400)
     layout.reading = r.reading
     let settings = layout
@@ -219,8 +224,7 @@ public enum ShelfJob {
     DispatchQueue.concurrentPerform(iterations: books.count) { i in
       let result: Result<PixelBuffer, QuireError>
       do {
-        result = .success(
-          try Cover.image(of: PagedBook(books[i].path, layout: settings, threads: 1, through: 1)))
+        result = .success(try Cover.read(books[i].path, page: settings, atLeast: atLeast))
       } catch let e as QuireError {
         result = .failure(e)
       } catch {
@@ -285,19 +289,5 @@ public enum ShelfJob {
       }
     }
     return nil
-  }
-}
-
-/// A book's cover picture: the manifest's cover image when it decodes, else page 1.
-enum Cover {
-  static func image(of book: PagedBook) throws(QuireError) -> PixelBuffer {
-    let document = book.pages.book.document
-    if let href = document.metadata.coverHref,
-      let data = document.resources.data(forHref: href),
-      let decoded = decodeImage(data, href: href)
-    {
-      return decoded.converted(to: .rgba8)
-    }
-    return try book.page(1, color: .rgb)
   }
 }

@@ -12,6 +12,15 @@ package func decodeImage(_ data: Data, href: String) -> PixelBuffer? {
   try? ImageDecoder.decode(data, href: href)
 }
 
+/// Decodes an image no smaller than `atLeast` where its format can decode a smaller picture
+/// for less work (a JPEG scaled by ½, ¼ or ⅛ inside the DCT; an SVG drawn at that size);
+/// other formats come back at full size. Nil for other formats or broken data.
+package func decodeImage(_ data: Data, href: String, atLeast: (width: Int, height: Int)?)
+  -> PixelBuffer?
+{
+  try? ImageDecoder.decode(data, href: href, atLeast: atLeast)
+}
+
 enum ImageDecoder {
   static func isPNG(_ d: Data) -> Bool {
     d.count >= 8 && d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

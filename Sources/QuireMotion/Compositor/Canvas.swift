@@ -17,12 +17,11 @@ struct Canvas {
     if a == 0 {
       px = [Float](repeating: 0, count: width * height * 4)
     } else {
+      let pixel = SIMD4<Float>(pm[0], pm[1], pm[2], pm[3])
       px = [Float](unsafeUninitializedCapacity: width * height * 4) { buf, n in
+        let p = UnsafeMutableRawPointer(buf.baseAddress!)
         for i in 0..<(width * height) {
-          buf[i * 4] = pm[0]
-          buf[i * 4 + 1] = pm[1]
-          buf[i * 4 + 2] = pm[2]
-          buf[i * 4 + 3] = pm[3]
+          p.storeBytes(of: pixel, toByteOffset: i * 16, as: SIMD4<Float>.self)
         }
         n = width * height * 4
       }
@@ -33,7 +32,7 @@ struct Canvas {
     dirty = (min(dirty.x0, x0), min(dirty.y0, y0), max(dirty.x1, x1), max(dirty.y1, y1))
   }
 
-  /// Straight-alpha RGBA8 with rounding to nearest.
+  /// Straight-alpha RGBA8 with rounding to nearest (floor(v + ½), clamped to 0…255).
   func pixelBuffer() -> PixelBuffer {
     let n = width * height
     var out = [UInt8](repeating: 0, count: n * 4)
@@ -43,25 +42,22 @@ struct Canvas {
         let src = RowSource(base: s.baseAddress!)
         let dst = RowBytes(base: d.baseAddress!)
         forEachRow(0, height, pixels: n) { y in
-          let src = src.base
-          let dst = dst.base
+          let from = UnsafeRawPointer(src.base)
+          let to = UnsafeMutableRawPointer(dst.base)
           for i in (y * w)..<((y + 1) * w) {
-            let a = src[i * 4 + 3]
-            if a <= 0.5 {
-              continue
-            }
+            let p = from.load(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+            let a = p.w
+            if a <= 0.5 { continue }
+            var q: SIMD4<Float>
             if a >= 254.5 {
-              dst[i * 4] = UInt8(min(max(src[i * 4] + 0.5, 0), 255))
-              dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] + 0.5, 0), 255))
-              dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] + 0.5, 0), 255))
-              dst[i * 4 + 3] = 255
+              q = p + 0.5
+              q.w = 255
             } else {
-              let k = 255 / a
-              dst[i * 4] = UInt8(min(max(src[i * 4] * k + 0.5, 0), 255))
-              dst[i * 4 + 1] = UInt8(min(max(src[i * 4 + 1] * k + 0.5, 0), 255))
-              dst[i * 4 + 2] = UInt8(min(max(src[i * 4 + 2] * k + 0.5, 0), 255))
-              dst[i * 4 + 3] = UInt8(min(a + 0.5, 255))
+              q = p * (255 / a) + 0.5
+              q.w = a + 0.5
             }
+            let word = packedBytes(q)
+            to.storeBytes(of: word, toByteOffset: i * 4, as: UInt32.self)
           }
         }
       }
@@ -95,6 +91,20 @@ struct Canvas {
       }
     }
   }
+}
+
+/// The four lanes clamped to 0…255 and truncated (floor), packed as bytes x, y, z, w in
+/// memory order. Exact without a per-lane float-to-integer conversion: adding 2²³ leaves
+/// the lane rounded to the nearest integer in the low mantissa bits, and one step back is
+/// taken where that rounding went up. (A generic SIMD conversion is not specialised by this
+/// toolchain and costs a call per lane.)
+@inline(__always) func packedBytes(_ v: SIMD4<Float>) -> UInt32 {
+  let c = v.replacing(with: 0, where: v .< 0).replacing(with: 255, where: v .> 255)
+  let magic = SIMD4<Float>(repeating: 8_388_608)
+  let t = c + magic
+  var bits = unsafeBitCast(t, to: SIMD4<UInt32>.self) & 0xFF
+  bits &-= SIMD4<UInt32>(repeating: 0).replacing(with: 1, where: t - magic .> c)
+  return UInt32(littleEndian: bits.x | bits.y << 8 | bits.z << 16 | bits.w << 24)
 }
 
 /// Read-only rows shared with row workers (see `RowTarget`).

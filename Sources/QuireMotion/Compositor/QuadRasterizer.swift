@@ -251,6 +251,7 @@ extension Canvas {
       guard image.width > 0, image.height > 0 else { return false }
       if shape.radius == 0, shape.hole == nil,
         blitIfAligned(m, shape.rect, image, rect, opacity)
+          || blitTranslated(q, m, image, rect, opacity)
       {
         return true
       }
@@ -307,32 +308,12 @@ extension Canvas {
       let row = { @Sendable (y: Int) in
         let dst = dst.base
         let py = Double(y) + 0.5
-        var xs = Double(q.x0)
-        var xe = Double(q.x1)
-        var inS = xs
-        var inE = xe
-        for e in edges {
-          let base = e.b * py + e.c
-          if abs(e.a) < 1e-12 {
-            if base <= -0.5 { xs = xe }
-            if base < 0.5 { inS = inE }
-            continue
-          }
-          let lim = (-0.5 - base) / e.a - 0.5
-          let full = (0.5 - base) / e.a - 0.5
-          if e.a > 0 {
-            xs = max(xs, lim.rounded(.down))
-            inS = max(inS, full.rounded(.up))
-          } else {
-            xe = min(xe, lim.rounded(.up) + 1)
-            inE = min(inE, full.rounded(.down) + 1)
-          }
-        }
-        let sx = max(q.x0, Int(max(xs, -1e9)))
-        let ex = min(q.x1, Int(min(xe, 1e9)))
+        let span = rowSpan(edges, y: y, x0: q.x0, x1: q.x1)
+        let sx = span.start
+        let ex = span.end
         if sx >= ex { return }
-        let fullS = Int(max(inS, -1e9))
-        let fullE = Int(min(inE, 1e9))
+        let fullS = span.fullStart
+        let fullE = span.fullEnd
         // Homogeneous (a, b, c) of the first pixel centre; each step right adds (h0, h1, h2).
         let x0c = Double(sx) + 0.5
         var ha = x0c * h0 + py * h3 + h6
@@ -460,6 +441,73 @@ extension Canvas {
     return true
   }
 
+  /// A texture moved by a fractional translation at its own size (a push or slide): every
+  /// pixel samples the same four texel neighbours with the same bilinear weights, so the
+  /// weights are computed once instead of mapping each pixel back through the homography.
+  /// Coverage at the quad's edges is the general path's (signed edge distance). False when
+  /// `m` is not such a translation.
+  mutating func blitTranslated(
+    _ q: ProjectedQuad, _ m: Transform3D, _ image: PixelBuffer, _ texRect: LayerRect,
+    _ opacity: Float
+  ) -> Bool {
+    guard m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m11 == 1, m.m12 == 0, m.m21 == 0, m.m22 == 1,
+      texRect.width == Double(image.width), texRect.height == Double(image.height),
+      image.format.channels == 4
+    else { return false }
+    // Texel coordinate of canvas pixel x: x + 0.5 − (texRect.minX + m41) − 0.5 = x − ox.
+    let ox = texRect.minX + m.m41
+    let oy = texRect.minY + m.m42
+    guard abs(ox) < 1e9, abs(oy) < 1e9 else { return false }
+    let fx = -ox
+    let fy = -oy
+    let ix = Int(fx.rounded(.down))
+    let iy = Int(fy.rounded(.down))
+    let wx = Float(fx - Double(ix))
+    let wy = Float(fy - Double(iy))
+    let weights = TexelWeights(wx: wx, wy: wy)
+    markDirty(q.x0, q.y0, q.x1, q.y1)
+    let w = width
+    let iw = image.width
+    let ih = image.height
+    let edges = q.edges
+    image.pixels.withUnsafeBufferPointer { t in
+      let opaque = isOpaque(t, channels: 4)
+      px.withUnsafeMutableBufferPointer { d in
+        let texture = RowImage(base: t.baseAddress!)
+        let target = RowTarget(base: d.baseAddress!)
+        forEachRow(q.y0, q.y1, pixels: (q.x1 - q.x0) * (q.y1 - q.y0)) { y in
+          let span = rowSpan(edges, y: y, x0: q.x0, x1: q.x1)
+          guard span.start < span.end else { return }
+          let py = Double(y) + 0.5
+          let ty0 = min(max(y + iy, 0), ih - 1) * iw
+          let ty1 = min(max(y + iy + 1, 0), ih - 1) * iw
+          let tex = texture.base
+          let dst = target.base + (y * w) * 4
+          for x in span.start..<span.end {
+            var cov: Float = 1
+            if x < span.fullStart || x >= span.fullEnd {
+              let pxc = Double(x) + 0.5
+              var md = Double.infinity
+              for e in edges { md = min(md, e.a * pxc + e.b * py + e.c) }
+              let c = md + 0.5
+              if c <= 0 { continue }
+              cov = Float(min(c, 1))
+            }
+            let tx0 = min(max(x + ix, 0), iw - 1)
+            let tx1 = min(max(x + ix + 1, 0), iw - 1)
+            var src =
+              weights.sample(
+                tex, (ty0 + tx0) &* 4, (ty0 + tx1) &* 4, (ty1 + tx0) &* 4, (ty1 + tx1) &* 4,
+                opaque: opaque) * opacity
+            if cov < 1 { src *= cov }
+            sourceOver(src, dst + x * 4)
+          }
+        }
+      }
+    }
+    return true
+  }
+
   /// Multiplies everything by the coverage of `shape` under `m` (0 outside).
   mutating func mask(_ m: Transform3D, _ shape: LocalShape) {
     var cov = Canvas(width: width, height: height)
@@ -478,6 +526,94 @@ extension Canvas {
       }
     }
   }
+}
+
+/// Bilinear weights fixed for a whole quad (a translated texture), applied to four RGBA8
+/// texels as `TextureShader` applies them (premultiplying each texel by its alpha unless the
+/// texture is opaque).
+struct TexelWeights {
+  let w00, w10, w01, w11: Float
+
+  init(wx: Float, wy: Float) {
+    w00 = (1 - wx) * (1 - wy)
+    w10 = wx * (1 - wy)
+    w01 = (1 - wx) * wy
+    w11 = wx * wy
+  }
+
+  @inline(__always) func sample(
+    _ base: UnsafePointer<UInt8>, _ i00: Int, _ i10: Int, _ i01: Int, _ i11: Int, opaque: Bool
+  ) -> SIMD4<Float> {
+    if opaque {
+      let r =
+        Float(base[i00]) * w00 + Float(base[i10]) * w10 + Float(base[i01]) * w01
+        + Float(base[i11]) * w11
+      let g =
+        Float(base[i00 + 1]) * w00 + Float(base[i10 + 1]) * w10
+        + Float(base[i01 + 1]) * w01 + Float(base[i11 + 1]) * w11
+      let b =
+        Float(base[i00 + 2]) * w00 + Float(base[i10 + 2]) * w10
+        + Float(base[i01 + 2]) * w01 + Float(base[i11 + 2]) * w11
+      return SIMD4<Float>(r, g, b, 255)
+    }
+    let a00 = Float(base[i00 + 3])
+    let a10 = Float(base[i10 + 3])
+    let a01 = Float(base[i01 + 3])
+    let a11 = Float(base[i11 + 3])
+    let sa = a00 * w00 + a10 * w10 + a01 * w01 + a11 * w11
+    let k: Float = 1.0 / 255
+    let q00 = a00 * w00 * k
+    let q10 = a10 * w10 * k
+    let q01 = a01 * w01 * k
+    let q11 = a11 * w11 * k
+    let r =
+      Float(base[i00]) * q00 + Float(base[i10]) * q10 + Float(base[i01]) * q01
+      + Float(base[i11]) * q11
+    let g =
+      Float(base[i00 + 1]) * q00 + Float(base[i10 + 1]) * q10 + Float(base[i01 + 1]) * q01
+      + Float(base[i11 + 1]) * q11
+    let b =
+      Float(base[i00 + 2]) * q00 + Float(base[i10 + 2]) * q10 + Float(base[i01 + 2]) * q01
+      + Float(base[i11 + 2]) * q11
+    return SIMD4<Float>(r, g, b, sa)
+  }
+}
+
+/// One row's pixels where a convex quad's coverage can be non-zero (start..<end) and where
+/// every edge is at least ½ px away (fullStart..<fullEnd, coverage 1).
+struct RowSpan {
+  var start, end, fullStart, fullEnd: Int
+}
+
+/// The spans of row `y` for `edges` (a·x + b·y + c ≥ 0 inside, unit normals) within x0..<x1.
+@inline(__always) func rowSpan(
+  _ edges: [(a: Double, b: Double, c: Double)], y: Int, x0: Int, x1: Int
+) -> RowSpan {
+  let py = Double(y) + 0.5
+  var xs = Double(x0)
+  var xe = Double(x1)
+  var inS = xs
+  var inE = xe
+  for e in edges {
+    let base = e.b * py + e.c
+    if abs(e.a) < 1e-12 {
+      if base <= -0.5 { xs = xe }
+      if base < 0.5 { inS = inE }
+      continue
+    }
+    let lim = (-0.5 - base) / e.a - 0.5
+    let full = (0.5 - base) / e.a - 0.5
+    if e.a > 0 {
+      xs = max(xs, lim.rounded(.down))
+      inS = max(inS, full.rounded(.up))
+    } else {
+      xe = min(xe, lim.rounded(.up) + 1)
+      inE = min(inE, full.rounded(.down) + 1)
+    }
+  }
+  return RowSpan(
+    start: max(x0, Int(max(xs, -1e9))), end: min(x1, Int(min(xe, 1e9))),
+    fullStart: Int(max(inS, -1e9)), fullEnd: Int(min(inE, 1e9)))
 }
 
 /// Source-over of one premultiplied pixel onto the canvas pixel at `d` (4 floats).

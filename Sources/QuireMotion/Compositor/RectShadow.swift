@@ -11,6 +11,11 @@ import Foundation
 /// in the layer's axes with σ divided by each axis's scale: exact for rotations and uniform or
 /// axis-aligned scales (where blurring commutes with the transform), an approximation under
 /// shear. Perspective transforms and rounded corners take the general mask-and-blur path.
+///
+/// Occlusion: when the layer itself is opaque (`opaqueLayer`), the pixels it will cover
+/// outright — every pixel centre at least 1.5 px inside its rectangle, where its fill has
+/// coverage 1 and replaces what lies beneath — are skipped, so the shadow costs only the
+/// ring around the layer. The bytes are those of drawing it everywhere.
 struct RectShadow {
   /// The layer's local rectangle.
   var rect: LayerRect
@@ -18,14 +23,40 @@ struct RectShadow {
   var sigma: Double
   /// The layer's affine map local → canvas, as X = a·u + c·v + tx, Y = b·u + d·v + ty.
   var a, b, c, d, tx, ty: Double
+  /// The shadow's offset on the canvas.
+  var offset: LayerSize
+  /// The layer is drawn opaque over its whole rectangle right after its shadow.
+  var opaqueLayer = false
 
   /// nil when `m` is not affine in the plane z = 0.
   init?(_ m: Transform3D, rect: LayerRect, sigma: Double, offset: LayerSize) {
     guard m.m14 == 0, m.m24 == 0, m.m44 == 1 else { return nil }
     self.rect = rect
     self.sigma = max(sigma, 0.3)
+    self.offset = offset
     (a, b, c, d) = (m.m11, m.m12, m.m21, m.m22)
     (tx, ty) = (m.m41 + offset.width, m.m42 + offset.height)
+  }
+
+  /// The local rectangle the opaque layer covers outright, in the shadow's local
+  /// coordinates (shifted by the offset mapped back), as (u0, u1, v0, v1); an empty range
+  /// when nothing is skipped. `ia…id` is the inverse linear map.
+  private func covered(_ ia: Double, _ ib: Double, _ ic: Double, _ id: Double)
+    -> (Double, Double, Double, Double)
+  {
+    guard opaqueLayer else { return (1, 0, 1, 0) }
+    // The smallest singular value of the linear map: canvas distance ≥ local distance × it.
+    let s2 = a * a + b * b + c * c + d * d
+    let det = a * d - b * c
+    let smin = ((s2 - (max(s2 * s2 - 4 * det * det, 0)).squareRoot()) / 2).squareRoot()
+    guard smin > 1e-6, smin.isFinite else { return (1, 0, 1, 0) }
+    let m = 1.5 / smin
+    // A canvas pixel at shadow-local (u, v) is at layer-local (u, v) + (du, dv).
+    let du = offset.width * ia + offset.height * ic
+    let dv = offset.width * ib + offset.height * id
+    return (
+      rect.minX + m - du, rect.maxX - m - du, rect.minY + m - dv, rect.maxY - m - dv
+    )
   }
 
   /// One axis's blurred box, sampled every `step` local units from `origin`.
@@ -92,6 +123,7 @@ struct RectShadow {
     let k = Float(strength) * 255
     let (cr, cg, cb) = (Float(color.red), Float(color.green), Float(color.blue))
     let w = canvas.width
+    let (cu0, cu1, cv0, cv1) = covered(ia, ib, ic, id)
     canvas.px.withUnsafeMutableBufferPointer { buf in
       let dst = RowTarget(base: buf.baseAddress!)
       forEachRow(y0, y1, pixels: (x1 - x0) * (y1 - y0)) { y in
@@ -107,6 +139,7 @@ struct RectShadow {
             v += ib
             i += 4
           }
+          if u > cu0 && u < cu1 && v > cv0 && v < cv1 { continue }
           let s = pu.value(u)
           if s <= 0 { continue }
           let al = s * pv.value(v) * k

@@ -348,6 +348,25 @@ package struct ShelfAnimation: Sendable {
     }
   }
 
+  /// The largest box a cover of `count` books is fitted into, lifted by 1.08 (whatever its
+  /// aspect, a cover is never drawn larger): what a cover must be decoded at, at least. Nil
+  /// when it is out of bounds. Call after setting `start`, `end` and `scatter`.
+  package func largestCoverBox(count: Int) -> (width: Int, height: Int)? {
+    let n = min(max(count, 0), 1_000)
+    var w = gridSlot(0).size.width
+    var h = gridSlot(0).size.height
+    if start == .scatter || end == .scatter {
+      for s in pile(count: n) {
+        w = max(w, s.size?.width ?? 0)
+        h = max(h, s.size?.height ?? 0)
+      }
+    }
+    w *= 1.08
+    h *= 1.08
+    guard w.isFinite, h.isFinite, w >= 1, h >= 1, w < 16_384, h < 16_384 else { return nil }
+    return (Int(w.rounded(.up)) + 1, Int(h.rounded(.up)) + 1)
+  }
+
   /// Draws every badge once (call after setting `progress` and `labeler`): frames then only
   /// composite them.
   package mutating func drawBadges() {

@@ -110,6 +110,19 @@ extension PixelBuffer {
     var out = [UInt8](repeating: 0, count: pixels.count)
     pixels.withUnsafeBufferPointer { src in
       out.withUnsafeMutableBufferPointer { dst in
+        if c == 4, let from = src.baseAddress, let to = dst.baseAddress {
+          // RGBA: one 32-bit move per pixel.
+          let s = UnsafeRawPointer(from)
+          let d = UnsafeMutableRawPointer(to)
+          for y in 0..<height {
+            let row = y * width * 4
+            for x in 0..<width {
+              let texel = s.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)
+              d.storeBytes(of: texel, toByteOffset: row + (width - 1 - x) * 4, as: UInt32.self)
+            }
+          }
+          return
+        }
         for y in 0..<height {
           let row = y * width * c
           for x in 0..<width {
