@@ -45,12 +45,14 @@ let package = Package(
     .target(name: "QuireCore", dependencies: ["CDeflate"]),
 
     // The pipeline.
-    .target(name: "QuireIngest", dependencies: ["QuireCore", "CLibXML2", "CZlib", "CUchardet"]),
+    .target(
+      name: "QuireIngest",
+      dependencies: ["QuireCore", "CLibXML2", "CZlib", "CDeflate", "CUchardet"]),
     .target(
       name: "QuireTypeset",
       dependencies: [
         "QuireCore", "QuireIngest", "CFreeType", "CHarfBuzz", "CUnibreak", "CFriBidi", "CHyphen",
-        "CICU", "CFontconfig",
+        "CICU", "CFontconfig", "CDeflate",
       ]),
     .target(
       name: "QuireRaster",

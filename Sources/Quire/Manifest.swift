@@ -231,34 +231,58 @@ struct Manifest: Codable, Sendable {
   static func write(
     head: Manifest, pageCount: Int, page: (Int) throws(QuireError) -> Data, to file: AtomicFile
   ) throws(QuireError) {
-    let text = [UInt8](head.encoded())
+    try write(encodedHead: [UInt8](head.encoded()), pageCount: pageCount, page: page, to: file)
+  }
+
+  /// `write(head:pageCount:page:to:)` with the head already encoded (`encoded()`).
+  static func write(
+    encodedHead text: [UInt8], pageCount: Int, page: (Int) throws(QuireError) -> Data,
+    to file: AtomicFile
+  ) throws(QuireError) {
     let marker = Array("\"pages\" : [".utf8)
     guard let at = Self.find(marker, in: text),
       let close = text[(at + marker.count)...].firstIndex(of: UInt8(ascii: "]"))
     else { throw .internalError("manifest: no page list in the encoded manifest") }
     do {
-      try file.write(text[..<(at + marker.count)])
+      // Written in chunks of about `chunk` bytes: one system call per page cost more than
+      // the page's bytes in a cached render of a long book.
+      let chunk = 1 << 18
+      var out: [UInt8] = []
+      out.reserveCapacity(chunk + (chunk >> 2))
+      out += text[..<(at + marker.count)]
       for i in 0..<pageCount {
-        let json = try page(i)
-        var out: [UInt8] = Array((i == 0 ? "\n" : ",\n").utf8)
-        out.reserveCapacity(json.count + json.count / 4)
-        // Every line one level deeper (4 spaces); empty lines (an empty list's) stay empty.
-        var lineStart = true
-        for byte in json {
-          if lineStart && byte != UInt8(ascii: "\n") { out += "    ".utf8 }
-          out.append(byte)
-          lineStart = byte == UInt8(ascii: "\n")
+        out += (i == 0 ? "\n" : ",\n").utf8
+        appendIndented(try page(i), to: &out)
+        if out.count >= chunk {
+          try file.write(out)
+          out.removeAll(keepingCapacity: true)
         }
-        try file.write(out)
       }
-      try file.write(Array((pageCount == 0 ? "" : "\n  ").utf8))
-      try file.write(text[close...])
+      out += (pageCount == 0 ? "" : "\n  ").utf8
+      out += text[close...]
+      try file.write(out)
     } catch let e as AtomicFileError {
       throw .cannotCreate(path: file.path, reason: e.reason)
     } catch let e as QuireError {
       throw e
     } catch {
       throw .internalError("manifest: \(type(of: error))")
+    }
+  }
+
+  /// Appends `json` with every line one level deeper (4 spaces); empty lines (an empty
+  /// list's) stay empty.
+  static func appendIndented(_ json: Data, to out: inout [UInt8]) {
+    json.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      var i = 0
+      while i < raw.count {
+        let newline = memchr(base + i, 0x0A, raw.count - i)
+        let end = newline.map { base.distance(to: UnsafeRawPointer($0)) + 1 } ?? raw.count
+        if raw[i] != 0x0A { out += "    ".utf8 }
+        out += UnsafeRawBufferPointer(rebasing: raw[i..<end])
+        i = end
+      }
     }
   }
 

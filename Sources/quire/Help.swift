@@ -68,7 +68,8 @@ let commandHelp: [String: String] = [
     --threads N        worker threads, 1…256, fewer when the pages of all workers would
                        need more than 512 MB (a note says so) [all cores]
     --boxes            add line, image and block boxes to the manifest
-    --fsync            also flush every page file to the disk
+    --fsync            flush the pages, the manifest and the folder to the disk (without
+                       it files are renamed into place whole, not flushed)
     --cache DIR|off    the persisted layout cache [$XDG_CACHE_HOME/quire, else
                        ~/.cache/quire]: up to 64 pages of a book seen before are drawn
                        from their chapters alone; every complete layout is stored (256 MB,

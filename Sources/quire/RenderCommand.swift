@@ -21,7 +21,7 @@ enum RenderCommand {
     r.threads = try threadCount(a)
     r.boxes = a.flag("--boxes")
     r.strict = a.flag("--strict")
-    r.syncPages = a.flag("--fsync")
+    r.flushToDisk = a.flag("--fsync")
     r.cache = try layoutCache(a)
     r.spreads = a.flag("--spreads")
     if a.value("--threads") != nil, r.workerThreads < r.threads {

@@ -82,10 +82,11 @@ private func paginate(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache?) t
   return try PaginateJob.run(r)
 }
 
-/// A cache folder's files but the fontconfig memo (written by every key with system fonts).
+/// A cache folder's files but the fontconfig memo (written by every key with system fonts)
+/// and compiled hyphenation patterns (written by the CLI's first use of a dictionary).
 private func layoutFiles(_ folder: String) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-    $0 != FontconfigMemo.fileName
+    $0 != FontconfigMemo.fileName && !$0.hasSuffix(CompiledPatterns.suffix)
   }.sorted()
 }
 
@@ -411,6 +412,12 @@ private func json(_ map: PageMap) throws -> String {
     #expect(second.1 == off.1)
     let entries = try layoutFiles(xdg.appendingPathComponent("quire").path)
     #expect(entries.count == 1 && entries[0].hasSuffix(".qlc"))
+    // The CLI keeps the book language's compiled hyphenation patterns in the cache folder.
+    if FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_en_US.dic") {
+      let all = try FileManager.default.contentsOfDirectory(
+        atPath: xdg.appendingPathComponent("quire").path)
+      #expect(all.filter { $0.hasSuffix(CompiledPatterns.suffix) }.count == 1, "\(all)")
+    }
     // Two processes storing the same key at once: both succeed with the same output.
     let other = temporaryFolder("lc-cli-two")
     let both = Mutex<[String]>([])
@@ -422,5 +429,49 @@ private func json(_ map: PageMap) throws -> String {
     #expect(outputs.count == 2 && outputs[0] == outputs[1] && outputs[0].hasPrefix("0 "))
     #expect(try layoutFiles(other).count == 1)
     #expect(try run(["paginate", book.path, "--cache", ""]).0 == 64)
+  }
+
+  /// `quire render --pages N` of a seen book, in separate processes: the first, middle and
+  /// last page of every chapter are byte-identical to `--cache off` when the layout is
+  /// answered from the entry and the hyphenation patterns from their compiled file (the
+  /// first cached run lays the book out and compiles them, later ones read both).
+  @Test func cachedRenderProcessesMatchUncachedOnChapterEdges() throws {
+    let exe = try #require(quireExecutable)
+    let book = try makeBook("lc-proc-book")
+    let cache = temporaryFolder("lc-proc-cache")
+    func run(_ command: String, _ args: [String]) throws {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: exe)
+      p.arguments = [command, book.path, "--size", "300x400"] + args
+      p.standardOutput = FileHandle.nullDevice
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      p.waitUntilExit()
+      #expect(p.terminationStatus == 0, "\(command) \(args)")
+    }
+    let map = try paginate(book, settings(), nil)
+    var numbers: Set<Int> = []
+    for spine in Set(map.pages.map(\.spine)) {
+      let pages = map.pages.filter { $0.spine == spine }.map(\.number)
+      numbers.formUnion([pages[0], pages[pages.count / 2], pages[pages.count - 1]])
+    }
+    #expect(numbers.count >= 6)
+    for n in numbers.sorted() {
+      let off = temporaryFolder("lc-proc-off")
+      try run("render", ["-o", off, "--pages", "\(n)", "--cache", "off"])
+      for pass in ["first", "second"] {
+        let out = temporaryFolder("lc-proc-\(pass)")
+        try run("render", ["-o", out, "--pages", "\(n)", "--cache", cache])
+        for file in ["manifest.json", pageFileName(n, digits: 4)] {
+          let a = try Data(contentsOf: URL(fileURLWithPath: off).appendingPathComponent(file))
+          let b = try Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent(file))
+          #expect(a == b, "\(file) of page \(n), \(pass) cached run")
+        }
+      }
+    }
+    if FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_en_US.dic") {
+      let names = try FileManager.default.contentsOfDirectory(atPath: cache)
+      #expect(names.contains { $0.hasSuffix(CompiledPatterns.suffix) }, "\(names)")
+    }
   }
 }

@@ -122,12 +122,13 @@ extension LayoutCacheEntry {
 
 extension Manifest {
   /// The head of a manifest (its page list empty) from a cached layout and the diagnostics
-  /// of this run.
-  init(cached entry: LayoutCacheEntry, diagnostics: DiagnosticLog) {
+  /// of this run; nil when the entry's TOC does not decode.
+  init?(cached entry: LayoutCacheEntry, diagnostics: DiagnosticLog) {
+    guard let toc = entry.toc else { return nil }
     book = entry.book
     layout = entry.layout
     pageCount = entry.index.count
-    toc = entry.toc
+    self.toc = toc
     warnings = diagnostics.entries.map(WarningInfo.init)
     pages = []
   }

@@ -13,6 +13,11 @@
 // (header, CRC-32, JSON, key); eviction unlinking a file a reader has open costs that reader
 // nothing. Temporary files left by a killed writer are removed by eviction after an hour.
 //
+// Beside the layouts the folder keeps what makes a cached run cheap: content-hash memos
+// (ContentHashMemo), fontconfig's parse (FontconfigMemo) and, when the process's owner asks
+// (`keepCompiledHyphenationPatterns`, the CLI does), compiled hyphenation pattern tries
+// (QuireTypeset's CompiledPatterns, one file per dictionary's bytes and format version).
+//
 // Size bound, least recently used first out: a hit sets the entry's modification time to
 // now; after each store, when the entries together exceed `maxBytes`, the oldest (by that
 // time, then by name) are removed until they fit. The cache is an accelerator: a failure to
@@ -62,6 +67,15 @@ public struct LayoutCache: Sendable, Hashable {
     guard let home = env["HOME"], home.hasPrefix("/") else { return nil }
     return LayoutCache(
       directory: URL(fileURLWithPath: home).appendingPathComponent(".cache/quire"))
+  }
+
+  /// Makes this cache's folder where the process keeps compiled hyphenation patterns: a
+  /// dictionary's pattern trie is read from there when present (a few hundred thousand
+  /// instructions instead of ~75 M to build en-US's) and stored there after it is built.
+  /// Process-wide, so it is the process's owner's call (the CLI makes it for `--cache`); a
+  /// long-lived process keeps its dictionaries loaded anyway.
+  public func keepCompiledHyphenationPatterns() {
+    Hyphenator.keepCompiledPatterns(in: directory.path)
   }
 
   /// The key of `book` laid out with `settings`.
@@ -115,8 +129,8 @@ public struct LayoutCache: Sendable, Hashable {
     return true
   }
 
-  /// The entries' files (layouts and content-hash memos) with their sizes and last use,
-  /// oldest first.
+  /// The entries' files (layouts, content-hash memos and compiled hyphenation patterns) with
+  /// their sizes and last use, oldest first.
   func entries() -> [(name: String, bytes: Int, used: Int64)] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return [] }
@@ -127,7 +141,7 @@ public struct LayoutCache: Sendable, Hashable {
       var info = stat()
       guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-      let kinds = [Self.suffix, ContentHashMemo.suffix]
+      let kinds = [Self.suffix, ContentHashMemo.suffix, CompiledPatterns.suffix]
       if name.hasPrefix("."), kinds.contains(where: { name.contains($0 + ".tmp-") }) {
         if Int64(info.st_mtim.tv_sec) < staleTemporary { unlink(path) }
         continue

@@ -8,33 +8,42 @@
 // A render of page N lays out only the chapter that holds it, numbered from the chapter's
 // first page, and checks it against the entry before drawing.
 //
-// File format: a 24-byte header, then three sections.
+// File format: a 24-byte header, then the sections.
 //
 //     0  8  magic "QUIRELC\n"
-//     8  4  format version, little-endian (2)
+//     8  4  format version, little-endian (3)
 //    12  4  CRC-32 of the payload, little-endian
 //    16  8  payload length in bytes, little-endian
-//    24  …  payload:
-//             8  head length H; H bytes: the head as JSON (everything but the pages, with
-//                the pages' distinct hrefs)
-//             8  page count N; N × 48 bytes: the page index, per page its spine, href (index
-//                into the head's hrefs), start spine and offset, end spine and offset, each
-//                a little-endian 64-bit integer (the number is the position)
-//             N × (8 length L, L bytes): each page's manifest entry, as the manifest
-//                writes it (`Manifest.encode`), without a file name
+//    24  …  payload, every integer a little-endian 64-bit one:
+//             head length H; H bytes: the head as JSON (key, book facts, layout summary,
+//               diagnostics, boxes)
+//             the pages' distinct hrefs, then the chapters' distinct font names: each a
+//               count, then per string its length and UTF-8 bytes
+//             chapter count C; per chapter its spine, first page, page count, font count F
+//               and F indices into the font names
+//             TOC length T; T bytes: the TOC as JSON (`[Manifest.TOCItem]`)
+//             manifest head length M; M bytes: the manifest with an empty page list and the
+//               entry's diagnostics, as `Manifest.encoded()` writes it
+//             page count N; N × 48 bytes: the page index, per page its spine, href (index
+//               into the hrefs), start spine and offset, end spine and offset (the number is
+//               the position)
+//             N × (length L, L bytes): each page's manifest entry, as the manifest writes it
+//               (`Manifest.encode`), without a file name
 //
 // The header makes truncation (length) and flipped bits (CRC-32, libdeflate's) visible before
 // any decoder sees the bytes; anything that does not check out, decode, or name the key asked
-// for is a miss, and the entry is rebuilt. The head and the manifest entries are JSON because
-// they are the manifest's own Codable types, so cached and fresh manifests are encoded by the
-// same code (byte-identical output); the page entries are kept as their encoded bytes, so a
-// cached render copies them into its manifest and decodes only the few it drew (to add
-// their file names). The page index repeats, in binary, exactly what
-// `paginate` reports per page (its contract, not the manifest's): Swift's JSON decoder spends
-// ~650 instructions a byte, so decoding moby-dick's 110 KB of page entries cost 72 M
-// instructions — more than the rest of a cached `paginate` after the process start. A
-// `paginate` reads the head and the index; a render reads the entries' bytes too. Rejected: a binary record of every manifest field — a second
-// encoding of the whole contract to keep in step, where one of five fields is enough.
+// for is a miss, and the entry is rebuilt. JSON is kept for what is the manifest's own
+// Codable types, so cached and fresh manifests are encoded by the same code (byte-identical
+// output), and only where it is small or read rarely: Swift's JSON decoder spends ~500
+// instructions a byte. So the page entries are kept as their encoded bytes (a cached render
+// copies them into its manifest and decodes only the few it drew, to add their file names);
+// the page index repeats in binary what `paginate` reports per page (its contract, not the
+// manifest's); hrefs and chapters are binary (moby-dick's were 15 KB of the 24 KB head); the
+// TOC is decoded only when a manifest head must be encoded again; and the manifest head is
+// stored encoded, so a cached render that adds no warning of its own writes it as it is. A
+// `paginate` reads the head, the strings, the chapters and the index; a render reads the
+// manifest head and the page entries too. Rejected: a binary record of every manifest field
+// — a second encoding of the whole contract to keep in step.
 
 import CDeflate
 import Foundation
@@ -59,7 +68,8 @@ struct LayoutCacheEntry: Sendable {
   var key: String
   var book: BookInfo
   var layout: LayoutSummary
-  var toc: [Manifest.TOCItem]
+  /// The table of contents as JSON (`[Manifest.TOCItem]`), decoded by `toc` when needed.
+  var tocJSON: Data
   /// Ingest and layout diagnostics (no raster ones).
   var diagnostics: DiagnosticLog
   var chapters: [Chapter]
@@ -71,6 +81,15 @@ struct LayoutCacheEntry: Sendable {
   /// (`Manifest.encode(_:)`); empty when the entry was read without them
   /// (`LayoutCacheFile.decode(_:pages:)`).
   var pages: [Data]
+  /// The manifest's head (empty page list, `diagnostics` as its warnings) as read from the
+  /// entry's file: what a cached render that adds no warning writes. nil for an entry not
+  /// read from a file; a stored entry's is always encoded again from its fields.
+  var manifestHead: Data? = nil
+
+  /// The table of contents, nil when `tocJSON` does not decode.
+  var toc: [Manifest.TOCItem]? {
+    try? JSONDecoder().decode([Manifest.TOCItem].self, from: tocJSON)
+  }
 
   /// The entry of a completely paginated book, nil if a page entry does not encode.
   init?(_ paginated: PaginatedBook, settings: LayoutSettings, key: LayoutCacheKey, boxes: Bool) {
@@ -78,7 +97,8 @@ struct LayoutCacheEntry: Sendable {
     self.key = key.digest
     book = head.book
     layout = head.layout
-    toc = head.toc
+    guard let toc = try? LayoutCacheFile.jsonEncoder.encode(head.toc) else { return nil }
+    tocJSON = toc
     diagnostics = paginated.layoutDiagnostics
     self.boxes = boxes
     let infos = paginated.records.map { Manifest.pageInfo($0.page, files: [:], boxes: boxes) }
@@ -152,66 +172,95 @@ struct LayoutCacheEntry: Sendable {
 /// The entry's file format (see the essay above).
 enum LayoutCacheFile {
   static let magic = Array("QUIRELC\n".utf8)
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   static let headerSize = 24
   /// Bytes per page in the page index.
   static let indexRecordSize = 48
 
-  /// What the head section holds: the entry but its pages, and the pages' hrefs.
+  /// What the JSON head holds.
   struct Head: Codable {
     var key: String
     var book: BookInfo
     var layout: LayoutSummary
-    var toc: [Manifest.TOCItem]
     var diagnostics: DiagnosticLog
-    var chapters: [LayoutCacheEntry.Chapter]
     var boxes: Bool
-    var hrefs: [String]
   }
 
-  /// The file bytes of `entry`.
-  static func encode(_ entry: LayoutCacheEntry) -> [UInt8]? {
+  static var jsonEncoder: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var hrefs: [String] = []
-    var hrefIndex: [String: Int] = [:]
-    for p in entry.index where hrefIndex[p.href] == nil {
-      hrefIndex[p.href] = hrefs.count
-      hrefs.append(p.href)
-    }
+    return encoder
+  }
+
+  /// The file bytes of `entry`; its manifest head is encoded again from its fields.
+  static func encode(_ entry: LayoutCacheEntry) -> [UInt8]? {
+    let hrefs = distinct(entry.index.map(\.href))
+    let fonts = distinct(entry.chapters.flatMap(\.fonts))
     let head = Head(
-      key: entry.key, book: entry.book, layout: entry.layout, toc: entry.toc,
-      diagnostics: entry.diagnostics, chapters: entry.chapters, boxes: entry.boxes, hrefs: hrefs)
-    guard entry.pages.count == entry.index.count, let headJSON = try? encoder.encode(head)
+      key: entry.key, book: entry.book, layout: entry.layout, diagnostics: entry.diagnostics,
+      boxes: entry.boxes)
+    guard entry.pages.count == entry.index.count, let headJSON = try? jsonEncoder.encode(head),
+      let manifestHead = Manifest(cached: entry, diagnostics: entry.diagnostics)?.encoded()
     else { return nil }
-    let pageBytes = entry.pages.reduce(0) { $0 + 8 + $1.count }
-    var payload: [UInt8] = []
-    payload.reserveCapacity(16 + headJSON.count + entry.index.count * indexRecordSize + pageBytes)
-    append(&payload, UInt64(headJSON.count), bytes: 8)
-    payload += headJSON
-    append(&payload, UInt64(entry.index.count), bytes: 8)
+    var payload = Writer()
+    payload.block(headJSON)
+    payload.strings(hrefs.list)
+    payload.strings(fonts.list)
+    payload.int(entry.chapters.count)
+    for c in entry.chapters {
+      for v in [c.spine, c.firstPage, c.pageCount, c.fonts.count] { payload.int(v) }
+      for name in c.fonts { payload.int(fonts.index[name] ?? 0) }
+    }
+    payload.block(entry.tocJSON)
+    payload.block(manifestHead)
+    payload.int(entry.index.count)
     for p in entry.index {
       for v in [
-        p.spine, hrefIndex[p.href] ?? 0, p.start.spine, p.start.offset, p.end.spine, p.end.offset,
+        p.spine, hrefs.index[p.href] ?? 0, p.start.spine, p.start.offset, p.end.spine,
+        p.end.offset,
       ] {
-        append(&payload, UInt64(bitPattern: Int64(v)), bytes: 8)
+        payload.int(v)
       }
     }
-    for json in entry.pages {
-      append(&payload, UInt64(json.count), bytes: 8)
-      payload += json
-    }
+    for json in entry.pages { payload.block(json) }
     var out = magic
-    out.reserveCapacity(headerSize + payload.count)
+    out.reserveCapacity(headerSize + payload.bytes.count)
     append(&out, UInt64(version), bytes: 4)
-    append(&out, UInt64(crc(payload)), bytes: 4)
-    append(&out, UInt64(payload.count), bytes: 8)
-    out += payload
+    append(&out, UInt64(crc(payload.bytes)), bytes: 4)
+    append(&out, UInt64(payload.bytes.count), bytes: 8)
+    out += payload.bytes
     return out
   }
 
+  /// The distinct strings of `all` in first-seen order, and their positions.
+  private static func distinct(_ all: [String]) -> (list: [String], index: [String: Int]) {
+    var list: [String] = []
+    var index: [String: Int] = [:]
+    for s in all where index[s] == nil {
+      index[s] = list.count
+      list.append(s)
+    }
+    return (list, index)
+  }
+
+  /// The payload being written.
+  struct Writer {
+    var bytes: [UInt8] = []
+    mutating func int(_ v: Int) {
+      LayoutCacheFile.append(&bytes, UInt64(bitPattern: Int64(v)), bytes: 8)
+    }
+    mutating func block(_ data: some Collection<UInt8>) {
+      int(data.count)
+      bytes += data
+    }
+    mutating func strings(_ list: [String]) {
+      int(list.count)
+      for s in list { block(Array(s.utf8)) }
+    }
+  }
+
   /// The entry in `bytes`, nil unless the header, checksum and sections all check out;
-  /// with `pages` false, the manifest entries are not read (`pages` stays empty).
+  /// with `pages` false, the manifest head and entries are not read (`pages` stays empty).
   static func decode(_ bytes: Data, pages: Bool = true) -> LayoutCacheEntry? {
     guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic),
       read(bytes, at: 8, bytes: 4) == UInt64(version)
@@ -220,27 +269,72 @@ enum LayoutCacheFile {
     guard length == UInt64(bytes.count - headerSize),
       read(bytes, at: 12, bytes: 4) == UInt64(crc(bytes.dropFirst(headerSize)))
     else { return nil }
-    var at = headerSize
-    guard let head: Head = section(bytes, &at),
-      let index = pageIndex(bytes, &at, hrefs: head.hrefs)
+    var r = Reader(bytes: bytes, at: headerSize)
+    guard let headJSON = r.block(), let head = try? JSONDecoder().decode(Head.self, from: headJSON),
+      let hrefs = r.strings(), let fonts = r.strings(), let chapters = r.chapters(fonts: fonts),
+      let toc = r.block(), let manifestHead = r.block(),
+      let index = pageIndex(bytes, &r.at, hrefs: hrefs)
     else { return nil }
-    var entryPages: [Data] = []
+    var entry = LayoutCacheEntry(
+      head: head, chapters: chapters, toc: Data(toc), index: index, pages: [])
     if pages {
-      guard let read = pageEntries(bytes, at, count: index.count) else { return nil }
-      entryPages = read
+      guard let read = pageEntries(bytes, r.at, count: index.count) else { return nil }
+      entry.pages = read
+      entry.manifestHead = Data(manifestHead)
     }
-    let entry = LayoutCacheEntry(head: head, index: index, pages: entryPages)
     return entry.isConsistent ? entry : nil
   }
 
-  /// The length-prefixed JSON section at `at`, which moves past it.
-  private static func section<T: Decodable>(_ bytes: Data, _ at: inout Int) -> T? {
-    guard bytes.count - at >= 8 else { return nil }
-    let length = read(bytes, at: at, bytes: 8)
-    guard length <= UInt64(bytes.count - at - 8) else { return nil }
-    let start = bytes.startIndex + at + 8
-    at += 8 + Int(length)
-    return try? JSONDecoder().decode(T.self, from: bytes[start..<start + Int(length)])
+  /// Bounds-checked reads of the payload's sections.
+  struct Reader {
+    let bytes: Data
+    var at: Int
+
+    /// The next 64-bit integer, nil past the end or over `limit`.
+    mutating func int(limit: Int = Int.max) -> Int? {
+      guard bytes.count - at >= 8 else { return nil }
+      let v = LayoutCacheFile.read(bytes, at: at, bytes: 8)
+      at += 8
+      return v <= UInt64(limit) ? Int(v) : nil
+    }
+
+    /// The next length-prefixed block (a slice of `bytes`).
+    mutating func block() -> Data? {
+      guard let n = int(limit: bytes.count - at - 8) else { return nil }
+      let start = bytes.startIndex + at
+      at += n
+      return bytes[start..<start + n]
+    }
+
+    mutating func strings() -> [String]? {
+      guard let count = int(limit: (bytes.count - at) / 8) else { return nil }
+      var list: [String] = []
+      list.reserveCapacity(count)
+      for _ in 0..<count {
+        guard let b = block(), let s = String(validating: b, as: UTF8.self) else { return nil }
+        list.append(s)
+      }
+      return list
+    }
+
+    mutating func chapters(fonts: [String]) -> [LayoutCacheEntry.Chapter]? {
+      guard let count = int(limit: (bytes.count - at) / 32) else { return nil }
+      var chapters: [LayoutCacheEntry.Chapter] = []
+      chapters.reserveCapacity(count)
+      for _ in 0..<count {
+        guard let spine = int(), let first = int(), let pages = int(),
+          let n = int(limit: fonts.count)
+        else { return nil }
+        var names: [String] = []
+        for _ in 0..<n {
+          guard let k = int(limit: fonts.count - 1) else { return nil }
+          names.append(fonts[k])
+        }
+        chapters.append(
+          LayoutCacheEntry.Chapter(spine: spine, firstPage: first, pageCount: pages, fonts: names))
+      }
+      return chapters
+    }
   }
 
   /// The `count` length-prefixed page entries from `at` to the end of `bytes`; nil unless
@@ -296,11 +390,11 @@ enum LayoutCacheFile {
     data.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
   }
 
-  private static func append(_ out: inout [UInt8], _ value: UInt64, bytes: Int) {
+  static func append(_ out: inout [UInt8], _ value: UInt64, bytes: Int) {
     for i in 0..<bytes { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
   }
 
-  private static func read(_ data: Data, at offset: Int, bytes: Int) -> UInt64 {
+  static func read(_ data: Data, at offset: Int, bytes: Int) -> UInt64 {
     var v: UInt64 = 0
     let base = data.startIndex + offset
     for i in 0..<bytes { v |= UInt64(data[base + i]) << (8 * UInt64(i)) }
@@ -310,13 +404,16 @@ enum LayoutCacheFile {
 
 extension LayoutCacheEntry {
   /// An entry from its decoded sections.
-  fileprivate init(head: LayoutCacheFile.Head, index: [PageMap.Entry], pages: [Data]) {
+  fileprivate init(
+    head: LayoutCacheFile.Head, chapters: [Chapter], toc: Data, index: [PageMap.Entry],
+    pages: [Data]
+  ) {
     key = head.key
     book = head.book
     layout = head.layout
-    toc = head.toc
+    tocJSON = toc
     diagnostics = head.diagnostics
-    chapters = head.chapters
+    self.chapters = chapters
     boxes = head.boxes
     self.index = index
     self.pages = pages

@@ -39,21 +39,24 @@ extension RenderJob {
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
       try out.write(
         PNGCodec.encode(image), as: pageFileName(page.number, digits: digits),
-        sync: request.syncPages)
+        sync: request.flushToDisk)
       done += 1
       progress(done, numbers.count)
     }
     guard let raster = drawn else { return nil }
-    let stale = try out.removeStalePages(keeping: Set(files.values))
     var diagnostics = entry.diagnostics
     diagnostics.add(contentsOf: raster)
-    let head = Manifest(cached: entry, diagnostics: diagnostics)
-    try out.write(manifestName, sync: true) { file throws(QuireError) in
+    // The stored head holds the entry's diagnostics: it is this run's unless drawing warned.
+    let stored = raster.isEmpty ? entry.manifestHead : nil
+    guard let head = stored ?? Manifest(cached: entry, diagnostics: diagnostics)?.encoded()
+    else { return nil }
+    let stale = try out.removeStalePages(keeping: Set(files.values))
+    try out.write(manifestName, sync: request.flushToDisk) { file throws(QuireError) in
       try Manifest.write(
-        head: head, pageCount: pageCount, page: { manifestPages[$0 + 1] ?? entry.pages[$0] },
-        to: file)
+        encodedHead: [UInt8](head), pageCount: pageCount,
+        page: { manifestPages[$0 + 1] ?? entry.pages[$0] }, to: file)
     }
-    try out.sync()
+    if request.flushToDisk { try out.sync() }
     return RenderSummary(
       pageCount: pageCount, rendered: numbers.count, threads: 1, removedStalePages: stale,
       diagnostics: diagnostics)

@@ -81,6 +81,7 @@ struct PackageDocument: Sendable {
 
   /// Resolves an href written in the file at `base` to a book path and fragment.
   static func resolve(_ href: String, from base: String) -> (path: String, fragment: String?)? {
+    if case .resolved(let answer) = resolvePlain(href, from: base) { return answer }
     let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty { return nil }
     // Absolute URLs (http:, mailto:, data:) are not inside the book.
@@ -98,6 +99,50 @@ struct PackageDocument: Sendable {
       return nil
     }
     return (path, fragment)
+  }
+
+  /// What `resolvePlain` found.
+  enum PlainResolution {
+    /// An href or base with white space, control bytes, non-ASCII bytes or escapes.
+    case notPlain
+    case resolved((path: String, fragment: String?)?)
+  }
+
+  /// `resolve` for the common href: printable ASCII without `%`, against an ASCII base, where
+  /// characters are bytes and nothing is trimmed or decoded; the same answer in a byte scan
+  /// (Character-level splitting and trimming cost ~60,000 instructions an href).
+  static func resolvePlain(_ href: String, from base: String) -> PlainResolution {
+    let h = Array(href.utf8)
+    let b = Array(base.utf8)
+    guard !h.isEmpty, h.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x25 }),
+      b.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    else { return .notPlain }
+    let colon = h.firstIndex(of: UInt8(ascii: ":"))
+    if let colon, let slash = h.firstIndex(of: UInt8(ascii: "/")), colon < slash {
+      return .resolved(nil)
+    }
+    let hash = h.firstIndex(of: UInt8(ascii: "#"))
+    let fragment = hash.map { String(decoding: h[($0 + 1)...], as: UTF8.self) }
+    let beforeHash = h[..<(hash ?? h.count)]
+    let pathPart = beforeHash[..<(beforeHash.firstIndex(of: UInt8(ascii: "?")) ?? hash ?? h.count)]
+    if pathPart.isEmpty { return .resolved((base, fragment)) }
+    var parts: [ArraySlice<UInt8>] = []
+    if pathPart.first != UInt8(ascii: "/") {
+      parts = b.split(separator: UInt8(ascii: "/"))
+      if !parts.isEmpty { parts.removeLast() }
+    }
+    for segment in pathPart.split(separator: UInt8(ascii: "/")) {
+      if segment.elementsEqual(".".utf8) { continue }
+      if segment.elementsEqual("..".utf8) {
+        if parts.isEmpty { return .resolved(nil) }
+        parts.removeLast()
+        continue
+      }
+      parts.append(segment)
+    }
+    if parts.isEmpty { return .resolved(nil) }
+    let path = String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
+    return .resolved((path, fragment))
   }
 
   init(data: Data, path: String, book: String, limits: IngestLimits) throws(IngestError) {

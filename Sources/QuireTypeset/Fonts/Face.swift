@@ -7,6 +7,7 @@
 
 import CHarfBuzz
 import Foundation
+import QuireCore
 import QuireIngest
 
 /// Why a font could not be used.
@@ -42,7 +43,6 @@ final class Face: @unchecked Sendable {
   /// Ascender and descender (positive, below the baseline) in em.
   let ascent: Double
   let descent: Double
-  let hasSmallCaps: Bool
   /// Decoration metrics in em (post and OS/2 tables, HarfBuzz's fallbacks when absent):
   /// the underline's top below the baseline and its thickness, the strike-out's top above
   /// the baseline and its thickness, and the x-height.
@@ -95,12 +95,6 @@ final class Face: @unchecked Sendable {
     }
     ascent = Double(ext.ascender) / upem
     descent = Double(-ext.descender) / upem
-    var tags = [hb_tag_t](repeating: 0, count: 512)
-    var count = UInt32(tags.count)
-    let gsub = Face.tag("GSUB")
-    hb_ot_layout_table_get_feature_tags(hbFace, gsub, 0, &count, &tags)
-    let smcp = Face.tag("smcp")
-    hasSmallCaps = tags.prefix(Int(count)).contains(smcp)
     decoration = DecorationMetrics(hbFont, upem: upem)
     var space: hb_codepoint_t = 0
     if hb_font_get_nominal_glyph(hbFont, 0x20, &space) != 0 {
@@ -129,6 +123,22 @@ final class Face: @unchecked Sendable {
     hb_blob_destroy(hbBlob)
     if bytes.baseAddress != nil { bytes.deallocate() }
   }
+
+  /// Whether the face's GSUB has the `smcp` feature. Read on first use: only small-caps
+  /// styles ask, and listing the features makes HarfBuzz check the whole GSUB table (~250,000
+  /// instructions a face on average, for each of the 50-odd faces a typesetter opens).
+  var hasSmallCaps: Bool {
+    smallCaps.withLock { known in
+      if let known { return known }
+      var tags = [hb_tag_t](repeating: 0, count: 512)
+      var count = UInt32(tags.count)
+      hb_ot_layout_table_get_feature_tags(hbFace, Face.tag("GSUB"), 0, &count, &tags)
+      let found = tags.prefix(Int(count)).contains(Face.tag("smcp"))
+      known = found
+      return found
+    }
+  }
+  private let smallCaps = Mutex<Bool?>(nil)
 
   /// Coverage of U+0000…U+024F, precomputed: most text never asks HarfBuzz.
   private let latin: [Bool]

@@ -11,10 +11,16 @@
 // state table; the per-call buffers are ours), so one Hyphenator is shared by every thread;
 // `BreakHyphenatorTests.concurrentUseAgrees` checks that. The Hyphenator owns the dict and
 // frees it in deinit; instances live in a process-wide cache, one per dictionary file.
+//
+// Loading: a dictionary's trie is built from its text (PatternLoader; ~75 M instructions for
+// en-US) unless the layout cache's folder holds its compiled form (CompiledPatterns.swift,
+// keyed by the file's SHA-1 and the format version), which reads back in a few hundred
+// thousand; the first process to build a trie with a cache folder set stores it there.
 
 import CHyphen
 import Foundation
 import QuireCore
+import QuireIngest
 
 /// Finds the points where a word may be hyphenated, for one language.
 package final class Hyphenator: Sendable {
@@ -27,16 +33,20 @@ package final class Hyphenator: Sendable {
   package let minWordLength: Int
 
   nonisolated(unsafe) private let dict: UnsafeMutablePointer<HyphenDict>
+  /// Whether `dict` is one block read from a compiled file (`CompiledPatterns`), released
+  /// with `free`, rather than libhyphen's structure of separate allocations.
+  private let compiled: Bool
   private let encoding: DictionaryEncoding
 
   /// Longest letter run handed to libhyphen (its own buffers assume short words).
   static let maxWordLength = 64
 
   private init(
-    path: String, dict: UnsafeMutablePointer<HyphenDict>, rules: LanguageRules
+    path: String, dict: UnsafeMutablePointer<HyphenDict>, compiled: Bool, rules: LanguageRules
   ) {
     dictionaryPath = path
     self.dict = dict
+    self.compiled = compiled
     let cset = withUnsafeBytes(of: dict.pointee.cset) { raw in
       String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }
@@ -46,7 +56,9 @@ package final class Hyphenator: Sendable {
     minWordLength = max(rules.minWord, leftMin + rightMin)
   }
 
-  deinit { hnj_hyphen_free(dict) }
+  deinit {
+    if compiled { free(dict) } else { hnj_hyphen_free(dict) }
+  }
 
   // MARK: Lookup
 
@@ -97,10 +109,10 @@ package final class Hyphenator: Sendable {
         let path = "\(dir)/hyph_\(name).dic"
         tried.append(path)
         guard FileManager.default.isReadableFile(atPath: path) else { continue }
-        guard let dict = PatternLoader.load(path: path) ?? hnj_hyphen_load(path) else {
+        guard let (dict, compiled) = loadDictionary(path) else {
           return .failure(LoadFailure(message: "\(path): hnj_hyphen_load failed"))
         }
-        return .success(Hyphenator(path: path, dict: dict, rules: rules))
+        return .success(Hyphenator(path: path, dict: dict, compiled: compiled, rules: rules))
       }
     }
     return .failure(
@@ -111,6 +123,33 @@ package final class Hyphenator: Sendable {
   }
 
   struct LoadFailure: Error { var message: String }
+
+  /// The pattern trie of the dictionary file at `path`: read from its compiled form when
+  /// there is a folder for those (by default the registry's, `keepCompiledPatterns(in:)`)
+  /// and it holds one for these bytes, else built (PatternLoader, else libhyphen's loader) and, when a folder is
+  /// set, compiled into it for the next process. `compiled` tells how to free it.
+  static func loadDictionary(_ path: String, compiledFolder: String? = registry.compiledFolder)
+    -> (dict: UnsafeMutablePointer<HyphenDict>, compiled: Bool)?
+  {
+    guard let folder = compiledFolder,
+      let text = CompiledPatterns.readFile(path, limit: CompiledPatterns.maxFileBytes)
+    else { return (PatternLoader.load(path: path) ?? hnj_hyphen_load(path)).map { ($0, false) } }
+    let source = SHA1.digest(text)
+    if let dict = CompiledPatterns.load(folder: folder, source: source) { return (dict, true) }
+    // Only a trie built from exactly the hashed bytes is stored under their hash.
+    guard let built = PatternLoader.load(bytes: text) else {
+      return hnj_hyphen_load(path).map { ($0, false) }
+    }
+    CompiledPatterns.store(built, folder: folder, source: source)
+    return (built, false)
+  }
+
+  /// Keeps compiled pattern tries in `folder` (the layout cache's): dictionaries are read
+  /// from there when their compiled form is present, and compiled into it when not. nil:
+  /// always build from the text. Process-wide; dictionaries already loaded stay loaded.
+  package static func keepCompiledPatterns(in folder: String?) {
+    registry.compiledFolder = folder
+  }
 
   // MARK: Hyphenation
 
@@ -389,6 +428,13 @@ final class HyphenatorRegistry: Sendable {
     var notes: [String] = []
   }
   private let tables = Mutex(Tables())
+  private let folder = Mutex<String?>(nil)
+
+  /// Where compiled pattern tries are kept (nil: nowhere).
+  var compiledFolder: String? {
+    get { folder.withLock { $0 } }
+    set { folder.withLock { $0 = newValue } }
+  }
 
   /// Loading happens outside the table lock (hyph_de_DE.dic takes seconds in libhyphen), so
   /// a slow language never blocks lookups of others. The first thread to lock a tag's slot

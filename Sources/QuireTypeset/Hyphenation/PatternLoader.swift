@@ -28,10 +28,13 @@ enum PatternLoader {
 
   /// The dictionary at `path` as hnj_hyphen_load would build it, or nil (fall back).
   static func load(path: String) -> UnsafeMutablePointer<HyphenDict>? {
-    guard let data = FileManager.default.contents(atPath: path), !data.isEmpty,
-      data.count < 64 << 20
-    else { return nil }
-    let bytes = [UInt8](data)
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return load(bytes: [UInt8](data))
+  }
+
+  /// The dictionary whose file holds `bytes` as hnj_hyphen_load would build it, or nil.
+  static func load(bytes: [UInt8]) -> UnsafeMutablePointer<HyphenDict>? {
+    guard !bytes.isEmpty, bytes.count < 64 << 20 else { return nil }
     if bytes.contains(0) { return nil }
     // Lines as fgets returns them (each with its newline, the last maybe without).
     var lines: [ArraySlice<UInt8>] = []
