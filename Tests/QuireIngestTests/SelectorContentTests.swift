@@ -72,8 +72,46 @@ private let red = "color=#ff0000"
     // Malformed An+B: the rule is dropped.
     #expect(matched("p:nth-child(2n+)") == [])
     #expect(matched("p:nth-child(n2)") == [])
-    // `of S` is not supported: never matches.
-    #expect(matched("p:nth-child(odd of p)") == [])
+  }
+
+  /// Which of the paragraphs 1…10 (3, 4, 7 and 9 of class "x") a selector colours red.
+  private func matchedOf(_ selector: String) -> [Int] {
+    let body = (1...10).map {
+      [3, 4, 7, 9].contains($0) ? "<p class=\"x\">\($0)</p>" : "<p>\($0)</p>"
+    }
+    let c = chapter(
+      "<div>\(body.joined())</div>", css: "div > \(selector) { color: red }")
+    return paragraphs(c).enumerated().filter { $0.element.style.color.r == 255 }.map {
+      $0.offset + 1
+    }
+  }
+
+  @Test("`:nth-child(An+B of S)` counts only the siblings matching S (Selectors 4 §14.4.1)")
+  func nthChildOfSelector() {
+    #expect(matchedOf("p:nth-child(odd of .x)") == [3, 7])
+    #expect(matchedOf("p:nth-child(2 of .x)") == [4])
+    #expect(matchedOf("p:nth-child(-n+2 of :not(.x))") == [1, 2])
+    #expect(matchedOf("p:nth-last-child(1 of .x)") == [9])
+    #expect(matchedOf("p:nth-last-child(2n of .x, :first-child)") == [3, 7])
+    #expect(matchedOf(":nth-child(1 of p:nth-child(2 of .x))") == [4])
+    // Malformed or misplaced: the whole rule is dropped.
+    #expect(matchedOf("p:nth-child(odd of)") == [])
+    #expect(matchedOf("p:nth-child(of .x)") == [])
+    #expect(matchedOf("p:nth-of-type(1 of .x)") == [])
+    // Specificity: the most specific argument is added (beats two classes here).
+    let c = chapter(
+      "<div class=\"d\"><p class=\"x y\" id=\"i\">1</p></div>",
+      css: "p:nth-child(1 of #i) { color: red } .d .x.y { color: blue }")
+    #expect(paragraphs(c).first?.style.color.r == 255)
+  }
+
+  @Test("`of S` over a long sibling list costs one check of S per sibling")
+  func nthChildOfLongList() {
+    let n = 5_000
+    let body = (1...n).map { $0 % 3 == 0 ? "<p class=\"x\">\($0)</p>" : "<p>\($0)</p>" }
+    let c = chapter("<div>\(body.joined())</div>", css: "p:nth-last-child(1 of .x) { color: red }")
+    let red = paragraphs(c).enumerated().filter { $0.element.style.color.r == 255 }
+    #expect(red.map { $0.offset + 1 } == [n - n % 3])
   }
 
   @Test func typedPositions() {
