@@ -41,6 +41,41 @@ private let red = "color=#ff0000"
   }
 }
 
+@Suite struct ImplicitCounterTests {
+  /// Counters used or incremented without a `counter-reset` (CSS Lists 3 §4.5, CSS 2.1
+  /// §12.4.1: instantiated on the element, reset to 0). The expected texts are what headless
+  /// Chromium prints for the same markup (checked 2026-12-01 with --print-to-pdf).
+  @Test func countersWithoutAReset() {
+    let c = chapter(
+      """
+      <div class="c1"><h4>x</h4><h4>y</h4><h4>z</h4></div>
+      <div class="c2"><p>never</p></div>
+      <div class="c3"><section><h5>s1</h5></section><section><h5>s2</h5><h5>s3</h5></section></div>
+      <div class="c4"><p>u1</p><p class="i">i1</p><p>u2</p></div>
+      <div class="c6"><p>f1</p><p class="s">f2</p><p>f3</p></div>
+      <div class="c7"><p>g1</p><p>g2</p></div>
+      <ul class="c8"><li>l1<ul><li>l2</li></ul></li><li>l3</li></ul>
+      """,
+      css: """
+        .c1 h4 { counter-increment: a } .c1 h4::before { content: "A" counter(a) " " }
+        .c2 p::before { content: "B" counter(zz) " " }
+        .c3 h5 { counter-increment: b } .c3 h5::before { content: "C" counter(b) " " }
+        .c4 .i { counter-increment: d } .c4 p::before { content: "D" counter(d) " " }
+        .c6 p.s { counter-set: f 5 } .c6 p { counter-increment: f }
+        .c6 p::before { content: "F" counter(f) " " }
+        .c7 p::before { counter-increment: g; content: "G" counter(g) " " }
+        .c8 li::before { content: "H" counters(h, ".") " " } .c8 li { counter-increment: h }
+        ul { list-style-type: none }
+        """)
+    let texts = flat(c).map(shown).filter { !$0.isEmpty }
+    #expect(
+      texts == [
+        "A1 x", "A2 y", "A3 z", "B0 never", "C1 s1", "C1 s2", "C2 s3", "D0 u1", "D1 i1",
+        "D1 u2", "F1 f1", "F5 f2", "F6 f3", "G1 g1", "G1 g2", "H1 l1", "H2 l2", "H3 l3",
+      ])
+  }
+}
+
 @Suite struct StructuralSelectorTests {
   /// Which of `count` paragraphs (1-based) a selector colours red.
   private func matched(_ selector: String, count: Int = 10) -> [Int] {
@@ -72,8 +107,46 @@ private let red = "color=#ff0000"
     // Malformed An+B: the rule is dropped.
     #expect(matched("p:nth-child(2n+)") == [])
     #expect(matched("p:nth-child(n2)") == [])
-    // `of S` is not supported: never matches.
-    #expect(matched("p:nth-child(odd of p)") == [])
+  }
+
+  /// Which of the paragraphs 1…10 (3, 4, 7 and 9 of class "x") a selector colours red.
+  private func matchedOf(_ selector: String) -> [Int] {
+    let body = (1...10).map {
+      [3, 4, 7, 9].contains($0) ? "<p class=\"x\">\($0)</p>" : "<p>\($0)</p>"
+    }
+    let c = chapter(
+      "<div>\(body.joined())</div>", css: "div > \(selector) { color: red }")
+    return paragraphs(c).enumerated().filter { $0.element.style.color.r == 255 }.map {
+      $0.offset + 1
+    }
+  }
+
+  @Test("`:nth-child(An+B of S)` counts only the siblings matching S (Selectors 4 §14.4.1)")
+  func nthChildOfSelector() {
+    #expect(matchedOf("p:nth-child(odd of .x)") == [3, 7])
+    #expect(matchedOf("p:nth-child(2 of .x)") == [4])
+    #expect(matchedOf("p:nth-child(-n+2 of :not(.x))") == [1, 2])
+    #expect(matchedOf("p:nth-last-child(1 of .x)") == [9])
+    #expect(matchedOf("p:nth-last-child(2n of .x, :first-child)") == [3, 7])
+    #expect(matchedOf(":nth-child(1 of p:nth-child(2 of .x))") == [4])
+    // Malformed or misplaced: the whole rule is dropped.
+    #expect(matchedOf("p:nth-child(odd of)") == [])
+    #expect(matchedOf("p:nth-child(of .x)") == [])
+    #expect(matchedOf("p:nth-of-type(1 of .x)") == [])
+    // Specificity: the most specific argument is added (beats two classes here).
+    let c = chapter(
+      "<div class=\"d\"><p class=\"x y\" id=\"i\">1</p></div>",
+      css: "p:nth-child(1 of #i) { color: red } .d .x.y { color: blue }")
+    #expect(paragraphs(c).first?.style.color.r == 255)
+  }
+
+  @Test("`of S` over a long sibling list costs one check of S per sibling")
+  func nthChildOfLongList() {
+    let n = 5_000
+    let body = (1...n).map { $0 % 3 == 0 ? "<p class=\"x\">\($0)</p>" : "<p>\($0)</p>" }
+    let c = chapter("<div>\(body.joined())</div>", css: "p:nth-last-child(1 of .x) { color: red }")
+    let red = paragraphs(c).enumerated().filter { $0.element.style.color.r == 255 }
+    #expect(red.map { $0.offset + 1 } == [n - n % 3])
   }
 
   @Test func typedPositions() {

@@ -181,6 +181,29 @@ struct TableTests {
     try checkGolden(Data(PNGCodec.encode(image)), "tables-borders.png")
   }
 
+  @Test("Collapsed borders: a row's right border competes for the table's right edge (§17.6.2.1)")
+  func collapsedRowRightBorder() throws {
+    let b = try book(
+      page(
+        """
+        <table style="border-collapse: collapse; border: 1px solid black"><tr style="border-left: 4px solid rgb(255, 0, 0); border-right: 8px solid rgb(0, 160, 0)"><td>left</td><td>right</td></tr></table>
+        """), name: "collapsed-row.xhtml")
+    let p = try #require(b.layout.pages.first)
+    let image = b.makeRenderer().render(p, width: 600, height: 800, format: .rgba8)
+    let cell = try #require(p.lines.first { $0.text == "right" })
+    let y = Int(cell.rect.y + cell.rect.height / 2)
+    func px(_ x: Int) -> [UInt8] {
+      let o = (y * 600 + x) * 4
+      return Array(image.pixels[o..<o + 3])
+    }
+    // The left edge is the row's red 4 px, the right edge its green 8 px (edges may fall
+    // between pixels: count the pixels that are mostly red or green).
+    let red = (0..<600).filter { px($0)[0] > 200 && px($0)[1] < 60 }
+    let green = (0..<600).filter { px($0)[1] > 140 && px($0)[0] < 60 }
+    #expect(red.count == 4 && green.count >= 7 && green.count <= 8)
+    #expect(red.max()! < Int(cell.rect.x) && green.min()! > Int(cell.rect.maxX))
+  }
+
   @Test(
     "On a page narrower than the tables' min-content, columns shrink and words break; no line leaves the page",
     arguments: ["widths.xhtml", "borders.xhtml"])

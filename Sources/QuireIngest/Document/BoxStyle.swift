@@ -124,6 +124,12 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   package var clear: ClearSide = .none
   /// `overflow: hidden` or `clip` (content is clipped to the padding box).
   package var clipsOverflow = false
+  /// `text-overflow: ellipsis`: a line that may not wrap and is cut at an overflow-clipping
+  /// block's edge ends in "…" (CSS Overflow 3 §3.2).
+  package var textOverflowEllipsis = false
+  /// `box-decoration-break: clone`: each page fragment of the box has its own borders,
+  /// padding and corners (CSS Fragmentation 3 §5.4); `slice` (false) cuts them.
+  package var decorationClone = false
   /// `display: inline-block` (the element stays inline but lays out its content as a block).
   package var isInlineBlock = false
   /// Tables: `border-collapse: collapse` (inherited in CSS; copied to each table element).

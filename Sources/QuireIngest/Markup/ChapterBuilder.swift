@@ -658,7 +658,9 @@ struct ChapterBuilder {
     Self.splitFirstLetter(&pending, frames[last].firstLetter)
     frames[last].firstLetter = nil
     let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
-    if var anon = anonymousParagraph(pending, kind: kind, style: style, lang: lang) {
+    if var anon = anonymousParagraph(
+      pending, kind: kind, style: style, lang: lang, box: frames[last].box)
+    {
       anon.source = frames[last].source
       frames[last].children.append(anon)
     }
@@ -668,11 +670,13 @@ struct ChapterBuilder {
     var pending = frame.pending
     frame.pending = []
     if frame.children.isEmpty { Self.splitFirstLetter(&pending, frame.firstLetter) }
-    return anonymousParagraph(pending, kind: frame.kind, style: frame.style, lang: frame.lang)
+    return anonymousParagraph(
+      pending, kind: frame.kind, style: frame.style, lang: frame.lang, box: frame.box)
   }
 
   private mutating func anonymousParagraph(
-    _ pending: [PendingInline], kind: BlockKind, style frameStyle: ComputedStyle, lang: String?
+    _ pending: [PendingInline], kind: BlockKind, style frameStyle: ComputedStyle, lang: String?,
+    box: BoxStyle
   ) -> Block? {
     guard !pending.isEmpty else { return nil }
     let start = location
@@ -683,9 +687,13 @@ struct ChapterBuilder {
     var style = ElementStyle()
     style.computed = frameStyle
     let anonStyle = ElementStyle.inheriting(from: style).computed
-    return Block(
+    var block = Block(
       kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "",
       lang: lang, dir: frameStyle.direction)
+    // Its lines are the element's (CSS Overflow 3 §3.2: the ellipsis is the block
+    // container's, whose anonymous boxes hold its text).
+    block.box.textOverflowEllipsis = box.clipsOverflow && box.textOverflowEllipsis
+    return block
   }
 
   // MARK: - White space and offsets

@@ -10,6 +10,10 @@
 // Lists 3: "a new counter with the same name replaces it"). Order per element: reset,
 // increment (list items increment `list-item` by 1, or −1 in a reversed list, unless
 // `counter-increment` names it), set.
+// `counter()`/`counters()` of a name not in scope show 0: CSS Lists 3 §4.5 instantiates it
+// on the pseudo-element that uses it, and that instance's scope ends with the element, so no
+// other element can see it and nothing is instantiated here (the cases in
+// ImplicitCounterTests print as headless Chromium prints them).
 //
 // Locations: generated text is not book text. Its `TextRun`s carry `generated: true`, take
 // the Location of the source character that follows them and advance no offset, so

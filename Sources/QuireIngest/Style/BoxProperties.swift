@@ -79,6 +79,13 @@ extension StyleComputer {
       if let k, let c = ClearSide(rawValue: k) { s.box.clear = c }
     case "overflow", "overflow-x", "overflow-y":
       if let k { s.box.clipsOverflow = ["hidden", "clip", "scroll", "auto"].contains(k) }
+    case "box-decoration-break", "-webkit-box-decoration-break":
+      if k == "clone" { s.box.decorationClone = true }
+      if k == "slice" { s.box.decorationClone = false }
+    case "text-overflow":
+      // CSS Overflow 3 §3.2: one keyword (a string or the two-value form is not supported).
+      if k == "ellipsis" { s.box.textOverflowEllipsis = true }
+      if k == "clip" { s.box.textOverflowEllipsis = false }
     case "border-collapse":
       if k == "collapse" { s.box.collapsesBorders = true }
       if k == "separate" { s.box.collapsesBorders = false }

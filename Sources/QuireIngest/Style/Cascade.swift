@@ -279,6 +279,8 @@ struct StyleResolver {
   private var filter = AncestorFilter()
   /// Results of `~` scans by rule, kept across elements (the fast path only).
   private var siblingMemo = SiblingMemo()
+  /// Sibling positions for `:nth-child(An+B of S)` (StyleResolver+Pseudo.swift).
+  let nthOf = NthOfMemo()
   /// Sibling steps of `~` scans so far (see `SiblingMemo`).
   var siblingSteps: Int { siblingMemo.steps }
 

@@ -10,9 +10,13 @@
 //
 // Pseudo-elements: `::before`, `::after`, `::first-letter`, `::marker` (and the CSS 2
 // single-colon forms) select generated boxes the builder creates; `::first-line` and
-// unknown ones (`::selection`) never match. Alternative rejected: `:nth-child(An+B of S)`
-// (Level 4) needs matching S against every earlier sibling, quadratic in a long sibling
-// list; such selectors never match here, as in browsers that lack it.
+// unknown ones (`::selection`) never match.
+//
+// `:nth-child(An+B of S)` / `:nth-last-child(An+B of S)` (Level 4): the element matches S
+// and its position among the siblings that match S is An+B. Counting those siblings per
+// element would be quadratic in a long sibling list, so the positions of one sibling list
+// for one S are computed once and kept (`NthOfMemo`: one check of S per sibling), at most
+// `NthOfMemo.maxSteps` checks per chapter; past that, such selectors stop matching.
 
 /// An+B: matches the 1-based positions a·n + b for some integer n ≥ 0.
 struct NthPattern: Sendable, Hashable {
@@ -92,6 +96,8 @@ indirect enum PseudoClass: Sendable, Hashable {
   case nthLastChild(NthPattern)
   case nthOfType(NthPattern)
   case nthLastOfType(NthPattern)
+  /// `:nth-child(An+B of S)`, `:nth-last-child(An+B of S)` (`last`).
+  case nthChildOf(NthPattern, [Selector], last: Bool)
   case onlyChild
   case onlyOfType
   case empty
@@ -121,6 +127,7 @@ extension CompoundSelector {
     pseudoClasses.reduce(0) { sum, p in
       switch p {
       case .not(let list), .is(let list): return sum + (list.map(\.specificity).max() ?? 0)
+      case .nthChildOf(_, let list, _): return sum + 100 + (list.map(\.specificity).max() ?? 0)
       case .where: return sum
       default: return sum + 100
       }
@@ -198,9 +205,8 @@ extension SelectorParser {
   ) -> Bool {
     switch name {
     case "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
-      if args.contains(where: { $0.kind == .ident && $0.text.lowercased() == "of" }) {
-        c.neverMatches = true  // `An+B of S`: see the essay
-        return true
+      if let of = args.firstIndex(where: { $0.kind == .ident && $0.text.lowercased() == "of" }) {
+        return nthOf(name, args, of: of, &c, depth: depth)
       }
       guard let p = NthPattern.parse(args) else { return false }
       switch name {
@@ -230,6 +236,22 @@ extension SelectorParser {
       }
     default: c.neverMatches = true
     }
+    return true
+  }
+
+  /// `:nth-child(An+B of S)` and `:nth-last-child(An+B of S)`; false when malformed (the
+  /// `of` form is invalid in `:nth-of-type()`).
+  private static func nthOf(
+    _ name: String, _ args: [CSSToken], of: Int, _ c: inout CompoundSelector, depth: Int
+  ) -> Bool {
+    guard name == "nth-child" || name == "nth-last-child", depth < PseudoLimits.maxNesting,
+      let p = NthPattern.parse(Array(args[..<of]))
+    else { return false }
+    let list = parseList(Array(args[(of + 1)...]), depth: depth + 1).filter {
+      $0.compounds.last?.pseudoElement == nil
+    }
+    guard !list.isEmpty else { return false }
+    c.pseudoClasses.append(.nthChildOf(p, list, last: name == "nth-last-child"))
     return true
   }
 }

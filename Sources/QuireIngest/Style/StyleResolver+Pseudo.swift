@@ -66,9 +66,30 @@ extension StyleResolver {
     case .lang(let ranges):
       guard let lang = pos.lang else { return false }
       return ranges.contains { Self.languageMatches(lang, range: $0) }
+    case .nthChildOf(let n, let list, let last):
+      guard let (index, count) = nthOfPosition(list, e) else { return false }
+      return n.matches(last ? count - index + 1 : index)
     case .not(let list): return !list.contains { matches($0, e) }
     case .is(let list), .where(let list): return list.contains { matches($0, e) }
     }
+  }
+
+  /// `e`'s 1-based position among its siblings that match `list`, and their count; nil
+  /// when `e` does not match `list` (or the chapter's budget of such checks is spent).
+  func nthOfPosition(_ list: [Selector], _ e: Int) -> (Int, Int)? {
+    let parent = subjects[e]?.parent ?? tree.root
+    let key = NthOfMemo.Key(list: list, parent: parent)
+    if let known = nthOf.positions[key] { return known[e].map { ($0, known.count) } }
+    let siblings = tree.nodes[parent].children.filter { subjects[$0] != nil }
+    guard nthOf.steps + siblings.count <= NthOfMemo.maxSteps else { return nil }
+    nthOf.steps += siblings.count
+    var positions = NthOfMemo.Positions()
+    for c in siblings where list.contains(where: { matches($0, c) }) {
+      positions.count += 1
+      positions.index[c] = positions.count
+    }
+    nthOf.positions[key] = positions
+    return positions[e].map { ($0, positions.count) }
   }
 
   /// BCP 47 prefix matching (`:lang(de)` matches "de", "de-CH", not "den"); both sides
@@ -78,4 +99,23 @@ extension StyleResolver {
     guard lang.hasPrefix(range) else { return false }
     return lang.count == range.count || lang.dropFirst(range.count).first == "-"
   }
+}
+
+/// Positions of siblings among those matching the S of `:nth-child(An+B of S)`, per sibling
+/// list and S, filled on first use (SelectorPseudo.swift). A class: the matcher's checks
+/// are non-mutating; one resolver styles one chapter on one thread.
+final class NthOfMemo {
+  struct Key: Hashable {
+    var list: [Selector]
+    var parent: Int
+  }
+  struct Positions {
+    var index: [Int: Int] = [:]
+    var count = 0
+    subscript(_ e: Int) -> Int? { index[e] }
+  }
+  /// Checks of S against siblings per chapter (each memo entry costs one per sibling).
+  static let maxSteps = 2_000_000
+  var positions: [Key: Positions] = [:]
+  var steps = 0
 }

@@ -12,8 +12,10 @@
 // content entry and closes on its last, so margins collapse through it (CSS 2.1 §8.3.1):
 // parent and child margins collapse exactly when no border or padding separates them.
 // `height` and `min-height` reserve their space with a spacer before the bottom edge; a box
-// whose content is taller grows (nothing overflows below it); `overflow: hidden` clips what
-// sticks out sideways (wide images, lines that cannot wrap) to the padding box.
+// whose content is taller grows (nothing overflows below it) unless it clips its overflow
+// (`overflow` hidden/clip/scroll/auto) and has a definite `height` or `max-height`: then its
+// content is cut at its padding box bottom (OverflowCut.swift). Clipping boxes also clip
+// what sticks out sideways (wide images, lines that cannot wrap) to the padding box.
 //
 // Rejected: a separate box tree laid out beside the flow. The flow already is the vertical
 // list the splitter moves; a marker per box edge costs one array per block that opens a
@@ -43,6 +45,8 @@ struct FlowBox: Sendable {
   var flowTop = 0.0
   /// Whether an entry carries this box's open marker.
   var opened = false
+  /// `box-decoration-break: clone`: every page fragment has its top and bottom edges.
+  var clone = false
 }
 
 /// The box-model state of a chapter flow: the boxes so far and the markers waiting for the
@@ -55,6 +59,10 @@ struct BoxFlow: Sendable {
   var flowY = 0.0
   /// The body's background goes to the page (the root element has none), not to its box.
   var bodyPaintsPage = false
+  /// Top and bottom insets of the open boxes with `box-decoration-break: clone` (a page
+  /// that starts or ends inside them repeats those edges: `FlowEntry.cloneTop`).
+  var cloneTop = 0.0
+  var cloneBottom = 0.0
 }
 
 /// The used horizontal metrics of a block box (CSS 2.1 §10.3.3), px.
@@ -75,6 +83,13 @@ struct OpenBoxFrame {
   var right: Double
   /// Content height to reserve (`height`, `min-height`), px.
   var minContentHeight: Double
+  /// Content height past which an `overflow`-clipping box cuts its content (`height` or
+  /// `max-height`), px; infinite when the box grows with its content.
+  var clipContentHeight = Double.infinity
+  /// The bottom padding of a clipping box: content is drawn down to it.
+  var clipPadding = 0.0
+  /// The first entry appended after the box opened (its top edge or first content).
+  var firstEntry = 0
 }
 
 extension ChapterFlow {
@@ -160,6 +175,7 @@ extension ChapterFlow {
       + (painted ? usedBorder(block.box.border.bottom, width) : 0)
     let x = left + h.marginLeft
     let id = boxFlow.boxes.count
+    let firstEntry = entries.count
     boxFlow.boxes.append(
       FlowBox(
         tag: block.element, index: id, textBlock: block.inlines.isEmpty ? nil : nextBlock, x: x,
@@ -173,16 +189,28 @@ extension ChapterFlow {
       edge.avoidBreakAfter = true
       append(edge)
     }
+    if painted, block.box.decorationClone {
+      boxFlow.boxes[id].clone = true
+      boxFlow.cloneTop += top
+      boxFlow.cloneBottom += bottom
+    }
     let contentLeft = x + h.borderLeft + h.paddingLeft
-    return OpenBoxFrame(
+    var frame = OpenBoxFrame(
       id: id, left: contentLeft, right: contentLeft + h.contentWidth,
       minContentHeight: painted
         ? minContentHeight(block, containing: width, edges: top + bottom) : 0)
+    frame.firstEntry = firstEntry
+    if painted, block.box.clipsOverflow {
+      frame.clipContentHeight = clipContentHeight(block, containing: width, edges: top + bottom)
+      frame.clipPadding = max(0, px(st.padding.bottom, of: width))
+    }
+    return frame
   }
 
   /// Closes the box `frame` opened: reserves its `height`/`min-height`, writes its bottom
   /// padding and border into the flow, and marks where it ends.
   mutating func closeBox(_ frame: OpenBoxFrame, _ block: Block) {
+    if frame.clipContentHeight.isFinite { cutOverflow(frame) }
     let box = boxFlow.boxes[frame.id]
     let empty = !box.opened
     if frame.minContentHeight > 0 {
@@ -194,6 +222,10 @@ extension ChapterFlow {
             spaceBefore: 0, height: frame.minContentHeight - used, start: lastLocation,
             end: lastLocation))
       }
+    }
+    if box.clone {
+      boxFlow.cloneTop -= box.insetTop
+      boxFlow.cloneBottom -= box.insetBottom
     }
     if box.insetBottom > 0 {
       flushMargins()
@@ -212,6 +244,8 @@ extension ChapterFlow {
   /// Hands the waiting open markers to `entry` and advances the flow y (from `append`).
   mutating func attachBoxes(_ entry: inout FlowEntry) {
     let top = boxFlow.flowY + entry.spaceBefore
+    entry.cloneTop = boxFlow.cloneTop
+    entry.cloneBottom = boxFlow.cloneBottom
     if !boxFlow.pendingOpens.isEmpty {
       for id in boxFlow.pendingOpens {
         boxFlow.boxes[id].flowTop = top
@@ -240,6 +274,22 @@ extension ChapterFlow {
     }
     return min(content(box.height), content(box.maxHeight) > 0 ? content(box.maxHeight) : .infinity)
       .clamped(atLeast: content(box.minHeight))
+  }
+
+  /// The content height an overflow-clipping box cannot exceed: its `height`, else its
+  /// `max-height` (lengths only), never below `min-height`; infinite when neither is set.
+  private func clipContentHeight(_ block: Block, containing width: Double, edges: Double)
+    -> Double
+  {
+    let box = block.box
+    func content(_ l: Length?) -> Double? {
+      guard case .rem = l, let l else { return nil }
+      let v = px(l, of: width)
+      return max(0, box.boxSizing == .borderBox ? v - edges : v)
+    }
+    guard let limit = content(box.height) ?? content(box.maxHeight) else { return .infinity }
+    return min(limit, content(box.maxHeight) ?? .infinity).clamped(
+      atLeast: content(box.minHeight) ?? 0)
   }
 
   /// The block's borders, radii and background in pixels, or nil when it paints nothing.

@@ -32,6 +32,11 @@ struct FlowEntry: Sendable {
   var opens: [Int] = []
   /// How many open boxes end at this entry's bottom (innermost first).
   var closes = 0
+  /// The top and bottom insets of the `box-decoration-break: clone` boxes around this entry:
+  /// a page starting with it begins that much lower, one ending after it keeps that much
+  /// free at its foot (Pagination/BoxFragments.swift).
+  var cloneTop = 0.0
+  var cloneBottom = 0.0
   /// A table's header rows, drawn at the top of a page this entry starts (Blocks/TableLayout).
   var repeatHeader: TableHeaderRepeat? = nil
   /// Formulas in the entry (Math/MathPlacement.swift).

@@ -170,7 +170,8 @@ struct TableFrame {
         let after = cellAt(y, x)
         if before != nil && before == after { continue }
         var list = [cell(before, \.right), cell(after, \.left)].compactMap { $0 }
-        if x == 0 || x == cols { list.append(row(y, \.left)) }
+        if x == 0 { list.append(row(y, \.left)) }
+        if x == cols { list.append(row(y, \.right)) }
         if x == 0 { list.append(table(\.left)) }
         if x == cols { list.append(table(\.right)) }
         vertical[y * (cols + 1) + x] = Self.resolve(list)

@@ -51,13 +51,20 @@ struct ComposedLine {
   var ratio: Double
   /// A word space as set over its natural width (nil: no word space).
   var spaceFactor: Double?
-  /// Text that may not wrap was cut at the measure's edge.
+  /// Text that may not wrap was cut at the measure's edge…
   var clipped = false
+  /// …at its end edge (the right one, the left one in right-to-left text).
+  var cutAtEnd = false
   /// The line is set as a first line (indent, measure): the paragraph's first, or one after
   /// a forced break under `text-indent: each-line`.
   var first = false
   /// Inline background fills (LineBackgrounds.swift), drawn before the glyphs.
   var backgrounds: [DisplayItem] = []
+  /// Lines that may not wrap: room kept free at the end edge for an ellipsis, and the
+  /// left and right extent of what was kept inside the edges (TextOverflow.swift).
+  var endReserve = 0.0
+  var keptLeft = Double.infinity
+  var keptRight = -Double.infinity
 }
 
 /// How a paragraph's lines are set: measure, alignment, direction.
@@ -90,6 +97,8 @@ struct LineGeometry {
   var eachLine = false
   /// Text that may not wrap: lines are clipped to the measure.
   var clip = false
+  /// A clipped line ends in an ellipsis (`text-overflow: ellipsis`, TextOverflow.swift).
+  var ellipsis = false
 
   /// The alignment of a line; `last` for the paragraph's last line or one before a forced
   /// break (CSS Text 3 §7.2: `text-align-last`, else `text-align` with `justify` as `start`).
@@ -189,6 +198,10 @@ struct LineComposer {
         hyphenated: lb.hyphenated, ratio: ratio, spaceFactor: spaceFactor)
       line.first = first
       line.start = startX(first: first, index: lineIndex, natural: natural, align: align)
+      if geometry.ellipsis {
+        lines.append(ellipsized(order, ratio: ratio, line, shaper: &shaper))
+        continue
+      }
       place(order, ratio: ratio, into: &line, shaper: &shaper)
       lines.append(line)
     }

@@ -135,6 +135,10 @@ extension ChapterFlow {
     geometry.alignLast = st.text.alignLast
     geometry.eachLine = st.text.indentEachLine
     geometry.clip = noWrap
+    // An anonymous paragraph carries its clipping parent's `text-overflow` (ChapterBuilder).
+    geometry.ellipsis =
+      noWrap && block.box.textOverflowEllipsis
+      && (block.box.clipsOverflow || block.element.isEmpty)
     geometry.bands = bands
     let composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,

@@ -58,6 +58,7 @@ extension LineComposer {
           img.rect.y = baseline - piece.imageAbove
           if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
             line.images.append(img)
+            if edges != nil { line.keep(img.rect.x, img.rect.maxX) }
           }
         } else {
           placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line, clip: edges)
@@ -122,6 +123,7 @@ extension LineComposer {
     }
     if let edges, line.start < edges.lo - 0.01 || line.end > edges.hi + 0.01 {
       line.clipped = true
+      line.cutAtEnd = geometry.rtl ? line.start < edges.lo - 0.01 : line.end > edges.hi + 0.01
       line.start = max(line.start, edges.lo)
       line.end = max(line.start, min(line.end, edges.hi))
       decorations.clip(edges.lo, edges.hi)
@@ -170,8 +172,13 @@ extension LineComposer {
     let scale = piece.size / face.upem
     GlyphRunBuilder(scale: scale, baseline: line.baseline - rs.shift)
       .append(piece.shaped, at: x, extra: extra, to: &run)
-    if let edges, x < edges.lo - 0.5 || x + piece.width + extra > edges.hi + 0.5 {
-      Self.clip(&run, from: before, piece.shaped, at: x, scale: scale, edges: edges)
+    if let edges {
+      if x < edges.lo - 0.5 || x + piece.width + extra > edges.hi + 0.5 {
+        let kept = Self.clip(&run, from: before, piece.shaped, at: x, scale: scale, edges: edges)
+        line.keep(kept.lo, kept.hi)
+      } else {
+        line.keep(x, x + piece.width + extra)
+      }
     }
     line.runs.append(run)
   }
@@ -181,23 +188,31 @@ extension LineComposer {
   func clipEdges(_ line: ComposedLine) -> (lo: Double, hi: Double)? {
     guard geometry.clip else { return nil }
     let lo = geometry.lineLeft(first: line.first, index: line.index)
-    return (lo, lo + geometry.lineWidth(first: line.first, index: line.index))
+    let hi = lo + geometry.lineWidth(first: line.first, index: line.index)
+    return geometry.rtl
+      ? (min(hi, lo + line.endReserve), hi) : (lo, max(lo, hi - line.endReserve))
   }
 
   /// Drops the glyphs of `run` from index `from` (`shaped`'s, placed from `x`) that do not
-  /// lie wholly within the edges (half a pixel of tolerance).
+  /// lie wholly within the edges (half a pixel of tolerance); returns the extent of the
+  /// glyphs kept (empty: lo > hi).
+  @discardableResult
   static func clip(
     _ run: inout GlyphRun, from: Int, _ shaped: ShapedText, at x: Double, scale: Double,
     edges: (lo: Double, hi: Double)
-  ) {
+  ) -> (lo: Double, hi: Double) {
     var pen = x
     var keep: [Int] = []
+    var kept = (lo: Double.infinity, hi: -Double.infinity)
     for (k, g) in shaped.glyphs.enumerated() {
       let end = pen + Double(g.advance) * scale
-      if pen >= edges.lo - 0.5 && end <= edges.hi + 0.5 { keep.append(from + k) }
+      if pen >= edges.lo - 0.5 && end <= edges.hi + 0.5 {
+        keep.append(from + k)
+        kept = (min(kept.lo, pen), max(kept.hi, end))
+      }
       pen = end
     }
-    guard keep.count < run.glyphs.count - from else { return }
+    guard keep.count < run.glyphs.count - from else { return kept }
     let glyphs = keep.map { run.glyphs[$0] }
     let xs = keep.map { run.x[$0] }
     let ys = keep.map { run.y[$0] }
@@ -207,6 +222,7 @@ extension LineComposer {
     run.glyphs += glyphs
     run.x += xs
     run.y += ys
+    return kept
   }
 }
 

@@ -1,9 +1,15 @@
-// Page fragments of block boxes (CSS Fragmentation 3 §5.4, `box-decoration-break: slice`):
+// Page fragments of block boxes (CSS Fragmentation 3 §5.4, `box-decoration-break`):
 // page assembly walks the placed entries in order and keeps a stack of the boxes open so
 // far. A box's fragment on a page runs from the top of the entry that opens it (or from the
 // page's content top, when it continues from the page before) to the bottom of the entry
-// that closes it (or to the page's content bottom, when it goes on); a cut side loses its
-// border and its corner radii. Each painted fragment becomes a `.box` item inserted before
+// that closes it (or to the page's content bottom, when it goes on). With `slice` (the
+// initial value) a cut side loses its border, padding and corner radii. With `clone` every
+// fragment keeps them: the flow reserved the room (`FlowEntry.cloneTop`/`cloneBottom`: a
+// page starting inside such boxes begins below their top insets, one ending inside them
+// keeps their bottom insets free), and nested cloned boxes stack their edges inward from
+// the page's content top and bottom. Chapters with foot notes do not reserve the top room
+// (their splitter sizes pages by page number only), so there a cloned top edge overlaps
+// the page's first line. Each painted fragment becomes a `.box` item inserted before
 // the items of the first entry it covers on that page, outer boxes before inner ones, so
 // backgrounds lie under their content.
 //
@@ -49,15 +55,17 @@ struct BoxFragmenter {
   mutating func willPlace(_ entry: FlowEntry, page p: Int, top: Double, itemCount: Int) {
     if p != page {
       if page >= 0 {
+        let bottoms = cloneInsets(\.insetBottom)
         for i in stack.indices.reversed() {
-          cut(stack[i], bottom: pageBottom, last: false)
+          cut(stack[i], bottom: pageBottom - bottoms[i], last: false)
         }
       }
       while pieces.count <= p { pieces.append([]) }
       page = p
       self.itemCount = itemCount
+      let tops = cloneInsets(\.insetTop)
       for i in stack.indices {
-        stack[i].top = pageTop
+        stack[i].top = pageTop + tops[i]
         stack[i].item = itemCount
         stack[i].first = false
       }
@@ -75,10 +83,24 @@ struct BoxFragmenter {
     }
   }
 
+  /// For each open box, the sum of `inset` over the cloned boxes outside it.
+  private func cloneInsets(_ inset: KeyPath<FlowBox, Double>) -> [Double] {
+    var sums: [Double] = []
+    sums.reserveCapacity(stack.count)
+    var sum = 0.0
+    for o in stack {
+      sums.append(sum)
+      if boxes[o.id].clone { sum += boxes[o.id][keyPath: inset] }
+    }
+    return sums
+  }
+
   private mutating func cut(_ open: Open, bottom: Double, last: Bool) {
     let box = boxes[open.id]
     let border = Rect(x: box.x, y: open.top, width: box.width, height: max(0, bottom - open.top))
-    let top = open.first ? box.insetTop : 0
+    let first = open.first || box.clone
+    let last = last || box.clone
+    let top = first ? box.insetTop : 0
     let below = last ? box.insetBottom : 0
     let content = Rect(
       x: box.x + box.insetLeft, y: open.top + top,
@@ -87,7 +109,7 @@ struct BoxFragmenter {
     var paint = box.paint
     if var p = paint {
       p.rect = border
-      if !open.first {
+      if !first {
         p.top = .none
         p.radii[0] = 0
         p.radii[1] = 0

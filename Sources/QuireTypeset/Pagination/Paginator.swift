@@ -22,7 +22,7 @@ struct Paginator {
     for (k, e) in entries.enumerated() {
       let next = k + 1 < entries.count ? entries[k + 1].spaceBefore : 0
       var line = SplitLine(
-        height: e.height, advance: e.height + next,
+        height: e.height + e.cloneBottom, advance: e.height + next,
         breakBefore: k > 0 && e.forcedBreakBefore
           ? .always : (e.avoidBreakBefore ? .avoid : .auto),
         keepWithNext: e.avoidBreakAfter, block: e.block, group: e.group,
@@ -49,11 +49,13 @@ struct Paginator {
     let splitter = PageSplitter(orphans: 2, widows: 2, keepWithNextLines: 2)
     let ranges = splitter.split(lines) { k, first in
       (k == 0 ? height - lead : height) - (entries[first].repeatHeader?.height ?? 0)
+        - entries[first].cloneTop
     }
     var out: [(page: Int, y: Double)] = []
     out.reserveCapacity(entries.count)
     for (page, range) in ranges.enumerated() {
-      var y = (page == 0 ? lead : 0) + (entries[range.lowerBound].repeatHeader?.height ?? 0)
+      let first = entries[range.lowerBound]
+      var y = (page == 0 ? lead : 0) + (first.repeatHeader?.height ?? 0) + first.cloneTop
       for i in range {
         out.append((page, y))
         y += lines[i].advance
