@@ -54,8 +54,9 @@ extension Paginator {
       while b < entries.count && entries[b].columnSet == set { b += 1 }
       if a > 0 && entries[a].forcedBreakBefore && cursor.used { cursor.newPage() }
       if let set, sets.indices.contains(set) {
-        cursor.placeSet(a..<b, sets[set], id: set)
-        if b < entries.count { cursor.y += max(0, entries[b].spaceBefore) }
+        cursor.placeSet(
+          a..<b, sets[set], id: set,
+          trailing: b < entries.count ? max(0, entries[b].spaceBefore) : 0)
       } else {
         cursor.placeFlow(a..<b) { entries[$0].repeatHeader?.height ?? 0 }
       }
@@ -104,8 +105,10 @@ struct ColumnCursor {
     }
   }
 
-  /// A column set's run: N columns per page, the last piece balanced.
-  mutating func placeSet(_ run: Range<Int>, _ set: ColumnSet, id: Int) {
+  /// A column set's run: N columns per page, the last piece balanced. `trailing` is the
+  /// space after the run's last entry (its bottom margin): it counts below the last column
+  /// only, so it lengthens the set only when that column is nearly the tallest.
+  mutating func placeSet(_ run: Range<Int>, _ set: ColumnSet, id: Int, trailing: Double) {
     let fill = ColumnRun(lines: Array(lines[run]), splitter: splitter)
     var s = 0
     while s < fill.count {
@@ -130,7 +133,7 @@ struct ColumnCursor {
       used = true
       s = columns.last?.upperBound ?? fill.count
       if done {
-        y += tallest
+        y += max(tallest, fill.extent(columns.last ?? s..<s) + trailing)
       } else {
         newPage()
       }
