@@ -162,6 +162,23 @@ struct ColumnTests {
     #expect(after.rect.y >= (last.max() ?? 0))
   }
 
+  @Test func headingGoesWithTheColumnsAfterIt() throws {
+    // However many filler lines come first, a heading never ends a page whose columns
+    // start on the next one.
+    for n in 24...34 {
+      let filler = (0..<n).map { "<p>filler \($0)</p>" }.joined()
+      let b = try book(
+        "keep\(n)", css: ".c { column-count: 2 } p { margin: 0 }",
+        body: filler + "<h2>Heading</h2><div class=\"c\"><p>first in columns</p><p>second</p></div>"
+      )
+      let pages = b.layout.pages
+      let heading = try #require(pages.firstIndex { $0.lines.contains { $0.text == "Heading" } })
+      let first = try #require(
+        pages.firstIndex { $0.lines.contains { $0.text == "first in columns" } })
+      #expect(heading == first, "\(n) filler lines")
+    }
+  }
+
   @Test func columnBreaksAndAvoidColumn() throws {
     let css = """
       .c { column-count: 3 } .brk { break-before: column } .keep { break-inside: avoid-column }

@@ -105,12 +105,29 @@ struct ColumnCursor {
     }
   }
 
+  /// The set cannot start on this page: a keep-with-next entry just before it (a heading;
+  /// zero-height fences skipped) goes to the next page with it, unless it starts the page.
+  mutating func carryKept(before start: Int) {
+    var k = start - 1
+    while k >= 0 && lines[k].height <= 0 { k -= 1 }
+    guard k >= 0, lines[k].keepWithNext, out.spots[k].page == page, out.spots[k].y > 0 else {
+      return
+    }
+    newPage()
+    for i in k..<start {
+      out.spots[i] = (page, y)
+      y += lines[i].advance
+    }
+    used = true
+  }
+
   /// A column set's run: N columns per page, the last piece balanced. `trailing` is the
   /// space after the run's last entry (its bottom margin): it counts below the last column
   /// only, so it lengthens the set only when that column is nearly the tallest.
   mutating func placeSet(_ run: Range<Int>, _ set: ColumnSet, id: Int, trailing: Double) {
     let fill = ColumnRun(lines: Array(lines[run]), splitter: splitter)
     var s = 0
+    if used && fill.height(0) > pageHeight - y + 1e-9 { carryKept(before: run.lowerBound) }
     while s < fill.count {
       if used && fill.height(s) > pageHeight - y + 1e-9 { newPage() }
       let avail = max(0, pageHeight - y)
