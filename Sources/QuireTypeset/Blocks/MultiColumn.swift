@@ -18,7 +18,9 @@
 //
 // Bounds: a multi-column container inside a column is laid out as one column (nesting
 // depth 1); vertical writing modes, fixed-layout pages, table cells and inline blocks lay
-// their content out in one column. Rejected: laying each column out as its own flow before
+// their content out in one column. Inside a set a forced page break ends the column, not
+// the page, and a chapter whose notes go to the page feet (`--footnotes foot` with notes)
+// sets its column sets in one column, at the column width. Rejected: laying each column out as its own flow before
 // pagination — where a page ends inside the set is only known to the paginator, and the
 // page splitter's rules (widows, orphans, keeps) decide column breaks as well as page ones.
 
