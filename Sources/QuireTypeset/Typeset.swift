@@ -255,7 +255,8 @@ package final class Typesetter: Sendable {
       viewport == nil
       ? Paginator(options: options).pages(
         entries, notes: notes, spine: spineIndex, href: chapter.href,
-        fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes)
+        fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes,
+        columns: flow.columnSets)
       : fixedPages(
         entries, options: options, spine: spineIndex, href: chapter.href,
         boxes: flow.boxFlow.boxes, layers: flow.positioned.layers)

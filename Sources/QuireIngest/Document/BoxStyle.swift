@@ -157,6 +157,8 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   package var transformOriginY = Length.percent(50)
   /// `transform` had functions that are not drawn (3-D ones).
   package var transformDropped = false
+  /// `column-*` (Document/ColumnStyle.swift).
+  package var columns = ColumnStyle()
 
   package init() {}
 

@@ -23,7 +23,12 @@ package enum WhiteSpace: String, Sendable, Hashable, Codable {
 }
 package enum VerticalAlign: String, Sendable, Hashable, Codable { case baseline, sub, `super` }
 package enum Hyphens: String, Sendable, Hashable, Codable { case none, manual, auto }
-package enum BreakRule: String, Sendable, Hashable, Codable { case auto, avoid, page }
+/// `break-before/after/inside` (CSS Fragmentation 3 §3): `column` and `avoid-column` act
+/// inside a multi-column container only.
+package enum BreakRule: String, Sendable, Hashable, Codable {
+  case auto, avoid, page, column
+  case avoidColumn = "avoid-column"
+}
 package enum LineHeight: Sendable, Hashable, Codable {
   case normal
   /// A multiple of the element's font size.

@@ -61,6 +61,7 @@ extension StyleComputer {
     let name = d.name
     if name.hasPrefix("border") && applyBorder(name, v, fs, &s.box) { return true }
     if name.hasPrefix("background") { return applyBackground(name, v, &s.box.background) }
+    if name.contains("column") || name == "gap", applyColumns(name, v, fs, &s) { return true }
     switch name {
     case "margin", "margin-left", "margin-right", "margin-top", "margin-bottom":
       return applyMarginAuto(name, v, fs, &s)

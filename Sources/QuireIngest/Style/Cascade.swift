@@ -758,7 +758,9 @@ enum StyleComputer {
     switch k {
     case "always", "page", "left", "right", "recto", "verso": return .page
     case "avoid", "avoid-page": return .avoid
-    case "auto", "column", "avoid-column": return .auto
+    case "column": return .column
+    case "avoid-column": return .avoidColumn
+    case "auto": return .auto
     default: return nil
     }
   }

@@ -20,7 +20,10 @@ extension ChapterFlow {
     guard first >= 0, first < entries.count else { return }
     let st = block.style
     var heading = false
-    var together = st.breakInside == .avoid
+    // `avoid-column` avoids the breaks between columns, page breaks in a set included.
+    let inColumns = columnSet != nil
+    let avoid = { (r: BreakRule) in r == .avoid || (r == .avoidColumn && inColumns) }
+    var together = avoid(st.breakInside)
     switch block.kind {
     case .heading:
       heading = true
@@ -31,8 +34,8 @@ extension ChapterFlow {
     if together && entries.count - first > 1 {
       for i in first..<entries.count { entries[i].group = first }
     }
-    if heading || st.breakAfter == .avoid { entries[entries.count - 1].avoidBreakAfter = true }
-    if st.breakBefore == .avoid { entries[first].avoidBreakBefore = true }
+    if heading || avoid(st.breakAfter) { entries[entries.count - 1].avoidBreakAfter = true }
+    if avoid(st.breakBefore) { entries[first].avoidBreakBefore = true }
   }
 
   /// Whether a block's lines may be hyphenated automatically: headings only when their CSS

@@ -55,6 +55,9 @@ struct ChapterFlow {
   var verticalRL = false
   /// Positioned boxes of a fixed-layout page (Fixed/PositionedBoxes.swift).
   var positioned = PositionedBoxes()
+  /// The chapter's column sets and the one being laid out (Blocks/MultiColumn.swift).
+  var columnSets: [ColumnSet] = []
+  var columnSet: Int? = nil
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -98,6 +101,7 @@ struct ChapterFlow {
     flushMargins()
     e.spaceBefore = max(0, pendingSpace)
     e.forcedBreakBefore = e.forcedBreakBefore || pendingBreak
+    e.columnSet = columnSet
     pendingSpace = 0
     pendingBreak = false
     lastLocation = e.end
@@ -143,8 +147,11 @@ struct ChapterFlow {
     if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
       return
     }
+    if startsColumns(block) {
+      return multiColumnBlock(block, left: left, right: right, depth: depth)
+    }
     let first = entries.count
-    if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
+    if forcesBreak(st.breakBefore), !entries.isEmpty { pendingBreak = true }
     let frame = openBox(block, left: left, right: right)
     var l = frame.left
     var r = frame.right
@@ -180,7 +187,13 @@ struct ChapterFlow {
     }
     closeBox(frame, block)
     collapse(px(st.margin.bottom, of: max(1, right - left)))
-    if st.breakAfter == .page { pendingBreak = true }
+    if forcesBreak(st.breakAfter) { pendingBreak = true }
     applyBreaks(block, from: first)
+  }
+
+  /// Whether a `break-before/after` value forces a break here: `page` always, `column` in
+  /// a column set (where the paginator ends the column).
+  func forcesBreak(_ rule: BreakRule) -> Bool {
+    rule == .page || (rule == .column && columnSet != nil)
   }
 }

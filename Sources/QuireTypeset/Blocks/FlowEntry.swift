@@ -43,6 +43,8 @@ struct FlowEntry: Sendable {
   var maths: [MathPlacement] = []
   /// The baseline of the entry's line from its top (a paragraph's line), for inline blocks.
   var baseline: Double? = nil
+  /// The column set the entry belongs to (`ChapterFlow.columnSets`), nil outside columns.
+  var columnSet: Int? = nil
 }
 
 extension DisplayItem {

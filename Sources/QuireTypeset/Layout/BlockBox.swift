@@ -54,13 +54,22 @@ enum BlockBoxes {
   /// Gives each page a box for every block with lines on it, in the order of its lines:
   /// x and width from `boxes` (by block index), y and height spanning the block's lines there.
   /// Linear in the number of lines.
-  static func place(_ boxes: [Int: BlockBox], on pages: inout [Page]) {
+  /// `lineShifts[p][i]`, when given, is how far line i of page p moved into its column: a
+  /// block gets a box per column it has lines in, moved as far.
+  static func place(
+    _ boxes: [Int: BlockBox], on pages: inout [Page], lineShifts: [[Double]] = []
+  ) {
     guard !boxes.isEmpty else { return }
     for p in pages.indices {
       var out: [BlockBox] = []
       var at: [Int: Int] = [:]
-      for line in pages[p].lines where line.role == .text || line.role == .note {
-        guard let box = boxes[line.block] else { continue }
+      let shifts = p < lineShifts.count ? lineShifts[p] : []
+      for (n, line) in pages[p].lines.enumerated() where line.role == .text || line.role == .note {
+        guard var box = boxes[line.block] else { continue }
+        if n < shifts.count {
+          box.rect.x += shifts[n]
+          if let k = at[line.block], abs(out[k].rect.x - box.rect.x) > 0.01 { at[line.block] = nil }
+        }
         if let k = at[line.block] {
           let top = min(out[k].rect.y, line.rect.y)
           let bottom = max(out[k].rect.maxY, line.rect.maxY)

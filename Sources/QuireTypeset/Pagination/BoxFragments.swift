@@ -29,6 +29,10 @@ struct BoxFragmenter {
     var top: Double
     var item: Int
     var first: Bool
+    /// Opened inside a column set: moves with its column and is cut where a column ends.
+    var inColumn = false
+    /// Its column's offset, px.
+    var shift = 0.0
   }
   private struct Piece {
     var item: Int
@@ -44,6 +48,9 @@ struct BoxFragmenter {
   /// Items on the current page so far.
   private var itemCount = 0
   private var pieces: [[Piece]] = []
+  /// The column the last entry went into (set, offset), and that entry's bottom.
+  private var column: (set: Int, shift: Double)? = nil
+  private var lastBottom = 0.0
 
   init(boxes: [FlowBox], pageTop: Double, pageBottom: Double) {
     self.boxes = boxes
@@ -51,8 +58,14 @@ struct BoxFragmenter {
     self.pageBottom = pageBottom
   }
 
-  /// Before an entry's items go on `page` at `top`; `itemCount` is the page's item count.
-  mutating func willPlace(_ entry: FlowEntry, page p: Int, top: Double, itemCount: Int) {
+  /// Before an entry's items go on `page` at `top`, moved right by `shift` (its column's
+  /// offset); `itemCount` is the page's item count.
+  mutating func willPlace(
+    _ entry: FlowEntry, page p: Int, top: Double, itemCount: Int, shift: Double = 0
+  ) {
+    if let set = entry.columnSet {
+      nextColumn(set: set, shift: shift, page: p, top: top, itemCount: itemCount)
+    }
     if p != page {
       if page >= 0 {
         let bottoms = cloneInsets(\.insetBottom)
@@ -65,18 +78,41 @@ struct BoxFragmenter {
       self.itemCount = itemCount
       let tops = cloneInsets(\.insetTop)
       for i in stack.indices {
+        if stack[i].inColumn, let c = column { stack[i].shift = c.shift }
         stack[i].top = pageTop + tops[i]
         stack[i].item = itemCount
         stack[i].first = false
       }
     }
     for id in entry.opens where boxes.indices.contains(id) {
-      stack.append(Open(id: id, top: top, item: itemCount, first: true))
+      stack.append(
+        Open(
+          id: id, top: top, item: itemCount, first: true, inColumn: entry.columnSet != nil,
+          shift: shift))
+    }
+  }
+
+  /// A column set's entry: when it starts another column on the same page, the boxes open
+  /// in the previous column end at its last entry and go on at this entry's top, moved.
+  private mutating func nextColumn(
+    set: Int, shift: Double, page p: Int, top: Double, itemCount: Int
+  ) {
+    defer { column = (set, shift) }
+    guard p == page, let c = column, c.set == set, c.shift != shift else { return }
+    self.itemCount = itemCount
+    for i in stack.indices.reversed() where stack[i].inColumn {
+      cut(stack[i], bottom: lastBottom, last: false)
+      stack[i].top = top
+      stack[i].item = itemCount
+      stack[i].first = false
+      stack[i].shift = shift
     }
   }
 
   /// After an entry placed with its bottom at `bottom`; `itemCount` is the page's count.
   mutating func didPlace(_ entry: FlowEntry, bottom: Double, itemCount: Int) {
+    lastBottom = bottom
+    if entry.columnSet == nil { column = nil }
     self.itemCount = itemCount
     for _ in 0..<min(entry.closes, stack.count) {
       cut(stack.removeLast(), bottom: bottom, last: true)
@@ -97,13 +133,14 @@ struct BoxFragmenter {
 
   private mutating func cut(_ open: Open, bottom: Double, last: Bool) {
     let box = boxes[open.id]
-    let border = Rect(x: box.x, y: open.top, width: box.width, height: max(0, bottom - open.top))
+    let x = box.x + open.shift
+    let border = Rect(x: x, y: open.top, width: box.width, height: max(0, bottom - open.top))
     let first = open.first || box.clone
     let last = last || box.clone
     let top = first ? box.insetTop : 0
     let below = last ? box.insetBottom : 0
     let content = Rect(
-      x: box.x + box.insetLeft, y: open.top + top,
+      x: x + box.insetLeft, y: open.top + top,
       width: max(0, box.width - box.insetLeft - box.insetRight),
       height: max(0, border.height - top - below))
     var paint = box.paint

@@ -67,12 +67,21 @@ struct Paginator {
   /// Builds the chapter's pages (numbered from 1) from the entries and their placements.
   func pages(
     _ entries: consuming [FlowEntry], notes: consuming FootNotes = FootNotes(), spine: Int,
-    href: String, fallback: Location, boxes: [FlowBox] = []
+    href: String, fallback: Location, boxes: [FlowBox] = [], columns: [ColumnSet] = []
   ) -> [Page] {
     var spots: [(page: Int, y: Double)]
     var foot = FootPlacement()
+    // Column offsets per entry (empty without column sets; with notes at the page feet
+    // the sets are set in one column).
+    var shifts: [Double] = []
+    var pieces: [ColumnPiece] = []
     if notes.isEmpty {
-      spots = place(entries)
+      if columns.isEmpty {
+        spots = place(entries)
+      } else {
+        let c = place(entries, sets: columns)
+        (spots, shifts, pieces) = (c.spots, c.shifts, c.pieces)
+      }
     } else {
       (spots, foot) = place(entries, notes: notes)
     }
@@ -82,6 +91,7 @@ struct Paginator {
       Page(number: $0 + 1, spine: spine, href: href, start: fallback, end: fallback)
     }
     var seen = [Bool](repeating: false, count: lastPage + 1)
+    var lineShifts = [[Double]](repeating: [], count: shifts.isEmpty ? 0 : lastPage + 1)
     let top = options.margins.top
     var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
     var entries = entries
@@ -108,35 +118,41 @@ struct Paginator {
         pages[spot.page].start = min(pages[spot.page].start, start)
         pages[spot.page].end = max(pages[spot.page].end, end)
       }
+      let dx = shifts.isEmpty ? 0 : shifts[k]
       var items = entries[k].items
       entries[k].items = []
-      for i in items.indices { items[i].shift(dy: dy) }
+      for i in items.indices { items[i].shift(dx: dx, dy: dy) }
       fragments.willPlace(
-        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count)
+        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count, shift: dx)
       pages[spot.page].items += items
       fragments.didPlace(
         entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
       for var l in entries[k].lines {
+        l.rect.x += dx
         l.rect.y += dy
         pages[spot.page].lines.append(l)
+        if !shifts.isEmpty { lineShifts[spot.page].append(dx) }
       }
       for var i in entries[k].images {
+        i.rect.x += dx
         i.rect.y += dy
         pages[spot.page].images.append(i)
       }
       for var m in entries[k].maths {
+        m.rect.x += dx
         m.rect.y += dy
         pages[spot.page].math.append(m)
       }
     }
     fragments.finish(&pages)
+    drawRules(pieces, sets: columns, on: &pages)
     addFeet(&pages, foot: foot, notes: notes.entries)
     // Pages that only a forced break (or notes) produced carry the previous page's end.
     for i in pages.indices where !seen[i] && i > 0 {
       pages[i].start = pages[i - 1].end
       pages[i].end = pages[i - 1].end
     }
-    BlockBoxes.place(blockBoxes, on: &pages)
+    BlockBoxes.place(blockBoxes, on: &pages, lineShifts: lineShifts)
     return pages
   }
 }
