@@ -25,8 +25,11 @@ import Foundation
 /// cylinder (1 on flat paper, so the curl blends into the page at the fold); the back shows
 /// options.back (LeafFaces); a soft shadow (α 0.45, quadratic falloff over 0.8r) falls on the
 /// page beneath past the curl's silhouette, on the flat page around the flipped-over flap, and
-/// on the flat page along the fold where the roll rises from it (otherwise the foot of the
-/// roll, which the flap does not cover, shows an unshaded patch next to the shaded roll).
+/// on the flat page along the fold where the roll rises from it, and on the inside of the roll
+/// (the front face before a quarter turn, visible where the sheet's edge cuts the roll's back
+/// away, at the foot of a corner curl): there it continues the fold's shadow up from the fold
+/// and takes the shadow of the roll's back beside it — lit as the open side of the paper, that
+/// inside showed as a white patch at the roll's foot between shaded page and shaded roll.
 /// Edges of the leaf are anti-aliased by the distance of the sampled page point to the page
 /// edge (coverage = clamp(distance + ½)).
 package struct CurlEffect: PageTurnEffect, LeafEffect {
@@ -183,8 +186,14 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
             if cov1 > 0 {
               let sin1 = sin(theta1)
               let cos1 = cos(theta1)
-              let shade = Swift.min(
-                1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
+              // The inside of the roll (seen where the sheet's edge cuts its back away) lies
+              // under the roll: the foot shadow continues up from the fold, and the back of
+              // the roll beside it shades it as the flap shades the flat page.
+              let inside = Swift.max(
+                paper.dropShadow(dq), paper.dropShadow(paper.outside(p2x, p2y)))
+              let shade =
+                Swift.min(1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
+                * (1 - inside)
               color = mix(color, CurlPaper.lit(front.sample(p1x, p1y), shade), cov1)
             }
             let cov2 = paper.coverage(p2x, p2y) * edge
