@@ -158,4 +158,30 @@ import Testing
     #expect(ok.status == 0, "\(ok.stderr)")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/frame-0004.png"))
   }
+
+  /// The spine shading (issue #14): `flip --spread` frame 0 is the spread image `render
+  /// --spreads` writes, gutter shadow included, and its last frame the next spread's.
+  @Test func spreadTurnStartsOnTheShadedStaticSpread() throws {
+    guard quireExecutable != nil else { return }
+    let dir = temporaryFolder("chain-spreads")
+    let size = ["--size", "240x320", "--color", "rgb"]
+    let render = try runQuire(
+      ["render", Self.sample.path, "-o", dir + "/pages", "--spreads", "--pages", "1-5"] + size)
+    #expect(render.status == 0, "\(render.stderr)")
+    let flip = try runQuire(
+      ["flip", Self.sample.path, "--page", "2", "--spread", "--frames", "3", "-o", dir + "/turn"]
+        + ["--size", "240x320"])
+    #expect(flip.status == 0, "\(flip.stderr)")
+    func png(_ path: String) throws -> PixelBuffer {
+      try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: dir + path)))
+        .converted(to: .rgba8)
+    }
+    // Spread 2 holds pages 2 and 3, spread 3 pages 4 and 5 (the first page stands alone).
+    let first = try png("/turn/frame-0001.png")
+    #expect(first == (try png("/pages/spread-0002.png")))
+    #expect(try png("/turn/frame-0003.png") == (try png("/pages/spread-0003.png")))
+    // The gutter is darker than the same paper a few % of a page away from it.
+    let row = 2 * 240 * 4 * 4
+    #expect(first.pixels[row + 239 * 4] < first.pixels[row + 200 * 4])
+  }
 }

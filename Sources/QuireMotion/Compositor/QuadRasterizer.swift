@@ -165,10 +165,17 @@ struct TextureShader: Shader, @unchecked Sendable {
   /// continuously as the scale leaves 1 (8× at |ln s| ≤ 1.25 %, bilinear from 10 % on), so
   /// sharpness changes smoothly across the frames of a turn. `texelsPerPixel` is the quad's
   /// mean scale (√ of its area ratio).
-  static func sharpness(texelsPerPixel s: Double) -> Float {
-    guard s.isFinite, s > 0 else { return 1 }
+  ///
+  /// Only for a quad whose edges run along the pixel axes: steepened weights would turn the
+  /// smooth edges of a rotated image into stairs, so the steepening also fades out as the
+  /// projected edges turn from the axes (fully at 2°; `skew` is the largest sine of an edge's
+  /// angle to its nearest axis).
+  static func sharpness(texelsPerPixel s: Double, skew: Double) -> Float {
+    guard s.isFinite, s > 0, skew.isFinite else { return 1 }
     let deviation = abs(log(s))
-    return Float(min(8, max(1, 0.1 / max(deviation, 1e-9))))
+    let k = min(8, max(1, 0.1 / max(deviation, 1e-9)))
+    let aligned = max(0, 1 - skew / 0.035)
+    return Float(1 + (k - 1) * aligned)
   }
 
   @inline(__always) func shade(_ u: Double, _ v: Double) -> SIMD4<Float> {
@@ -288,7 +295,9 @@ extension Canvas {
             base: tex.baseAddress!, width: image.width, height: image.height,
             channels: image.format.channels, sx: sx, sy: sy, ox: rect.minX, oy: rect.minY,
             opacity: opacity, opaque: isOpaque(tex, channels: image.format.channels),
-            sharpness: TextureShader.sharpness(texelsPerPixel: (sx * sy).squareRoot() / q.scale)))
+            sharpness: TextureShader.sharpness(
+              texelsPerPixel: (sx * sy).squareRoot() / q.scale,
+              skew: q.edges.reduce(0) { max($0, min(abs($1.a), abs($1.b))) })))
       }
     case .gradient(let o, let a, let table):
       guard table.count >= 4 else { return false }

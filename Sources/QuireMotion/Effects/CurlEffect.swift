@@ -184,24 +184,18 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
             let shadow = paper.dropShadow(Swift.max(dq - r, paper.outside(p1x, p1y)))
             if shadow > 0 { color = shadowed(color, shadow) }
             if cov1 > 0 {
-              let sin1 = sin(theta1)
-              let cos1 = cos(theta1)
               // The inside of the roll (seen where the sheet's edge cuts its back away) lies
               // under the roll: the foot shadow continues up from the fold, and the back of
               // the roll beside it shades it as the flap shades the flat page.
               let inside = Swift.max(
                 paper.dropShadow(dq), paper.dropShadow(paper.outside(p2x, p2y)))
-              let shade =
-                Swift.min(1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
-                * (1 - inside)
-              color = mix(color, CurlPaper.lit(front.sample(p1x, p1y), shade), cov1)
+              let shade = CurlPaper.lambert(cos(theta1) * l.z - sin(theta1) * lateral)
+              color = mix(
+                color, CurlPaper.lit(front.sample(p1x, p1y), shade * (1 - inside)), cov1)
             }
             let cov2 = paper.coverage(p2x, p2y) * edge
             if cov2 > 0 {
-              let sin2 = sin(theta2)
-              let cos2 = cos(theta2)
-              let shade = Swift.min(
-                1.08, 0.35 + 0.65 * Swift.max(0, sin2 * lateral - cos2 * l.z) / l.z)
+              let shade = CurlPaper.lambert(sin(theta2) * lateral - cos(theta2) * l.z)
               color = mix(color, CurlPaper.lit(backColor(p2x, p2y), shade), cov2)
             }
           } else {
@@ -255,6 +249,13 @@ private struct CurlPaper {
     guard shadowWidth > 1e-3, distance < shadowWidth else { return 0 }
     let k = 1 - distance / shadowWidth
     return shadowMax * k * k
+  }
+
+  /// The shade of the roll for n·l = `cosine`: ambient 0.35 plus Lambert, 1 on flat paper
+  /// (light normalised by its z), at most 1.08 where the roll faces the light more than flat
+  /// paper does.
+  @inline(__always) static func lambert(_ cosine: Float) -> Float {
+    Swift.min(1.08, 0.35 + 0.65 * Swift.max(0, cosine) / light.z)
   }
 
   /// `c` with its colour (not alpha) scaled by `shade`.
