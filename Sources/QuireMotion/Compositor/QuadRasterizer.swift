@@ -168,13 +168,13 @@ struct TextureShader: Shader, @unchecked Sendable {
   ///
   /// Only for a quad whose edges run along the pixel axes: steepened weights would turn the
   /// smooth edges of a rotated image into stairs, so the steepening also fades out as the
-  /// projected edges turn from the axes (fully at 2°; `skew` is the largest sine of an edge's
+  /// projected edges turn from the axes (fully at 5°; `skew` is the largest sine of an edge's
   /// angle to its nearest axis).
   static func sharpness(texelsPerPixel s: Double, skew: Double) -> Float {
     guard s.isFinite, s > 0, skew.isFinite else { return 1 }
     let deviation = abs(log(s))
     let k = min(8, max(1, 0.1 / max(deviation, 1e-9)))
-    let aligned = max(0, 1 - skew / 0.035)
+    let aligned = max(0, 1 - skew / 0.087)
     return Float(1 + (k - 1) * aligned)
   }
 
