@@ -162,7 +162,7 @@ public struct AnimationChain: Sendable {
     let timelines = try Self.timelines(r)
     let theatre = r.segments.contains { $0.kind == .open || $0.kind == .close }
     let turns = r.segments.filter { $0.kind == .turn }.count
-    let reach = (theatre ? 3 : r.page) + turns + 1
+    let reach = (theatre ? max(3, r.page) : r.page) + turns + 1
     var staged: (book: PagedBook, stage: ChainStage, underCover: Int)? = nil
     if theatre { staged = try ChainStage.make(r, through: reach) }
     if let staged {
