@@ -115,6 +115,10 @@ public struct PageTurn: Sendable, Hashable {
   public var back = LeafBack.mirrored
   /// Turn two-page spreads instead of single pages.
   public var spread = false
+  /// Spreads only: both pages darken toward the spine (the gutter shadow of an open book,
+  /// `SpineShading`), before, during and after the turn — frame 0 then equals the spread
+  /// image `render --spreads` writes.
+  public var spineShading = true
   /// Right-to-left geometry; nil: from the book's page-progression direction.
   public var rightToLeft: Bool? = nil
   /// Frames and easing.
@@ -210,13 +214,14 @@ extension PagedBook {
       throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
     }
     let images = try shownPages(shown)
-    let input: TurnInput =
-      turn.spread
-      ? .spread(
-        SpreadPages(
-          leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3]
-        ))
-      : .single(TurnPages(current: images[0], next: images[1]))
+    let input: TurnInput
+    if turn.spread {
+      let pages = SpreadPages(
+        leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3])
+      input = .spread(turn.spineShading ? pages.withSpineShading() : pages)
+    } else {
+      input = .single(TurnPages(current: images[0], next: images[1]))
+    }
     return PageTurnAnimation(
       renderer: PageTurnRenderer(effect: effect, options: options), input: input,
       timeline: timeline, style: effect.name,

@@ -68,33 +68,42 @@ public enum OpenJob {
   static func animation(_ r: OpenRequest) throws(QuireError) -> BookOpenAnimation {
     var probe = LayoutSettings(pageWidth: r.canvasWidth, pageHeight: r.canvasHeight)
     probe.reading = r.reading
-    let first = try PagedBook(
-      r.book.path, layout: probe, threads: ProcessInfo.processInfo.activeProcessorCount,
-      through: 3)
-    let cover = try Cover.image(of: first)
-    let (pw, ph) = fitted(
-      aspect: Double(max(cover.width, 1)) / Double(max(cover.height, 1)),
-      canvas: (r.canvasWidth, r.canvasHeight))
-    var settings = probe
-    settings.pageWidth = pw
-    settings.pageHeight = ph
-    let book =
-      (pw, ph) == (r.canvasWidth, r.canvasHeight)
-      ? first
-      : try PagedBook(
-        r.book.path, layout: settings, threads: ProcessInfo.processInfo.activeProcessorCount,
-        through: 3)
+    let (book, cover) = try layOut(
+      r.book, canvas: (r.canvasWidth, r.canvasHeight), layout: probe, through: 3)
     let page = try pageUnderCover(book)
-    let w = Double(r.canvasWidth)
-    let h = Double(r.canvasHeight)
-    // Default shelf cell: a book a third of the canvas tall on a shelf at the lower left.
-    let from = r.from ?? CanvasRect(x: w * 0.08, y: h * 0.52, width: w * 0.3, height: h * 0.33)
+    let from = r.from ?? defaultShelf(width: Double(r.canvasWidth), height: Double(r.canvasHeight))
     var anim = BookOpenAnimation(
       cover: cover, firstPage: page, canvas: (r.canvasWidth, r.canvasHeight),
       from: (from.x, from.y, from.width, from.height), rightToLeft: book.rightToLeft)
     anim.shelf = ShelfBackdrop.image(
       width: r.canvasWidth, height: r.canvasHeight, book: anim.shelfRect)
     return anim
+  }
+
+  /// Default shelf cell: a book a third of the canvas tall on a shelf at the lower left.
+  static func defaultShelf(width w: Double, height h: Double) -> CanvasRect {
+    CanvasRect(x: w * 0.08, y: h * 0.52, width: w * 0.3, height: h * 0.33)
+  }
+
+  /// The book laid out for an opening on `canvas` (`layout` at the canvas size first, to read
+  /// the cover; again at the largest page of the cover's aspect inside the canvas when that
+  /// differs), through page `through`, and its cover.
+  static func layOut(
+    _ url: URL, canvas: (Int, Int), layout: LayoutSettings, through: Int
+  ) throws(QuireError) -> (book: PagedBook, cover: PixelBuffer) {
+    var probe = layout
+    probe.pageWidth = canvas.0
+    probe.pageHeight = canvas.1
+    let threads = ProcessInfo.processInfo.activeProcessorCount
+    let first = try PagedBook(url.path, layout: probe, threads: threads, through: through)
+    let cover = try Cover.image(of: first)
+    let (pw, ph) = fitted(
+      aspect: Double(max(cover.width, 1)) / Double(max(cover.height, 1)), canvas: canvas)
+    guard (pw, ph) != canvas else { return (first, cover) }
+    var settings = probe
+    settings.pageWidth = pw
+    settings.pageHeight = ph
+    return (try PagedBook(url.path, layout: settings, threads: threads, through: through), cover)
   }
 
   /// The largest page of `aspect` (width / height, bounded to 1:4…4:1) inside the canvas.
@@ -111,15 +120,20 @@ public enum OpenJob {
   /// cover when it shows the manifest's cover image, has no text, or the book has no cover
   /// image (then page 1 is what the cover shows); otherwise page 1 lies under the cover.
   static func pageUnderCover(_ book: PagedBook) throws(QuireError) -> PixelBuffer {
+    try book.pages.render(pageUnderCoverIndex(book), format: .rgba8)
+  }
+
+  /// The index (from 0) of the page under the cover (see `pageUnderCover`).
+  static func pageUnderCoverIndex(_ book: PagedBook) throws(QuireError) -> Int {
     let pages = book.pages
-    guard pages.pageCount > 1 else { return try pages.render(0, format: .rgba8) }
+    guard pages.pageCount > 1 else { return 0 }
     let document = pages.book.document
     let first = try pages.page(0)
     let coverImage = document.metadata.coverHref
     let pageOneIsCover =
       coverImage == nil || first.lines.isEmpty
       || first.images.contains { $0.href == coverImage }
-    return try pages.render(pageOneIsCover ? 1 : 0, format: .rgba8)
+    return pageOneIsCover ? 1 : 0
   }
 }
 

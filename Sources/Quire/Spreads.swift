@@ -13,12 +13,15 @@
 //
 // Images: each spread is `spread-NNNN.png` (numbered from 1 in reading order), the left
 // page's pixels then the right page's, as tall as the taller; an empty slot is white paper
-// as wide as the other page. The pages are read back from the page files the render wrote,
-// so a spread never holds a page's display list, only two decoded images at a time.
+// as wide as the other page. Both pages darken softly toward the spine (QuireMotion's
+// `SpineShading`, the gutter shadow a spread turn shows too). The pages are read back from
+// the page files the render wrote, so a spread never holds a page's display list, only two
+// decoded images at a time.
 
 import Foundation
 import QuireCore
 import QuireIngest
+import QuireMotion
 import QuireRaster
 import QuireTypeset
 
@@ -137,7 +140,9 @@ enum SpreadPlan {
     }
   }
 
-  /// Two pages side by side on white paper; a missing side is as wide as the other page.
+  /// Two pages side by side on white paper; a missing side is as wide as the other page. Both
+  /// sides get the gutter shadow at the spine (`SpineShading`, the same pixels a spread turn's
+  /// frame 0 shows), a missing side too: it is paper in the open book.
   static func compose(_ left: PixelBuffer?, _ right: PixelBuffer?, format: PixelBuffer.Format)
     -> PixelBuffer
   {
@@ -156,6 +161,7 @@ enum SpreadPlan {
           dst..<(dst + page.width * c), with: page.pixels[src..<(src + page.width * c)])
       }
     }
+    SpineShading.apply(to: &out, spine: lw, leftWidth: lw, rightWidth: rw)
     return out
   }
 }

@@ -65,10 +65,11 @@ enum FlipCommand {
       words,
       valued: layoutValued.union(timingValued).union([
         "-o", "--output", "--page", "--style", "--direction", "--corner", "--back", "--from",
-        "--to", "--at",
+        "--to", "--at", "--timeline",
       ]),
       switches: layoutSwitches.union(["--rtl", "--ltr", "--spread", "--cancel"]))
     let book = try singleBook(a, command: "flip")
+    if let timeline = a.value("--timeline") { return try chain(a, book: book, timeline: timeline) }
     guard let page = try a.int("--page", in: 1...1_000_000) else {
       throw UsageError("flip: --page N is required")
     }
@@ -91,6 +92,39 @@ enum FlipCommand {
     warnIfVideoIsPadded(
       r.output, width: r.layout.pageWidth * (r.turn.spread ? 2 : 1), height: r.layout.pageHeight)
     try withFlagNames(book: book) { () throws(QuireError) in try FlipJob.run(r) }
+    return 0
+  }
+}
+
+extension FlipCommand {
+  /// `quire flip BOOK --timeline FILE -o OUT [--page N] [--fps F] [--rtl|--ltr] [layout]`.
+  static func chain(_ a: Arguments, book: String, timeline: String) throws -> Int32 {
+    let perTurn = [
+      "--style", "--direction", "--corner", "--back", "--from", "--to", "--at", "--frames",
+      "--duration", "--timing",
+    ]
+    if let clash = perTurn.first(where: { a.value($0) != nil })
+      ?? ["--spread", "--cancel"].first(
+        where: { a.flag($0) })
+    {
+      throw UsageError("flip --timeline: \(clash) belongs in the timeline's segments")
+    }
+    if a.flag("--rtl") && a.flag("--ltr") { throw UsageError("give --rtl or --ltr, not both") }
+    guard !timeline.isEmpty else { throw UsageError("--timeline: an empty path") }
+    let out = try output(a, "flip")
+    var r = ChainRequest(book: fileURL(book), output: out, segments: [])
+    r.page = try a.int("--page", in: 1...1_000_000) ?? 1
+    r.layout = try layoutSettings(a)
+    r.rightToLeft = a.flag("--rtl") ? true : a.flag("--ltr") ? false : nil
+    if let f = try a.double("--fps", in: QuireLimits.framesPerSecond) { r.fps = f }
+    warnIfVideoIsPadded(out, width: r.layout.pageWidth, height: r.layout.pageHeight)
+    try withFlagNames(book: book) { () throws(QuireError) in
+      let file = try ChainTimelineFile(contentsOf: fileURL(timeline))
+      r.segments = file.segments
+      r.shelf = file.shelf
+      r.source = timeline
+      try ChainJob.run(r)
+    }
     return 0
   }
 }

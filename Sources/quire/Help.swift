@@ -11,6 +11,7 @@ let overview = """
     info      BOOK             metadata, spine, TOC, fonts, images, warnings
     bench     BOOK             stage timings, pages/s, peak memory; --reading simulates a reader
     flip      BOOK --page N -o OUT   a page-turn animation (curl, leaves, fold, hard, slide, fade, push)
+              BOOK --timeline FILE -o OUT   a chain: open, turns, holds, close as one animation
     open      BOOK -o OUT      the book opening from a shelf (iBooks style); --close reverses
     shelf     BOOK… -o OUT     covers in a grid animating to a scattered layout
     batch     BOOK…|DIR|LIST -o ROOT   render many books, one folder each, resumable
@@ -143,6 +144,26 @@ let commandHelp: [String: String] = [
     --rtl        right-to-left geometry [from the book's page-progression direction]
     --from P --to Q   part of the turn, progress 0…1     --at P   a still (one frame)
     --cancel     the turn goes to --to [0.5] and falls back (a released drag)
+    --spread     two pages side by side, darkened softly toward the spine (the gutter
+                 shadow render --spreads draws too: frame 0 equals that spread image)
+
+  quire flip BOOK --timeline FILE -o OUT [--page N] [--fps F] [--rtl|--ltr] [layout options]
+
+  A chain played as one animation: open → turn → turn → close. FILE is JSON:
+    {"segments": [{"kind": "open", "frames": 24},
+                  {"kind": "turn", "style": "curl", "duration": 0.8, "timing": "easeOut"},
+                  {"kind": "hold", "frames": 10},
+                  {"kind": "turn", "direction": "prev", "corner": "top"},
+                  {"kind": "close"}],
+     "shelf": [x, y, width, height]}
+  kind open|turn|hold|close; each segment frames (≥ 2, both ends) or duration, timing; a
+  turn also style, direction, corner, back. Consecutive segments share their boundary frame
+  (written once), so a chain has Σ frames − (segments − 1) frames (≤ 10000, ≤ 1000
+  segments). Without open/close the frames are page-sized and the first turn starts on
+  --page [1]; with them the canvas is --size and the book rests on a shelf as in quire open
+  (an opening ends on the page under the cover). frames.json adds "segments" (kind, style,
+  firstFrame, lastFrame, fromPage, toPage) and each frame's "segment" (its t and progress
+  are the segment's). A timeline that cannot play exits 65 naming the segment.
 
   """ + layoutHelp,
   "flipbook": """

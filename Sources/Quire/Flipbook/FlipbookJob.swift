@@ -190,6 +190,9 @@ struct FlipbookWriter {
     var t = request.turn
     t.direction = .next
     t.spread = spread
+    // The page shows its two images side by side as they are (no gutter shadow), so the
+    // spread turn's first and last frames must not have one either.
+    t.spineShading = false
     t.rightToLeft = nil
     t.timing = AnimationTiming(
       frames: plan.frameCount, fps: request.turn.timing.fps, timing: .linear)

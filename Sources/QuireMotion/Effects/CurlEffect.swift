@@ -25,8 +25,11 @@ import Foundation
 /// cylinder (1 on flat paper, so the curl blends into the page at the fold); the back shows
 /// options.back (LeafFaces); a soft shadow (α 0.45, quadratic falloff over 0.8r) falls on the
 /// page beneath past the curl's silhouette, on the flat page around the flipped-over flap, and
-/// on the flat page along the fold where the roll rises from it (otherwise the foot of the
-/// roll, which the flap does not cover, shows an unshaded patch next to the shaded roll).
+/// on the flat page along the fold where the roll rises from it, and on the inside of the roll
+/// (the front face before a quarter turn, visible where the sheet's edge cuts the roll's back
+/// away, at the foot of a corner curl): there it continues the fold's shadow up from the fold
+/// and takes the shadow of the roll's back beside it — lit as the open side of the paper, that
+/// inside showed as a white patch at the roll's foot between shaded page and shaded roll.
 /// Edges of the leaf are anti-aliased by the distance of the sampled page point to the page
 /// edge (coverage = clamp(distance + ½)).
 package struct CurlEffect: PageTurnEffect, LeafEffect {
@@ -181,18 +184,18 @@ package struct CurlEffect: PageTurnEffect, LeafEffect {
             let shadow = paper.dropShadow(Swift.max(dq - r, paper.outside(p1x, p1y)))
             if shadow > 0 { color = shadowed(color, shadow) }
             if cov1 > 0 {
-              let sin1 = sin(theta1)
-              let cos1 = cos(theta1)
-              let shade = Swift.min(
-                1.08, 0.35 + 0.65 * Swift.max(0, cos1 * l.z - sin1 * lateral) / l.z)
-              color = mix(color, CurlPaper.lit(front.sample(p1x, p1y), shade), cov1)
+              // The inside of the roll (seen where the sheet's edge cuts its back away) lies
+              // under the roll: the foot shadow continues up from the fold, and the back of
+              // the roll beside it shades it as the flap shades the flat page.
+              let inside = Swift.max(
+                paper.dropShadow(dq), paper.dropShadow(paper.outside(p2x, p2y)))
+              let shade = CurlPaper.lambert(cos(theta1) * l.z - sin(theta1) * lateral)
+              color = mix(
+                color, CurlPaper.lit(front.sample(p1x, p1y), shade * (1 - inside)), cov1)
             }
             let cov2 = paper.coverage(p2x, p2y) * edge
             if cov2 > 0 {
-              let sin2 = sin(theta2)
-              let cos2 = cos(theta2)
-              let shade = Swift.min(
-                1.08, 0.35 + 0.65 * Swift.max(0, sin2 * lateral - cos2 * l.z) / l.z)
+              let shade = CurlPaper.lambert(sin(theta2) * lateral - cos(theta2) * l.z)
               color = mix(color, CurlPaper.lit(backColor(p2x, p2y), shade), cov2)
             }
           } else {
@@ -246,6 +249,13 @@ private struct CurlPaper {
     guard shadowWidth > 1e-3, distance < shadowWidth else { return 0 }
     let k = 1 - distance / shadowWidth
     return shadowMax * k * k
+  }
+
+  /// The shade of the roll for n·l = `cosine`: ambient 0.35 plus Lambert, 1 on flat paper
+  /// (light normalised by its z), at most 1.08 where the roll faces the light more than flat
+  /// paper does.
+  @inline(__always) static func lambert(_ cosine: Float) -> Float {
+    Swift.min(1.08, 0.35 + 0.65 * Swift.max(0, cosine) / light.z)
   }
 
   /// `c` with its colour (not alpha) scaled by `shade`.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A folder of frame-0001.png … plus frames.json (DESIGN.md's contract: frameCount, fps,
-/// width, height, style, and per frame t and progress).
+/// width, height, style, and per frame t and progress; a chain adds `segments` and each
+/// frame's `segment`, its t and progress being the segment's own).
 package struct FrameFolderSink: FrameSink {
   package let directory: String
   package let fps: Double
@@ -9,6 +10,8 @@ package struct FrameFolderSink: FrameSink {
   package let width: Int
   package let height: Int
   package let encoder: @Sendable (PixelBuffer, PixelBuffer?) throws -> [UInt8]
+  /// A chain's segments (nil for one animation).
+  package var segments: [SegmentRecord]? = nil
   private var frames: [FrameRecord] = []
 
   struct FrameRecord: Codable {
@@ -16,6 +19,7 @@ package struct FrameFolderSink: FrameSink {
     var file: String
     var t: Double
     var progress: Double
+    var segment: Int?
   }
 
   struct Manifest: Codable {
@@ -28,6 +32,7 @@ package struct FrameFolderSink: FrameSink {
     var frames: [FrameRecord]
     /// How long the frames play: frameCount / fps seconds (each frame shows 1/fps s).
     var duration: Double
+    var segments: [SegmentRecord]?
   }
 
   /// `level`: libdeflate level (1 fastest … 12 smallest).
@@ -75,14 +80,16 @@ package struct FrameFolderSink: FrameSink {
     let name = Self.fileName(index: info.index)
     try AtomicFile.writeFrameOutput(frame, to: directory + "/" + name)
     frames.append(
-      FrameRecord(index: info.index + 1, file: name, t: info.t, progress: info.progress))
+      FrameRecord(
+        index: info.index + 1, file: name, t: info.t, progress: info.progress,
+        segment: info.segment.map { $0 + 1 }))
   }
 
   package mutating func finish() throws {
     guard !frames.isEmpty else { throw FrameSinkError.noFrames(path: directory) }
     let manifest = Manifest(
       frameCount: frames.count, fps: fps, width: width, height: height, style: style,
-      frames: frames, duration: Double(frames.count) / fps)
+      frames: frames, duration: Double(frames.count) / fps, segments: segments)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data: Data

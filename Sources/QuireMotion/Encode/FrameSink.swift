@@ -38,15 +38,56 @@ package enum MotionLimits {
   }
 }
 
-/// Where one frame sits on the timeline (index from 0; file names count from 1).
+/// Where one frame sits on the timeline (index from 0; file names count from 1). In a chain
+/// of animations `t` and `progress` are the segment's own and `segment` names it (from 0).
 package struct FrameInfo: Sendable, Codable, Hashable {
   package var index: Int
   package var t: Double
   package var progress: Double
-  package init(index: Int, t: Double, progress: Double) {
+  package var segment: Int?
+  package init(index: Int, t: Double, progress: Double, segment: Int? = nil) {
     self.index = index
     self.t = t
     self.progress = progress
+    self.segment = segment
+  }
+}
+
+/// Any sequence of frames: how many, how fast, and where each sits (a `FlipTimeline`, or a
+/// chain of them sharing their boundary frames).
+package struct FrameSchedule: Sendable {
+  package var frameCount: Int
+  package var fps: Double
+  package var info: @Sendable (Int) -> FrameInfo
+  package init(frameCount: Int, fps: Double, info: @escaping @Sendable (Int) -> FrameInfo) {
+    self.frameCount = Swift.min(Swift.max(frameCount, 1), MotionLimits.maxFrames)
+    self.fps = fps
+    self.info = info
+  }
+}
+
+/// One animation of a chain as frames.json lists it: its kind ("open", "turn", "hold",
+/// "close"), the style of a turn, its frames (from 1, both ends: a boundary frame belongs to
+/// both segments it joins) and the pages (from 1) it starts and ends on.
+package struct SegmentRecord: Sendable, Codable, Hashable {
+  package var index: Int
+  package var kind: String
+  package var style: String?
+  package var firstFrame: Int
+  package var lastFrame: Int
+  package var fromPage: Int?
+  package var toPage: Int?
+  package init(
+    index: Int, kind: String, style: String?, firstFrame: Int, lastFrame: Int, fromPage: Int?,
+    toPage: Int?
+  ) {
+    self.index = index
+    self.kind = kind
+    self.style = style
+    self.firstFrame = firstFrame
+    self.lastFrame = lastFrame
+    self.fromPage = fromPage
+    self.toPage = toPage
   }
 }
 
@@ -151,6 +192,12 @@ package struct FlipTimeline: Sendable {
   }
 
   package var frames: [FrameInfo] { (0..<frameCount).map(info) }
+
+  /// The timeline as a schedule (what the recorder walks).
+  package var schedule: FrameSchedule {
+    let copy = self
+    return FrameSchedule(frameCount: frameCount, fps: fps) { copy.info($0) }
+  }
 }
 
 package protocol FrameSink {
@@ -204,6 +251,14 @@ package enum FlipRecorder {
     _ timeline: FlipTimeline, into sink: inout Sink, frameBytes: Int = 0,
     render: @escaping @Sendable (Double) -> PixelBuffer
   ) throws {
+    try record(timeline.schedule, into: &sink, frameBytes: frameBytes) { render($0.progress) }
+  }
+
+  /// The same for any schedule: `render` draws the frame at a schedule position.
+  package static func record<Sink: FrameSink>(
+    _ timeline: FrameSchedule, into sink: inout Sink, frameBytes: Int = 0,
+    render: @escaping @Sendable (FrameInfo) -> PixelBuffer
+  ) throws {
     let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
     let batch = Swift.min(
       timeline.frameCount, MotionLimits.batch(cores: cores, frameBytes: frameBytes))
@@ -216,7 +271,7 @@ package enum FlipRecorder {
       // Render the batch, then encode it (each frame with its predecessor), both in parallel.
       let frames = ResultSlots<PixelBuffer>(count: count)
       DispatchQueue.concurrentPerform(iterations: count) { k in
-        frames.set(k, .success(render(timeline.info(first + k).progress)))
+        frames.set(k, .success(render(timeline.info(first + k))))
       }
       let rendered = try (0..<count).map { try frames.take($0).get() }
       let previousOfBatch = carried
@@ -287,6 +342,17 @@ package enum FlipOutput {
     to path: String, timeline: FlipTimeline, style: String, width: Int, height: Int,
     render: @escaping @Sendable (Double) -> PixelBuffer
   ) throws {
+    try write(
+      to: path, schedule: timeline.schedule, style: style, width: width, height: height,
+      segments: nil
+    ) { render($0.progress) }
+  }
+
+  /// Writes any schedule; `segments` (a chain's) go into frames.json.
+  package static func write(
+    to path: String, schedule timeline: FrameSchedule, style: String, width: Int, height: Int,
+    segments: [SegmentRecord]?, render: @escaping @Sendable (FrameInfo) -> PixelBuffer
+  ) throws {
     guard let kind = FlipOutputKind(path: path) else {
       throw FrameSinkError.cannotCreate(
         path: path, reason: "unknown output type (use a folder, .png, .apng, .webp, .mp4, .webm)")
@@ -296,6 +362,7 @@ package enum FlipOutput {
     case .frames:
       var sink = try FrameFolderSink(
         directory: path, fps: timeline.fps, style: style, width: width, height: height)
+      sink.segments = segments
       try FlipRecorder.record(timeline, into: &sink, frameBytes: bytes, render: render)
     case .apng:
       var sink = try APNGSink(path: path, fps: timeline.fps, width: width, height: height)
