@@ -58,8 +58,13 @@ extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
     var block = block
-    if block.inlines.contains(where: ChapterFlow.isFloatedImage) {
+    if block.inlines.contains(where: ChapterFlow.isFloated) {
       liftFloats(&block, left: left, right: right)
+    }
+    if !floatArea.isEmpty {
+      let strut = styles[resolve(block.style)]
+      skipNarrowRoom(
+        minimum: 3 * strut.size, lineHeight: strut.above + strut.below, left: left, right: right)
     }
     let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
