@@ -31,6 +31,18 @@
 // higher than a browser places it — rejected alternative: breaking the paragraph twice to
 // learn its line).
 //
+// Drop caps. A `::first-letter` with `float` (its punctuation included, CSS Pseudo 4 §2.1)
+// is a floating inline block of its own (ingest), so a drop cap is an inline float at the
+// paragraph's start. `initial-letter: N M` (and `-webkit-initial-letter`, CSS Inline 3 §7)
+// floats it left when it does not float, sizes it so its cap height spans N − 1 line heights
+// plus the paragraph's cap height (OS/2 sCapHeight), puts its baseline on the Mth line's
+// baseline and makes the float M lines tall; N and M are capped at `InitialLetter.maxLines`.
+// A raised initial (M < N) stands above the paragraph's top (browsers move the first line
+// down instead; not done).
+//
+// Reading order. The float's line boxes move after the paragraph line its source sits in
+// when that line is beside it (`moveFloatLines`), so text stays in source order on the page.
+//
 // Bounds. At most `FloatArea.maxFloats` floats beside the flow (the rest stay in the flow),
 // floats nested inside floats at most `maxFloatNesting` deep (deeper ones are laid out in
 // the flow of their float), and each float is laid out once: linear in the book.
@@ -223,6 +235,45 @@ extension ChapterFlow {
     }
     let baseline = body.above + Double(initial.sink - 1) * line
     return (baseline, Double(initial.sink) * line)
+  }
+}
+
+/// A floated element taken out of a paragraph: its entry, that entry's flow y and the
+/// element's source offset.
+struct LiftedFloat {
+  var entry: Int
+  var top: Double
+  var offset: Int
+}
+
+extension ChapterFlow {
+  /// Reading order: a floated element's line boxes go after the paragraph line its source
+  /// sits in (so the page's lines hold the text in source order, e.g. a verse line, then its
+  /// number), when that line is beside the float (the same keep-together group, so on the
+  /// same page); a float that starts the paragraph (a drop cap) keeps its lines before.
+  mutating func moveFloatLines(_ lifted: [LiftedFloat]) {
+    for f in lifted where entries.indices.contains(f.entry) {
+      let group = entries[f.entry].group
+      var y = f.top
+      var target: (index: Int, top: Double)? = nil
+      for k in (f.entry + 1)..<entries.count {
+        let e = entries[k]
+        y += e.spaceBefore
+        guard e.group == group else { break }
+        if e.block != nil, !e.lines.isEmpty {
+          if e.start.offset >= f.offset { break }
+          target = (k, y)
+        }
+        y += e.height
+      }
+      guard let target else { continue }
+      var moved = entries[f.entry]
+      moved.shift(dx: 0, dy: f.top - target.top)
+      entries[target.index].lines += moved.lines
+      entries[target.index].blockBoxes += moved.blockBoxes
+      entries[f.entry].lines = []
+      entries[f.entry].blockBoxes = []
+    }
   }
 }
 

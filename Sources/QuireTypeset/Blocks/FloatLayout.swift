@@ -1,6 +1,10 @@
 // CSS floats in the block flow (CSS 2.1 §9.5, §9.5.1, §9.5.2): a floated image block is
 // taken out of the flow and put against the left or right content edge at the flow's
-// current bottom; the line boxes beside it are shortened, block boxes are not.
+// current bottom; the line boxes beside it are shortened, block boxes are not. Floats that
+// hold text (blocks, inline elements, drop caps) are laid out in FloatBlocks.swift and
+// placed and wrapped by the same rules. A paragraph whose first line would have less than
+// 3 em beside the floats starts below them (§9.5: a line box too short for any content is
+// shifted down; 3 em stands for its first word, unknown before shaping).
 //
 // Coordinates. A float is placed in the chapter's *flow* coordinates: x in page px, y the
 // running height of the chapter's entries (`BoxFlow.flowY`, the same running sum the box
@@ -227,7 +231,9 @@ extension ChapterFlow {
   /// Inline-level floats: each floated image or element of a paragraph is placed as a float
   /// at the paragraph's top (the top of its first line) and taken out of its inlines, in
   /// order. When the float area is full it stays in the line.
-  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) {
+  @discardableResult
+  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) -> [LiftedFloat] {
+    var lifted: [LiftedFloat] = []
     var kept: [Inline] = []
     kept.reserveCapacity(block.inlines.count)
     for inline in block.inlines {
@@ -239,12 +245,18 @@ extension ChapterFlow {
           img.image, block: floated, side: img.image.box.float, left: left, right: right)
         if !lifted { kept.append(inline) }
       case .inlineBlock(let ib) where ib.block.box.float != .none:
-        if !floatInlineBox(ib, in: block, left: left, right: right) { kept.append(inline) }
+        let (at, top) = (entries.count, boxFlow.flowY)
+        if floatInlineBox(ib, in: block, left: left, right: right) {
+          lifted.append(LiftedFloat(entry: at, top: top, offset: ib.location.offset))
+        } else {
+          kept.append(inline)
+        }
       default:
         kept.append(inline)
       }
     }
     block.inlines = kept
+    return lifted
   }
 
   /// Called for each entry the flow appends: entries that start beside a float join its

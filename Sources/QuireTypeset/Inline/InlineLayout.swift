@@ -58,8 +58,9 @@ extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
     var block = block
+    var lifted: [LiftedFloat] = []
     if block.inlines.contains(where: ChapterFlow.isFloated) {
-      liftFloats(&block, left: left, right: right)
+      lifted = liftFloats(&block, left: left, right: right)
     }
     if !floatArea.isEmpty {
       let strut = styles[resolve(block.style)]
@@ -75,6 +76,7 @@ extension ChapterFlow {
       )
     }
     for part in parts { paragraphPart(part, left: left, right: right) }
+    if !lifted.isEmpty { moveFloatLines(lifted) }
   }
 
   /// The five stages over one paragraph (or one part of an enormous one).
