@@ -545,6 +545,8 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
         where = {"spine": spine, "page": q["page"], "block": index, "tag": q["tag"],
                  "text": q["text"][:60].strip()}
         src = q["source"]
+        if q["tag"].startswith("::"):
+            continue  # a pseudo-element's float (a drop cap): no element of its own
         if src < 0 or src >= len(tags) or (q["tag"] and tags[src] != q["tag"]):
             tally.c["blocks"] += 1
             tally.c["unmapped"] += 1
@@ -556,7 +558,8 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
             tally.c["hidden"] += 1
             tally.miss(f"{tag_class(q['tag'])}: not shown by the browser", where)
             continue
-        if q["tag"] and not q.get("note"):  # notes leave the running text's order
+        # Notes leave the running text's order, and so do floats (set where they fit).
+        if q["tag"] and not q.get("note") and el.get("ctx") != "float":
             if src < last_source:
                 tally.c["inversions"] += 1
             last_source = src
@@ -587,7 +590,8 @@ def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
     for index in qch["order"]:
         q = qch["blocks"][index]
         ok = (q["tag"] not in ("", "td", "th") and not q.get("note") and q["source"] in boxes
-              and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"])
+              and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"]
+              and boxes[q["source"]].get("ctx") != "float")
         if ok and prev is not None and prev["pages"] == 1 and prev["page"] == q["page"] \
                 and prev["source"] != q["source"]:
             a, b = boxes[prev["source"]], boxes[q["source"]]

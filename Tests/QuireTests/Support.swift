@@ -97,11 +97,16 @@ func writeUnpackedEPUB(_ dir: String, opf: String, files: [String: Data]) throws
 /// notes `footnotes` moves to the page foot (those are `noteText`'s).
 func sourceText(_ doc: Document, footnotes: FootnoteMode = .foot) -> String {
   var s = ""
+  // Inline blocks (and floated inline elements) hold book text too.
+  func inlineText(_ inlines: [Inline]) {
+    for i in inlines {
+      if case .text(let run) = i { s += run.text }
+      if case .inlineBlock(let ib) = i { inlineText(ib.block.inlines) }
+    }
+  }
   func walk(_ blocks: [Block], moved: Set<Location>) {
     for b in blocks where !(b.note != nil && moved.contains(b.location)) {
-      for i in b.inlines {
-        if case .text(let run) = i { s += run.text }
-      }
+      inlineText(b.inlines)
       walk(b.children, moved: moved)
     }
   }

@@ -56,6 +56,19 @@ package struct CornerRadii: Sendable, Hashable, Codable {
 
 package enum BoxSizing: String, Sendable, Hashable, Codable { case contentBox, borderBox }
 package enum FloatSide: String, Sendable, Hashable, Codable { case none, left, right }
+
+/// `initial-letter` (CSS Inline 3 §7): the letter is sized to span `size` lines and sunk
+/// `sink` lines into the paragraph.
+package struct InitialLetter: Sendable, Hashable, Codable {
+  /// Lines tall (at most `maxLines`: a hostile 1000 would be a letter taller than any page).
+  package static let maxLines = 12
+  package var size: Double
+  package var sink: Int
+  package init(size: Double, sink: Int) {
+    self.size = size
+    self.sink = sink
+  }
+}
 package enum ClearSide: String, Sendable, Hashable, Codable { case none, left, right, both }
 
 /// How an image's content fills its box when both sizes are given (CSS `object-fit`).
@@ -122,6 +135,8 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   package var marginBottomAuto = false
   package var float: FloatSide = .none
   package var clear: ClearSide = .none
+  /// `initial-letter` on a `::first-letter` (nil: `normal`).
+  package var initialLetter: InitialLetter? = nil
   /// `overflow: hidden` or `clip` (content is clipped to the padding box).
   package var clipsOverflow = false
   /// `text-overflow: ellipsis`: a line that may not wrap and is cut at an overflow-clipping

@@ -16,6 +16,13 @@ private enum PendingInline {
   case boxEnd
 }
 
+/// The `::first-letter` style a block hands to its first text: its inline style and box (a
+/// floated first letter becomes a floating inline block).
+private struct FirstLetterStyle {
+  var style: ComputedStyle
+  var box: BoxStyle
+}
+
 /// What an inline-block element contributes when its content closes into an `InlineBlock`.
 private struct InlineBoxOpening {
   var style: ComputedStyle
@@ -36,7 +43,7 @@ private struct Frame {
   var children: [Block] = []
   var pending: [PendingInline] = []
   /// The `::first-letter` style waiting for the frame's first text.
-  var firstLetter: ComputedStyle? = nil
+  var firstLetter: FirstLetterStyle? = nil
   /// Set when the element is a note (or an aside that may be one).
   var note: NoteMark? = nil
   /// The element's ordinal (`MarkupTree.elementOrdinals`), for `Block.source`.
@@ -316,10 +323,11 @@ struct ChapterBuilder {
   }
 
   /// Opens an inline block for an inline-level element with `display: inline-block` (or
-  /// inline-table, -flex, -grid): true when one was opened. Nesting past
-  /// `maxInlineBoxDepth` leaves the content inline.
+  /// inline-table, -flex, -grid), or with `float` (a float is blockified, CSS 2.1 §9.7, and
+  /// holds its content as a block of its own; Typeset floats it): true when one was opened.
+  /// Nesting past `maxInlineBoxDepth` leaves the content inline.
   private mutating func openInlineBox(_ n: Int, style: ElementStyle, lang: String?) -> Bool {
-    guard style.display == .inline, style.box.isInlineBlock,
+    guard style.display == .inline, style.box.isInlineBlock || style.box.float != .none,
       inlineBoxDepth < Self.maxInlineBoxDepth,
       style.computed.text.writing.ruby == .none
     else { return false }
@@ -563,7 +571,8 @@ struct ChapterBuilder {
     }
     if let before = pseudoStyle(.before, matched, style) { appendGenerated(before, n, &ctx) }
     if opened, let first = pseudoStyle(.firstLetter, matched, style) {
-      frames[frames.count - 1].firstLetter = Self.inlineStyle(first.computed)
+      frames[frames.count - 1].firstLetter = FirstLetterStyle(
+        style: Self.inlineStyle(first.computed), box: first.box)
     }
   }
 
@@ -583,8 +592,11 @@ struct ChapterBuilder {
 
   /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
   /// its own; the text and its Locations are unchanged).
-  private static func splitFirstLetter(_ pending: inout [PendingInline], _ style: ComputedStyle?) {
-    guard let style else { return }
+  private static func splitFirstLetter(
+    _ pending: inout [PendingInline], _ first: FirstLetterStyle?
+  ) {
+    guard let first else { return }
+    let style = first.style
     for (k, item) in pending.enumerated() {
       switch item {
       case .anchor: continue
@@ -595,7 +607,18 @@ struct ChapterBuilder {
         }
         var parts: [PendingInline] = []
         if !lead.isEmpty { parts.append(.text(lead, st, link: link, lang: lang, generated: gen)) }
+        // A floated first letter (a drop cap) is a float of its own (CSS Pseudo 4 §2.1).
+        var box = first.box
+        if box.initialLetter != nil, box.float == .none { box.float = .left }
+        let floats = box.float != .none
+        if floats {
+          parts.append(
+            .boxStart(
+              InlineBoxOpening(
+                style: style, box: box, element: "::first-letter", source: -1, lang: lang)))
+        }
         parts.append(.text(letter, style, link: link, lang: lang, generated: gen))
+        if floats { parts.append(.boxEnd) }
         if !rest.isEmpty { parts.append(.text(rest, st, link: link, lang: lang, generated: gen)) }
         pending.replaceSubrange(k...k, with: parts)
         return
@@ -745,8 +768,10 @@ struct ChapterBuilder {
         offset += 1
       case .image(let ref, let st):
         close()
-        out.append(
-          .image(InlineImage(image: ref, style: Self.inlineStyle(st), location: location)))
+        var inline = Self.inlineStyle(st)
+        // A floated image is a float's margin box (Typeset/Blocks/FloatLayout.swift).
+        if ref.box.float != .none { inline.margin = st.margin }
+        out.append(.image(InlineImage(image: ref, style: inline, location: location)))
         offset += 1
       case .math(let formula, let st):
         close()

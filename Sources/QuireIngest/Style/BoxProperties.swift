@@ -78,6 +78,9 @@ extension StyleComputer {
       if let k, let f = FloatSide(rawValue: k) { s.box.float = f }
     case "clear":
       if let k, let c = ClearSide(rawValue: k) { s.box.clear = c }
+    case "initial-letter", "-webkit-initial-letter":
+      if k == "normal" { s.box.initialLetter = nil }
+      if let l = InitialLetter.parse(v) { s.box.initialLetter = l }
     case "overflow", "overflow-x", "overflow-y":
       if let k { s.box.clipsOverflow = ["hidden", "clip", "scroll", "auto"].contains(k) }
     case "box-decoration-break", "-webkit-box-decoration-break":
@@ -430,5 +433,29 @@ extension StyleComputer {
 
   private static func format(_ x: Double) -> String {
     x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+  }
+}
+
+extension InitialLetter {
+  /// `<number> [<integer> | drop | raise]?` (CSS Inline 3 §7.2); nil when invalid. The size
+  /// is at least 1 and at most `maxLines`, the sink at least 1 and at most the size's lines.
+  static func parse(_ v: [CSSToken]) -> InitialLetter? {
+    guard let first = v.first, first.kind == .number, first.number >= 1, first.number.isFinite,
+      v.count <= 2
+    else { return nil }
+    let size = min(Double(maxLines), first.number)
+    let drop = Int(size.rounded(.down))
+    var sink = drop
+    if v.count == 2 {
+      let t = v[1]
+      switch t.kind {
+      case .number where t.number >= 1 && t.number == t.number.rounded() && t.number.isFinite:
+        sink = Int(min(Double(maxLines), t.number))
+      case .ident where t.text.lowercased() == "drop": sink = drop
+      case .ident where t.text.lowercased() == "raise": sink = 1
+      default: return nil
+      }
+    }
+    return InitialLetter(size: size, sink: max(1, sink))
   }
 }

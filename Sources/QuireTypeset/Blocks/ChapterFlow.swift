@@ -49,6 +49,8 @@ struct ChapterFlow {
   var inlineBoxNesting = 0
   /// Floats still beside the flow (Blocks/FloatLayout.swift).
   var floatArea = FloatArea()
+  /// Floats being laid out around the current block (Blocks/FloatBlocks.swift).
+  var floatNesting = 0
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.
@@ -145,6 +147,11 @@ struct ChapterFlow {
     let st = block.style
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
     if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
+      return
+    }
+    if Self.floatsAsTextBlock(block),
+      floatedTextBlock(block, left: left, right: right, depth: depth)
+    {
       return
     }
     if startsColumns(block) {

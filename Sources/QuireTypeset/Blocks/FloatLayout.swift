@@ -1,6 +1,10 @@
 // CSS floats in the block flow (CSS 2.1 §9.5, §9.5.1, §9.5.2): a floated image block is
 // taken out of the flow and put against the left or right content edge at the flow's
-// current bottom; the line boxes beside it are shortened, block boxes are not.
+// current bottom; the line boxes beside it are shortened, block boxes are not. Floats that
+// hold text (blocks, inline elements, drop caps) are laid out in FloatBlocks.swift and
+// placed and wrapped by the same rules. A paragraph whose first line would have less than
+// 3 em beside the floats starts below them (§9.5: a line box too short for any content is
+// shifted down; 3 em stands for its first word, unknown before shaping).
 //
 // Coordinates. A float is placed in the chapter's *flow* coordinates: x in page px, y the
 // running height of the chapter's entries (`BoxFlow.flowY`, the same running sum the box
@@ -111,6 +115,11 @@ struct FloatArea: Sendable {
     return PlacedFloat(side: side, left: x, right: x + width, top: y, bottom: y + height)
   }
 
+  /// The nearest float bottom below `y` (nil: none).
+  func nextBottom(below y: Double) -> Double? {
+    floats.map(\.bottom).filter { $0 > y + 0.01 }.min()
+  }
+
   /// The bottom a block with `clear` must start at or below (nil: nothing to clear).
   func clearance(_ clear: ClearSide) -> Double? {
     let sides: [PlacedFloat] =
@@ -210,30 +219,44 @@ extension ChapterFlow {
     return true
   }
 
-  /// An inline image that floats.
-  static func isFloatedImage(_ inline: Inline) -> Bool {
-    if case .image(let img) = inline { return img.image.box.float != .none }
-    return false
+  /// An inline that floats: an image, or an element blockified into a floating inline block.
+  static func isFloated(_ inline: Inline) -> Bool {
+    switch inline {
+    case .image(let img): return img.image.box.float != .none
+    case .inlineBlock(let ib): return ib.block.box.float != .none
+    default: return false
+    }
   }
 
-  /// Inline-level floats: each floated image of a paragraph is placed as a float at the
-  /// paragraph's top (the top of its first line) and taken out of its inlines, in order.
-  /// When the float area is full the image stays in the line.
-  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) {
+  /// Inline-level floats: each floated image or element of a paragraph is placed as a float
+  /// at the paragraph's top (the top of its first line) and taken out of its inlines, in
+  /// order. When the float area is full it stays in the line.
+  @discardableResult
+  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) -> [LiftedFloat] {
+    var lifted: [LiftedFloat] = []
     var kept: [Inline] = []
     kept.reserveCapacity(block.inlines.count)
     for inline in block.inlines {
-      guard case .image(let img) = inline, img.image.box.float != .none else {
+      switch inline {
+      case .image(let img) where img.image.box.float != .none:
+        let floated = Block(
+          kind: .image(img.image), style: img.style, location: img.location, element: "img")
+        let lifted = floatImage(
+          img.image, block: floated, side: img.image.box.float, left: left, right: right)
+        if !lifted { kept.append(inline) }
+      case .inlineBlock(let ib) where ib.block.box.float != .none:
+        let (at, top) = (entries.count, boxFlow.flowY)
+        if floatInlineBox(ib, in: block, left: left, right: right) {
+          lifted.append(LiftedFloat(entry: at, top: top, offset: ib.location.offset))
+        } else {
+          kept.append(inline)
+        }
+      default:
         kept.append(inline)
-        continue
       }
-      let floated = Block(
-        kind: .image(img.image), style: img.style, location: img.location, element: "img")
-      let lifted = floatImage(
-        img.image, block: floated, side: img.image.box.float, left: left, right: right)
-      if !lifted { kept.append(inline) }
     }
     block.inlines = kept
+    return lifted
   }
 
   /// Called for each entry the flow appends: entries that start beside a float join its
@@ -266,6 +289,20 @@ extension ChapterFlow {
       append(FlowEntry(spaceBefore: 0, height: gap, start: lastLocation, end: lastLocation))
     }
     floatArea = FloatArea()
+  }
+
+  /// CSS 2.1 §9.5: a line box too narrow beside the floats to hold content moves down past
+  /// them. Before a paragraph whose first line would have less than `minimum` px beside the
+  /// floats, the flow moves down to the next float bottom (a spacer, in the floats' group),
+  /// as often as needed. `minimum` stands for the first word's width, unknown before shaping.
+  mutating func skipNarrowRoom(minimum: Double, lineHeight: Double, left: Double, right: Double) {
+    for _ in 0...FloatArea.maxFloats {
+      guard !floatArea.isEmpty else { return }
+      let top = nextFlowTop
+      let (lo, hi) = floatArea.edges(top: top, height: lineHeight, left: left, right: right)
+      guard hi - lo < minimum, let next = floatArea.nextBottom(below: top) else { return }
+      append(FlowEntry(spaceBefore: 0, height: next - top, start: lastLocation, end: lastLocation))
+    }
   }
 
   /// The bands of a paragraph's lines beside the floats (empty without floats).

@@ -173,6 +173,8 @@ struct DecorationMetrics: Sendable {
   var strikeoutOffset = 0.3
   var strikeoutThickness = 0.05
   var xHeight = 0.5
+  /// Height of capital letters (OS/2 sCapHeight), em.
+  var capHeight = 0.7
 
   init(_ font: OpaquePointer, upem: Double) {
     func metric(_ tag: hb_ot_metrics_tag_t) -> Double? {
@@ -187,5 +189,6 @@ struct DecorationMetrics: Sendable {
     if let s = metric(HB_OT_METRICS_TAG_STRIKEOUT_OFFSET), s > 0 { strikeoutOffset = s }
     if let t = metric(HB_OT_METRICS_TAG_STRIKEOUT_SIZE), t > 0 { strikeoutThickness = t }
     if let x = metric(HB_OT_METRICS_TAG_X_HEIGHT), x > 0 { xHeight = x }
+    if let c = metric(HB_OT_METRICS_TAG_CAP_HEIGHT), c > 0 { capHeight = c }
   }
 }

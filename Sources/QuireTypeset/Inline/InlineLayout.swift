@@ -58,8 +58,14 @@ extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
     var block = block
-    if block.inlines.contains(where: ChapterFlow.isFloatedImage) {
-      liftFloats(&block, left: left, right: right)
+    var lifted: [LiftedFloat] = []
+    if block.inlines.contains(where: ChapterFlow.isFloated) {
+      lifted = liftFloats(&block, left: left, right: right)
+    }
+    if !floatArea.isEmpty {
+      let strut = styles[resolve(block.style)]
+      skipNarrowRoom(
+        minimum: 3 * strut.size, lineHeight: strut.above + strut.below, left: left, right: right)
     }
     let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
@@ -70,6 +76,7 @@ extension ChapterFlow {
       )
     }
     for part in parts { paragraphPart(part, left: left, right: right) }
+    if !lifted.isEmpty { moveFloatLines(lifted) }
   }
 
   /// The five stages over one paragraph (or one part of an enormous one).
