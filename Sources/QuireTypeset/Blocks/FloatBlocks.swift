@@ -251,19 +251,26 @@ extension ChapterFlow {
   /// sits in (so the page's lines hold the text in source order, e.g. a verse line, then its
   /// number), when that line is beside the float (the same keep-together group, so on the
   /// same page); a float that starts the paragraph (a drop cap) keeps its lines before.
-  mutating func moveFloatLines(_ lifted: [LiftedFloat]) {
+  /// Returns false when a float's source sits in a line below the lines beside it (its
+  /// line boxes then stay where they are, before that line).
+  @discardableResult
+  mutating func moveFloatLines(_ lifted: [LiftedFloat]) -> Bool {
+    var inOrder = true
     for f in lifted where entries.indices.contains(f.entry) {
       let group = entries[f.entry].group
       var y = f.top
       var target: (index: Int, top: Double)? = nil
+      var beside = true  // still in the run of entries beside the float
       for k in (f.entry + 1)..<entries.count {
         let e = entries[k]
-        y += e.spaceBefore
-        guard e.group == group else { break }
-        if e.block != nil, !e.lines.isEmpty {
-          if e.start.offset >= f.offset { break }
-          target = (k, y)
+        let before = e.block != nil && !e.lines.isEmpty && e.start.offset < f.offset
+        beside = beside && e.group == group
+        guard beside else {
+          if before { inOrder = false }
+          continue
         }
+        y += e.spaceBefore
+        if before { target = (k, y) }
         y += e.height
       }
       guard let target else { continue }
@@ -274,6 +281,32 @@ extension ChapterFlow {
       entries[f.entry].lines = []
       entries[f.entry].blockBoxes = []
     }
+    return inOrder
+  }
+
+  /// At most this many paragraphs of a chapter with a float after their start are kept
+  /// for a second setting (each keeps a copy of the flow until it is set).
+  static let maxFloatRetries = 1_000
+
+  /// The paragraph holds an inline float after some of its text (not a drop cap).
+  static func floatsAfterItsStart(_ block: Block) -> Bool {
+    var text = false
+    for inline in block.inlines {
+      if isFloated(inline) { if text { return true } } else { text = true }
+    }
+    return false
+  }
+
+  /// `block` with its floated inline elements set in the line as inline blocks.
+  static func keepingFloatsInline(_ block: Block) -> Block {
+    var b = block
+    for i in b.inlines.indices {
+      if case .inlineBlock(var ib) = b.inlines[i], ib.block.box.float != .none {
+        ib.block.box.float = .none
+        b.inlines[i] = .inlineBlock(ib)
+      }
+    }
+    return b
   }
 }
 

@@ -57,11 +57,28 @@ import QuireIngest
 extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
-    var block = block
+    var lifting = block
     var lifted: [LiftedFloat] = []
+    var before: ChapterFlow? = nil
     if block.inlines.contains(where: ChapterFlow.isFloated) {
-      lifted = liftFloats(&block, left: left, right: right)
+      if floatRetries < Self.maxFloatRetries, ChapterFlow.floatsAfterItsStart(block) {
+        floatRetries += 1
+        before = self
+      }
+      lifted = liftFloats(&lifting, left: left, right: right)
     }
+    layOutParagraph(lifting, left: left, right: right)
+    if !lifted.isEmpty, !moveFloatLines(lifted), var retry = before {
+      // A float's source fell on a line below the lines beside it (CSS would place it at
+      // that line; Quire places inline floats at the paragraph's top): the paragraph is set
+      // again with its inline floats kept in the line, so its text stays in source order.
+      retry.floatRetries = floatRetries
+      self = retry
+      layOutParagraph(ChapterFlow.keepingFloatsInline(block), left: left, right: right)
+    }
+  }
+
+  private mutating func layOutParagraph(_ block: Block, left: Double, right: Double) {
     if !floatArea.isEmpty {
       let strut = styles[resolve(block.style)]
       skipNarrowRoom(
@@ -76,7 +93,6 @@ extension ChapterFlow {
       )
     }
     for part in parts { paragraphPart(part, left: left, right: right) }
-    if !lifted.isEmpty { moveFloatLines(lifted) }
   }
 
   /// The five stages over one paragraph (or one part of an enormous one).
