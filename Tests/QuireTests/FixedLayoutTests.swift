@@ -4,6 +4,7 @@
 
 import Foundation
 import QuireCore
+import QuireMotion
 import QuireTestSupport
 import QuireTypeset
 import Testing
@@ -231,10 +232,21 @@ enum FixedLayoutFixture {
     #expect(animation.width == 1200 && animation.height == 800)
     let frame = animation.frame(0)
     let (left, right) = (try book.page(3), try book.page(2))
-    func half(_ x0: Int) -> [UInt8] {
-      (0..<800).flatMap { y in frame.pixels[(y * 1200 + x0) * 4..<(y * 1200 + x0 + 600) * 4] }
+    // The still spread: page 3 on the left, 2 on the right, with the gutter shadow.
+    var spread = PixelBuffer(width: 1200, height: 800, format: .rgba8)
+    for y in 0..<800 {
+      spread.pixels.replaceSubrange(
+        (y * 1200) * 4..<(y * 1200 + 600) * 4, with: left.pixels[(y * 600) * 4..<(y + 1) * 600 * 4])
+      spread.pixels.replaceSubrange(
+        (y * 1200 + 600) * 4..<(y + 1) * 1200 * 4,
+        with: right.pixels[(y * 600) * 4..<(y + 1) * 600 * 4])
     }
-    let (leftSame, rightSame) = (half(0) == left.pixels, half(600) == right.pixels)
+    SpineShading.apply(to: &spread, spine: 600, leftWidth: 600, rightWidth: 600)
+    func half(_ image: [UInt8], _ x0: Int) -> [UInt8] {
+      (0..<800).flatMap { y in image[(y * 1200 + x0) * 4..<(y * 1200 + x0 + 600) * 4] }
+    }
+    let leftSame = half(frame.pixels, 0) == half(spread.pixels, 0)
+    let rightSame = half(frame.pixels, 600) == half(spread.pixels, 600)
     #expect(leftSame && rightSame)
   }
 

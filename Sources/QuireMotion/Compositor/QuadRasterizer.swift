@@ -177,6 +177,12 @@ struct TextureShader: Shader, @unchecked Sendable {
     let aligned = max(0, 1 - skew / 0.087)
     return Float(1 + (k - 1) * aligned)
   }
+  /// A bilinear weight steepened toward the nearest texel. A tenth of the plain weight
+  /// stays, so the weights never stand still: a sub-pixel motion still changes the pixels
+  /// it moves (no frame equals its neighbour).
+  @inline(__always) static func steepened(_ w: Float, _ sharpness: Float) -> Float {
+    0.9 * min(max((w - 0.5) * sharpness + 0.5, 0), 1) + 0.1 * w
+  }
 
   @inline(__always) func shade(_ u: Double, _ v: Double) -> SIMD4<Float> {
     // Texel centres at i + 0.5; clamp-to-edge; fx, fy ≥ −1 so Int(f + 1) − 1 is floor.
@@ -187,10 +193,8 @@ struct TextureShader: Shader, @unchecked Sendable {
     var wx = Float(fx - Double(ix))
     var wy = Float(fy - Double(iy))
     if sharpness > 1 {
-      // A tenth of the plain weight stays, so the weights never stand still: a sub-pixel
-      // motion still changes the pixels it moves (no frame equals its neighbour).
-      wx = 0.9 * min(max((wx - 0.5) * sharpness + 0.5, 0), 1) + 0.1 * wx
-      wy = 0.9 * min(max((wy - 0.5) * sharpness + 0.5, 0), 1) + 0.1 * wy
+      wx = TextureShader.steepened(wx, sharpness)
+      wy = TextureShader.steepened(wy, sharpness)
     }
     let x0 = ix < 0 ? 0 : (ix >= width ? width - 1 : ix)
     let x1 = ix + 1 < 0 ? 0 : (ix + 1 >= width ? width - 1 : ix + 1)
@@ -498,8 +502,11 @@ extension Canvas {
     let fy = -oy
     let ix = Int(fx.rounded(.down))
     let iy = Int(fy.rounded(.down))
-    let wx = Float(fx - Double(ix))
-    let wy = Float(fy - Double(iy))
+    // At its own size the page is as sharp as the general path draws it (a unit-scale,
+    // axis-aligned quad: `TextureShader.sharpness` at its steepest).
+    let sharpness = TextureShader.sharpness(texelsPerPixel: 1, skew: 0)
+    let wx = TextureShader.steepened(Float(fx - Double(ix)), sharpness)
+    let wy = TextureShader.steepened(Float(fy - Double(iy)), sharpness)
     let weights = TexelWeights(wx: wx, wy: wy)
     markDirty(q.x0, q.y0, q.x1, q.y1)
     let w = width
