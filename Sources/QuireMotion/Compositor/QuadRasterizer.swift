@@ -200,53 +200,15 @@ struct TextureShader: Shader, @unchecked Sendable {
     let x1 = ix + 1 < 0 ? 0 : (ix + 1 >= width ? width - 1 : ix + 1)
     let y0 = iy < 0 ? 0 : (iy >= height ? height - 1 : iy)
     let y1 = iy + 1 < 0 ? 0 : (iy + 1 >= height ? height - 1 : iy + 1)
-    let w00 = (1 - wx) * (1 - wy)
-    let w10 = wx * (1 - wy)
-    let w01 = (1 - wx) * wy
-    let w11 = wx * wy
-    if channels == 4 && opaque {
-      let i00 = (y0 * width + x0) &* 4
-      let i10 = (y0 * width + x1) &* 4
-      let i01 = (y1 * width + x0) &* 4
-      let i11 = (y1 * width + x1) &* 4
-      let r =
-        Float(base[i00]) * w00 + Float(base[i10]) * w10 + Float(base[i01]) * w01
-        + Float(base[i11]) * w11
-      let g =
-        Float(base[i00 + 1]) * w00 + Float(base[i10 + 1]) * w10
-        + Float(base[i01 + 1]) * w01 + Float(base[i11 + 1]) * w11
-      let b =
-        Float(base[i00 + 2]) * w00 + Float(base[i10 + 2]) * w10
-        + Float(base[i01 + 2]) * w01 + Float(base[i11 + 2]) * w11
-      return SIMD4<Float>(r, g, b, 255) * opacity
-    }
+    let weights = TexelWeights(wx: wx, wy: wy)
     if channels == 4 {
       let i00 = (y0 * width + x0) &* 4
       let i10 = (y0 * width + x1) &* 4
       let i01 = (y1 * width + x0) &* 4
       let i11 = (y1 * width + x1) &* 4
-      // Premultiply each texel by its alpha (weights carry alpha/255).
-      let a00 = Float(base[i00 + 3])
-      let a10 = Float(base[i10 + 3])
-      let a01 = Float(base[i01 + 3])
-      let a11 = Float(base[i11 + 3])
-      let sa = a00 * w00 + a10 * w10 + a01 * w01 + a11 * w11
-      let k: Float = 1.0 / 255
-      let q00 = a00 * w00 * k
-      let q10 = a10 * w10 * k
-      let q01 = a01 * w01 * k
-      let q11 = a11 * w11 * k
-      let r =
-        Float(base[i00]) * q00 + Float(base[i10]) * q10 + Float(base[i01]) * q01
-        + Float(base[i11]) * q11
-      let g =
-        Float(base[i00 + 1]) * q00 + Float(base[i10 + 1]) * q10
-        + Float(base[i01 + 1]) * q01 + Float(base[i11 + 1]) * q11
-      let b =
-        Float(base[i00 + 2]) * q00 + Float(base[i10 + 2]) * q10
-        + Float(base[i01 + 2]) * q01 + Float(base[i11 + 2]) * q11
-      return SIMD4<Float>(r, g, b, sa) * opacity
+      return weights.sample(base, i00, i10, i01, i11, opaque: opaque) * opacity
     }
+    let (w00, w10, w01, w11) = (weights.w00, weights.w10, weights.w01, weights.w11)
     let v =
       Float(base[y0 * width + x0]) * w00 + Float(base[y0 * width + x1]) * w10
       + Float(base[y1 * width + x0]) * w01 + Float(base[y1 * width + x1]) * w11
@@ -571,9 +533,9 @@ extension Canvas {
   }
 }
 
-/// Bilinear weights fixed for a whole quad (a translated texture), applied to four RGBA8
-/// texels as `TextureShader` applies them (premultiplying each texel by its alpha unless the
-/// texture is opaque).
+/// The four bilinear weights of one sample point, applied to four RGBA8 texels
+/// (premultiplying each texel by its alpha unless the texture is opaque): per pixel in
+/// `TextureShader`, once for a whole quad in `blitTranslated` (a translated texture).
 struct TexelWeights {
   let w00, w10, w01, w11: Float
 
