@@ -103,17 +103,7 @@ struct ColumnTests {
   func book(_ name: String, css: String, body: String, settings: LayoutSettings = LayoutSettings())
     throws -> EagerBook
   {
-    let folder = temporaryFolder("columns-\(name)")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let xhtml = """
-      <?xml version="1.0" encoding="utf-8"?>
-      <html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>
-      <style>\(css)</style></head><body>\(body)</body></html>
-      """
-    let path = folder + "/\(name).xhtml"
-    try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
-    return try EagerBook(path, settings: settings)
+    try oneChapterBook("columns", name, css: css, body: body, settings: settings)
   }
 
   static let prose =

@@ -91,17 +91,7 @@ struct InlineBlockTests {
   func book(_ name: String, css: String, body: String, settings: LayoutSettings = LayoutSettings())
     throws -> EagerBook
   {
-    let folder = temporaryFolder("inline-blocks-\(name)")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let xhtml = """
-      <?xml version="1.0" encoding="utf-8"?>
-      <html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>
-      <style>\(css)</style></head><body>\(body)</body></html>
-      """
-    let path = folder + "/\(name).xhtml"
-    try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
-    return try EagerBook(path, settings: settings)
+    try oneChapterBook("inline-blocks", name, css: css, body: body, settings: settings)
   }
 
   @Test func neverSplitAcrossLinesAndEveryCharacterKept() throws {

@@ -234,3 +234,22 @@ func oracleFixtureFirstPage(_ path: String) throws -> (EagerBook, Page) {
   let book = try EagerBook(path)
   return (book, try #require(book.layout.pages.first))
 }
+
+/// A book of one XHTML chapter, `body` styled by `css`, written to a scratch folder (named
+/// `prefix-name`) and laid out; the folder is removed again.
+func oneChapterBook(
+  _ prefix: String, _ name: String, css: String, body: String,
+  settings: LayoutSettings = LayoutSettings()
+) throws -> EagerBook {
+  let folder = temporaryFolder("\(prefix)-\(name)")
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let xhtml = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>
+    <style>\(css)</style></head><body>\(body)</body></html>
+    """
+  let path = folder + "/\(name).xhtml"
+  try Data(xhtml.utf8).write(to: URL(fileURLWithPath: path))
+  return try EagerBook(path, settings: settings)
+}
