@@ -70,7 +70,7 @@ struct ContentHashMemo {
     let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     let text =
       "\(String(cString: real))\0\(info.st_dev)\0\(info.st_ino)\0\(info.st_size)\0\(modified)\0\(changed)"
-    let name = LayoutCacheKey.hex(SHA1.digest(Array(text.utf8)))
+    let name = SHA1.hex(SHA1.digest(Array(text.utf8)))
     return (name, Int64(info.st_ctim.tv_sec))
   }
 

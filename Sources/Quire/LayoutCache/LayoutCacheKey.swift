@@ -62,7 +62,7 @@ struct LayoutCacheKey: Hashable, Sendable {
     for dir in Hyphenator.searchDirectories {
       parts.append("hyphen=\(dir):\(stamp(dir) ?? "absent")")
     }
-    return LayoutCacheKey(digest: hex(SHA1.digest(Array(parts.joined(separator: "\n").utf8))))
+    return LayoutCacheKey(digest: SHA1.hex(SHA1.digest(Array(parts.joined(separator: "\n").utf8))))
   }
 
   /// Every setting that can move a line or a page break, as text.
@@ -111,7 +111,7 @@ struct LayoutCacheKey: Hashable, Sendable {
     if !isFolder.boolValue { return fileHash(url) }
     var listing: [String] = []
     guard collect(url, prefix: "", depth: 0, into: &listing) else { return nil }
-    return hex(SHA1.digest(Array(listing.joined(separator: "\n").utf8)))
+    return SHA1.hex(SHA1.digest(Array(listing.joined(separator: "\n").utf8)))
   }
 
   /// Hex SHA-1 of a regular file's bytes (read, not mapped: a mapped file truncated under
@@ -122,7 +122,7 @@ struct LayoutCacheKey: Hashable, Sendable {
       info.st_size <= Book.maxFileBytes,
       let data = try? Data(contentsOf: url), data.count <= Book.maxFileBytes
     else { return nil }
-    return hex(SHA1.digest(data))
+    return SHA1.hex(SHA1.digest(data))
   }
 
   /// Whether a book file is read as one HTML/XHTML document (Ingest's test: not a ZIP, and
@@ -161,16 +161,5 @@ struct LayoutCacheKey: Hashable, Sendable {
       }
     }
     return true
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 15)])
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }

@@ -21,6 +21,18 @@ package enum SHA1 {
     return Array(message).withUnsafeBytes { digest($0) }
   }
 
+  /// Lower-case hexadecimal of `bytes` (a digest as it is spelled in file names and keys).
+  package static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for b in bytes {
+      out.append(digits[Int(b >> 4)])
+      out.append(digits[Int(b & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
   /// The 20-byte digest of the bytes of `data`.
   package static func digest(_ data: Data) -> [UInt8] {
     data.withUnsafeBytes { digest($0) }

@@ -67,18 +67,7 @@ package enum CompiledPatterns {
 
   /// The file name of the compiled form of a pattern file whose bytes hash to `source`.
   static func fileName(source: [UInt8]) -> String {
-    "hyph-" + hex(source) + "-v\(version)" + suffix
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 15)])
-    }
-    return String(decoding: out, as: UTF8.self)
+    "hyph-" + SHA1.hex(source) + "-v\(version)" + suffix
   }
 
   // MARK: Encoding
