@@ -175,12 +175,12 @@ enum Resampler {
   /// Straight RGBA8 → premultiplied RGBA8 of the given size, separable filter. Rows are
   /// resampled horizontally on demand and kept only while an output row still needs them,
   /// so the working memory is a few rows, not a float copy of the whole source.
+  /// The loops read raw buffers (a cover page scaled at every cached render of page 1 spent
+  /// ~110 M instructions here in bounds checks and per-pixel ring arithmetic).
   static func scale(_ src: PixelBuffer, width: Int, height: Int) -> ScaledImage {
     let s = src.converted(to: .rgba8)
-    let sw = s.width
-    let sh = s.height
-    let tx = taps(source: sw, target: width)
-    let ty = taps(source: sh, target: height)
+    let tx = taps(source: s.width, target: width)
+    let ty = taps(source: s.height, target: height)
     // Ring of horizontally resampled, premultiplied rows: source row j lives in slot j % ring.
     let ring = ty.maxTaps + 1
     var rows = [Float](repeating: 0, count: ring * width * 4)
@@ -188,54 +188,85 @@ enum Resampler {
     var out = [UInt8](repeating: 0, count: width * height * 4)
     s.pixels.withUnsafeBufferPointer { px in
       rows.withUnsafeMutableBufferPointer { rows in
-        func horizontal(_ j: Int, into slot: Int) {
-          let base = slot * width * 4
-          for x in 0..<width {
-            let st = Int(tx.start[x])
-            var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-            for k in 0..<Int(tx.count[x]) {
-              let w = tx.weights[x * tx.maxTaps + k]
-              let p = 4 * (j * sw + st + k)
-              let a = Float(px[p + 3]) * w
-              acc.0 += Float(px[p]) * a
-              acc.1 += Float(px[p + 1]) * a
-              acc.2 += Float(px[p + 2]) * a
-              acc.3 += a
+        out.withUnsafeMutableBufferPointer { out in
+          for y in 0..<height {
+            let st = Int(ty.start[y])
+            let n = Int(ty.count[y])
+            for k in 0..<n where slotRow[(st + k) % ring] != st + k {
+              resampleRow(
+                px, row: st + k, sourceWidth: s.width, taps: tx,
+                into: rows, at: (st + k) % ring * width * 4)
+              slotRow[(st + k) % ring] = st + k
             }
-            rows[base + 4 * x] = acc.0 / 255
-            rows[base + 4 * x + 1] = acc.1 / 255
-            rows[base + 4 * x + 2] = acc.2 / 255
-            rows[base + 4 * x + 3] = acc.3
-          }
-        }
-        for y in 0..<height {
-          let st = Int(ty.start[y])
-          let n = Int(ty.count[y])
-          for k in 0..<n where slotRow[(st + k) % ring] != st + k {
-            horizontal(st + k, into: (st + k) % ring)
-            slotRow[(st + k) % ring] = st + k
-          }
-          for x in 0..<width {
-            var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-            for k in 0..<n {
-              let w = ty.weights[y * ty.maxTaps + k]
-              let p = ((st + k) % ring) * width * 4 + 4 * x
-              acc.0 += rows[p] * w
-              acc.1 += rows[p + 1] * w
-              acc.2 += rows[p + 2] * w
-              acc.3 += rows[p + 3] * w
-            }
-            let o = 4 * (y * width + x)
-            let a = Swift.min(255, Swift.max(0, acc.3 + 0.5))
-            out[o] = UInt8(Swift.min(a, Swift.max(0, acc.0 + 0.5)))
-            out[o + 1] = UInt8(Swift.min(a, Swift.max(0, acc.1 + 0.5)))
-            out[o + 2] = UInt8(Swift.min(a, Swift.max(0, acc.2 + 0.5)))
-            out[o + 3] = UInt8(a)
+            let bases = (0..<n).map { (st + $0) % ring * width * 4 }
+            let weights = (0..<n).map { ty.weights[y * ty.maxTaps + $0] }
+            blendRows(rows, bases: bases, weights: weights, into: out, at: y * width * 4, width)
           }
         }
       }
     }
     return ScaledImage(width: width, height: height, premultiplied: out)
+  }
+
+  /// Source row `row` resampled across to premultiplied floats at `base` of `rows`.
+  private static func resampleRow(
+    _ px: UnsafeBufferPointer<UInt8>, row: Int, sourceWidth: Int, taps tx: Taps,
+    into rows: UnsafeMutableBufferPointer<Float>, at base: Int
+  ) {
+    tx.start.withUnsafeBufferPointer { start in
+      tx.count.withUnsafeBufferPointer { count in
+        tx.weights.withUnsafeBufferPointer { weights in
+          let source = px.baseAddress! + 4 * row * sourceWidth
+          var target = rows.baseAddress! + base
+          for x in 0..<start.count {
+            var p = source + 4 * Int(start[x])
+            var w = weights.baseAddress! + x * tx.maxTaps
+            var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+            for _ in 0..<Int(count[x]) {
+              let a = Float(p[3]) * w.pointee
+              acc.0 += Float(p[0]) * a
+              acc.1 += Float(p[1]) * a
+              acc.2 += Float(p[2]) * a
+              acc.3 += a
+              p += 4
+              w += 1
+            }
+            target[0] = acc.0 / 255
+            target[1] = acc.1 / 255
+            target[2] = acc.2 / 255
+            target[3] = acc.3
+            target += 4
+          }
+        }
+      }
+    }
+  }
+
+  /// One output row: the weighted sum of the ring rows at `bases`, rounded and clamped so
+  /// no colour exceeds its alpha.
+  private static func blendRows(
+    _ rows: UnsafeMutableBufferPointer<Float>, bases: [Int], weights: [Float],
+    into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int, _ width: Int
+  ) {
+    let ring = rows.baseAddress!
+    var o = out.baseAddress! + offset
+    for x in 0..<width {
+      var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
+      for k in 0..<bases.count {
+        let w = weights[k]
+        let p = ring + bases[k] + 4 * x
+        acc.0 += p[0] * w
+        acc.1 += p[1] * w
+        acc.2 += p[2] * w
+        acc.3 += p[3] * w
+      }
+      let a = Swift.min(255, Swift.max(0, acc.3 + 0.5))
+      o[0] = UInt8(Swift.min(a, Swift.max(0, acc.0 + 0.5)))
+      o[1] = UInt8(Swift.min(a, Swift.max(0, acc.1 + 0.5)))
+      o[2] = UInt8(Swift.min(a, Swift.max(0, acc.2 + 0.5)))
+      o[3] = UInt8(a)
+      o += 4
+    }
   }
 }
 
