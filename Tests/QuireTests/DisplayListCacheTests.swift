@@ -168,6 +168,7 @@ private func everyCachedPageMatchesTheFullRender(_ book: URL, _ name: String) th
       _ = DisplayListFile.decode(bytes)
     }
     // Another chapter's file under this chapter's name is refused by its spine and pages.
+    _ = try cachedRender(book, [entry.chapters[0].firstPage], s, cache, "dl-damaged-other")
     let other = try [UInt8](
       Data(contentsOf: URL(fileURLWithPath: cache.drawingsPath(entry.key, spine: 0))))
     for damaged in [Array(good.prefix(good.count / 2)), [UInt8](), other] {

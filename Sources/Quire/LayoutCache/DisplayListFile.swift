@@ -28,9 +28,13 @@
 // `maxDepth` deep, so a hostile file costs at most its length; anything that does not
 // check out is a miss and the chapter is laid out (and the file written) again.
 //
-// Measured (Benchmarks/layout-cache.md, session 9): see the size and cost there. Rejected:
-// deflating the payload (glyph ids and positions barely compress below half, and inflating
-// costs more than reading) and JSON (Foundation's decoder spends ~500 instructions a byte).
+// Measured (Benchmarks/layout-cache.md, session 9; moby-dick at 600x800): ~18 KB
+// a page (13 MB for all 729 pages, against the entry's 251 KB), so the files are written
+// only for chapters a cached render asked for; a chapter's file is read, decoded and checked
+// in ~1 M instructions where laying the chapter out took ~52 M, and writing it adds ~2.5 M
+// to that chapter's first cached render. Rejected: JSON (Foundation's decoder spends ~500
+// instructions a byte) and, for now, deflating the payload (libdeflate would halve the size
+// for a few hundred thousand instructions a read; the size bound already evicts).
 
 import Foundation
 import QuireCore
