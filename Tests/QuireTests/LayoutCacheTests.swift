@@ -16,8 +16,8 @@ import Testing
 
 @testable import Quire
 
-/// An unpacked EPUB: three chapters of `paragraphs` paragraphs each, one style sheet.
-private func makeBook(_ name: String, css: String = "p { margin: 0; text-indent: 1em; }")
+/// An unpacked EPUB (also for DisplayListCacheTests): three chapters of `paragraphs` paragraphs each, one style sheet.
+func cacheTestBook(_ name: String, css: String = "p { margin: 0; text-indent: 1em; }")
   throws -> URL
 {
   let root = URL(fileURLWithPath: temporaryFolder(name))
@@ -102,7 +102,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func hitAnswersThePageMapOfTheLayout() throws {
-    let book = try makeBook("lc-hit-book")
+    let book = try cacheTestBook("lc-hit-book")
     let c = cache("lc-hit")
     let fresh = try paginate(book, settings(), nil)
     #expect(fresh.pageCount > 3)
@@ -116,7 +116,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func everyKeyPartInvalidates() throws {
-    let book = try makeBook("lc-key-book")
+    let book = try cacheTestBook("lc-key-book")
     let fontFolder = URL(fileURLWithPath: temporaryFolder("lc-key-font"))
     try FileManager.default.createDirectory(at: fontFolder, withIntermediateDirectories: true)
     let font = fontFolder.appendingPathComponent("body.ttf")
@@ -165,7 +165,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func aChangedSystemFontSetInvalidates() throws {
-    let book = try makeBook("lc-sysfont-book")
+    let book = try cacheTestBook("lc-sysfont-book")
     let folder = URL(fileURLWithPath: temporaryFolder("lc-sysfont-fonts"))
     let truetype = folder.appendingPathComponent("truetype")
     try FileManager.default.createDirectory(at: truetype, withIntermediateDirectories: true)
@@ -220,7 +220,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func corruptOrTruncatedEntriesAreMissesAndRebuilt() throws {
-    let book = try makeBook("lc-corrupt-book")
+    let book = try cacheTestBook("lc-corrupt-book")
     let c = cache("lc-corrupt")
     let expected = try json(paginate(book, settings(), c))
     let key = try #require(c.key(book, settings()))
@@ -258,7 +258,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func concurrentWritersLeaveOneWholeEntry() throws {
-    let book = try makeBook("lc-concurrent-book")
+    let book = try cacheTestBook("lc-concurrent-book")
     let c = cache("lc-concurrent")
     _ = try paginate(book, settings(), c)
     let key = try #require(c.key(book, settings()))
@@ -282,7 +282,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func sizeBoundEvictsTheLeastRecentlyUsed() throws {
-    let book = try makeBook("lc-lru-book")
+    let book = try cacheTestBook("lc-lru-book")
     var c = cache("lc-lru")
     let sizes = [(300, 400), (320, 400), (340, 400)]
     _ = try paginate(book, settings(width: 300, height: 400), c)
@@ -302,7 +302,7 @@ private func json(_ map: PageMap) throws -> String {
   }
 
   @Test func cachedRenderIsByteIdenticalAndDrawsFromOneChapter() throws {
-    let book = try makeBook("lc-render-book")
+    let book = try cacheTestBook("lc-render-book")
     let c = cache("lc-render")
     let pageCount = try paginate(book, settings(), nil).pageCount
     // The last selection without boxes is answered from the entry with boxes (the entries'
@@ -385,7 +385,7 @@ private func json(_ map: PageMap) throws -> String {
 
   @Test func commandLineCacheOffWritesNothingAndDefaultsToXDG() throws {
     let exe = try #require(quireExecutable)
-    let book = try makeBook("lc-cli-book")
+    let book = try cacheTestBook("lc-cli-book")
     let xdg = URL(fileURLWithPath: temporaryFolder("lc-cli-xdg"))
     try FileManager.default.createDirectory(at: xdg, withIntermediateDirectories: true)
     @Sendable func run(_ args: [String]) throws -> (Int32, String) {
@@ -433,11 +433,12 @@ private func json(_ map: PageMap) throws -> String {
 
   /// `quire render --pages N` of a seen book, in separate processes: the first, middle and
   /// last page of every chapter are byte-identical to `--cache off` when the layout is
-  /// answered from the entry and the hyphenation patterns from their compiled file (the
-  /// first cached run lays the book out and compiles them, later ones read both).
+  /// answered from the entry, the pages from their chapter's display lists and the
+  /// hyphenation patterns from their compiled file (the first cached run lays the book out
+  /// and compiles them, later ones read all three).
   @Test func cachedRenderProcessesMatchUncachedOnChapterEdges() throws {
     let exe = try #require(quireExecutable)
-    let book = try makeBook("lc-proc-book")
+    let book = try cacheTestBook("lc-proc-book")
     let cache = temporaryFolder("lc-proc-cache")
     func run(_ command: String, _ args: [String]) throws {
       let p = Process()
@@ -469,6 +470,12 @@ private func json(_ map: PageMap) throws -> String {
         }
       }
     }
+    // Every chapter drawn has its display lists beside the entry (the second runs, and the
+    // first runs of pages after a chapter's first, drew from them).
+    let drawn = try FileManager.default.contentsOfDirectory(atPath: cache).filter {
+      $0.hasSuffix(DisplayListFile.suffix)
+    }
+    #expect(drawn.count == Set(map.pages.map(\.spine)).count, "\(drawn)")
     if FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_en_US.dic") {
       let names = try FileManager.default.contentsOfDirectory(atPath: cache)
       #expect(names.contains { $0.hasSuffix(CompiledPatterns.suffix) }, "\(names)")

@@ -12,9 +12,17 @@
 // Selections of more than `maxCachedPages` pages take the whole-book path: it draws pages on
 // every worker thread while this one draws them in turn.
 //
-// Rejected: caching display lists or pixels. A page's display list is ~100 times its map
-// entry, and laying one chapter out costs a few milliseconds; pixels depend on the colour
-// mode and would make the cache a second copy of the render.
+// Display lists (DisplayListFile.swift): the first cached render of a chapter writes its
+// pages' display lists beside the entry, and later ones decode them instead of laying the
+// chapter out again (the laying out was about a quarter of a cached render's instructions).
+// Decoded pages pass the same check against the entry as laid-out ones, and their font
+// table must be this run's; a file that fails is a miss (the chapter is laid out and the
+// file written again). They are not in the entry itself: a page's display list is ~100
+// times its map entry, so only chapters a cached render asked for are kept. Rejected:
+// resuming the chapter's layout at page N (its flow state at a page break — collapsing
+// margins, open box fragments, floats, column sets, pending footnotes — has no persisted
+// form yet) and pixels (they depend on the colour mode and would be a second copy of the
+// render).
 
 import Foundation
 import QuireCore
@@ -27,6 +35,8 @@ struct CachedLayout {
   let entry: LayoutCacheEntry
   let path: String
   let settings: LayoutSettings
+  /// Where the chapters' display lists are read and written (nil: laid out every time).
+  var cache: LayoutCache? = nil
 
   /// The most pages a cached render draws (more go through the whole-book path).
   static let maxCachedPages = 64
@@ -59,7 +69,8 @@ struct CachedLayout {
     return raster
   }
 
-  /// One chapter laid out alone and numbered in place, nil when it differs from the entry.
+  /// One chapter's pages, decoded from its display-list file or laid out alone and numbered
+  /// in place, nil when they differ from the entry.
   private func layOut(_ chapter: LayoutCacheEntry.Chapter, _ loader: ChapterLoader)
     throws(QuireError) -> ([Page], PageRenderer)?
   {
@@ -76,16 +87,56 @@ struct CachedLayout {
     } catch {
       throw QuireError(error, book: path)
     }
-    let spine = chapter.spine
-    let pages = onLargeStack {
-      typesetter.numbered(typesetter.layoutChapter(spine).pages, from: chapter.firstPage)
+    let faces = typesetter.fonts.faces
+    let pages: [Page]
+    if let stored = storedPages(chapter, fonts: faces) {
+      pages = stored
+    } else {
+      let spine = chapter.spine
+      pages = onLargeStack {
+        typesetter.numbered(typesetter.layoutChapter(spine).pages, from: chapter.firstPage)
+      }
+      guard matches(pages, chapter, fonts: faces) else { return nil }
+      store(pages, chapter, fonts: faces)
     }
-    guard matches(pages, chapter, fonts: typesetter.fonts.faces) else { return nil }
     let resources = document.resources
     let renderer = PageRenderer(
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
       embeddedFonts: document.fonts)
     return (pages, renderer)
+  }
+
+  /// The chapter's pages from its display-list file, nil when there is none or it is not
+  /// this entry's chapter drawn with this font table.
+  private func storedPages(_ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace]) -> [Page]? {
+    guard let cache, let drawings = cache.drawings(entry.key, spine: chapter.spine),
+      drawings.key == entry.key, drawings.spine == chapter.spine,
+      drawings.firstPage == chapter.firstPage, drawings.fonts == fonts.map(\.name),
+      drawings.pages.enumerated().allSatisfy({ $1.number == chapter.firstPage + $0 }),
+      drawings.pages.allSatisfy({ Self.fontsKnown($0.items, count: fonts.count) }),
+      matches(drawings.pages, chapter, fonts: fonts)
+    else { return nil }
+    return drawings.pages
+  }
+
+  /// Whether every glyph run of `items` names a face of a table of `count` faces.
+  static func fontsKnown(_ items: [DisplayItem], count: Int) -> Bool {
+    var known = true
+    for item in items {
+      item.forEachGlyphRun { run in
+        if run.font < 0 || run.font >= count { known = false }
+      }
+    }
+    return known
+  }
+
+  /// Writes the display lists of a chapter that was laid out (a failure is only slower).
+  private func store(_ pages: [Page], _ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace]) {
+    guard let cache, let href = pages.first?.href else { return }
+    cache.store(
+      ChapterDrawings(
+        key: entry.key, spine: chapter.spine, firstPage: chapter.firstPage, href: href,
+        fonts: fonts.map(\.name), pages: pages))
   }
 
   /// Whether freshly laid out `pages` are the entry's pages of `chapter`.

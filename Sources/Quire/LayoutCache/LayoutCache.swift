@@ -129,7 +129,43 @@ public struct LayoutCache: Sendable, Hashable {
     return true
   }
 
-  /// The entries' files (layouts, content-hash memos and compiled hyphenation patterns) with
+  /// The display-list file of chapter `spine` under the entry `key` (a digest).
+  func drawingsPath(_ key: String, spine: Int) -> String {
+    directory.appendingPathComponent("\(key)-\(spine)" + DisplayListFile.suffix).path
+  }
+
+  /// The display lists of chapter `spine` stored under the entry `key`, nil when there are
+  /// none or they do not check out. A hit becomes the most recently used file.
+  func drawings(_ key: String, spine: Int) -> ChapterDrawings? {
+    let path = drawingsPath(key, spine: spine)
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      info.st_size <= Self.maxEntryBytes,
+      let data = FileManager.default.contents(atPath: path),
+      let drawings = DisplayListFile.decode([UInt8](data))
+    else { return nil }
+    _ = utimensat(AT_FDCWD, path, nil, 0)
+    return drawings
+  }
+
+  /// Stores a chapter's display lists and evicts what no longer fits. Returns whether they
+  /// were written.
+  @discardableResult
+  func store(_ drawings: ChapterDrawings) -> Bool {
+    guard let bytes = DisplayListFile.encode(drawings),
+      bytes.count <= min(maxBytes, Self.maxEntryBytes)
+    else { return false }
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try AtomicFile.write(bytes, to: drawingsPath(drawings.key, spine: drawings.spine))
+    } catch {
+      return false
+    }
+    evict()
+    return true
+  }
+
+  /// The entries' files (layouts, display lists, content-hash memos and compiled hyphenation patterns) with
   /// their sizes and last use, oldest first.
   func entries() -> [(name: String, bytes: Int, used: Int64)] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -141,7 +177,9 @@ public struct LayoutCache: Sendable, Hashable {
       var info = stat()
       guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-      let kinds = [Self.suffix, ContentHashMemo.suffix, CompiledPatterns.suffix]
+      let kinds = [
+        Self.suffix, DisplayListFile.suffix, ContentHashMemo.suffix, CompiledPatterns.suffix,
+      ]
       if name.hasPrefix("."), kinds.contains(where: { name.contains($0 + ".tmp-") }) {
         if Int64(info.st_mtim.tv_sec) < staleTemporary { unlink(path) }
         continue

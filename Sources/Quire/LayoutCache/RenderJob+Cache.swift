@@ -33,7 +33,8 @@ extension RenderJob {
     let settings = request.layout
     let format = request.color.format
     var done = 0
-    let layout = CachedLayout(entry: entry, path: request.book.path, settings: settings)
+    let layout = CachedLayout(
+      entry: entry, path: request.book.path, settings: settings, cache: cache)
     let drawn = try layout.draw(numbers) { page, renderer throws(QuireError) in
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
