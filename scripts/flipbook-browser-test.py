@@ -11,7 +11,9 @@ For each book a flipbook is made at 300x400 px with 8-frame turns, then:
   (frames drawn from the sprite sheet are counted by the player) and shows page 2, matching
   page-0002.png; the backward key shows page 1 again; a click on the forward edge turns too;
   spreads (a landscape viewport, 900x560): pages 1 and 2 side by side (page 1 on the right
-  for RTL) match the two PNGs side by side; the forward key shows pages 3 and 4.
+  for RTL) match spread-0001.png, the spread at rest — the two page PNGs side by side with the
+  gutter shadow (darker than the plain pages at the spine, equal to them a tenth of a page
+  away); the forward key shows pages 3 and 4, matching spread-0003.png.
 Every request the page made (the DevTools performance log's Network.requestWillBeSent) must
 be a file:// URL inside the flipbook's folder: nothing leaves it, no server is involved.
 
@@ -135,6 +137,35 @@ def compare(shot, want):
     return share <= 0.005, f"{share * 100:.3f} % of pixels differ"
 
 
+def gutter(checks, folder, label, pages, first):
+    """The spread still is the page PNGs side by side, darkened toward the spine only."""
+    still = Image.open(folder / f"spread-{first:04d}.png").convert("RGB")
+    plain = expected_image(folder, pages)
+    if still.size != plain.size:
+        checks.add(f"{label}: spread still size", False, f"{still.size} vs {plain.size}")
+        return
+    w, h = still.size
+    spine = w // 2
+    def mean(img, x0, x1):
+        px = img.crop((x0, 0, x1, h)).tobytes()
+        return sum(px) / max(1, len(px))
+    near_still, near_plain = mean(still, spine - 3, spine + 3), mean(plain, spine - 3, spine + 3)
+    far = PAGE[0] // 10
+    same_far = still.crop((0, 0, spine - far, h)).tobytes() == plain.crop((0, 0, spine - far, h)).tobytes()
+    checks.add(f"{label}: spread still {first} carries the gutter shadow",
+               near_still < near_plain - 10 and same_far,
+               f"mean at the spine {near_still:.1f} vs plain {near_plain:.1f}, far side equal: {same_far}")
+
+
+def check_spread(checks, driver, folder, name, pages, first):
+    s = state(driver)
+    want = ",".join(str(p) for p in pages)
+    checks.add(f"{name}: pages shown {want}", s["pages"] == want, f"shown {s['pages']}")
+    still = Image.open(folder / f"spread-{first:04d}.png").convert("RGB")
+    ok, detail = compare(shown_image(driver), still)
+    checks.add(f"{name}: screenshot matches spread-{first:04d}.png", ok, detail)
+
+
 def check_view(checks, driver, folder, name, pages):
     s = state(driver)
     want = ",".join(str(p) for p in pages)
@@ -168,12 +199,14 @@ def single_pages(checks, driver, folder, label, forward, backward):
 def spreads(checks, driver, folder, label, forward, rtl):
     s = open_book(driver, folder, SPREAD_VIEWPORT)
     checks.add(f"{label} spread: layout", s["layout"] == "spread", str(s))
-    check_view(checks, driver, folder, f"{label} spread start", [2, 1] if rtl else [1, 2])
+    start = [2, 1] if rtl else [1, 2]
+    gutter(checks, folder, f"{label} spread", start, 1)
+    check_spread(checks, driver, folder, f"{label} spread start", start, 1)
     want = [4, 3] if rtl else [3, 4]
     s = turn(driver, forward, ",".join(map(str, want)))
     frames = int(s.get("frames") or 0)
     checks.add(f"{label} spread: the turn drew sheet frames", frames >= 3, f"{frames} frames")
-    check_view(checks, driver, folder, f"{label} spread after forward key", want)
+    check_spread(checks, driver, folder, f"{label} spread after forward key", want, 3)
 
 
 def network(checks, driver, folder, label):

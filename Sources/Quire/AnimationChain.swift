@@ -10,7 +10,11 @@
 // (the tests render both and compare the bytes).
 //
 // Canvas. A chain without an opening or a closing is page-sized (the layout's --size), as
-// `quire flip` is. With one, the canvas is the layout's size and the book is laid out as
+// `quire flip` is, or two pages wide when its turns are spread turns ("spread": true): every
+// turn of such a chain turns a spread and a hold shows the spread at rest, gutter shadow
+// included — the picture a spread turn starts and ends on — so its joints match as a single
+// page chain's do. Spread turns do not mix with single-page turns or with an opening or a
+// closing (the opened book shows one page). With one, the canvas is the layout's size and the book is laid out as
 // `quire open` lays it out (the largest page of the cover's aspect inside the canvas); a turn
 // between them is drawn at the open book's resting rectangle on the shelf it rests on, which
 // is what the opening's last frame shows. One shelf rectangle serves every opening and
@@ -26,10 +30,11 @@
 //                 {"kind": "turn", "style": "curl", "duration": 0.8, "timing": "easeOut"},
 //                 {"kind": "hold", "frames": 10},
 //                 {"kind": "turn", "direction": "prev", "corner": "top"},
+//                 {"kind": "turn", "spread": true},
 //                 {"kind": "close"}],
 //    "shelf": [x, y, width, height]}
 // kind: open | turn | hold | close; frames (≥ 2) or duration (s), timing; for turns style,
-// direction, corner, back. An unknown key or value is an error naming the segment.
+// direction, corner, back, spread. An unknown key or value is an error naming the segment.
 
 import Foundation
 import QuireMotion
@@ -53,7 +58,7 @@ public struct ChainSegment: Sendable, Hashable {
 
   /// What the segment does.
   public var kind: Kind
-  /// A turn's style, direction, corner and back (its timing is `timing`).
+  /// A turn's style, direction, corner, back and spread (its timing is `timing`).
   public var turn = PageTurn()
   /// Frames (both ends; at least 2) and easing.
   public var timing = AnimationTiming(frames: 30)
@@ -143,6 +148,8 @@ public struct AnimationChain: Sendable {
   let book: PagedBook
   let stage: ChainStage?
   let rightToLeft: Bool
+  /// The turns are spread turns: frames are two pages wide.
+  let spreads: Bool
   private let players = PlayerCache()
   /// Canvas width in pixels.
   public let width: Int
@@ -162,7 +169,7 @@ public struct AnimationChain: Sendable {
     let timelines = try Self.timelines(r)
     let theatre = r.segments.contains { $0.kind == .open || $0.kind == .close }
     let turns = r.segments.filter { $0.kind == .turn }.count
-    let reach = (theatre ? max(3, r.page) : r.page) + turns + 1
+    let reach = (theatre ? max(3, r.page) : r.page) + 2 * turns + 2
     var staged: (book: PagedBook, stage: ChainStage, underCover: Int)? = nil
     if theatre { staged = try ChainStage.make(r, through: reach) }
     if let staged {
@@ -174,11 +181,29 @@ public struct AnimationChain: Sendable {
     }
     stage = staged?.stage
     rightToLeft = r.rightToLeft ?? book.rightToLeft
-    width = theatre ? r.layout.pageWidth : book.settings.pageWidth
+    spreads = try Self.spreadMode(r, theatre: theatre)
+    width = theatre ? r.layout.pageWidth : book.settings.pageWidth * (spreads ? 2 : 1)
     height = theatre ? r.layout.pageHeight : book.settings.pageHeight
     fps = r.fps
     let firstPage = r.segments.first?.kind == .open ? staged?.underCover ?? 0 : r.page - 1
     steps = try Self.steps(r, timelines, firstPage: firstPage, book: book)
+  }
+
+  /// Whether the chain turns spreads: all its turns do, or none; never with an opening or a
+  /// closing.
+  private static func spreadMode(_ r: ChainRequest, theatre: Bool) throws(QuireError) -> Bool {
+    let turns = r.segments.enumerated().filter { $0.element.kind == .turn }
+    guard let first = turns.first else { return false }
+    let spread = first.element.turn.spread
+    if let odd = turns.first(where: { $0.element.turn.spread != spread }) {
+      throw r.problem(
+        "segment \(odd.offset + 1): spread and single-page turns do not mix in one chain")
+    }
+    if spread, theatre {
+      throw r.problem(
+        "spread turns do not mix with an opening or a closing (the open book shows one page)")
+    }
+    return spread
   }
 
   /// Each segment's timeline at the chain's rate; the total is bounded by the frame cap.
@@ -224,7 +249,7 @@ public struct AnimationChain: Sendable {
         open = false
       case .turn:
         guard open else { throw r.problem("segment \(k + 1): a turn, but the book is closed") }
-        page += s.turn.direction == .next ? 1 : -1
+        page = book.chainTarget(from: page, s.turn)
         guard (0..<book.pageCount).contains(page) else {
           let way = s.turn.direction == .next ? "after" : "before"
           throw r.problem("segment \(k + 1): no page \(way) page \(from + 1) to turn to")
@@ -382,7 +407,11 @@ extension AnimationChain {
       return SegmentPlayer { anim.frame(at: $0, closing: closing) }
     case .hold:
       let still: PixelBuffer
-      if step.openAtStart {
+      if spreads {
+        var turn = PageTurn()
+        turn.rightToLeft = rightToLeft
+        still = try book.stillSpread(at: step.fromPage + 1, turn)
+      } else if step.openAtStart {
         still = try placed(book.pages.render(step.fromPage, format: .rgba8))
       } else {
         guard let stage else { throw .internalError("a closed book without a stage") }
@@ -392,7 +421,6 @@ extension AnimationChain {
       return SegmentPlayer { _ in still }
     case .turn:
       var turn = s.turn
-      turn.spread = false
       turn.rightToLeft = rightToLeft
       turn.timing = AnimationTiming(frames: 2)
       let animation = try book.turn(from: step.fromPage + 1, turn)
@@ -487,7 +515,7 @@ public struct ChainTimelineFile: Sendable {
   }
 
   private static let keys: Set<String> = [
-    "kind", "frames", "duration", "timing", "style", "direction", "corner", "back",
+    "kind", "frames", "duration", "timing", "style", "direction", "corner", "back", "spread",
   ]
 
   private static func segment(_ o: [String: Any]) throws(Problem) -> ChainSegment {
@@ -499,7 +527,7 @@ public struct ChainTimelineFile: Sendable {
     }
     var s = ChainSegment(kind)
     if kind != .turn,
-      let key = ["style", "direction", "corner", "back"].first(where: { o[$0] != nil })
+      let key = ["style", "direction", "corner", "back", "spread"].first(where: { o[$0] != nil })
     {
       throw Problem(why: "\"\(key)\" is for turns")
     }
@@ -507,6 +535,12 @@ public struct ChainTimelineFile: Sendable {
     s.turn.direction = try choice(o, "direction", TurnDirection.self) ?? .next
     s.turn.corner = try choice(o, "corner", TurnCorner.self) ?? .bottom
     s.turn.back = try choice(o, "back", LeafBack.self) ?? .mirrored
+    if let v = o["spread"] {
+      guard let flag = v as? Bool else {
+        throw Problem(why: "\"spread\" must be true or false")
+      }
+      s.turn.spread = flag
+    }
     s.timing = try timing(o)
     return s
   }

@@ -249,6 +249,37 @@ extension PagedBook {
     return spreads.indices.contains(t) ? (spreads[k], spreads[t]) : nil
   }
 
+  /// The page index (from 0) a chain's turn from page index `index` ends on: the next or
+  /// previous page, or for a spread turn the first page of the next or previous spread (by
+  /// the book's pairing when it has pre-paginated pages); −1 when there is none.
+  func chainTarget(from index: Int, _ turn: PageTurn) -> Int {
+    guard turn.spread, pairsSpreads else { return turn.target(from: index) }
+    guard let (_, target) = spreadTurn(from: index + 1, direction: turn.direction) else {
+      return -1
+    }
+    return (target.left ?? target.right ?? 0) - 1
+  }
+
+  /// The spread holding page `number` (from 1) at rest, as a spread turn (`turn`'s reading
+  /// direction) starts or ends on it: its two pages side by side in display order, blank
+  /// paper for a missing one, with the gutter shadow (`SpineShading`) when `turn` asks for it.
+  func stillSpread(at number: Int, _ turn: PageTurn) throws(QuireError) -> PixelBuffer {
+    let rtl = turn.rightToLeft ?? rightToLeft
+    var shown = Array(turn.shownIndices(from: number - 1, rightToLeft: rtl).prefix(2))
+    if pairsSpreads {
+      let spreads = SpreadPlan.pair(
+        pages.book.records.map { ($0.page.number, $0.page.rendition) },
+        direction: pages.book.document.metadata.direction)
+      if let s = spreads.first(where: { $0.left == number || $0.right == number }) {
+        shown = [s.left, s.right].map { ($0 ?? 0) - 1 }
+      }
+    }
+    let images = try shownPages(shown)
+    let pages = SpreadPages(
+      leftCurrent: images[0], rightCurrent: images[1], leftNext: images[0], rightNext: images[1])
+    return (turn.spineShading ? pages.withSpineShading() : pages).currentSpread
+  }
+
   /// The pages at `indices` (from 0), rendered here and now; blank paper where out of range.
   /// Not through a `PageCache` and `blocking`: a turn needs two to four pages once, and
   /// waiting on an async task from synchronous code starves Swift's cooperative pool when

@@ -63,6 +63,47 @@ import Testing
     #expect(chain.frame(3) != chain.frame(4))
   }
 
+  /// Spread turns in a chain: two pages wide; the joints and a hold are the spreads at rest
+  /// with their gutter shadow, the same from both sides and the same as `flip --spread`
+  /// draws; spread turns do not mix with single-page turns or with an opening.
+  @Test func spreadTurnsShareTheirBoundarySpreads() throws {
+    var forward = Self.segment(.turn, frames: 4, style: .hard)
+    forward.turn.spread = true
+    var back = Self.segment(.turn, frames: 3)
+    back.turn.spread = true
+    back.turn.direction = .prev
+    var r = Self.request([forward, Self.segment(.hold, frames: 2), back])
+    r.page = 2
+    let chain = try AnimationChain(r)
+    #expect(chain.width == 480 && chain.height == 320)
+    #expect(chain.frameCount == 4 + 2 + 3 - 2)
+    #expect(chain.steps.map(\.fromPage) == [1, 3, 3] && chain.steps.map(\.toPage) == [3, 3, 1])
+    let spread = { (n: Int) throws -> PixelBuffer in try chain.book.stillSpread(at: n, PageTurn()) }
+    let first = try spread(2)
+    #expect(chain.frame(0) == first)
+    #expect(chain.frame(segment: 0, frame: 3) == (try spread(4)))
+    #expect(chain.frame(segment: 1, frame: 0) == (try spread(4)))
+    #expect(chain.frame(segment: 1, frame: 1) == (try spread(4)))
+    #expect(chain.frame(segment: 2, frame: 0) == (try spread(4)))
+    #expect(chain.frame(chain.frameCount - 1) == first)
+    #expect(chain.frame(1) != chain.frame(2), "the leaf moves")
+    // The same spread `quire flip --spread` starts on: pages 2 and 3 with the gutter shadow.
+    var flip = PageTurn(style: .hard, timing: AnimationTiming(frames: 4))
+    flip.spread = true
+    #expect(try chain.book.turn(from: 2, flip).frame(0) == first)
+    let plain = PixelBuffer.sideBySide(
+      try chain.book.pages.render(1, format: .rgba8), try chain.book.pages.render(2, format: .rgba8)
+    )
+    #expect(first.width == plain.width && first != plain, "the gutter is shaded")
+
+    var single = Self.segment(.turn, frames: 3)
+    single.turn.spread = false
+    #expect(throws: QuireError.self) { try AnimationChain(Self.request([forward, single])) }
+    #expect(throws: QuireError.self) {
+      try AnimationChain(Self.request([Self.segment(.open, frames: 3), forward]))
+    }
+  }
+
   /// open → turn → close on a canvas: the opening ends on the page the turn starts from,
   /// the turn ends on the page the closing starts from, at the same place on the same shelf.
   @Test func openTurnCloseShareTheirJoints() throws {
@@ -141,6 +182,9 @@ import Testing
       "{\"segments\": [{\"kind\": \"hold\", \"style\": \"curl\"}]}",
       "{\"segments\": [{\"kind\": \"turn\", \"direction\": \"prev\"}]}",
       "{\"segments\": [{\"kind\": \"open\"}, {\"kind\": \"open\"}]}",
+      "{\"segments\": [{\"kind\": \"turn\", \"spread\": \"yes\"}]}",
+      "{\"segments\": [{\"kind\": \"hold\", \"spread\": true}]}",
+      "{\"segments\": [{\"kind\": \"turn\", \"spread\": true}, {\"kind\": \"turn\"}]}",
     ]
     for json in cases {
       let r = try run(json)
@@ -157,6 +201,12 @@ import Testing
       "{\"segments\": [{\"kind\": \"turn\", \"frames\": 3}, {\"kind\": \"hold\", \"frames\": 2}]}")
     #expect(ok.status == 0, "\(ok.stderr)")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/frame-0004.png"))
+    let spreads = try run(
+      "{\"segments\": [{\"kind\": \"turn\", \"frames\": 3, \"spread\": true}]}", ["--page", "2"])
+    #expect(spreads.status == 0, "\(spreads.stderr)")
+    let frame = try PNGCodec.decode(
+      try Data(contentsOf: URL(fileURLWithPath: dir + "/out/frame-0001.png")))
+    #expect(frame.width == 480 && frame.height == 320)
   }
 
   /// The spine shading (issue #14): `flip --spread` frame 0 is the spread image `render
@@ -183,5 +233,17 @@ import Testing
     // The gutter is darker than the same paper a few % of a page away from it.
     let row = 2 * 240 * 4 * 4
     #expect(first.pixels[row + 239 * 4] < first.pixels[row + 200 * 4])
+  }
+}
+
+extension PixelBuffer {
+  /// Two same-height RGBA images side by side (a spread without its gutter shadow).
+  static func sideBySide(_ a: PixelBuffer, _ b: PixelBuffer) -> PixelBuffer {
+    var out: [UInt8] = []
+    for y in 0..<a.height {
+      out += a.pixels[(y * a.width * 4)..<((y + 1) * a.width * 4)]
+      out += b.pixels[(y * b.width * 4)..<((y + 1) * b.width * 4)]
+    }
+    return PixelBuffer(width: a.width + b.width, height: a.height, format: .rgba8, pixels: out)
   }
 }

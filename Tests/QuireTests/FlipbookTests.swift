@@ -84,6 +84,10 @@ enum FlipbookFixture {
     var expected = ["book.js", "flipbook.css", "flipbook.js", "flipbook.json", "index.html"]
     expected += pages.compactMap { $0["file"] as? String }
     expected += (turns + spreads).compactMap { $0["file"] as? String }
+    let stills = try #require(m["spreads"] as? [[String: Any]])
+    #expect(
+      stills.map { $0["from"] as? Int } == Array(stride(from: 1, through: pages.count, by: 2)))
+    expected += stills.compactMap { $0["file"] as? String }
     #expect(try FlipbookFixture.files(out) == expected.sorted())
     let sizes = try expected.filter { $0 != "flipbook.json" && $0 != "book.js" }.map {
       try FlipbookFixture.bytes(out, $0).count
@@ -152,6 +156,41 @@ enum FlipbookFixture {
     }
   }
 
+  /// Spread view shows each spread at rest with its gutter shadow (`SpineShading`, as
+  /// `render --spreads` draws it), and the spread turns start and end on exactly those pixels.
+  @Test func spreadStillsCarryTheGutterShadowAndMatchTheSpreadTurns() throws {
+    let (out, r) = try FlipbookFixture.make(FlipbookFixture.ltr, "stills")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    try #require(r.status == 0, "\(r.stderr)")
+    func png(_ name: String) throws -> PixelBuffer {
+      try PNGCodec.decode(try FlipbookFixture.bytes(out, name)).converted(to: .rgba8)
+    }
+    let book = try PagedBook(
+      contentsOf: URL(fileURLWithPath: FlipbookFixture.ltr),
+      layout: LayoutSettings(pageWidth: 300, pageHeight: 400))
+    var t = PageTurn(style: .curl, timing: AnimationTiming(frames: 6, timing: .linear))
+    t.spread = true
+    let turn = try book.turn(from: 1, t)
+    let first = try png("spread-0001.png")
+    #expect(first == (try book.stillSpread(at: 1, t)))
+    #expect(first == turn.frame(0))
+    #expect(try png("spread-0003.png") == turn.frame(5))
+    // The plain pages side by side differ only near the spine, where the still is darker.
+    let plain = PixelBuffer.joined(try png("page-0001.png"), try png("page-0002.png"))
+    try #require(plain.width == first.width && plain.height == first.height)
+    var darker = 0
+    for y in 0..<first.height {
+      for x in 0..<first.width {
+        let o = (y * first.width + x) * 4
+        if first.pixels[o] != plain.pixels[o] {
+          #expect(abs(x - 300) <= 15, "changed at x = \(x)")
+          if first.pixels[o] < plain.pixels[o] { darker += 1 }
+        }
+      }
+    }
+    #expect(darker > 400 * 10, "\(darker) darker pixels at the spine")
+  }
+
   @Test func twoRunsAreByteIdenticalAndARerunRemovesStaleFiles() throws {
     let (a, ra) = try FlipbookFixture.make(FlipbookFixture.ltr, "det-a")
     let (b, rb) = try FlipbookFixture.make(FlipbookFixture.ltr, "det-b")
@@ -173,7 +212,10 @@ enum FlipbookFixture {
     #expect(
       left.filter { $0.hasPrefix("page-") } == ["page-0002.png", "page-0003.png", "page-0004.png"])
     #expect(left.filter { $0.hasPrefix("turn-") } == ["turn-0002.webp", "turn-0003.webp"])
-    #expect(left.filter { $0.hasPrefix("spread-") } == ["spread-0002.webp"])
+    #expect(
+      left.filter { $0.hasPrefix("spread-") } == [
+        "spread-0002.png", "spread-0002.webp", "spread-0004.png",
+      ])
     #expect(!left.contains(".quire-lock"))
   }
 
@@ -247,4 +289,16 @@ private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
     for c in 0..<3 { sum += abs(Int(x.pixels[i + c]) - Int(y.pixels[i + c])) }
   }
   return Double(sum) / Double(x.width * x.height * 3)
+}
+
+extension PixelBuffer {
+  /// Two same-height RGBA images side by side.
+  fileprivate static func joined(_ a: PixelBuffer, _ b: PixelBuffer) -> PixelBuffer {
+    var out: [UInt8] = []
+    for y in 0..<a.height {
+      out += a.pixels[(y * a.width * 4)..<((y + 1) * a.width * 4)]
+      out += b.pixels[(y * b.width * 4)..<((y + 1) * b.width * 4)]
+    }
+    return PixelBuffer(width: a.width + b.width, height: a.height, format: .rgba8, pixels: out)
+  }
 }

@@ -118,6 +118,8 @@ enum FlipbookAssets {
       }
       // The same, left to right on screen: an RTL book has its earlier page on the right.
       function shown(i) { var p = viewPages(i); return rtl ? p.slice().reverse() : p; }
+      // The still image of spread view i (both pages and the gutter shadow), or null.
+      function still(i) { return view.spread && book.spreads ? book.spreads[i] || null : null; }
       // The turn from view i to view i + 1.
       function turnFrom(i) { return i < 0 ? null : (view.spread ? book.spreadTurns : book.turns)[i]; }
       function image(src) {
@@ -136,6 +138,7 @@ enum FlipbookAssets {
         var keep = new Set();
         for (var i = view.index - 1; i <= view.index + 1; i++) {
           if (i < 0 || i >= viewCount()) continue;
+          if (still(i)) { keep.add(still(i).file); continue; }
           viewPages(i).forEach(function (p) { if (p) keep.add(p.file); });
         }
         [turnFrom(view.index - 1), turnFrom(view.index)].forEach(function (t) {
@@ -152,7 +155,16 @@ enum FlipbookAssets {
         var s = Math.min(1, stage.clientWidth / (cols * W), stage.clientHeight / H);
         var w = Math.max(1, Math.floor(W * s)), h = Math.max(1, Math.floor(H * s));
         pagesBox.textContent = "";
-        shown(view.index).forEach(function (p) {
+        var s = still(view.index);
+        if (s) {
+          var img = document.createElement("img");
+          img.src = s.file;
+          img.alt = "Pages " + label(view.index);
+          img.style.width = cols * w + "px";
+          img.style.height = h + "px";
+          pagesBox.appendChild(img);
+        }
+        if (!s) shown(view.index).forEach(function (p) {
           var node = document.createElement(p ? "img" : "div");
           if (p) { node.src = p.file; node.alt = "Page " + p.number; }
           else { node.className = "blank"; node.setAttribute("aria-hidden", "true"); }
@@ -178,6 +190,8 @@ enum FlipbookAssets {
       function drawView(i) {
         ctx.fillStyle = "#fff";
         ctx.fillRect(0, 0, canvas.width, canvas.height);
+        var s = still(i), simg = s && image(s.file);
+        if (simg && simg.complete && simg.naturalWidth) { ctx.drawImage(simg, 0, 0, 2 * W, H); return; }
         shown(i).forEach(function (p, k) {
           var img = p && image(p.file);
           if (img && img.complete && img.naturalWidth) ctx.drawImage(img, k * W, 0, W, H);

@@ -7,6 +7,9 @@
 //                                           fetch JSON), read by flipbook.js
 //   page-0001.png …                         the pages, exactly what `quire render` draws
 //   turn-0001.webp …                        per page N, the turn N → N+1 as a sprite sheet
+//   spread-0001.png …                       per spread (N, N+1), the spread at rest: both pages
+//                                           with the gutter shadow (`SpineShading`), as
+//                                           `quire render --spreads` draws a spread
 //   spread-0001.webp …                      per spread (N, N+1), the spread turn to (N+2, N+3)
 //   flipbook.json                           the manifest, written last
 //
@@ -23,7 +26,9 @@
 // one image per frame (thousands of files and requests); rendering the turns in the browser
 // (the point is Quire's own effects, identical to `quire flip`).
 //
-// Spreads: a landscape viewport shows two pages side by side and plays the spread turns,
+// Spreads: a landscape viewport shows two pages side by side — the spread's still image, whose
+// gutter shadow the spread turns carry from their first frame to their last (a turn starts and
+// ends on exactly those pixels) — and plays the spread turns,
 // a portrait one shows one page and plays the single-page turns; an RTL book
 // (page-progression-direction rtl) puts the earlier page of a spread on the right, turns
 // the other way, and its arrow keys follow.
@@ -141,7 +146,9 @@ struct FlipbookWriter {
     self.progress = progress
   }
 
-  private var total: Int { plan.pages.count + plan.singleTurns.count + plan.spreadTurns.count }
+  private var total: Int {
+    plan.pages.count + plan.singleTurns.count + plan.spreadTurns.count + plan.spreadViews.count
+  }
 
   mutating func write() throws(QuireError) -> FlipbookSummary {
     var pages: [FlipbookManifest.PageEntry] = []
@@ -156,10 +163,12 @@ struct FlipbookWriter {
     let spreads = try plan.spreadTurns.map { (n) throws(QuireError) in
       try turn(from: n, spread: true)
     }
+    let stills = try plan.spreadViews.map { (n) throws(QuireError) in try spreadStill(from: n) }
     for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
       try put(Array(text.utf8), as: name)
     }
     var manifest = makeManifest(pages: pages, turns: turns, spreadTurns: spreads)
+    manifest.spreads = stills
     manifest.totalBytes = written.values.reduce(0, +)
     let script = manifest.script()
     try put(script, as: "book.js")
@@ -190,9 +199,6 @@ struct FlipbookWriter {
     var t = request.turn
     t.direction = .next
     t.spread = spread
-    // The page shows its two images side by side as they are (no gutter shadow), so the
-    // spread turn's first and last frames must not have one either.
-    t.spineShading = false
     t.rightToLeft = nil
     t.timing = AnimationTiming(
       frames: plan.frameCount, fps: request.turn.timing.fps, timing: .linear)
@@ -206,6 +212,20 @@ struct FlipbookWriter {
     let bytes = try sheet.webp(path: out.root.appendingPathComponent(name).path)
     try put(bytes, as: name)
     return .init(from: n, to: n + (spread ? 2 : 1), file: name, bytes: bytes.count)
+  }
+
+  /// The spread starting at page `n` at rest, in display order, with the gutter shadow: what
+  /// the player shows in spread view and what a spread turn starts and ends on.
+  private mutating func spreadStill(from n: Int) throws(QuireError) -> FlipbookManifest.SpreadEntry
+  {
+    var t = request.turn
+    t.spread = true
+    t.rightToLeft = nil
+    var still = try book.stillSpread(at: n, t)
+    if request.color == .gray { still = still.converted(to: .gray8) }
+    let name = plan.spreadStillFile(n)
+    try put(still.pngData(), as: name)
+    return .init(from: n, file: name)
   }
 
   private func makeManifest(
@@ -230,6 +250,7 @@ struct FlipbookWriter {
       let ours =
         (name.hasPrefix("page-") && name.hasSuffix(".png"))
         || ((name.hasPrefix("turn-") || name.hasPrefix("spread-")) && name.hasSuffix(".webp"))
+        || (name.hasPrefix("spread-") && name.hasSuffix(".png"))
       return ours && written[name] == nil
     }
     for name in stale { try out.remove(name) }

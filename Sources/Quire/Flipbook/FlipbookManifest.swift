@@ -25,6 +25,14 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
     public var bytes: Int
   }
 
+  /// One spread at rest (spread view): its two pages side by side with the gutter shadow.
+  public struct SpreadEntry: Codable, Sendable, Hashable {
+    /// The spread's first page in reading order.
+    public var from: Int
+    /// The PNG's file name.
+    public var file: String
+  }
+
   /// How every turn moves and how its frames sit in a sheet.
   public struct TurnInfo: Codable, Sendable, Hashable {
     /// The effect's name (curl, leaves…).
@@ -67,6 +75,9 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
   public var turns: [TurnEntry]
   /// Spread turns: spread (N, N+1) to (N+2, N+3), spreads paired from the first page.
   public var spreadTurns: [TurnEntry]
+  /// The spreads at rest, one per spread view in reading order (empty when spreads are not
+  /// made): the player shows these in spread view.
+  public var spreads: [SpreadEntry] = []
   /// Bytes of the pages, the sheets and the player: every file of the folder but book.js and
   /// flipbook.json, which carry this number (the command's summary adds them).
   public var totalBytes: Int

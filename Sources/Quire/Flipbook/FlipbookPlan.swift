@@ -142,6 +142,15 @@ struct FlipbookPlan: Sendable {
     spread == nil ? [] : Array(stride(from: first, through: last - 2, by: 2))
   }
 
+  /// The first page (in reading order) of each spread view: (first, first + 1), (first + 2,
+  /// …)…, the last one possibly alone; none when spreads are not made.
+  var spreadViews: [Int] { spread == nil ? [] : Array(stride(from: first, through: last, by: 2)) }
+
+  /// `spread-0001.png`: the spread starting at page `n` at rest.
+  func spreadStillFile(_ n: Int) -> String {
+    String(numbered("spread-", n).dropLast(".webp".count)) + ".png"
+  }
+
   /// `page-0001.png`.
   func pageFile(_ n: Int) -> String { pageFileName(n, digits: digits) }
 

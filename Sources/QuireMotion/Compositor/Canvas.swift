@@ -28,6 +28,32 @@ struct Canvas {
     }
   }
 
+  /// The canvas holding an opaque RGBA8 or gray picture of its size, pixel for pixel.
+  init(opaque image: PixelBuffer) {
+    width = image.width
+    height = image.height
+    let n = width * height
+    let gray = image.format.channels == 1
+    px = [Float](unsafeUninitializedCapacity: n * 4) { buf, count in
+      let d = UnsafeMutableRawPointer(buf.baseAddress!)
+      image.pixels.withUnsafeBytes { s in
+        for i in 0..<n {
+          var p: SIMD4<Float>
+          if gray {
+            let g = Float(s[i])
+            p = SIMD4(g, g, g, 255)
+          } else {
+            p = SIMD4<Float>(s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
+            p.w = 255
+          }
+          d.storeBytes(of: p, toByteOffset: i &* 16, as: SIMD4<Float>.self)
+        }
+      }
+      count = n * 4
+    }
+    dirty = (0, 0, width, height)
+  }
+
   mutating func markDirty(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
     dirty = (min(dirty.x0, x0), min(dirty.y0, y0), max(dirty.x1, x1), max(dirty.y1, y1))
   }
@@ -104,7 +130,8 @@ struct Canvas {
   let t = c + magic
   var bits = unsafeBitCast(t, to: SIMD4<UInt32>.self) & 0xFF
   bits &-= SIMD4<UInt32>(repeating: 0).replacing(with: 1, where: t - magic .> c)
-  return UInt32(littleEndian: bits.x | bits.y << 8 | bits.z << 16 | bits.w << 24)
+  // Narrowing lane by lane (pack instructions), read back in memory order.
+  return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bits), to: UInt32.self)
 }
 
 /// Read-only rows shared with row workers (see `RowTarget`).

@@ -24,7 +24,10 @@ import Foundation
 /// Fast paths that give the general path's bytes: a fractional translation of unscaled
 /// contents (push, slide) is sampled with bilinear weights computed once per quad; the
 /// shadow of an opaque layer is not drawn where the layer will replace it (≥ 1.5 px inside);
-/// the canvas is converted to RGBA8 four lanes at a time.
+/// the canvas is converted to RGBA8 four lanes at a time; a root whose contents are an opaque
+/// picture of the canvas's size at its own pixels (a shelf) starts the canvas as that picture
+/// (no background fill and no copy over it); each row of a quad has its fully covered inner
+/// span shaded in a tight loop (`ScanRow`), only the edge pixels taking the coverage path.
 package struct Compositor: Sendable {
   package var width: Int
   package var height: Int
@@ -46,12 +49,41 @@ package struct Compositor: Sendable {
 
   /// Renders a tree as it is (model values; use for presentation copies or static trees).
   package func render(presentation root: Layer) -> PixelBuffer {
+    if let backdrop = opaqueBackdrop(root) {
+      // The root's background and contents would only be covered by its opaque picture.
+      var canvas = Canvas(opaque: backdrop)
+      draw(root, parent: .identity, into: &canvas, depth: 0, baseDrawn: true)
+      return canvas.pixelBuffer()
+    }
     var canvas = Canvas(width: width, height: height, fill: background)
     draw(root, parent: .identity, into: &canvas, depth: 0)
     return canvas.pixelBuffer()
   }
 
-  private func draw(_ l: Layer, parent: Transform3D, into canvas: inout Canvas, depth: Int) {
+  /// The root's contents when they are an opaque picture placed 1:1 over the whole canvas
+  /// (a shelf behind a book): the canvas then starts as that picture — the bytes of filling
+  /// the background, the root's background colour and copying the picture over them.
+  private func opaqueBackdrop(_ root: Layer) -> PixelBuffer? {
+    let b = root.bounds
+    guard !root.isHidden, root.opacity >= 1, root.transitionBelow == nil, root.transform.isIdentity,
+      root.zPosition == 0, !root.masksToBounds, root.cornerRadius <= 0,
+      root.shadowOpacity * root.shadowColor.alpha <= 0,
+      let image = root.contents, image.width == width, image.height == height,
+      image.format == .rgba8 || image.format == .gray8,
+      b == LayerRect(x: 0, y: 0, width: Double(width), height: Double(height)),
+      root.position.x - (b.minX + root.anchorPoint.x * b.width) == 0,
+      root.position.y - (b.minY + root.anchorPoint.y * b.height) == 0,
+      contentsRect(root.contentsGravity, bounds: b, image: image) == b
+    else { return nil }
+    let opaque = image.pixels.withUnsafeBufferPointer {
+      isOpaque($0, channels: image.format.channels)
+    }
+    return opaque ? image : nil
+  }
+
+  private func draw(
+    _ l: Layer, parent: Transform3D, into canvas: inout Canvas, depth: Int, baseDrawn: Bool = false
+  ) {
     guard depth < 64, !l.isHidden else { return }
     if let below = l.transitionBelow {
       draw(below, parent: parent, into: &canvas, depth: depth + 1)
@@ -90,7 +122,7 @@ package struct Compositor: Sendable {
       }
       canvas.composite(g, opacity: Float(opacity))
     } else {
-      drawOwn(l, m, opacity, into: &canvas)
+      drawOwn(l, m, opacity, into: &canvas, baseDrawn: baseDrawn)
       drawSublayers(l, visibleSublayers, m, ax, ay, into: &canvas, depth: depth)
     }
   }
@@ -111,16 +143,21 @@ package struct Compositor: Sendable {
     for (_, s) in ordered { draw(s, parent: childParent, into: &canvas, depth: depth + 1) }
   }
 
-  private func drawOwn(_ l: Layer, _ m: Transform3D, _ opacity: Double, into canvas: inout Canvas) {
+  /// The layer's background, contents, gradient and border; `baseDrawn`: the canvas already
+  /// holds the background and contents (`opaqueBackdrop`).
+  private func drawOwn(
+    _ l: Layer, _ m: Transform3D, _ opacity: Double, into canvas: inout Canvas,
+    baseDrawn: Bool = false
+  ) {
     let b = l.bounds
     let op = Float(opacity)
     let radius = min(max(l.cornerRadius, 0), min(b.width, b.height) / 2)
-    if l.backgroundColor.a > 0 {
+    if l.backgroundColor.a > 0 && !baseDrawn {
       canvas.fill(
         m, LocalShape(rect: b, radius: radius, hole: nil), solid(l.backgroundColor),
         opacity: op)
     }
-    if let image = l.contents, image.width > 0, image.height > 0 {
+    if let image = l.contents, image.width > 0, image.height > 0, !baseDrawn {
       let cr = contentsRect(l.contentsGravity, bounds: b, image: image)
       var drawRect = cr
       var r = 0.0

@@ -121,12 +121,16 @@ package struct BookOpenAnimation: Sendable {
     // The eye: level with the book's centre, half a book-width beyond its free edge.
     let eyeX = rect.maxX + rect.width / 2
     let eyeY = rect.midY
+    // The shelf stands still at the canvas's own pixels (copied, not resampled); the scene
+    // above it carries the eye (its anchor) and the perspective.
     let root = Layer(frame: LayerRect(x: 0, y: 0, width: cw, height: ch))
-    root.anchorPoint = LayerPoint(x: eyeX / max(cw, 1), y: eyeY / max(ch, 1))
-    root.position = LayerPoint(x: eyeX, y: eyeY)
     root.contents = shelf
     root.backgroundColor = background
-    root.sublayerTransform = .perspective(perspective * max(rect.width, 1))
+    let scene = Layer(frame: root.bounds)
+    scene.anchorPoint = LayerPoint(x: eyeX / max(cw, 1), y: eyeY / max(ch, 1))
+    scene.position = LayerPoint(x: eyeX, y: eyeY)
+    scene.sublayerTransform = .perspective(perspective * max(rect.width, 1))
+    root.addSublayer(scene)
     let book = Layer(frame: rect)
     book.shadowOpacity = 0.45 * (1 - p)
     book.shadowRadius = 8
@@ -147,7 +151,7 @@ package struct BookOpenAnimation: Sendable {
     coverLayer.isDoubleSided = false
     coverLayer.transform = .rotation(-Double.pi / 2 * p, x: 0, y: 1, z: 0)
     book.addSublayer(coverLayer)
-    root.addSublayer(book)
+    scene.addSublayer(book)
     return Compositor(width: canvasWidth, height: canvasHeight, background: background)
       .render(presentation: root)
   }

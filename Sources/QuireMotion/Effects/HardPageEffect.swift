@@ -105,7 +105,9 @@ package struct HardPageEffect: PageTurnEffect, LeafEffect {
     back.transform = .rotation(Double.pi, x: 0, y: 1, z: 0)
     back.isDoubleSided = false
     back.backgroundColor = .white
-    if let b = faces.back { back.contents = b.flippedLeftRight() }
+    // A single page's leaf stops edge-on: its back never faces the viewer (it is culled), so
+    // the mirrored picture is made only for a spread.
+    if spreadLeaf, let b = faces.back { back.contents = b.flippedLeftRight() }
     if faces.backVeil > 0 {
       let veil = Layer(frame: leaf.bounds)
       veil.backgroundColor = .white

@@ -1,0 +1,128 @@
+import Foundation
+
+/// One quad's scan conversion, row by row (see `Canvas.rasterize`): the inverse homography,
+/// the edges, the local shape and the shader, ready for the row workers.
+struct ScanRow<S: Shader>: @unchecked Sendable {
+  /// The 3×3 inverse homography, row-major: canvas (x, y, 1) → homogeneous local (a, b, c).
+  let h: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+  let edges: [(a: Double, b: Double, c: Double)]
+  let scale: Double
+  let shape: LocalShape
+  let needsLocal: Bool
+  let needsUV: Bool
+  let shader: S
+  /// Canvas width in pixels.
+  let width: Int
+  /// Exactly affine (no perspective terms): the homogeneous c is 1 everywhere.
+  var affine: Bool { h.2 == 0 && h.5 == 0 && h.8 == 1 }
+
+  /// The homogeneous coordinates of a pixel centre, stepped by (h0, h1, h2) per pixel.
+  struct Walk {
+    var a, b, c: Double
+  }
+
+  /// Draws row `y` between x0 and x1 into the canvas floats at `dst`.
+  @inline(__always) func draw(row y: Int, x0: Int, x1: Int, into dst: UnsafeMutablePointer<Float>) {
+    let span = rowSpan(edges, y: y, x0: x0, x1: x1)
+    let sx = span.start
+    let ex = span.end
+    guard sx < ex else { return }
+    let py = Double(y) + 0.5
+    let x0c = Double(sx) + 0.5
+    var walk = Walk(
+      a: x0c * h.0 + py * h.3 + h.6, b: x0c * h.1 + py * h.4 + h.7, c: x0c * h.2 + py * h.5 + h.8)
+    let line = dst + y &* width &* 4
+    // The inner span, where every pixel is fully covered and the shape is the plain rect.
+    let innerStart = needsLocal ? ex : min(max(sx, span.fullStart), ex)
+    let innerEnd = needsLocal ? ex : max(min(ex, span.fullEnd), innerStart)
+    let full = span.fullStart..<max(span.fullStart, span.fullEnd)
+    for x in sx..<innerStart { edgePixel(x, py, full.contains(x), &walk, line) }
+    if innerStart < innerEnd { inner(innerStart, innerEnd, &walk, line) }
+    for x in innerEnd..<ex { edgePixel(x, py, full.contains(x), &walk, line) }
+  }
+
+  /// Pixels [a, b) of a row, each fully covered: a constant colour as one run, else the
+  /// shader at each pixel's (u, v).
+  @inline(__always) func inner(
+    _ a: Int, _ b: Int, _ walk: inout Walk, _ line: UnsafeMutablePointer<Float>
+  ) {
+    if !needsUV {
+      // No (u, v) is read: the walk is not advanced (nothing after it reads it either).
+      fillRun(shader.shade(0, 0), line + a &* 4, count: b - a)
+      return
+    }
+    let (h0, h1, h2) = (h.0, h.1, h.2)
+    if affine {
+      for x in a..<b {
+        sourceOver(shader.shade(walk.a, walk.b), line + x &* 4)
+        walk.a += h0
+        walk.b += h1
+        walk.c += h2
+      }
+      return
+    }
+    for x in a..<b {
+      if walk.c != 0 {
+        let inv = 1 / walk.c
+        sourceOver(shader.shade(walk.a * inv, walk.b * inv), line + x &* 4)
+      }
+      walk.a += h0
+      walk.b += h1
+      walk.c += h2
+    }
+  }
+
+  /// One pixel by the full path: its coverage by the quad's edges (unless `full`: every edge
+  /// is ≥ ½ px away) and by the local rounded rectangle, then the shader.
+  @inline(__always) func edgePixel(
+    _ x: Int, _ py: Double, _ full: Bool, _ walk: inout Walk, _ line: UnsafeMutablePointer<Float>
+  ) {
+    defer {
+      walk.a += h.0
+      walk.b += h.1
+      walk.c += h.2
+    }
+    var cov: Float = 1
+    if !full {
+      let pxc = Double(x) + 0.5
+      var md = Double.infinity
+      for e in edges { md = min(md, e.a * pxc + e.b * py + e.c) }
+      let c = md + 0.5
+      if c <= 0 { return }
+      cov = Float(min(c, 1))
+    }
+    var u = 0.0
+    var v = 0.0
+    if needsUV {
+      if affine {
+        u = walk.a
+        v = walk.b
+      } else {
+        if walk.c == 0 { return }
+        let inv = 1 / walk.c
+        u = walk.a * inv
+        v = walk.b * inv
+      }
+    }
+    if needsLocal {
+      cov *= localCoverage(u, v)
+      if cov <= 0 { return }
+    }
+    var src = shader.shade(u, v)
+    if cov < 1 { src *= cov }
+    sourceOver(src, line + x &* 4)
+  }
+
+  /// Coverage of local (u, v) by the rounded rectangle less its hole.
+  @inline(__always) func localCoverage(_ u: Double, _ v: Double) -> Float {
+    var lc = 1.0
+    if shape.radius > 0 {
+      lc = min(max(0.5 + roundedRectInside(u, v, shape.rect, shape.radius) * scale, 0), 1)
+    }
+    if let hole = shape.hole {
+      let d = roundedRectInside(u, v, hole.rect, hole.radius)
+      lc *= 1 - min(max(0.5 + d * scale, 0), 1)
+    }
+    return Float(lc)
+  }
+}
