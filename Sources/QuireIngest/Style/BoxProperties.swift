@@ -61,7 +61,13 @@ extension StyleComputer {
     let name = d.name
     if name.hasPrefix("border") && applyBorder(name, v, fs, &s.box) { return true }
     if name.hasPrefix("background") { return applyBackground(name, v, &s.box.background) }
-    if name.contains("column") || name == "gap", applyColumns(name, v, fs, &s) { return true }
+    // A byte search: `String.contains(_:)` resolves to Foundation's here, a CFString search
+    // of ~5,000 instructions per declaration (2 % of a paginate of moby-dick).
+    if name.utf8.firstRange(of: "column".utf8) != nil || name == "gap",
+      applyColumns(name, v, fs, &s)
+    {
+      return true
+    }
     switch name {
     case "margin", "margin-left", "margin-right", "margin-top", "margin-bottom":
       return applyMarginAuto(name, v, fs, &s)
