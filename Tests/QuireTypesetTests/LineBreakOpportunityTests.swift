@@ -127,8 +127,12 @@ import Testing
   @Test func curlyQuotesFollowTheLanguage() {
     // “a” b: in English U+201C is OP (no break after it), in German CL.
     let text: [UInt32] = [0x201C, 0x61, 0x201D, 0x20, 0x62]
-    #expect(LatinLineBreaks.breaks(text, language: "en") == LineBreakOpportunities.libunibreak(text, language: "en"))
-    #expect(LatinLineBreaks.breaks(text, language: "de") == LineBreakOpportunities.libunibreak(text, language: "de"))
+    #expect(
+      LatinLineBreaks.breaks(text, language: "en")
+        == LineBreakOpportunities.libunibreak(text, language: "en"))
+    #expect(
+      LatinLineBreaks.breaks(text, language: "de")
+        == LineBreakOpportunities.libunibreak(text, language: "de"))
     #expect(LatinLineBreaks.classes(for: "en")[LatinLineBreaks.slot(0x201C)] == LatinLineBreaks.op)
   }
 }

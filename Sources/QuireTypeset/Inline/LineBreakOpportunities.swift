@@ -138,7 +138,9 @@ enum LatinLineBreaks {
     var table: [UInt8] = []
     for row in pairRows {
       precondition(row.count == Int(lastPaired), "pair table row of \(row.count) columns")
-      for c in row.utf8 { table.append(c == UInt8(ascii: "_") ? 0 : c == UInt8(ascii: "%") ? 1 : 2) }
+      for c in row.utf8 {
+        table.append(c == UInt8(ascii: "_") ? 0 : c == UInt8(ascii: "%") ? 1 : 2)
+      }
     }
     return table
   }()
