@@ -64,29 +64,31 @@ enum LatinLineBreaks {
   /// libunibreak's class numbers (`enum LineBreakClass`).
   typealias Class = UInt8
 
+  /// Classes are compile-time constants (computed, not `static let`: a global's lazy
+  /// initialisation check per use was a third of the per-character cost).
   static let ready: Bool = {
     init_linebreak()
     return true
   }()
 
-  static let op = Class(LBP_OP.rawValue)
-  static let ba = Class(LBP_BA.rawValue)
-  static let id = Class(LBP_ID.rawValue)
-  static let al = Class(LBP_AL.rawValue)
-  static let ns = Class(LBP_NS.rawValue)
-  static let wj = Class(LBP_WJ.rawValue)
-  static let cm = Class(LBP_CM.rawValue)
+  @inline(__always) static var op: Class { Class(LBP_OP.rawValue) }
+  @inline(__always) static var ba: Class { Class(LBP_BA.rawValue) }
+  @inline(__always) static var id: Class { Class(LBP_ID.rawValue) }
+  @inline(__always) static var al: Class { Class(LBP_AL.rawValue) }
+  @inline(__always) static var ns: Class { Class(LBP_NS.rawValue) }
+  @inline(__always) static var wj: Class { Class(LBP_WJ.rawValue) }
+  @inline(__always) static var cm: Class { Class(LBP_CM.rawValue) }
   /// The last class of the pair table (JT): BK, CB, CR, LF, NL and SP come after it and are
   /// handled by rule; RI and the classes that resolve to others (AI, CJ, SA, SG, XX) too.
-  static let lastPaired = Class(LBP_JT.rawValue)
-  static let bk = Class(LBP_BK.rawValue)
-  static let cb = Class(LBP_CB.rawValue)
-  static let cr = Class(LBP_CR.rawValue)
-  static let lf = Class(LBP_LF.rawValue)
-  static let nl = Class(LBP_NL.rawValue)
-  static let sp = Class(LBP_SP.rawValue)
+  @inline(__always) static var lastPaired: Class { Class(LBP_JT.rawValue) }
+  @inline(__always) static var bk: Class { Class(LBP_BK.rawValue) }
+  @inline(__always) static var cb: Class { Class(LBP_CB.rawValue) }
+  @inline(__always) static var cr: Class { Class(LBP_CR.rawValue) }
+  @inline(__always) static var lf: Class { Class(LBP_LF.rawValue) }
+  @inline(__always) static var nl: Class { Class(LBP_NL.rawValue) }
+  @inline(__always) static var sp: Class { Class(LBP_SP.rawValue) }
   /// A scalar the fast path does not take (combining marks, regional indicators).
-  static let outside: Class = 0xFF
+  @inline(__always) static var outside: Class { 0xFF }
 
   /// The scalars the fast path knows: U+0000–024F, U+2010–2029, U+FFFC, by table index.
   @inline(__always) static func slot(_ v: UInt32) -> Int {
@@ -256,11 +258,27 @@ enum LatinLineBreaks {
   /// libunibreak's `set_linebreaks` over resolved classes.
   static func opportunities(_ classes: [Class]) -> [CChar] {
     let n = classes.count
+    var brks = [CChar](repeating: CChar(LINEBREAK_MUSTBREAK), count: n)
+    pairs.withUnsafeBufferPointer { pairs in
+      classes.withUnsafeBufferPointer { classes in
+        brks.withUnsafeMutableBufferPointer { brks in
+          walk(classes, pairs, into: brks)
+        }
+      }
+    }
+    return brks
+  }
+
+  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks).
+  @inline(__always)
+  private static func walk(
+    _ classes: UnsafeBufferPointer<Class>, _ pairs: UnsafeBufferPointer<UInt8>,
+    into brks: UnsafeMutableBufferPointer<CChar>
+  ) {
     let (must, allow, no) = (
       CChar(LINEBREAK_MUSTBREAK), CChar(LINEBREAK_ALLOWBREAK), CChar(LINEBREAK_NOBREAK)
     )
-    var brks = [CChar](repeating: must, count: n)
-    let pairs = self.pairs
+    let n = classes.count
     let width = Int(lastPaired)
     var current = lineStart(classes[0])
     var new: Class = 0
@@ -272,23 +290,21 @@ enum LatinLineBreaks {
         current = lineStart(new)
         continue
       }
-      switch new {
-      case sp:
-        brks[i - 1] = no
+      if new > lastPaired {
+        // BK CB CR LF NL SP (the only classes past the pair table that reach here).
+        switch new {
+        case sp: brks[i - 1] = no
+        case cr:
+          brks[i - 1] = no
+          current = cr
+        case cb:
+          brks[i - 1] = allow
+          current = ba
+        default:
+          brks[i - 1] = no
+          current = bk
+        }
         continue
-      case bk, lf, nl:
-        brks[i - 1] = no
-        current = bk
-        continue
-      case cr:
-        brks[i - 1] = no
-        current = cr
-        continue
-      case cb:
-        brks[i - 1] = allow
-        current = ba
-        continue
-      default: break
       }
       switch pairs[(Int(current) - 1) * width + Int(new) - 1] {
       case 0: brks[i - 1] = allow
@@ -298,7 +314,6 @@ enum LatinLineBreaks {
       current = new
     }
     brks[n - 1] = must
-    return brks
   }
 
   /// The class a line starts from (libunibreak's treatment of a first character).
