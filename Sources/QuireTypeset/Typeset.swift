@@ -194,6 +194,9 @@ package final class Typesetter: Sendable {
     var hyphenPoints: [[UInt32]: [Int]] = [:]
     /// The dictionary `hyphenPoints` come from.
     var hyphenDictionary: ObjectIdentifier? = nil
+    /// Whether text lines get every glyph: false when the pages are only counted and mapped,
+    /// never drawn (ChapterFlow.drawsGlyphs).
+    var drawsGlyphs = true
   }
 
   package func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
@@ -229,6 +232,7 @@ package final class Typesetter: Sendable {
     flow.hyphenation.points = caches.hyphenPoints
     flow.hyphenation.pointsDictionary = caches.hyphenDictionary
     flow.vertical = vertical
+    flow.drawsGlyphs = caches.drawsGlyphs
     flow.verticalRL = chapter.writingMode == .verticalRL
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
@@ -396,8 +400,13 @@ extension Typesetter {
     init(_ caches: WorkerCaches) { self.caches = caches }
   }
 
-  package func makeWorker() -> Worker {
-    Worker(WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes)))
+  /// A worker for `layoutChapter(_:worker:)`; with `drawing` false its pages' text lines
+  /// carry only the first glyphs of each run (for a pass that never draws its pages: same
+  /// geometry, same fonts, no glyph arrays).
+  package func makeWorker(drawing: Bool = true) -> Worker {
+    var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
+    caches.drawsGlyphs = drawing
+    return Worker(caches)
   }
 
   /// `layoutChapter(_:)` reusing `worker`'s caches.

@@ -37,6 +37,10 @@ struct PaginationPlan: Sendable {
   var strict = false
   /// Worker threads.
   var threads = 1
+
+  /// Whether any page will be drawn: when none is, lines are laid out without their glyph
+  /// arrays (`Typesetter.makeWorker(drawing:)`; same page map, same fonts).
+  var drawsPages: Bool { !(wanted.ranges.isEmpty && wanted.from == nil) }
 }
 
 /// A book after its pagination: the thin page records and what they were laid out with.
@@ -172,7 +176,8 @@ struct BookPagination {
     let wanted = plan.wanted
     let pass = PageStream(
       typesetter: typesetter, chapters: range,
-      firstPage: state.records.count + 1, keepBoxes: plan.keepBoxes, strict: plan.strict,
+      firstPage: state.records.count + 1, keepBoxes: plan.keepBoxes, drawing: plan.drawsPages,
+      strict: plan.strict,
       stopAfter: plan.stopEarly ? wanted.last : nil,
       wanted: { n in
         guard wanted.contains(n) else { return false }

@@ -18,6 +18,9 @@
 // (Benchmarks/foundations.md). Output bytes never depend on the schedule: pages are
 // rendered independently and records land in slots by page number.
 //
+// A stream that draws no page (`paginate`) lays its lines out without glyph arrays
+// (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same.
+//
 // Early stop: with `stopAfter` set, no chapter is started once that page is numbered, so a
 // job that needs only the first pages (a flip, a `--pages 1-3` render) lays out no more.
 //
@@ -55,6 +58,8 @@ final class PageStream: @unchecked Sendable {
   private let chapters: Range<Int>
   private let firstPage: Int
   private let keepBoxes: Bool
+  /// Whether pages will be drawn (false: lines without glyph arrays).
+  private let drawing: Bool
   /// Strict: a chapter with layout diagnostics stops the stream before its pages are visited.
   private let strict: Bool
   private let stopAfter: Int?
@@ -77,18 +82,21 @@ final class PageStream: @unchecked Sendable {
 
   /// - Parameters:
   ///   - firstPage: the number of the first page of `chapters.lowerBound`.
+  ///   - drawing: whether any page will be visited (false: no glyph arrays are built).
   ///   - stopAfter: stop laying out once this page is numbered.
   ///   - wanted: whether a page number is to be visited.
   ///   - visit: renders (or times) one numbered page; called from worker threads.
   init(
     typesetter: Typesetter, chapters: Range<Int>, firstPage: Int,
-    keepBoxes: Bool, strict: Bool, stopAfter: Int?, wanted: @escaping @Sendable (Int) -> Bool,
+    keepBoxes: Bool, drawing: Bool = true, strict: Bool, stopAfter: Int?,
+    wanted: @escaping @Sendable (Int) -> Bool,
     visit: @escaping @Sendable (Page) throws(QuireError) -> Void
   ) {
     self.typesetter = typesetter
     self.chapters = chapters
     self.firstPage = firstPage
     self.keepBoxes = keepBoxes
+    self.drawing = drawing
     self.strict = strict
     self.stopAfter = stopAfter
     self.wanted = wanted
@@ -126,7 +134,7 @@ final class PageStream: @unchecked Sendable {
   }
 
   private func work(workers: Int) {
-    let worker = typesetter.makeWorker()
+    let worker = typesetter.makeWorker(drawing: drawing)
     while let task = nextTask(workers: workers) {
       switch task {
       case .layout(let k):

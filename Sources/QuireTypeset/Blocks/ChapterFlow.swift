@@ -53,6 +53,9 @@ struct ChapterFlow {
   var floatNesting = 0
   /// Paragraphs kept for a second setting when a float breaks their text's order.
   var floatRetries = 0
+  /// Whether text lines get every glyph (false: a pass whose pages are never drawn, such
+  /// as `paginate`; see `LineComposer.drawsGlyphs`).
+  var drawsGlyphs = true
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.

@@ -138,22 +138,43 @@ struct CollectedText {
 
   @inline(__always)
   private mutating func push(_ s: UInt32, _ o: Int, _ si: Int, _ sm: Bool = false) {
+    let before = scalars.count
+    pushText(s, o)
+    fillStyles(si)
+    if sm && scalars.count > before { smallCaps[smallCaps.count - 1] = true }
+  }
+
+  /// Appends a scalar and its source offset only: a text run's style index and small-caps
+  /// flags are filled in bulk after it (`fillStyles`), two appends per scalar fewer.
+  @inline(__always)
+  private mutating func pushText(_ s: UInt32, _ o: Int) {
     if s < 0x300 {
       clusterMarks = 0
       nonStarters = 0
-    } else if !admitMark(s, o, si) {
+    } else if !admitMark(s, o) {
       return
     }
     scalars.append(s)
     sources.append(o)
-    styles.append(si)
-    smallCaps.append(sm)
+  }
+
+  /// Gives the scalars pushed since the last call style `si` and no small caps.
+  @inline(__always)
+  private mutating func fillStyles(_ si: Int) {
+    let n = scalars.count - styles.count
+    if n == 1 {
+      styles.append(si)
+      smallCaps.append(false)
+    } else if n > 1 {
+      styles.append(contentsOf: repeatElement(si, count: n))
+      smallCaps.append(contentsOf: repeatElement(false, count: n))
+    }
   }
 
   /// Marks (general category M) past `InlineCaps.maxClusterMarks` in a row are dropped
   /// (false); past `InlineCaps.maxNonStarters` non-starters in a row a CGJ goes first.
   @inline(__always)
-  private mutating func admitMark(_ s: UInt32, _ o: Int, _ si: Int) -> Bool {
+  private mutating func admitMark(_ s: UInt32, _ o: Int) -> Bool {
     let funcs = Scripts.funcs.p
     switch hb_unicode_general_category(funcs, s) {
     case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK,
@@ -177,8 +198,6 @@ struct CollectedText {
       // CGJ: a starter, invisible; the marks after it start afresh.
       scalars.append(0x34F)
       sources.append(o)
-      styles.append(si)
-      smallCaps.append(false)
       joinersInserted += 1
       nonStarters = 1
     }
@@ -210,7 +229,7 @@ struct CollectedText {
       var v = sc.value
       if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
         if keepNewlines && v == 0x0A {
-          push(0x2028, offset, si)
+          pushText(0x2028, offset)
           lineStart = scalars.count
           atWordStart = true
           continue
@@ -220,19 +239,19 @@ struct CollectedText {
           // the monospaced text tabs are preserved in).
           let column = scalars.count - lineStart
           let stop = max(0, style.tabSize)
-          for _ in 0..<(stop == 0 ? 0 : stop - column % stop) { push(0x20, offset, si) }
+          for _ in 0..<(stop == 0 ? 0 : stop - column % stop) { pushText(0x20, offset) }
           continue
         }
         v = 0x20
       }
       if v == 0x20 && !preserve {
         if scalars.isEmpty || scalars.last == space || scalars.last == 0x2028 { continue }
-        push(space, offset, si)
+        pushText(space, offset)
         atWordStart = true
         continue
       }
       if !fakeSmall && transform == .none && !fullWidth {
-        push(v, offset, si)
+        pushText(v, offset)
         continue
       }
       appendTransformed(
@@ -242,6 +261,7 @@ struct CollectedText {
         atWordStart: atWordStart, offset: offset, style: si)
       atWordStart = v == 0x20
     }
+    fillStyles(si)
     return offset
   }
 

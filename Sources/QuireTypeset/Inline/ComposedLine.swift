@@ -126,6 +126,13 @@ struct LineComposer {
   /// A piece's trivially copyable fields, read many times per line: an element of `pieces`
   /// is copied whole (with retains) by each subscript read.
   let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double, imageBelow: Double)]
+  /// Whether every glyph goes into the line's runs. False for pages that are never drawn
+  /// (`paginate`): each run still starts where it would, with its face, size and colour
+  /// (the page's font list) and its first piece's glyphs (a run's first baseline is read by
+  /// table layout), but later pieces add no glyphs. Geometry is computed the same way
+  /// either way; lines that are clipped keep every glyph (their kept extent is measured
+  /// over them).
+  var drawsGlyphs = true
 
   init(
     _ text: CollectedText, _ shaped: ShapedParagraph, bidi: BidiParagraph,

@@ -137,7 +137,7 @@ enum LatinStopWords {
       ?? ""
     guard words[primary] != nil else { return nil }
     var hits: [String: Int] = [:]
-    for w in firstWords(chapter, limit: 600) {
+    for w in firstWords(chapter, limit: 600) where w != 0 {
       for lang in languagesOfWord[w] ?? [] { hits[lang, default: 0] += 1 }
     }
     let own = hits[primary] ?? 0
@@ -148,23 +148,33 @@ enum LatinStopWords {
     return best.key
   }
 
-  /// Each listed word and the languages it is common in (one lookup per word read).
-  static let languagesOfWord: [String: [String]] = {
-    var t: [String: [String]] = [:]
+  /// Each listed word (as `packed`) and the languages it is common in (one lookup per word
+  /// read).
+  static let languagesOfWord: [UInt64: [String]] = {
+    var t: [UInt64: [String]] = [:]
     for (lang, set) in words.sorted(by: { $0.key < $1.key }) {
-      for w in set { t[w, default: []].append(lang) }
+      for w in set { t[packed(Array(w.utf8)), default: []].append(lang) }
     }
     return t
   }()
 
-  /// The first `limit` words of the chapter's text, ASCII letters lower-cased. Read as UTF-8
-  /// bytes (every chapter of a book in a Latin-script package comes here once): ASCII
-  /// letters and all non-ASCII bytes make words, anything else ends one; at most 16 KB of
-  /// each text run is read.
-  static func firstWords(_ chapter: Chapter, limit: Int) -> [String] {
-    var out: [String] = []
+  /// A word of at most eight UTF-8 bytes as one number (its bytes in order; none is 0, so
+  /// two words share a number only when they are equal); 0 for a longer word, which no
+  /// listed word is. Words are compared without being made into Strings: that, and hashing
+  /// them, was 2 % of a paginate of moby-dick.
+  static func packed(_ bytes: [UInt8]) -> UInt64 {
+    guard bytes.count <= 8 else { return 0 }
+    return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  /// The first `limit` words of the chapter's text, ASCII letters lower-cased, `packed`.
+  /// Read as UTF-8 bytes (every chapter of a book in a Latin-script package comes here
+  /// once): ASCII letters and all non-ASCII bytes make words, anything else ends one; at
+  /// most 16 KB of each text run is read.
+  static func firstWords(_ chapter: Chapter, limit: Int) -> [UInt64] {
+    var out: [UInt64] = []
     out.reserveCapacity(limit)
-    var word: [UInt8] = []
+    var word = Word()
     // Preorder over the block tree; the stack holds sibling arrays (copy-on-write
     // references) and the next index, so no block is copied.
     var stack: [(blocks: [Block], next: Int)] = [(chapter.blocks, 0)]
@@ -178,20 +188,31 @@ enum LatinStopWords {
           let folded = byte | 0x20
           if byte >= 0x80 || (folded >= 0x61 && folded <= 0x7A) {
             word.append(byte < 0x80 ? folded : byte)
-          } else if !word.isEmpty {
-            out.append(String(decoding: word, as: UTF8.self))
-            word.removeAll(keepingCapacity: true)
+          } else if word.length > 0 {
+            out.append(word.take())
             if out.count >= limit { break }
           }
         }
-        if !word.isEmpty, out.count < limit {
-          out.append(String(decoding: word, as: UTF8.self))
-          word.removeAll(keepingCapacity: true)
-        }
+        if word.length > 0, out.count < limit { out.append(word.take()) }
       }
       if !b.children.isEmpty, stack.count < 10_000 { stack.append((b.children, 0)) }
     }
     return out
+  }
+
+  /// A word being read, packed as it grows (`packed`).
+  struct Word {
+    var key: UInt64 = 0
+    var length = 0
+    mutating func append(_ byte: UInt8) {
+      key = length < 8 ? key << 8 | UInt64(byte) : 0
+      length += 1
+    }
+    /// The packed word (0 when longer than eight bytes); the word starts afresh.
+    mutating func take() -> UInt64 {
+      defer { (key, length) = (0, 0) }
+      return length <= 8 ? key : 0
+    }
   }
 }
 

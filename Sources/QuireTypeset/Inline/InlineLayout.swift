@@ -163,9 +163,10 @@ extension ChapterFlow {
       noWrap && block.box.textOverflowEllipsis
       && (block.box.clipsOverflow || block.element.isEmpty)
     geometry.bands = bands
-    let composer = LineComposer(
+    var composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
+    composer.drawsGlyphs = drawsGlyphs
     for line in composer.compose(breaks, shaper: &shaper) {
       if line.clipped {
         notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)

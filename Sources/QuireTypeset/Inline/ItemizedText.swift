@@ -1,6 +1,6 @@
 // Stage 2 of inline layout, **itemize**: what each scalar of a `CollectedText` is, before
 // anything is shaped — its bidi embedding level (FriBidi, UAX #9), its line-break class
-// result (libunibreak, UAX #14; ICU's dictionaries inside Thai, Lao, Khmer and Myanmar
+// result (libunibreak, UAX #14, or its Latin fast path in LineBreakOpportunities.swift; ICU's dictionaries inside Thai, Lao, Khmer and Myanmar
 // words, DictionaryBreaks.swift), its script (HarfBuzz's Unicode functions) and the face that
 // will draw it (the style's face, else the per-character fallback of `FontSet`).
 //
@@ -16,11 +16,6 @@
 import CHarfBuzz
 import CUnibreak
 import QuireIngest
-
-private let unibreakReady: Bool = {
-  init_linebreak()
-  return true
-}()
 
 /// Per-scalar analysis of one block's text.
 struct ItemizedText {
@@ -56,16 +51,10 @@ struct ItemizedText {
     _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, rtl: Bool, language: String,
     preserveSpaces: Bool
   ) {
-    _ = unibreakReady
     let scalars = text.scalars
-    let n = scalars.count
     bidi = BidiParagraph(
       text: scalars.map { Unicode.Scalar($0) ?? " " }, baseDirection: rtl ? .rtl : .ltr)
-    var brks = [CChar](repeating: 0, count: n)
-    scalars.withUnsafeBufferPointer { t in
-      language.withCString { l in set_linebreaks_utf32(t.baseAddress, n, l, &brks) }
-    }
-    breaks = brks
+    breaks = LineBreakOpportunities.find(scalars, language: language)
     faces = []
     scripts = []
     assignFaces(text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces)

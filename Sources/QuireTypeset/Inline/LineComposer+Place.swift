@@ -165,6 +165,7 @@ extension LineComposer {
           syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
       if piece.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
     }
+    if !drawsGlyphs && edges == nil && !line.runs[line.runs.count - 1].glyphs.isEmpty { return }
     // The run is moved out while its glyphs are appended (and back after), so each
     // append touches one uniquely held array instead of going through `runs[r]`.
     var run = line.runs.removeLast()

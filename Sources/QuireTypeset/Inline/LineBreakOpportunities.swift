@@ -1,0 +1,328 @@
+// UAX #14 line-break opportunities of one paragraph: libunibreak's answer, found without
+// calling it for Latin text.
+//
+// libunibreak (1.1, Debian's) spends most of its time finding each character's class: a
+// linear walk over its property ranges per scalar, ~290 instructions a character, 6 % of a
+// paginate. For text whose every scalar lies in ASCII, Latin-1, Latin Extended-A/B, the
+// General Punctuation quotes and dashes (U+2010–2029) or U+FFFC, this file runs the same
+// algorithm — the UAX #14 pair table (direct, indirect and prohibited breaks), the mandatory
+// breaks after BK/CR/LF/NL, no break before a space, CB as "break on both sides" — with the
+// classes of those scalars read once from libunibreak's own property tables, language
+// tailoring included (`lb_prop_lang_map`: the curly quotes are OP/CL in English), and
+// resolved as libunibreak resolves them (AI to ID for Chinese, Japanese and Korean, to AL
+// otherwise). Anything else in the paragraph (another script, a combining mark, a control
+// character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests` compares
+// both over every paragraph of the corpus and over every short sequence of classes.
+//
+// libunibreak 1.1 asserts (aborts the process) on a regional indicator (U+1F1E6–1F1FF, the
+// halves of a flag emoji): its data has the RI class, its pair table does not. Those
+// scalars are handed to it as an ideograph of class ID (what emoji are) and the pairs kept
+// together afterwards (UAX #14 rev. 30, LB30a: RI × RI).
+//
+// Rejected: replacing libunibreak altogether (its other classes — Hangul jamo, combining
+// marks, South-East Asian scripts — are where a private copy would drift from it), and a
+// fast path for pure-ASCII paragraphs only (three paragraphs in four of an English novel
+// hold a curly quote or a dash).
+
+import CUnibreak
+
+/// Break opportunities after each scalar (`LINEBREAK_MUSTBREAK`, `…ALLOWBREAK`,
+/// `…NOBREAK`), as libunibreak's `set_linebreaks_utf32` gives them.
+enum LineBreakOpportunities {
+  /// The opportunities of `scalars` in `language` (a BCP 47 tag, "" for none).
+  static func find(_ scalars: [UInt32], language: String) -> [CChar] {
+    if let fast = LatinLineBreaks.breaks(scalars, language: language) { return fast }
+    return libunibreak(scalars, language: language)
+  }
+
+  /// libunibreak's answer, with regional indicators passed as an ID-class character.
+  static func libunibreak(_ scalars: [UInt32], language: String) -> [CChar] {
+    _ = LatinLineBreaks.ready
+    let n = scalars.count
+    var brks = [CChar](repeating: 0, count: n)
+    guard n > 0 else { return brks }
+    let flags = scalars.contains { isRegionalIndicator($0) }
+    let text = flags ? scalars.map { isRegionalIndicator($0) ? 0x231A : $0 } : scalars
+    text.withUnsafeBufferPointer { t in
+      language.withCString { l in set_linebreaks_utf32(t.baseAddress, n, l, &brks) }
+    }
+    if flags {
+      for i in 0..<(n - 1) where isRegionalIndicator(scalars[i]) {
+        if isRegionalIndicator(scalars[i + 1]) { brks[i] = CChar(LINEBREAK_NOBREAK) }
+      }
+    }
+    return brks
+  }
+
+  @inline(__always) static func isRegionalIndicator(_ v: UInt32) -> Bool {
+    v >= 0x1F1E6 && v <= 0x1F1FF
+  }
+}
+
+/// The fast path: libunibreak's algorithm over a class table for Latin text.
+enum LatinLineBreaks {
+  /// libunibreak's class numbers (`enum LineBreakClass`).
+  typealias Class = UInt8
+
+  /// Classes are compile-time constants (computed, not `static let`: a global's lazy
+  /// initialisation check per use was a third of the per-character cost).
+  static let ready: Bool = {
+    init_linebreak()
+    return true
+  }()
+
+  @inline(__always) static var op: Class { Class(LBP_OP.rawValue) }
+  @inline(__always) static var ba: Class { Class(LBP_BA.rawValue) }
+  @inline(__always) static var id: Class { Class(LBP_ID.rawValue) }
+  @inline(__always) static var al: Class { Class(LBP_AL.rawValue) }
+  @inline(__always) static var ns: Class { Class(LBP_NS.rawValue) }
+  @inline(__always) static var wj: Class { Class(LBP_WJ.rawValue) }
+  @inline(__always) static var cm: Class { Class(LBP_CM.rawValue) }
+  /// The last class of the pair table (JT): BK, CB, CR, LF, NL and SP come after it and are
+  /// handled by rule; RI and the classes that resolve to others (AI, CJ, SA, SG, XX) too.
+  @inline(__always) static var lastPaired: Class { Class(LBP_JT.rawValue) }
+  @inline(__always) static var bk: Class { Class(LBP_BK.rawValue) }
+  @inline(__always) static var cb: Class { Class(LBP_CB.rawValue) }
+  @inline(__always) static var cr: Class { Class(LBP_CR.rawValue) }
+  @inline(__always) static var lf: Class { Class(LBP_LF.rawValue) }
+  @inline(__always) static var nl: Class { Class(LBP_NL.rawValue) }
+  @inline(__always) static var sp: Class { Class(LBP_SP.rawValue) }
+  /// A scalar the fast path does not take (combining marks, regional indicators).
+  @inline(__always) static var outside: Class { 0xFF }
+
+  /// The scalars the fast path knows: U+0000–024F, U+2010–2029, U+FFFC, by table index.
+  @inline(__always) static func slot(_ v: UInt32) -> Int {
+    if v < 0x250 { return Int(v) }
+    if v >= 0x2010 && v <= 0x2029 { return 0x250 + Int(v - 0x2010) }
+    return v == 0xFFFC ? 0x250 + 26 : -1
+  }
+  static let slots = 0x250 + 27
+  static func scalar(ofSlot k: Int) -> UInt32 {
+    k < 0x250 ? UInt32(k) : k < 0x250 + 26 ? UInt32(0x2010 + k - 0x250) : 0xFFFC
+  }
+
+  /// UAX #14's pair table as libunibreak has it (rows: the class before, columns: after;
+  /// OP … JT in `enum LineBreakClass` order): `_` a direct break, `%` an indirect one (only
+  /// after spaces), `^` none even after spaces.
+  static let pairRows = [
+    "^^^^^^^^^^^^^^^^^^^^^^^^^^^^",  // OP
+    "_^^%%^^^^%%_____%%__^%^_____",  // CL
+    "_^^%%^^^^%%%%%__%%__^%^_____",  // CP
+    "^^^%%%^^^%%%%%%%%%%%^%^%%%%%",  // QU
+    "%^^%%%^^^%%%%%%%%%%%^%^%%%%%",  // GL
+    "_^^%%%^^^_______%%__^%^_____",  // NS
+    "_^^%%%^^^_______%%__^%^_____",  // EX
+    "_^^%%%^^^__%____%%__^%^_____",  // SY
+    "_^^%%%^^^__%%%__%%__^%^_____",  // IS
+    "%^^%%%^^^__%%%%_%%__^%^%%%%%",  // PR
+    "%^^%%%^^^__%%%__%%__^%^_____",  // PO
+    "%^^%%%^^^%%%%%_%%%__^%^_____",  // NU
+    "%^^%%%^^^__%%%_%%%__^%^_____",  // AL
+    "%^^%%%^^^__%%%_%%%__^%^_____",  // HL
+    "_^^%%%^^^_%____%%%__^%^_____",  // ID
+    "_^^%%%^^^______%%%__^%^_____",  // IN
+    "_^^%_%^^^__%____%%__^%^_____",  // HY
+    "_^^%_%^^^_______%%__^%^_____",  // BA
+    "%^^%%%^^^%%%%%%%%%%%^%^%%%%%",  // BB
+    "_^^%%%^^^_______%%_^^%^_____",  // B2
+    "____________________^_______",  // ZW
+    "%^^%%%^^^__%%%_%%%__^%^_____",  // CM
+    "%^^%%%^^^%%%%%%%%%%%^%^%%%%%",  // WJ
+    "_^^%%%^^^_%____%%%__^%^___%%",  // H2
+    "_^^%%%^^^_%____%%%__^%^____%",  // H3
+    "_^^%%%^^^_%____%%%__^%^%%%%_",  // JL
+    "_^^%%%^^^_%____%%%__^%^___%%",  // JV
+    "_^^%%%^^^_%____%%%__^%^____%",  // JT
+  ]
+
+  /// The pair table as bytes: 0 direct, 1 indirect, 2 prohibited; row-major, 28 × 28.
+  static let pairs: [UInt8] = {
+    var table: [UInt8] = []
+    for row in pairRows {
+      precondition(row.count == Int(lastPaired), "pair table row of \(row.count) columns")
+      for c in row.utf8 {
+        table.append(c == UInt8(ascii: "_") ? 0 : c == UInt8(ascii: "%") ? 1 : 2)
+      }
+    }
+    return table
+  }()
+
+  /// Class tables by tailoring (index into `lb_prop_lang_map`, or none) and by whether AI
+  /// resolves to ID (Chinese, Japanese, Korean).
+  struct Tables {
+    var names: [(name: [UInt8], length: Int)] = []
+    /// `[tailoring + 1][cjk]`: one class per slot.
+    var classes: [[[Class]]] = []
+  }
+
+  static let tables: Tables = {
+    _ = ready
+    var t = Tables()
+    let defaults = properties(quire_lb_default_properties())
+    var tailorings: [[(UInt32, UInt32, Class)]] = [[]]
+    var map = quire_lb_language_properties()!
+    while let name = map.pointee.lang {
+      let bytes = Array(String(cString: name).utf8)
+      t.names.append((bytes, map.pointee.namelen))
+      tailorings.append(properties(UnsafePointer(map.pointee.lbp)))
+      map += 1
+    }
+    for tailoring in tailorings {
+      t.classes.append(
+        [false, true].map { cjk in
+          (0..<slots).map { k in
+            resolve(lookup(scalar(ofSlot: k), tailoring, defaults), cjk: cjk)
+          }
+        })
+    }
+    return t
+  }()
+
+  /// A property range list up to its `LBP_Undefined` end.
+  static func properties(_ p: UnsafePointer<LineBreakProperties>?) -> [(UInt32, UInt32, Class)] {
+    var out: [(UInt32, UInt32, Class)] = []
+    guard var p else { return out }
+    while p.pointee.prop != LBP_Undefined, out.count < 1 << 16 {
+      out.append((p.pointee.start, p.pointee.end, Class(p.pointee.prop.rawValue)))
+      p += 1
+    }
+    return out
+  }
+
+  /// The class libunibreak gives `v`: the tailoring's, else the default ranges' (XX when
+  /// none has it).
+  static func lookup(
+    _ v: UInt32, _ tailoring: [(UInt32, UInt32, Class)], _ defaults: [(UInt32, UInt32, Class)]
+  ) -> Class {
+    for (lo, hi, c) in tailoring {
+      if v < lo { break }
+      if v <= hi { return c }
+    }
+    var (lo, hi) = (0, defaults.count)
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if defaults[mid].1 < v { lo = mid + 1 } else { hi = mid }
+    }
+    if lo < defaults.count, defaults[lo].0 <= v { return defaults[lo].2 }
+    return Class(LBP_XX.rawValue)
+  }
+
+  /// libunibreak's class resolution; the classes the fast path does not take as `outside`.
+  static func resolve(_ c: Class, cjk: Bool) -> Class {
+    switch UInt32(c) {
+    case LBP_AI.rawValue: return cjk ? id : al
+    case LBP_CJ.rawValue: return ns
+    case LBP_SA.rawValue, LBP_SG.rawValue, LBP_XX.rawValue: return al
+    case LBP_CM.rawValue, LBP_RI.rawValue, LBP_Undefined.rawValue: return outside
+    default: return c
+    }
+  }
+
+  /// The class table for `language` (libunibreak matches a tailoring by its name's prefix).
+  static func classes(for language: String) -> [Class] {
+    let t = tables
+    let bytes = Array(language.utf8.prefix(2))
+    let cjk = bytes == Array("zh".utf8) || bytes == Array("ja".utf8) || bytes == Array("ko".utf8)
+    var tailoring = 0
+    let lang = Array(language.utf8)
+    for (k, entry) in t.names.enumerated() {
+      let n = min(entry.length, entry.name.count)
+      if lang.count >= n, lang.prefix(n).elementsEqual(entry.name.prefix(n)),
+        entry.length <= entry.name.count || lang.count == n
+      {
+        tailoring = k + 1
+        break
+      }
+    }
+    return t.classes[tailoring][cjk ? 1 : 0]
+  }
+
+  /// The opportunities of `scalars`, or nil when one of them is outside the fast path.
+  static func breaks(_ scalars: [UInt32], language: String) -> [CChar]? {
+    let n = scalars.count
+    if n == 0 { return [] }
+    let table = classes(for: language)
+    return scalars.withUnsafeBufferPointer { s -> [CChar]? in
+      var classes = [Class](repeating: 0, count: n)
+      for i in 0..<n {
+        let k = slot(s[i])
+        guard k >= 0 else { return nil }
+        let c = table[k]
+        guard c != outside else { return nil }
+        classes[i] = c
+      }
+      return opportunities(classes)
+    }
+  }
+
+  /// libunibreak's `set_linebreaks` over resolved classes.
+  static func opportunities(_ classes: [Class]) -> [CChar] {
+    let n = classes.count
+    var brks = [CChar](repeating: CChar(LINEBREAK_MUSTBREAK), count: n)
+    pairs.withUnsafeBufferPointer { pairs in
+      classes.withUnsafeBufferPointer { classes in
+        brks.withUnsafeMutableBufferPointer { brks in
+          walk(classes, pairs, into: brks)
+        }
+      }
+    }
+    return brks
+  }
+
+  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks).
+  @inline(__always)
+  private static func walk(
+    _ classes: UnsafeBufferPointer<Class>, _ pairs: UnsafeBufferPointer<UInt8>,
+    into brks: UnsafeMutableBufferPointer<CChar>
+  ) {
+    let (must, allow, no) = (
+      CChar(LINEBREAK_MUSTBREAK), CChar(LINEBREAK_ALLOWBREAK), CChar(LINEBREAK_NOBREAK)
+    )
+    let n = classes.count
+    let width = Int(lastPaired)
+    var current = lineStart(classes[0])
+    var new: Class = 0
+    for i in 1..<max(1, n) {
+      let last = new
+      new = classes[i]
+      if current == bk || (current == cr && new != lf) {
+        brks[i - 1] = must
+        current = lineStart(new)
+        continue
+      }
+      if new > lastPaired {
+        // BK CB CR LF NL SP (the only classes past the pair table that reach here).
+        switch new {
+        case sp: brks[i - 1] = no
+        case cr:
+          brks[i - 1] = no
+          current = cr
+        case cb:
+          brks[i - 1] = allow
+          current = ba
+        default:
+          brks[i - 1] = no
+          current = bk
+        }
+        continue
+      }
+      switch pairs[(Int(current) - 1) * width + Int(new) - 1] {
+      case 0: brks[i - 1] = allow
+      case 1: brks[i - 1] = last == sp ? allow : no
+      default: brks[i - 1] = no
+      }
+      current = new
+    }
+    brks[n - 1] = must
+  }
+
+  /// The class a line starts from (libunibreak's treatment of a first character).
+  @inline(__always) static func lineStart(_ c: Class) -> Class {
+    switch c {
+    case lf, nl: return bk
+    case cb: return ba
+    case sp: return wj
+    default: return c
+    }
+  }
+}
