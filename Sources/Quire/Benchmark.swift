@@ -155,7 +155,7 @@ public enum Benchmark {
         let image = renderer.render(
           page, width: settings.pageWidth, height: settings.pageHeight, format: format)
         let b = now()
-        let png = PNGCodec.encode(image)
+        let png = PNGCodec.encodePage(image)
         let c = now()
         if png.isEmpty { throw .internalError("page \(page.number) encoded to no bytes") }
         clock.withLock {

@@ -17,6 +17,11 @@ import Synchronization
 public final class OutputFolder: Sendable {
   /// The folder every file is written into.
   public let root: URL
+  /// `root.path` with a trailing slash: file paths are this plus a checked name. Joined as
+  /// strings because `URL.appendingPathComponent` asks the file system whether the name is
+  /// a folder (an `fstatat` per page file, which waits on the folder's lock while another
+  /// worker creates or renames a page in it).
+  private let prefix: String
   /// The lock file's descriptor while `lock()` holds it (closing it releases the lock).
   private let lockDescriptor = Mutex<Int32>(-1)
 
@@ -29,6 +34,7 @@ public final class OutputFolder: Sendable {
       throw .cannotCreate(path: path, reason: "an empty output path")
     }
     root = URL(fileURLWithPath: path).standardizedFileURL
+    prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
     try Self.makeFolders(root.path, as: path)
   }
 
@@ -40,7 +46,7 @@ public final class OutputFolder: Sendable {
   /// removed meanwhile is no lock: after `flock` succeeds the descriptor must still be the
   /// file at the path (same device and inode), else it is taken again.
   public func lock() throws(QuireError) {
-    let path = root.appendingPathComponent(Self.lockName).path
+    let path = prefix + Self.lockName
     for _ in 0..<8 {
       let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard fd >= 0 else {
@@ -76,7 +82,7 @@ public final class OutputFolder: Sendable {
       return fd
     }
     guard fd >= 0 else { return }
-    let path = root.appendingPathComponent(Self.lockName).path
+    let path = prefix + Self.lockName
     unlink(path)
     AtomicFileRegistry.unregister(path)
     close(fd)
@@ -86,7 +92,7 @@ public final class OutputFolder: Sendable {
   public func write(_ bytes: some Collection<UInt8>, as name: String, sync: Bool = false)
     throws(QuireError)
   {
-    let target = root.appendingPathComponent(try Self.checked(name)).path
+    let target = prefix + (try Self.checked(name))
     do { try AtomicFile.write(bytes, to: target, sync: sync) } catch {
       throw .cannotCreate(path: target, reason: error.reason)
     }
@@ -98,7 +104,7 @@ public final class OutputFolder: Sendable {
   func write(
     _ name: String, sync: Bool, _ body: (AtomicFile) throws(QuireError) -> Void
   ) throws(QuireError) {
-    let target = root.appendingPathComponent(try Self.checked(name)).path
+    let target = prefix + (try Self.checked(name))
     let file: AtomicFile
     do { file = try AtomicFile(path: target) } catch {
       throw .cannotCreate(path: target, reason: error.reason)
@@ -118,7 +124,7 @@ public final class OutputFolder: Sendable {
 
   /// Removes `name` if it exists (the manifest of an earlier render, before new pages land).
   public func remove(_ name: String) throws(QuireError) {
-    let target = root.appendingPathComponent(try Self.checked(name)).path
+    let target = prefix + (try Self.checked(name))
     if unlink(target) != 0 && errno != ENOENT {
       throw .cannotCreate(path: target, reason: "unlink: \(String(cString: strerror(errno)))")
     }

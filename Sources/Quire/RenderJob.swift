@@ -111,7 +111,7 @@ public enum RenderJob {
         let size = settings.outputSize(of: page)
         let image = renderer.render(page, width: size.width, height: size.height, format: format)
         try out.write(
-          PNGCodec.encode(image), as: pageFileName(page.number, digits: 4), sync: flush)
+          PNGCodec.encodePage(image), as: pageFileName(page.number, digits: 4), sync: flush)
         written.withLock { $0.append(page.number) }
         let (done, known) = counts.withLock {
           $0.done += 1

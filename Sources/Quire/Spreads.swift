@@ -117,7 +117,7 @@ enum SpreadPlan {
         try decode(name, in: out, format: format)
       }
       let name = fileName(spread.number, digits: digits)
-      try out.write(PNGCodec.encode(compose(left, right, format: format)), as: name)
+      try out.write(PNGCodec.encodePage(compose(left, right, format: format)), as: name)
       spread.file = name
       written.append(spread)
     }

@@ -60,7 +60,8 @@ public struct PNGChunkWriter: Sendable {
     appendBigEndian(UInt32(data.count))
     let typeStart = bytes.count
     appendBigEndian(type.rawValue)
-    bytes.append(contentsOf: data)
+    // As typed bytes, so the append is one copy of the buffer.
+    bytes.append(contentsOf: data.assumingMemoryBound(to: UInt8.self))
     let crc = bytes.withUnsafeBytes { all in
       let covered = UnsafeRawBufferPointer(rebasing: all[typeStart...])
       return libdeflate_crc32(0, covered.baseAddress, covered.count)

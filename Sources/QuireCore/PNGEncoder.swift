@@ -48,45 +48,66 @@ public enum PNGEncoder {
   }
 
   /// A complete PNG of the borrowed window `view`.
+  ///
+  /// The filtered rows and the deflate output live in scratch buffers of a pooled
+  /// compressor (`Deflater.withScratch`), reused page after page: the only allocation per
+  /// image is the returned file, and the compressed stream is copied once, into it.
   public static func encode(
     _ view: PixelView, filter: Filter = defaultFilter, level: Int32 = defaultLevel
   ) -> [UInt8] {
-    let idat = imageData(view, filter: filter, level: level)
-    var png = PNGChunkWriter(capacity: idat.count)
-    png.header(width: view.width, height: view.height, format: view.format)
-    png.append(.imageData, idat)
-    png.end()
-    return png.bytes
+    Deflater.withScratch(level: level) { scratch in
+      let idat = scratch.compress(rowsOf: view, filter: filter)
+      var png = PNGChunkWriter(capacity: idat.count)
+      png.header(width: view.width, height: view.height, format: view.format)
+      png.append(.imageData, idat)
+      png.end()
+      return png.bytes
+    }
   }
 
   /// The zlib stream an IDAT (or APNG fdAT) carries for `view`: its rows filtered, deflated.
   public static func imageData(_ view: PixelView, filter: Filter, level: Int32) -> [UInt8] {
-    Deflater.compress(filteredRows(view, filter: filter), level: level)
+    Deflater.withScratch(level: level) { [UInt8]($0.compress(rowsOf: view, filter: filter)) }
   }
 
   /// One filter-type byte before each row, then the filtered row: what PNG compresses.
   public static func filteredRows(_ view: PixelView, filter: Filter) -> [UInt8] {
+    let total = filteredCount(view)
+    return [UInt8](unsafeUninitializedCapacity: total) { dst, initialized in
+      writeFilteredRows(view, filter: filter, into: dst.baseAddress)
+      initialized = total
+    }
+  }
+
+  /// The bytes `filteredRows` gives for `view`: a filter byte and a row per row (one zero
+  /// byte per row for an image without columns).
+  static func filteredCount(_ view: PixelView) -> Int {
+    view.bytesPerRow == 0 ? view.height : view.height * (view.bytesPerRow + 1)
+  }
+
+  /// Writes the `filteredCount(view)` bytes of the filtered rows to `out`.
+  static func writeFilteredRows(
+    _ view: PixelView, filter: Filter, into out: UnsafeMutablePointer<UInt8>?
+  ) {
+    guard let out, view.height > 0 else { return }
     let bpp = view.format.channels
     let stride = view.bytesPerRow
-    let total = view.height * (stride + 1)
     // PNG forbids empty images; an empty buffer still gets well-formed (if invalid) output.
-    if stride == 0 || view.height == 0 { return [UInt8](repeating: 0, count: view.height) }
-    // Every byte is written below (a filter byte and a full row per row), so skip zeroing.
-    return [UInt8](unsafeUninitializedCapacity: total) { dst, initialized in
-      guard let out = dst.baseAddress else { return }
-      var prior: UnsafePointer<UInt8>? = nil
-      for y in 0..<view.height {
-        let row = view.row(y).baseAddress.unsafelyUnwrapped
-        let o = out + y * (stride + 1)
-        var kind = filter
-        if filter == .adaptive {
-          kind = bestFilter(row: row, prior: prior, count: stride, bpp: bpp, scratch: o + 1)
-        }
-        o[0] = kind.code
-        apply(kind, row: row, prior: prior, count: stride, bpp: bpp, out: o + 1)
-        prior = row
+    if stride == 0 {
+      out.initialize(repeating: 0, count: view.height)
+      return
+    }
+    var prior: UnsafePointer<UInt8>? = nil
+    for y in 0..<view.height {
+      let row = view.row(y).baseAddress.unsafelyUnwrapped
+      let o = out + y * (stride + 1)
+      var kind = filter
+      if filter == .adaptive {
+        kind = bestFilter(row: row, prior: prior, count: stride, bpp: bpp, scratch: o + 1)
       }
-      initialized = total
+      o[0] = kind.code
+      apply(kind, row: row, prior: prior, count: stride, bpp: bpp, out: o + 1)
+      prior = row
     }
   }
 
@@ -152,12 +173,21 @@ public enum PNGEncoder {
 /// zlib streams from libdeflate, with compressors reused across calls: allocating one costs a
 /// few hundred kilobytes of tables. A compressor is used by one thread at a time; idle ones
 /// wait in a small pool behind a `Mutex`.
+///
+/// A pooled compressor also keeps the two buffers a PNG encode needs (the filtered rows and
+/// the compressed stream) between calls, so a render that encodes hundreds of same-sized
+/// pages allocates and faults in those ~1 MB once per thread instead of once per page. Only
+/// buffers up to `keptScratchBytes` are kept: a huge image's scratch is freed after use.
 public enum Deflater {
-  /// One libdeflate compressor; this class is its only owner. It moves between threads only
-  /// through the pool's mutex, never shared, hence `@unchecked Sendable`.
-  private final class Compressor: @unchecked Sendable {
+  /// One libdeflate compressor and its scratch; this class is their only owner. It moves
+  /// between threads only through the pool's mutex, never shared, hence `@unchecked Sendable`.
+  final class Compressor: @unchecked Sendable {
     let level: Int32
     let handle: OpaquePointer
+    /// Filtered rows (input) and the zlib stream (output), grown on demand.
+    private var input = ScratchBytes()
+    private var output = ScratchBytes()
+
     init(level: Int32) {
       // Fails only when out of memory.
       guard let h = libdeflate_alloc_compressor(level) else {
@@ -167,11 +197,55 @@ public enum Deflater {
       self.handle = h
     }
     deinit { libdeflate_free_compressor(handle) }
+
+    /// The zlib stream of `view`'s filtered rows, in this compressor's output scratch: valid
+    /// until the compressor's next use.
+    func compress(rowsOf view: PixelView, filter: PNGEncoder.Filter) -> UnsafeRawBufferPointer {
+      let count = PNGEncoder.filteredCount(view)
+      let rows = input.reserve(count)
+      PNGEncoder.writeFilteredRows(view, filter: filter, into: rows)
+      return compress(UnsafeRawBufferPointer(start: rows, count: count))
+    }
+
+    /// The zlib stream of `data`, in this compressor's output scratch.
+    func compress(_ data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+      let bound = libdeflate_zlib_compress_bound(handle, data.count)
+      let out = output.reserve(bound)
+      let n = libdeflate_zlib_compress(handle, data.baseAddress, data.count, out, bound)
+      // The bound guarantees success; 0 would mean libdeflate broke its contract.
+      precondition(n > 0, "libdeflate_zlib_compress returned 0 within its own bound")
+      return UnsafeRawBufferPointer(start: out, count: n)
+    }
+
+    /// Frees scratch buffers larger than what the pool keeps.
+    func trim() {
+      input.trim(to: Deflater.keptScratchBytes)
+      output.trim(to: Deflater.keptScratchBytes)
+    }
   }
 
   /// Idle compressors, at most `poolLimit`.
   private static let idle = Mutex<[Compressor]>([])
   private static let poolLimit = 8
+  /// The largest scratch buffer an idle compressor keeps (a 1200×1600 RGBA page fits).
+  static let keptScratchBytes = 8 << 20
+
+  /// Runs `body` with an idle compressor of `level` (clamped to 0…12), then returns it to
+  /// the pool. What `body` gets from the compressor is valid only inside `body`.
+  static func withScratch<R>(level: Int32, _ body: (Compressor) -> R) -> R {
+    let level = max(0, min(12, level))
+    let compressor =
+      idle.withLock { pool -> Compressor? in
+        pool.lastIndex { $0.level == level }.map { pool.remove(at: $0) }
+      } ?? Compressor(level: level)
+    defer {
+      compressor.trim()
+      idle.withLock { pool in
+        if pool.count < poolLimit { pool.append(compressor) }
+      }
+    }
+    return body(compressor)
+  }
 
   /// The zlib-wrapped deflate stream of `input` at libdeflate `level` (clamped to 0…12).
   public static func compress(_ input: [UInt8], level: Int32) -> [UInt8] {
@@ -180,23 +254,34 @@ public enum Deflater {
 
   /// The zlib-wrapped deflate stream of `input` at libdeflate `level` (clamped to 0…12).
   public static func compress(_ input: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
-    let level = max(0, min(12, level))
-    let compressor =
-      idle.withLock { pool -> Compressor? in
-        pool.lastIndex { $0.level == level }.map { pool.remove(at: $0) }
-      } ?? Compressor(level: level)
-    defer {
-      idle.withLock { pool in
-        if pool.count < poolLimit { pool.append(compressor) }
-      }
-    }
-    let bound = libdeflate_zlib_compress_bound(compressor.handle, input.count)
-    let out = [UInt8](unsafeUninitializedCapacity: bound) { dst, initialized in
-      initialized = libdeflate_zlib_compress(
-        compressor.handle, input.baseAddress, input.count, dst.baseAddress, dst.count)
-    }
-    // The bound guarantees success; 0 would mean libdeflate broke its contract.
-    precondition(!out.isEmpty, "libdeflate_zlib_compress returned 0 within its own bound")
-    return out
+    withScratch(level: level) { [UInt8]($0.compress(input)) }
   }
+}
+
+/// A growable byte buffer that is never zeroed or copied when it grows (its old contents are
+/// dropped): scratch whose every use writes before it reads.
+struct ScratchBytes: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>? = nil
+  private var capacity = 0
+
+  /// At least `count` writable bytes (their contents undefined).
+  mutating func reserve(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+    if let base, capacity >= count { return base }
+    base?.deallocate()
+    let grown = max(count, 1)
+    let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    base = fresh
+    capacity = grown
+    return fresh
+  }
+
+  /// Frees the buffer when it holds more than `limit` bytes.
+  mutating func trim(to limit: Int) {
+    guard capacity > limit else { return }
+    base?.deallocate()
+    base = nil
+    capacity = 0
+  }
+
+  deinit { base?.deallocate() }
 }

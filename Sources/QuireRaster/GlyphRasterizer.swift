@@ -54,6 +54,79 @@ struct GlyphBitmap {
   var offset: Int
 }
 
+/// The glyph cache's index: open addressing with linear probing in a power-of-two table of
+/// slots (key, bitmap), at most half full. A page looks up every glyph it draws (~2,000 for
+/// a text page), so the lookup is a multiply-xorshift hash of the key's fields and a probe
+/// or two in one array — a `Dictionary` spent a SipHash (seeded, three rounds per word) on
+/// each. Holds at most `maxCount` entries; past that the caller's generational clear runs
+/// (glyphs that draw nothing take no arena bytes, so the arena alone would not bound it).
+struct GlyphIndex {
+  private struct Slot {
+    var key: GlyphKey
+    var bitmap: GlyphBitmap
+    var used: Bool
+  }
+
+  private static let emptySlot = Slot(
+    key: GlyphKey(font: 0, glyph: 0, size: 0, variant: 0),
+    bitmap: GlyphBitmap(left: 0, top: 0, width: 0, rows: 0, offset: 0), used: false)
+  /// The most entries kept (a book's working set is a few thousand).
+  static let maxCount = 1 << 16
+
+  private var slots = [Slot](repeating: emptySlot, count: 1024)
+  /// Entries stored.
+  private(set) var count = 0
+
+  @inline(__always)
+  private static func hash(_ k: GlyphKey) -> Int {
+    var h = UInt64(k.glyph) | UInt64(k.variant) << 32 | UInt64(UInt32(bitPattern: k.size)) << 40
+    h ^= UInt64(UInt32(bitPattern: k.font)) &* 0x9E37_79B9_7F4A_7C15
+    h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
+    return Int(truncatingIfNeeded: h ^ (h >> 29))
+  }
+
+  /// The bitmap stored for `key`.
+  @inline(__always)
+  func find(_ key: GlyphKey) -> GlyphBitmap? {
+    let mask = slots.count - 1
+    var i = Self.hash(key) & mask
+    while slots[i].used {
+      if slots[i].key == key { return slots[i].bitmap }
+      i = (i + 1) & mask
+    }
+    return nil
+  }
+
+  /// Stores `bitmap` for `key` (replacing an earlier one).
+  mutating func insert(_ key: GlyphKey, _ bitmap: GlyphBitmap) {
+    if 2 * (count + 1) > slots.count { grow() }
+    let mask = slots.count - 1
+    var i = Self.hash(key) & mask
+    while slots[i].used {
+      if slots[i].key == key {
+        slots[i].bitmap = bitmap
+        return
+      }
+      i = (i + 1) & mask
+    }
+    slots[i] = Slot(key: key, bitmap: bitmap, used: true)
+    count += 1
+  }
+
+  /// Forgets every entry, keeping the table's size.
+  mutating func removeAll() {
+    for i in slots.indices { slots[i].used = false }
+    count = 0
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = [Slot](repeating: Self.emptySlot, count: old.count * 2)
+    count = 0
+    for slot in old where slot.used { insert(slot.key, slot.bitmap) }
+  }
+}
+
 struct GlyphKey: Hashable {
   var font: Int32
   var glyph: UInt32
@@ -77,7 +150,7 @@ final class GlyphRasterizer: @unchecked Sendable {
   // Keeps every FontBytes our faces point into alive until after FT_Done_Face.
   private var held: [FontBytes] = []
 
-  private var index: [GlyphKey: GlyphBitmap] = [:]
+  private var index = GlyphIndex()
   private let arena: UnsafeMutablePointer<UInt8>
   private let arenaCapacity: Int
   private var arenaUsed = 0
@@ -130,13 +203,22 @@ final class GlyphRasterizer: @unchecked Sendable {
   /// The pointer is valid until the next call.
   @inline(__always)
   func glyph(_ key: GlyphKey, error: inout RasterError?) -> (GlyphBitmap, UnsafePointer<UInt8>)? {
-    if let g = index[key] { return (g, UnsafePointer(arena + g.offset)) }
+    if let g = index.find(key) { return (g, UnsafePointer(arena + g.offset)) }
     return renderGlyph(key, error: &error)
+  }
+
+  /// Generational clear: cheaper than LRU bookkeeping on every hit, and a book's working
+  /// set (one or two faces at two or three sizes) refills in a page.
+  private func clearCache() {
+    index.removeAll()
+    arenaUsed = 0
+    generations += 1
   }
 
   private func renderGlyph(
     _ key: GlyphKey, error: inout RasterError?
   ) -> (GlyphBitmap, UnsafePointer<UInt8>)? {
+    if index.count >= GlyphIndex.maxCount { clearCache() }
     let font = Int(key.font)
     guard let face = face(font, error: &error) else { return nil }
     if faceSize[font] != key.size {
@@ -146,7 +228,7 @@ final class GlyphRasterizer: @unchecked Sendable {
     let empty = GlyphBitmap(left: 0, top: 0, width: 0, rows: 0, offset: 0)
     let flags = FT_Int32(cft_load_target_light()) | FT_Int32(FT_LOAD_NO_BITMAP)
     guard FT_Load_Glyph(face, FT_UInt(key.glyph), flags) == 0 else {
-      index[key] = empty
+      index.insert(key, empty)
       return (empty, UnsafePointer(arena))
     }
     let slot = face.pointee.glyph!
@@ -167,7 +249,7 @@ final class GlyphRasterizer: @unchecked Sendable {
       if dx != 0 { FT_Outline_Translate(&slot.pointee.outline, dx, 0) }
     }
     guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else {
-      index[key] = empty
+      index.insert(key, empty)
       return (empty, UnsafePointer(arena))
     }
     let bm = slot.pointee.bitmap
@@ -180,7 +262,7 @@ final class GlyphRasterizer: @unchecked Sendable {
     if size == 0 || bm.buffer == nil || bm.pixel_mode != UInt8(FT_PIXEL_MODE_GRAY.rawValue) {
       g.width = 0
       g.rows = 0
-      index[key] = g
+      index.insert(key, g)
       return (g, UnsafePointer(arena))
     }
     let pitch = Int(bm.pitch)
@@ -194,17 +276,11 @@ final class GlyphRasterizer: @unchecked Sendable {
       }
       dest = scratch!
     } else {
-      if arenaUsed + size > arenaCapacity {
-        // Generational clear: cheaper than LRU bookkeeping on every hit, and a book's
-        // working set (one or two faces at two or three sizes) refills in a page.
-        index.removeAll(keepingCapacity: true)
-        arenaUsed = 0
-        generations += 1
-      }
+      if arenaUsed + size > arenaCapacity { clearCache() }
       g.offset = arenaUsed
       dest = arena + arenaUsed
       arenaUsed += size
-      index[key] = g
+      index.insert(key, g)
     }
     for r in 0..<rows {
       let src = pitch >= 0 ? bm.buffer + r * pitch : bm.buffer + (rows - 1 - r) * (-pitch)

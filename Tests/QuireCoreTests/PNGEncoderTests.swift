@@ -116,4 +116,34 @@ enum ReferenceDecoder {
     #expect(idat == Deflater.compress(rows, level: 3))
     #expect(idat.first == 0x78)  // a zlib header
   }
+
+  /// The encoder reuses pooled scratch buffers between images: a large image, then a small
+  /// one (the scratch holds stale bytes of the large one), then one too large for the pool to
+  /// keep, then the small one again must each encode exactly as a fresh encoder would
+  /// (zlib's stream inflated back to the filtered rows, which are checked byte for byte).
+  @Test func scratchReuseNeverLeaksBytesBetweenImages() throws {
+    let big = samplePixels(width: 300, height: 200, format: .rgba8, seed: 11)
+    let small = samplePixels(width: 7, height: 5, format: .gray8, seed: 12)
+    let huge = PixelBuffer(width: 1500, height: 1500, format: .rgba8, fill: 77)
+    for image in [big, small, huge, small, big] {
+      let png = PNGEncoder.encode(image, filter: .none, level: 3)
+      let parts = try #require(chunks(of: png))
+      #expect(parts.map(\.type) == ["IHDR", "IDAT", "IEND"])
+      let rows = image.withView { PNGEncoder.filteredRows($0, filter: .none) }
+      #expect(try inflated(parts[1].data, count: rows.count) == rows)
+      #expect(png == PNGEncoder.encode(image, filter: .none, level: 3))
+    }
+  }
+}
+
+/// The bytes of a zlib stream, inflated by zlib (through Python's zlib module): an oracle
+/// apart from libdeflate's compressor.
+private func inflated(_ stream: [UInt8], count: Int) throws -> [UInt8]? {
+  let path = NSTemporaryDirectory() + "quire-core-zlib-\(getpid())-\(UUID().uuidString)"
+  try Data(stream).write(to: URL(fileURLWithPath: path))
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let script =
+    "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))"
+  let r = try Subprocess.run(Subprocess.python, ["-c", script, path])
+  return r.status == 0 && r.out.count == count ? Array(r.out) : nil
 }

@@ -71,7 +71,7 @@ struct FastPathTests {
         let renderer = eager.makeRenderer()
         for i in Set([0, eager.layout.pages.count / 2, eager.layout.pages.count - 1]).sorted() {
           let page = eager.layout.pages[i]
-          let png = PNGCodec.encode(
+          let png = PNGCodec.encodePage(
             renderer.render(
               page, width: r.layout.pageWidth, height: r.layout.pageHeight, format: .gray8))
           let file = FileManager.default.contents(
@@ -136,7 +136,7 @@ struct FastPathTests {
     #expect(got == expected, "moby-dick: manifest differs from the eager one")
     let renderer = eager.makeRenderer()
     for n in [1, 7] {
-      let png = PNGCodec.encode(
+      let png = PNGCodec.encodePage(
         renderer.render(
           eager.layout.pages[n - 1], width: r.layout.pageWidth, height: r.layout.pageHeight,
           format: .gray8))

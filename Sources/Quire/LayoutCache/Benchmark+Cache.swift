@@ -93,7 +93,7 @@ extension Benchmark {
     let drawn = try layout.draw([n]) { page, renderer throws(QuireError) in
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
-      if PNGCodec.encode(image).isEmpty {
+      if PNGCodec.encodePage(image).isEmpty {
         throw .internalError("page \(page.number) encoded to no bytes")
       }
     }

@@ -39,7 +39,7 @@ extension RenderJob {
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
       try out.write(
-        PNGCodec.encode(image), as: pageFileName(page.number, digits: digits),
+        PNGCodec.encodePage(image), as: pageFileName(page.number, digits: digits),
         sync: request.flushToDisk)
       done += 1
       progress(done, numbers.count)
