@@ -53,6 +53,9 @@ struct ChapterFlow {
   var floatNesting = 0
   /// Paragraphs kept for a second setting when a float breaks their text's order.
   var floatRetries = 0
+  /// Where the paragraph being laid out should end its first line (a `::first-line`
+  /// settled on a cycle, Inline/FirstLine.swift); nil almost always.
+  var firstLineBreak: Int? = nil
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.
