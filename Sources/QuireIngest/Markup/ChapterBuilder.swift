@@ -221,12 +221,7 @@ struct ChapterBuilder {
         ctx.openedInlineBox = openedBox
         ctx.after = pseudoStyle(.after, matched, style)
         if contexts[contexts.count - 1].firstLine != nil || matched.pseudo[.firstLine] != nil {
-          ctx.firstLine = firstLineStyle(
-            style, matched, opened: opened, openedBox: openedBox,
-            parent: &contexts[contexts.count - 1])
-          if let fl = ctx.firstLine, ctx.after != nil {
-            ctx.afterFirstLine = pseudoStyle(.after, matched, fl)
-          }
+          setFirstLine(&ctx, style, matched, opened, openedBox, &contexts[contexts.count - 1])
         }
         contexts.append(ctx)
         startGenerated(
@@ -456,6 +451,19 @@ struct ChapterBuilder {
       ctx.firstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(ctx.style.computed))
     frames[frames.count - 1].pending.append(
       .text(text, style, link: ctx.link, lang: ctx.lang))
+  }
+
+  /// Sets the element's first-line styles (its own and its `::after`'s), `parent` its
+  /// parent's context.
+  private mutating func setFirstLine(
+    _ ctx: inout StyleContext, _ style: ElementStyle, _ matched: MatchedDeclarations,
+    _ opened: Bool, _ openedBox: Bool, _ parent: inout StyleContext
+  ) {
+    ctx.firstLine = firstLineStyle(
+      style, matched, opened: opened, openedBox: openedBox, parent: &parent)
+    if let fl = ctx.firstLine, ctx.after != nil {
+      ctx.afterFirstLine = pseudoStyle(.after, matched, fl)
+    }
   }
 
   /// The element's style inside the `::first-line` box of its block (FirstLineCascade.swift):
