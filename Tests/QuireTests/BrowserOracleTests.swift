@@ -27,7 +27,7 @@ enum BrowserOracle {
     "blocks.xhtml": 100, "box-model.xhtml": 100, "centred.xhtml": 100, "images.xhtml": 100,
     "floats.xhtml": 100, "lists.xhtml": 96, "table.xhtml": 100, "jlreq-tables.xhtml": 100,
     "inline-blocks.xhtml": 100, "overflow-selectors.xhtml": 100, "columns.xhtml": 100,
-    "float-blocks.xhtml": 100, "dropcaps.xhtml": 100,
+    "float-blocks.xhtml": 100, "dropcaps.xhtml": 100, "first-line.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.

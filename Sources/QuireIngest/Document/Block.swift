@@ -73,6 +73,9 @@ package struct Block: Sendable {
   package var source = -1
   /// Spans, row group, columns of table elements (Document/TablePart.swift).
   package var table = TablePart()
+  /// Some of its runs carry a `::first-line` style (`ComputedStyle.firstLine`), which
+  /// Typeset gives the text of its first formatted line.
+  package var hasFirstLine = false
 
   package init(
     kind: BlockKind, style: ComputedStyle, inlines: [Inline] = [], children: [Block] = [],

@@ -82,6 +82,25 @@ package struct ComputedStyle: Sendable, Hashable, Codable {
   package var lineThrough: Bool = false
   /// Inline text properties beyond the above (TextStyle.swift).
   package var text = TextStyle()
+  /// On the runs of a block that has a `::first-line`: the style this run takes where it is
+  /// set on the block's first formatted line (CSS Pseudo 4 §3.1.1: the run's own
+  /// declarations over the `::first-line` ones, inherited through its inline ancestors).
+  /// Never inherited; nil everywhere else. Typeset applies it after breaking
+  /// (Inline/FirstLine.swift).
+  package var firstLine: FirstLineStyle? = nil
 
   package init() {}
+}
+
+/// The style a run takes on its block's first formatted line (`ComputedStyle.firstLine`),
+/// boxed: a style cannot hold a style by value.
+package indirect enum FirstLineStyle: Sendable, Hashable, Codable {
+  case style(ComputedStyle)
+
+  /// The first-line style.
+  package var style: ComputedStyle {
+    switch self {
+    case .style(let s): return s
+    }
+  }
 }

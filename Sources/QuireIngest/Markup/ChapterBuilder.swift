@@ -62,6 +62,11 @@ private struct StyleContext {
   var siblingScope: Set<String> = []
   /// Whether the element opened an inline block (its end is pending on exit).
   var openedInlineBox = false
+  /// The element's style inside its block's `::first-line` box, while its text may be on
+  /// that line (FirstLineCascade.swift); nil almost always.
+  var firstLine: ElementStyle? = nil
+  /// Its `::after`'s style there.
+  var afterFirstLine: ElementStyle? = nil
 }
 
 struct ChapterBuilder {
@@ -135,7 +140,7 @@ struct ChapterBuilder {
       switch event {
       case .exit(let n):
         var ctx = contexts.removeLast()
-        if let after = ctx.after { appendGenerated(after, n, &ctx) }
+        if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
         generated.counters.end(ctx.siblingScope)
         if ctx.openedFrame { closeFrame() }
         if ctx.openedInlineBox {
@@ -215,6 +220,9 @@ struct ChapterBuilder {
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         ctx.openedInlineBox = openedBox
         ctx.after = pseudoStyle(.after, matched, style)
+        if contexts[contexts.count - 1].firstLine != nil || matched.pseudo[.firstLine] != nil {
+          setFirstLine(&ctx, style, matched, opened, openedBox, &contexts[contexts.count - 1])
+        }
         contexts.append(ctx)
         startGenerated(
           n, style, matched, insideMarker: inside, opened: opened, &contexts[contexts.count - 1])
@@ -439,8 +447,57 @@ struct ChapterBuilder {
   }
 
   private mutating func appendText(_ text: String, _ ctx: StyleContext) {
+    let style = FirstLineCascade.attach(
+      ctx.firstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(ctx.style.computed))
     frames[frames.count - 1].pending.append(
-      .text(text, Self.inlineStyle(ctx.style.computed), link: ctx.link, lang: ctx.lang))
+      .text(text, style, link: ctx.link, lang: ctx.lang))
+  }
+
+  /// Sets the element's first-line styles (its own and its `::after`'s), `parent` its
+  /// parent's context.
+  private mutating func setFirstLine(
+    _ ctx: inout StyleContext, _ style: ElementStyle, _ matched: MatchedDeclarations,
+    _ opened: Bool, _ openedBox: Bool, _ parent: inout StyleContext
+  ) {
+    ctx.firstLine = firstLineStyle(
+      style, matched, opened: opened, openedBox: openedBox, parent: &parent)
+    if let fl = ctx.firstLine, ctx.after != nil {
+      ctx.afterFirstLine = pseudoStyle(.after, matched, fl)
+    }
+  }
+
+  /// The element's style inside the `::first-line` box of its block (FirstLineCascade.swift):
+  /// an inline element's is computed under its parent's; a block's is its own
+  /// `::first-line`, over what its parent hands down when it is the parent's first content.
+  private mutating func firstLineStyle(
+    _ style: ElementStyle, _ matched: MatchedDeclarations, opened: Bool, openedBox: Bool,
+    parent: inout StyleContext
+  ) -> ElementStyle? {
+    let inherited = parent.firstLine
+    // An atomic inline's content is laid out apart, as a block of its own.
+    if openedBox { return nil }
+    guard opened else {
+      return inherited.map {
+        FirstLineCascade.descendant(matched.element, element: style, parent: $0)
+      }
+    }
+    var handed: ElementStyle? = nil
+    if parent.openedFrame {
+      if let inherited, frames.count >= 2, frames[frames.count - 2].children.isEmpty {
+        handed = FirstLineCascade.descendant(matched.element, element: style, parent: inherited)
+      }
+      // The parent's first line is this block's (or was before it): none later is.
+      parent.firstLine = nil
+    }
+    return FirstLineCascade.own(matched.pseudo[.firstLine], base: handed ?? style) ?? handed
+  }
+
+  /// Whether some run of `inlines` carries a first-line style.
+  private static func hasFirstLine(_ inlines: [Inline]) -> Bool {
+    inlines.contains {
+      if case .text(let r) = $0 { return r.style.firstLine != nil }
+      return false
+    }
   }
 
   /// An inline's style without the box properties that only blocks act on, so runs that
@@ -569,25 +626,34 @@ struct ChapterBuilder {
           insideMarker, Self.inlineStyle(style.computed), link: ctx.link, lang: ctx.lang,
           generated: true))
     }
-    if let before = pseudoStyle(.before, matched, style) { appendGenerated(before, n, &ctx) }
+    let fl = ctx.firstLine
+    if let before = pseudoStyle(.before, matched, style) {
+      appendGenerated(before, n, &ctx, firstLine: fl.flatMap { pseudoStyle(.before, matched, $0) })
+    }
     if opened, let first = pseudoStyle(.firstLetter, matched, style) {
+      // Inside the first line, the first letter inherits from ::first-line (CSS Pseudo 4 §2.1).
+      let inFirstLine = fl.flatMap { pseudoStyle(.firstLetter, matched, $0) }
       frames[frames.count - 1].firstLetter = FirstLetterStyle(
-        style: Self.inlineStyle(first.computed), box: first.box)
+        style: FirstLineCascade.attach(
+          inFirstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(first.computed)),
+        box: first.box)
     }
   }
 
   /// The text of a ::before/::after with content, as a generated run in the open frame.
-  private mutating func appendGenerated(_ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext)
-  {
+  private mutating func appendGenerated(
+    _ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext, firstLine: ElementStyle? = nil
+  ) {
     guard case .items(let items) = pseudo.generated.content, pseudo.display != .none else { return }
     generated.applyCounters(
       pseudo.generated, listItem: false, siblingScope: &ctx.siblingScope, itemCount: { 0 })
     let text = generated.text(
       items, node: tree.nodes[n], quotes: pseudo.generated.quotes, lang: ctx.lang)
     guard !text.isEmpty else { return }
+    let style = FirstLineCascade.attach(
+      firstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(pseudo.computed))
     frames[frames.count - 1].pending.append(
-      .text(
-        text, Self.inlineStyle(pseudo.computed), link: ctx.link, lang: ctx.lang, generated: true))
+      .text(text, style, link: ctx.link, lang: ctx.lang, generated: true))
   }
 
   /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
@@ -659,6 +725,7 @@ struct ChapterBuilder {
         block.children = [image]
       } else {
         block.inlines = inlines
+        block.hasFirstLine = Self.hasFirstLine(inlines)
       }
     } else {
       if var anon = anonymousParagraph(&frame) {
@@ -713,6 +780,7 @@ struct ChapterBuilder {
     var block = Block(
       kind: .paragraph, style: anonStyle, inlines: inlines, location: start, element: "",
       lang: lang, dir: frameStyle.direction)
+    block.hasFirstLine = Self.hasFirstLine(inlines)
     // Its lines are the element's (CSS Overflow 3 §3.2: the ellipsis is the block
     // container's, whose anonymous boxes hold its text).
     block.box.textOverflowEllipsis = box.clipsOverflow && box.textOverflowEllipsis

@@ -9,8 +9,9 @@
 // clamped to ±`NthPattern.bound`, so the arithmetic never overflows whatever the sheet says.
 //
 // Pseudo-elements: `::before`, `::after`, `::first-letter`, `::marker` (and the CSS 2
-// single-colon forms) select generated boxes the builder creates; `::first-line` and
-// unknown ones (`::selection`) never match.
+// single-colon forms) select generated boxes the builder creates; `::first-line` gives the
+// runs of a block their first-line style (ChapterBuilder+FirstLine.swift); unknown ones
+// (`::selection`) never match.
 //
 // `:nth-child(An+B of S)` / `:nth-last-child(An+B of S)` (Level 4): the element matches S
 // and its position among the siblings that match S is An+B. Counting those siblings per
@@ -112,7 +113,7 @@ indirect enum PseudoClass: Sendable, Hashable {
 
 /// Pseudo-elements the builder generates boxes for.
 enum PseudoElement: Sendable, Hashable {
-  case before, after, firstLetter, marker
+  case before, after, firstLetter, firstLine, marker
 }
 
 enum PseudoLimits {
@@ -177,8 +178,9 @@ extension SelectorParser {
     case "before": c.pseudoElement = .before
     case "after": c.pseudoElement = .after
     case "first-letter": c.pseudoElement = .firstLetter
+    case "first-line": c.pseudoElement = .firstLine
     case "marker": c.pseudoElement = .marker
-    default: c.neverMatches = true  // ::first-line, ::selection, ::placeholder…
+    default: c.neverMatches = true  // ::selection, ::placeholder…
     }
   }
 

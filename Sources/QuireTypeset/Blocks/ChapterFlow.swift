@@ -56,6 +56,9 @@ struct ChapterFlow {
   /// Whether text lines get every glyph (false: a pass whose pages are never drawn, such
   /// as `paginate`; see `LineComposer.drawsGlyphs`).
   var drawsGlyphs = true
+  /// Where the paragraph being laid out should end its first line (a `::first-line`
+  /// settled on a cycle, Inline/FirstLine.swift); nil almost always.
+  var firstLineBreak: Int? = nil
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.

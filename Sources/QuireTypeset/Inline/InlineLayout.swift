@@ -84,7 +84,13 @@ extension ChapterFlow {
       skipNarrowRoom(
         minimum: 3 * strut.size, lineHeight: strut.above + strut.below, left: left, right: right)
     }
-    let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
+    // `::first-line`: the first line's text restyled once its extent is known (FirstLine.swift).
+    var styled = block
+    if block.hasFirstLine {
+      (styled, firstLineBreak) = firstLineStyled(block, left: left, right: right)
+    }
+    defer { firstLineBreak = nil }
+    let parts = ParagraphParts.split(styled, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
       notes.limits.add(
         1, offset: block.location.offset,
@@ -106,6 +112,9 @@ extension ChapterFlow {
     let blockNumber = nextBlock
     nextBlock += 1
     let (marker, firstEntry) = (pendingMarker, entries.count)
+    // Taken first: an inline block's paragraph is laid out inside this one (FirstLine.swift).
+    let forcedEnd = firstLineBreak
+    firstLineBreak = nil
 
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
@@ -139,7 +148,8 @@ extension ChapterFlow {
     settings.flaggedBreaks = options.hyphenate == .auto
     settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
     settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
-    let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    var shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    if let end = forcedEnd { FirstLine.forceBreak(&shaped, text: text, at: end) }
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
     }
