@@ -145,9 +145,15 @@ struct ChapterFlow {
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
     if positioned.enabled, takePositioned(block, left: left, right: right) { return }
-    if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
-    let st = block.style
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
+    if case .table = block.kind {
+      if block.box.float != .none, floatedTable(block, left: left, right: right, depth: depth) {
+        return
+      }
+      tableBlock(block, left: left, right: right, depth: depth)
+      return
+    }
+    let st = block.style
     if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
       return
     }

@@ -76,19 +76,63 @@ extension ChapterFlow {
       $0.layout(inner, left: 0, right: marginBox, depth: depth)
       $0.flushMargins()
     }
+    placeNested(
+      nested, width: marginBox, block: block, left: left, right: right, boxesFrom: firstBox)
+    return true
+  }
+
+  /// Lays out a floated table (CSS 2.1 §9.5, §17.5.2): its automatic width is already
+  /// shrink-to-fit (min(max(min-content, available), max-content) of its columns, or its
+  /// `width`, a percentage of the float's containing block), so it is laid out in a nested
+  /// flow at the available width and its margin box ends at its border box's right edge plus
+  /// its right margin. Auto and negative margins count as 0 (§10.3.5); `caption-side`,
+  /// borders, header rows and `break-inside` are the table's as in the flow. False when it is
+  /// left to the flow (float area full, nested too deep).
+  mutating func floatedTable(_ block: Block, left: Double, right: Double, depth: Int) -> Bool {
+    guard !floatArea.isFull, floatNesting < Self.maxFloatNesting else { return false }
+    let avail = max(1, right - left)
+    var inner = block
+    inner.box.float = .none
+    let st = block.style
+    let ml = inner.box.marginLeftAuto ? 0 : max(0, px(st.margin.left, of: avail))
+    let mr = inner.box.marginRightAuto ? 0 : max(0, px(st.margin.right, of: avail))
+    (inner.box.marginLeftAuto, inner.box.marginRightAuto) = (false, false)
+    inner.style.margin.left = .rem(ml / options.fontSize)
+    inner.style.margin.right = .rem(mr / options.fontSize)
+    if case .percent(let p)? = inner.box.width {
+      // Of the containing block, not of the room its margins leave.
+      inner.box.width = .rem(max(0, p) / 100 * avail / options.fontSize)
+    }
+    let firstBox = boxFlow.boxes.count
+    var tableRight = 0.0
+    let nested = nestedFlow {
+      tableRight = $0.tableBlock(inner, left: 0, right: avail, depth: depth)
+      $0.flushMargins()
+    }
+    let marginBox = min(avail, max(1, tableRight + mr))
+    placeNested(
+      nested, width: marginBox, block: block, left: left, right: right, boxesFrom: firstBox)
+    return true
+  }
+
+  /// Places what a nested flow laid out for a floated block as one float of margin box width
+  /// `width`, or sets it in the flow when it is taller than a page (see the file comment).
+  private mutating func placeNested(
+    _ nested: (entries: [FlowEntry], height: Double), width: Double, block: Block, left: Double,
+    right: Double, boxesFrom firstBox: Int
+  ) {
     if nested.height > pageHeight + 0.01 {
       setInFlow(
-        nested.entries, side: block.box.float, width: marginBox, left: left, right: right,
+        nested.entries, side: block.box.float, width: width, left: left, right: right,
         boxesFrom: firstBox)
-      return true
+      return
     }
     let piece = FloatPiece(
-      width: marginBox, height: nested.height,
+      width: width, height: nested.height,
       content: FloatContent(entries: nested.entries, boxes: boxFlow.boxes))
     placeFloat(
       piece, side: block.box.float, start: block.location, end: lastLocation, left: left,
       right: right)
-    return true
   }
 
   /// The float's margin box width in `available` px, and `inner` given that used width
@@ -152,12 +196,21 @@ extension ChapterFlow {
   ) {
     let dx = side == .right ? max(left, right - width) : left
     for id in firstBox..<boxFlow.boxes.count { boxFlow.boxes[id].x += dx }
+    var headers: [ObjectIdentifier: TableHeaderRepeat] = [:]
     for var e in nested {
       pendingSpace += e.spaceBefore
       e.spaceBefore = 0
       let own = e.opens
       e.opens = []
       e.shift(dx: dx)
+      if let h = e.repeatHeader {
+        // A table's header rows repeat at its own x on the pages it continues on.
+        let moved =
+          headers[ObjectIdentifier(h)]
+          ?? TableHeaderRepeat(items: h.items.map { $0.offset(dx: dx, dy: 0) }, height: h.height)
+        headers[ObjectIdentifier(h)] = moved
+        e.repeatHeader = moved
+      }
       append(e)
       entries[entries.count - 1].opens += own
     }
