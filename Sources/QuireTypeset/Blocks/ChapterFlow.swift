@@ -51,8 +51,6 @@ struct ChapterFlow {
   var floatArea = FloatArea()
   /// Floats being laid out around the current block (Blocks/FloatBlocks.swift).
   var floatNesting = 0
-  /// Paragraphs kept for a second setting when a float breaks their text's order.
-  var floatRetries = 0
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.

@@ -221,9 +221,17 @@ extension ChapterFlow {
     _ piece: FloatPiece, side: FloatSide, start: Location, end: Location, left: Double,
     right: Double
   ) {
-    let top = nextFlowTop
     let placed = floatArea.place(
-      side: side, width: piece.width, height: piece.height, top: top, left: left, right: right)
+      side: side, width: piece.width, height: piece.height, top: nextFlowTop, left: left,
+      right: right)
+    insertFloat(piece, at: placed, start: start, end: end)
+  }
+
+  /// Appends the zero-height entry of a float whose margin box is `placed` (its content hangs
+  /// below the flow's bottom) and keeps the float beside the flow.
+  mutating func insertFloat(
+    _ piece: FloatPiece, at placed: PlacedFloat, start: Location, end: Location
+  ) {
     var e = FlowEntry(spaceBefore: 0, height: 0, start: start, end: end)
     piece.content.fill(&e, dx: placed.left, dy: placed.top - boxFlow.flowY)
     floatArea.add(placed, group: entries.count)
@@ -234,12 +242,12 @@ extension ChapterFlow {
   }
 
   /// Lays out a floated inline element (an `InlineBlock` whose box floats) of `paragraph`
-  /// as an inline block and places it at the paragraph's top; false when the float area is
-  /// full.
+  /// as an inline block: its margin box and content, to be placed at its line
+  /// (InlineFloats.swift); nil when floats are nested too deep.
   mutating func floatInlineBox(_ ib: InlineBlock, in paragraph: Block, left: Double, right: Double)
-    -> Bool
+    -> FloatPiece?
   {
-    guard !floatArea.isFull, floatNesting < Self.maxFloatNesting else { return false }
+    guard floatNesting < Self.maxFloatNesting else { return nil }
     var ib = ib
     var sunk: (baseline: Double, height: Double)? = nil
     if let initial = ib.block.box.initialLetter {
@@ -255,11 +263,7 @@ extension ChapterFlow {
       content.shift(dy: sunk.baseline - laid.ascent)
       height = sunk.height
     }
-    let piece = FloatPiece(width: laid.width, height: height, content: content)
-    placeFloat(
-      piece, side: ib.block.box.float, start: ib.location,
-      end: Location(spine: spine, offset: ib.end), left: left, right: right)
-    return true
+    return FloatPiece(width: laid.width, height: height, content: content)
   }
 
   /// `initial-letter: N M` (CSS Inline 3 §7.3): sizes the letter so its cap height spans
@@ -335,31 +339,6 @@ extension ChapterFlow {
       entries[f.entry].blockBoxes = []
     }
     return inOrder
-  }
-
-  /// At most this many paragraphs of a chapter with a float after their start are kept
-  /// for a second setting (each keeps a copy of the flow until it is set).
-  static let maxFloatRetries = 1_000
-
-  /// The paragraph holds an inline float after some of its text (not a drop cap).
-  static func floatsAfterItsStart(_ block: Block) -> Bool {
-    var text = false
-    for inline in block.inlines {
-      if isFloated(inline) { if text { return true } } else { text = true }
-    }
-    return false
-  }
-
-  /// `block` with its floated inline elements set in the line as inline blocks.
-  static func keepingFloatsInline(_ block: Block) -> Block {
-    var b = block
-    for i in b.inlines.indices {
-      if case .inlineBlock(var ib) = b.inlines[i], ib.block.box.float != .none {
-        ib.block.box.float = .none
-        b.inlines[i] = .inlineBlock(ib)
-      }
-    }
-    return b
   }
 }
 
