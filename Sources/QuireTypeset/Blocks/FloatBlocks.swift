@@ -24,12 +24,15 @@
 // go into the flow as they are and paginate like any block; nothing is cut and no text is
 // lost. (Chromium fragments such a float; an e-reader page has no room beside it anyway.)
 //
-// An inline float (a floated `span`) is laid out as an inline block (shrink-to-fit, its own
-// paragraph) and placed at the top of the paragraph it occurs in, which is the top of the
-// line it occurs on when, as in verse, every line is a block of its own (§9.5.1 rule 6
-// allows no higher; a float that occurs further down a paragraph of many lines is placed
-// higher than a browser places it — rejected alternative: breaking the paragraph twice to
-// learn its line).
+// An inline float (a floated `span`, a floated inline image) is laid out here as an inline
+// block (shrink-to-fit, its own paragraph) and placed at the line holding its source, the
+// paragraph broken again from there around it (InlineFloats.swift, CSS 2.1 §9.5.1 rule 6).
+//
+// Tables. A floated table (`floatedTable`) is laid out by the table machinery in a nested
+// flow at the available width — automatic table layout is already shrink-to-fit — and its
+// margin box ends at its border box's right edge; it is then placed like any float. A
+// floated block that holds a table or a list takes its widest child's width (intrinsic
+// widths count a table's columns, borders and spacing, and a list's indent).
 //
 // Drop caps. A `::first-letter` with `float` (its punctuation included, CSS Pseudo 4 §2.1)
 // is a floating inline block of its own (ingest), so a drop cap is an inline float at the
@@ -40,12 +43,15 @@
 // A raised initial (M < N) stands above the paragraph's top (browsers move the first line
 // down instead; not done).
 //
-// Reading order. The float's line boxes move after the paragraph line its source sits in
-// when that line is beside it (`moveFloatLines`), so text stays in source order on the page.
+// Reading order. An inline float's line boxes move after the paragraph line its source sits
+// in when that line is beside it (`moveFloatLines`), so text stays in source order on the
+// page.
 //
 // Bounds. At most `FloatArea.maxFloats` floats beside the flow (the rest stay in the flow),
 // floats nested inside floats at most `maxFloatNesting` deep (deeper ones are laid out in
-// the flow of their float), and each float is laid out once: linear in the book.
+// the flow of their float), and each float is laid out once: linear in the book. A float
+// taller than a page (text or table) is set in the flow as above, a table's repeated header
+// moved with it.
 
 import QuireCore
 import QuireIngest

@@ -1,8 +1,9 @@
 // CSS floats in the block flow (CSS 2.1 §9.5, §9.5.1, §9.5.2): a floated image block is
 // taken out of the flow and put against the left or right content edge at the flow's
 // current bottom; the line boxes beside it are shortened, block boxes are not. Floats that
-// hold text (blocks, inline elements, drop caps) are laid out in FloatBlocks.swift and
-// placed and wrapped by the same rules. A paragraph whose first line would have less than
+// hold text (blocks, tables, inline elements, drop caps) are laid out in FloatBlocks.swift
+// and placed and wrapped by the same rules; inline floats at their own line
+// (InlineFloats.swift). A paragraph whose first line would have less than
 // 3 em beside the floats starts below them (§9.5: a line box too short for any content is
 // shifted down; 3 em stands for its first word, unknown before shaping).
 //

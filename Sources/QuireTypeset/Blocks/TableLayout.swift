@@ -15,7 +15,9 @@
 //              (`TableSlicing`); body bands carry the header to repeat on a new page.
 //
 // Coordinates: x in page pixels (the cells are laid out where they will be drawn), y from
-// each entry's top. Units px.
+// each entry's top. Units px. A cell's entries are laid out apart from the flow's (the flow's
+// running height is put back after each), a floated table in a nested flow
+// (FloatBlocks.swift), and `break-inside: avoid` keeps a table's entries in one group.
 //
 // When the grid passes its bounds, or the columns cannot hold one character each even with
 // no spacing, the cells are stacked like paragraphs instead (content is never lost or drawn

@@ -16,6 +16,11 @@
 // break: time is linear in the paragraph.
 // Paragraphs under the threshold — every paragraph of every book in the corpus — are
 // broken in one call, exactly as before.
+//
+// Resuming. `lines(_:from:firstLine:first:)` breaks the paragraph from the first item of a
+// given line on, asking for the widths of the paragraph's own line numbers (the bands of
+// floats beside it): how a paragraph goes on below an inline float placed at one of its
+// lines (Blocks/InlineFloats.swift).
 
 /// Chooses the breaks of one paragraph.
 struct InlineBreaking {

@@ -23,7 +23,8 @@
 // unchanged (it sees widths), and compose gets a vertical `LineGeometry` (columns right to
 // left) — collect and break do not move. Floats: compose takes a per-line measure (the
 // breaker already asks for each line's width), so a float narrows lines without touching
-// the other stages. Math: collect emits one U+FFFC object per formula like an inline image,
+// the other stages; an inline float is placed at its own line between two runs of the break
+// stage (Blocks/InlineFloats.swift). Math: collect emits one U+FFFC object per formula like an inline image,
 // with a box from a math layout; shape makes it one box. Inline blocks likewise: their content
 // is laid out first as a paragraph of its own (InlineBoxLayout.swift), then it is one box. CSS inline boxes (padding,
 // borders, backgrounds): collect records style boundaries, which compose turns into
