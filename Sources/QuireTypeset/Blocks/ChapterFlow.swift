@@ -51,8 +51,6 @@ struct ChapterFlow {
   var floatArea = FloatArea()
   /// Floats being laid out around the current block (Blocks/FloatBlocks.swift).
   var floatNesting = 0
-  /// Paragraphs kept for a second setting when a float breaks their text's order.
-  var floatRetries = 0
   /// Whether text lines get every glyph (false: a pass whose pages are never drawn, such
   /// as `paginate`; see `LineComposer.drawsGlyphs`).
   var drawsGlyphs = true
@@ -151,9 +149,15 @@ struct ChapterFlow {
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
     if block.note != nil, takeNote(block) { return }
     if positioned.enabled, takePositioned(block, left: left, right: right) { return }
-    if case .table = block.kind { return tableBlock(block, left: left, right: right, depth: depth) }
-    let st = block.style
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
+    if case .table = block.kind {
+      if block.box.float != .none, floatedTable(block, left: left, right: right, depth: depth) {
+        return
+      }
+      tableBlock(block, left: left, right: right, depth: depth)
+      return
+    }
+    let st = block.style
     if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
       return
     }

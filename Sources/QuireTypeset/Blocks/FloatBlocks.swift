@@ -24,12 +24,15 @@
 // go into the flow as they are and paginate like any block; nothing is cut and no text is
 // lost. (Chromium fragments such a float; an e-reader page has no room beside it anyway.)
 //
-// An inline float (a floated `span`) is laid out as an inline block (shrink-to-fit, its own
-// paragraph) and placed at the top of the paragraph it occurs in, which is the top of the
-// line it occurs on when, as in verse, every line is a block of its own (§9.5.1 rule 6
-// allows no higher; a float that occurs further down a paragraph of many lines is placed
-// higher than a browser places it — rejected alternative: breaking the paragraph twice to
-// learn its line).
+// An inline float (a floated `span`, a floated inline image) is laid out here as an inline
+// block (shrink-to-fit, its own paragraph) and placed at the line holding its source, the
+// paragraph broken again from there around it (InlineFloats.swift, CSS 2.1 §9.5.1 rule 6).
+//
+// Tables. A floated table (`floatedTable`) is laid out by the table machinery in a nested
+// flow at the available width — automatic table layout is already shrink-to-fit — and its
+// margin box ends at its border box's right edge; it is then placed like any float. A
+// floated block that holds a table or a list takes its widest child's width (intrinsic
+// widths count a table's columns, borders and spacing, and a list's indent).
 //
 // Drop caps. A `::first-letter` with `float` (its punctuation included, CSS Pseudo 4 §2.1)
 // is a floating inline block of its own (ingest), so a drop cap is an inline float at the
@@ -40,12 +43,15 @@
 // A raised initial (M < N) stands above the paragraph's top (browsers move the first line
 // down instead; not done).
 //
-// Reading order. The float's line boxes move after the paragraph line its source sits in
-// when that line is beside it (`moveFloatLines`), so text stays in source order on the page.
+// Reading order. An inline float's line boxes move after the paragraph line its source sits
+// in when that line is beside it (`moveFloatLines`), so text stays in source order on the
+// page.
 //
 // Bounds. At most `FloatArea.maxFloats` floats beside the flow (the rest stay in the flow),
 // floats nested inside floats at most `maxFloatNesting` deep (deeper ones are laid out in
-// the flow of their float), and each float is laid out once: linear in the book.
+// the flow of their float), and each float is laid out once: linear in the book. A float
+// taller than a page (text or table) is set in the flow as above, a table's repeated header
+// moved with it.
 
 import QuireCore
 import QuireIngest
@@ -76,19 +82,63 @@ extension ChapterFlow {
       $0.layout(inner, left: 0, right: marginBox, depth: depth)
       $0.flushMargins()
     }
+    placeNested(
+      nested, width: marginBox, block: block, left: left, right: right, boxesFrom: firstBox)
+    return true
+  }
+
+  /// Lays out a floated table (CSS 2.1 §9.5, §17.5.2): its automatic width is already
+  /// shrink-to-fit (min(max(min-content, available), max-content) of its columns, or its
+  /// `width`, a percentage of the float's containing block), so it is laid out in a nested
+  /// flow at the available width and its margin box ends at its border box's right edge plus
+  /// its right margin. Auto and negative margins count as 0 (§10.3.5); `caption-side`,
+  /// borders, header rows and `break-inside` are the table's as in the flow. False when it is
+  /// left to the flow (float area full, nested too deep).
+  mutating func floatedTable(_ block: Block, left: Double, right: Double, depth: Int) -> Bool {
+    guard !floatArea.isFull, floatNesting < Self.maxFloatNesting else { return false }
+    let avail = max(1, right - left)
+    var inner = block
+    inner.box.float = .none
+    let st = block.style
+    let ml = inner.box.marginLeftAuto ? 0 : max(0, px(st.margin.left, of: avail))
+    let mr = inner.box.marginRightAuto ? 0 : max(0, px(st.margin.right, of: avail))
+    (inner.box.marginLeftAuto, inner.box.marginRightAuto) = (false, false)
+    inner.style.margin.left = .rem(ml / options.fontSize)
+    inner.style.margin.right = .rem(mr / options.fontSize)
+    if case .percent(let p)? = inner.box.width {
+      // Of the containing block, not of the room its margins leave.
+      inner.box.width = .rem(max(0, p) / 100 * avail / options.fontSize)
+    }
+    let firstBox = boxFlow.boxes.count
+    var tableRight = 0.0
+    let nested = nestedFlow {
+      tableRight = $0.tableBlock(inner, left: 0, right: avail, depth: depth)
+      $0.flushMargins()
+    }
+    let marginBox = min(avail, max(1, tableRight + mr))
+    placeNested(
+      nested, width: marginBox, block: block, left: left, right: right, boxesFrom: firstBox)
+    return true
+  }
+
+  /// Places what a nested flow laid out for a floated block as one float of margin box width
+  /// `width`, or sets it in the flow when it is taller than a page (see the file comment).
+  private mutating func placeNested(
+    _ nested: (entries: [FlowEntry], height: Double), width: Double, block: Block, left: Double,
+    right: Double, boxesFrom firstBox: Int
+  ) {
     if nested.height > pageHeight + 0.01 {
       setInFlow(
-        nested.entries, side: block.box.float, width: marginBox, left: left, right: right,
+        nested.entries, side: block.box.float, width: width, left: left, right: right,
         boxesFrom: firstBox)
-      return true
+      return
     }
     let piece = FloatPiece(
-      width: marginBox, height: nested.height,
+      width: width, height: nested.height,
       content: FloatContent(entries: nested.entries, boxes: boxFlow.boxes))
     placeFloat(
       piece, side: block.box.float, start: block.location, end: lastLocation, left: left,
       right: right)
-    return true
   }
 
   /// The float's margin box width in `available` px, and `inner` given that used width
@@ -152,12 +202,21 @@ extension ChapterFlow {
   ) {
     let dx = side == .right ? max(left, right - width) : left
     for id in firstBox..<boxFlow.boxes.count { boxFlow.boxes[id].x += dx }
+    var headers: [ObjectIdentifier: TableHeaderRepeat] = [:]
     for var e in nested {
       pendingSpace += e.spaceBefore
       e.spaceBefore = 0
       let own = e.opens
       e.opens = []
       e.shift(dx: dx)
+      if let h = e.repeatHeader {
+        // A table's header rows repeat at its own x on the pages it continues on.
+        let moved =
+          headers[ObjectIdentifier(h)]
+          ?? TableHeaderRepeat(items: h.items.map { $0.offset(dx: dx, dy: 0) }, height: h.height)
+        headers[ObjectIdentifier(h)] = moved
+        e.repeatHeader = moved
+      }
       append(e)
       entries[entries.count - 1].opens += own
     }
@@ -168,9 +227,17 @@ extension ChapterFlow {
     _ piece: FloatPiece, side: FloatSide, start: Location, end: Location, left: Double,
     right: Double
   ) {
-    let top = nextFlowTop
     let placed = floatArea.place(
-      side: side, width: piece.width, height: piece.height, top: top, left: left, right: right)
+      side: side, width: piece.width, height: piece.height, top: nextFlowTop, left: left,
+      right: right)
+    insertFloat(piece, at: placed, start: start, end: end)
+  }
+
+  /// Appends the zero-height entry of a float whose margin box is `placed` (its content hangs
+  /// below the flow's bottom) and keeps the float beside the flow.
+  mutating func insertFloat(
+    _ piece: FloatPiece, at placed: PlacedFloat, start: Location, end: Location
+  ) {
     var e = FlowEntry(spaceBefore: 0, height: 0, start: start, end: end)
     piece.content.fill(&e, dx: placed.left, dy: placed.top - boxFlow.flowY)
     floatArea.add(placed, group: entries.count)
@@ -181,12 +248,12 @@ extension ChapterFlow {
   }
 
   /// Lays out a floated inline element (an `InlineBlock` whose box floats) of `paragraph`
-  /// as an inline block and places it at the paragraph's top; false when the float area is
-  /// full.
+  /// as an inline block: its margin box and content, to be placed at its line
+  /// (InlineFloats.swift); nil when floats are nested too deep.
   mutating func floatInlineBox(_ ib: InlineBlock, in paragraph: Block, left: Double, right: Double)
-    -> Bool
+    -> FloatPiece?
   {
-    guard !floatArea.isFull, floatNesting < Self.maxFloatNesting else { return false }
+    guard floatNesting < Self.maxFloatNesting else { return nil }
     var ib = ib
     var sunk: (baseline: Double, height: Double)? = nil
     if let initial = ib.block.box.initialLetter {
@@ -202,11 +269,7 @@ extension ChapterFlow {
       content.shift(dy: sunk.baseline - laid.ascent)
       height = sunk.height
     }
-    let piece = FloatPiece(width: laid.width, height: height, content: content)
-    placeFloat(
-      piece, side: ib.block.box.float, start: ib.location,
-      end: Location(spine: spine, offset: ib.end), left: left, right: right)
-    return true
+    return FloatPiece(width: laid.width, height: height, content: content)
   }
 
   /// `initial-letter: N M` (CSS Inline 3 §7.3): sizes the letter so its cap height spans
@@ -282,31 +345,6 @@ extension ChapterFlow {
       entries[f.entry].blockBoxes = []
     }
     return inOrder
-  }
-
-  /// At most this many paragraphs of a chapter with a float after their start are kept
-  /// for a second setting (each keeps a copy of the flow until it is set).
-  static let maxFloatRetries = 1_000
-
-  /// The paragraph holds an inline float after some of its text (not a drop cap).
-  static func floatsAfterItsStart(_ block: Block) -> Bool {
-    var text = false
-    for inline in block.inlines {
-      if isFloated(inline) { if text { return true } } else { text = true }
-    }
-    return false
-  }
-
-  /// `block` with its floated inline elements set in the line as inline blocks.
-  static func keepingFloatsInline(_ block: Block) -> Block {
-    var b = block
-    for i in b.inlines.indices {
-      if case .inlineBlock(var ib) = b.inlines[i], ib.block.box.float != .none {
-        ib.block.box.float = .none
-        b.inlines[i] = .inlineBlock(ib)
-      }
-    }
-    return b
   }
 }
 

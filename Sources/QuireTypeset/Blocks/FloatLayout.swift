@@ -1,8 +1,9 @@
 // CSS floats in the block flow (CSS 2.1 §9.5, §9.5.1, §9.5.2): a floated image block is
 // taken out of the flow and put against the left or right content edge at the flow's
 // current bottom; the line boxes beside it are shortened, block boxes are not. Floats that
-// hold text (blocks, inline elements, drop caps) are laid out in FloatBlocks.swift and
-// placed and wrapped by the same rules. A paragraph whose first line would have less than
+// hold text (blocks, tables, inline elements, drop caps) are laid out in FloatBlocks.swift
+// and placed and wrapped by the same rules; inline floats at their own line
+// (InlineFloats.swift). A paragraph whose first line would have less than
 // 3 em beside the floats starts below them (§9.5: a line box too short for any content is
 // shifted down; 3 em stands for its first word, unknown before shaping).
 //
@@ -80,6 +81,7 @@ struct FloatArea: Sendable {
   var group: Int? = nil
 
   var isEmpty: Bool { floats.isEmpty }
+  var count: Int { floats.count }
   var isFull: Bool { floats.count >= FloatArea.maxFloats }
 
   /// The lowest float bottom (nil without floats).
@@ -151,11 +153,16 @@ struct FloatArea: Sendable {
     var out: [LineBand] = []
     out.reserveCapacity(count)
     for k in 0..<count {
-      let (lo, hi) = edges(
-        top: top + Double(k) * lineHeight, height: lineHeight, left: left, right: right)
-      out.append(LineBand(inset: max(0, lo - left), cut: max(0, lo - left) + max(0, right - hi)))
+      out.append(
+        band(top: top + Double(k) * lineHeight, height: lineHeight, left: left, right: right))
     }
     return out
+  }
+
+  /// The room a line `top..<top + height` has beside the floats inside `left...right`.
+  func band(top: Double, height: Double, left: Double, right: Double) -> LineBand {
+    let (lo, hi) = edges(top: top, height: height, left: left, right: right)
+    return LineBand(inset: max(0, lo - left), cut: max(0, lo - left) + max(0, right - hi))
   }
 }
 
@@ -182,6 +189,18 @@ extension ChapterFlow {
     _ ref: ImageRef, block: Block, side: FloatSide, left: Double, right: Double
   ) -> Bool {
     guard !floatArea.isFull, side != .none else { return false }
+    placeFloat(
+      imageFloat(ref, block: block, left: left, right: right), side: side,
+      start: block.location, end: Location(spine: spine, offset: block.location.offset + 1),
+      left: left, right: right)
+    return true
+  }
+
+  /// A floated image's margin box (its CSS margins around the image's size) and what it
+  /// draws, from the margin box's top-left.
+  mutating func imageFloat(_ ref: ImageRef, block: Block, left: Double, right: Double)
+    -> FloatPiece
+  {
     let avail = max(1, right - left)
     let st = block.style
     let (mt, mr, mb, ml) = (
@@ -192,31 +211,15 @@ extension ChapterFlow {
       .resolve(ref, natural: naturalSize(ref))
     let width = min(avail, max(0, size.width + ml + mr))
     let height = max(0, size.height + mt + mb)
-    let top = nextFlowTop
-    let placed = floatArea.place(
-      side: side, width: width, height: height, top: top, left: left, right: right)
-    let box = Rect(
-      x: placed.left + ml, y: placed.top - top + mt, width: size.width,
-      height: size.height)
+    let box = Rect(x: ml, y: mt, width: size.width, height: size.height)
     let content = Rect(
       x: box.x + size.content.x, y: box.y + size.content.y, width: size.content.width,
       height: size.content.height)
     var drawn = ImagePlacement(href: ref.href, rect: content)
     if size.clipped { drawn.clip = box }
-    let dy = top - boxFlow.flowY
-    var e = FlowEntry(
-      spaceBefore: 0, height: 0, start: block.location,
-      end: Location(spine: spine, offset: block.location.offset + 1))
-    e.items = [DisplayItem.image(drawn).offset(dy: dy)]
-    var shown = ImagePlacement(href: ref.href, rect: box)
-    shown.rect.y += dy
-    e.images = [shown]
-    floatArea.add(placed, group: entries.count)
-    e.group = floatArea.group
-    e.avoidBreakAfter = true
-    entries.append(e)
-    lastLocation = e.end
-    return true
+    var holds = FloatContent(items: [.image(drawn)], lines: [], blockBoxes: [])
+    holds.images = [ImagePlacement(href: ref.href, rect: box)]
+    return FloatPiece(width: width, height: height, content: holds)
   }
 
   /// An inline that floats: an image, or an element blockified into a floating inline block.
@@ -228,26 +231,30 @@ extension ChapterFlow {
     }
   }
 
-  /// Inline-level floats: each floated image or element of a paragraph is placed as a float
-  /// at the paragraph's top (the top of its first line) and taken out of its inlines, in
-  /// order. When the float area is full it stays in the line.
-  @discardableResult
-  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) -> [LiftedFloat] {
-    var lifted: [LiftedFloat] = []
+  /// Inline-level floats: each floated image or element of a paragraph is laid out as a
+  /// float and taken out of its inlines, in order, to be placed at its line
+  /// (InlineFloats.swift). Floats past the room of the float area stay in the line.
+  mutating func liftFloats(_ block: inout Block, left: Double, right: Double) -> [PendingFloat] {
+    var lifted: [PendingFloat] = []
     var kept: [Inline] = []
     kept.reserveCapacity(block.inlines.count)
+    let room = FloatArea.maxFloats - floatArea.count
     for inline in block.inlines {
       switch inline {
-      case .image(let img) where img.image.box.float != .none:
+      case .image(let img) where img.image.box.float != .none && lifted.count < room:
         let floated = Block(
           kind: .image(img.image), style: img.style, location: img.location, element: "img")
-        let lifted = floatImage(
-          img.image, block: floated, side: img.image.box.float, left: left, right: right)
-        if !lifted { kept.append(inline) }
-      case .inlineBlock(let ib) where ib.block.box.float != .none:
-        let (at, top) = (entries.count, boxFlow.flowY)
-        if floatInlineBox(ib, in: block, left: left, right: right) {
-          lifted.append(LiftedFloat(entry: at, top: top, offset: ib.location.offset))
+        lifted.append(
+          PendingFloat(
+            piece: imageFloat(img.image, block: floated, left: left, right: right),
+            side: img.image.box.float, start: img.location,
+            end: Location(spine: spine, offset: img.location.offset + 1)))
+      case .inlineBlock(let ib) where ib.block.box.float != .none && lifted.count < room:
+        if let piece = floatInlineBox(ib, in: block, left: left, right: right) {
+          lifted.append(
+            PendingFloat(
+              piece: piece, side: ib.block.box.float, start: ib.location,
+              end: Location(spine: spine, offset: ib.end)))
         } else {
           kept.append(inline)
         }

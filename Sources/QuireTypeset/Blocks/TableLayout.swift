@@ -15,7 +15,9 @@
 //              (`TableSlicing`); body bands carry the header to repeat on a new page.
 //
 // Coordinates: x in page pixels (the cells are laid out where they will be drawn), y from
-// each entry's top. Units px.
+// each entry's top. Units px. A cell's entries are laid out apart from the flow's (the flow's
+// running height is put back after each), a floated table in a nested flow
+// (FloatBlocks.swift), and `break-inside: avoid` keeps a table's entries in one group.
 //
 // When the grid passes its bounds, or the columns cannot hold one character each even with
 // no spacing, the cells are stacked like paragraphs instead (content is never lost or drawn
@@ -63,31 +65,40 @@ extension ChapterFlow {
   /// Most levels of tables within table cells laid out as tables; deeper ones stack.
   static let maxTableNesting = 8
 
-  /// A table block with its margins and breaks (called from `layout` for `.table`).
-  mutating func tableBlock(_ block: Block, left: Double, right: Double, depth: Int) {
+  /// A table block with its margins and breaks (called from `layout` for `.table`); returns
+  /// the right edge of its border box (of its captions when they are wider).
+  @discardableResult
+  mutating func tableBlock(_ block: Block, left: Double, right: Double, depth: Int) -> Double {
     let st = block.style
     let width = max(1, right - left)
-    if st.breakBefore == .page, !entries.isEmpty { pendingBreak = true }
+    if forcesBreak(st.breakBefore), !entries.isEmpty { pendingBreak = true }
     collapse(px(st.margin.top, of: width))
+    let first = entries.count
     var l = left + px(st.margin.left, of: width)
     var r = right - px(st.margin.right, of: width)
     if r - l < options.fontSize * 2 {
       l = left
       r = right
     }
-    table(block, left: l, right: r, depth: depth)
+    let tableRight = table(block, left: l, right: r, depth: depth)
     collapse(px(st.margin.bottom, of: width))
-    if st.breakAfter == .page { pendingBreak = true }
+    if forcesBreak(st.breakAfter) { pendingBreak = true }
+    // `break-inside/before/after: avoid` on the table and its captions (BlockBreaks.swift).
+    applyBreaks(block, from: first)
+    return tableRight
   }
 
-  mutating func table(_ block: Block, left: Double, right: Double, depth: Int) {
+  /// Lays out a table between `left` and `right`; returns its border box's right edge (`right`
+  /// when its cells are stacked or it has no rows).
+  @discardableResult
+  mutating func table(_ block: Block, left: Double, right: Double, depth: Int) -> Double {
     var structure = ChapterFlow.tableStructure(block)
     layout(blocks: structure.stray, left: left, right: right, depth: depth + 1)
     guard !structure.rows.isEmpty else {
       layout(
         blocks: structure.topCaptions + structure.bottomCaptions, left: left, right: right,
         depth: depth + 1)
-      return
+      return right
     }
     let specs = structure.rows.map { row in
       row.children.map { ($0.table.columnSpan, $0.table.rowSpan) }
@@ -95,7 +106,7 @@ extension ChapterFlow {
     let nesting = tableNesting
     guard nesting < ChapterFlow.maxTableNesting, let grid = TableGrid.build(specs) else {
       stackCells(structure, left: left, right: right, depth: depth)
-      return
+      return right
     }
     structure.grid = grid
     structure.cells = grid.cells.map { structure.rows[$0.row].children[$0.index] }
@@ -104,7 +115,7 @@ extension ChapterFlow {
     let floor = Double(grid.columnCount) * options.fontSize * 0.5
     if floor + frame.horizontalChrome(columns: grid.columnCount) > right - left {
       stackCells(structure, left: left, right: right, depth: depth)
-      return
+      return right
     }
     tableNesting += 1
     defer { tableNesting -= 1 }
@@ -123,6 +134,7 @@ extension ChapterFlow {
     for e in tableEntries(placed, laid, block: block) { append(e) }
     layout(
       blocks: structure.bottomCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
+    return max(tableRight, x0 + 1)
   }
 
   /// The table's horizontal origin and column widths.
@@ -211,6 +223,9 @@ extension ChapterFlow {
     inner.style.breakBefore = .auto
     inner.style.breakAfter = .auto
     let saved = (entries, pendingSpace, marginPos, marginNeg, pendingBreak, pendingMarker)
+    // The cell's entries are not the flow's: the running flow height (floats, boxes) is put
+    // back after it.
+    let flowY = boxFlow.flowY
     entries = []
     pendingSpace = 0
     marginPos = 0
@@ -232,6 +247,7 @@ extension ChapterFlow {
     out.height = y + max(0, pendingSpace)
     out.baseline = baseline ?? out.height
     (entries, pendingSpace, marginPos, marginNeg, pendingBreak, pendingMarker) = saved
+    boxFlow.flowY = flowY
     return out
   }
 

@@ -35,8 +35,10 @@ extension ChapterFlow {
     case .rule:
       return IntrinsicWidths(min: extra, max: extra)
     case .table where depth < ChapterFlow.maxNesting:
+      // The table's widths hold its borders and padding (its chrome): add its margins only.
       if let w = tableIntrinsicWidths(block, depth: depth + 1) {
-        return IntrinsicWidths(min: w.min + extra, max: w.max + extra)
+        let margins = Swift.max(0, px(st.margin.left, of: 0) + px(st.margin.right, of: 0))
+        return IntrinsicWidths(min: w.min + margins, max: w.max + margins)
       }
     default: break
     }

@@ -16,6 +16,11 @@
 // break: time is linear in the paragraph.
 // Paragraphs under the threshold — every paragraph of every book in the corpus — are
 // broken in one call, exactly as before.
+//
+// Resuming. `lines(_:from:firstLine:first:)` breaks the paragraph from the first item of a
+// given line on, asking for the widths of the paragraph's own line numbers (the bands of
+// floats beside it): how a paragraph goes on below an inline float placed at one of its
+// lines (Blocks/InlineFloats.swift).
 
 /// Chooses the breaks of one paragraph.
 struct InlineBreaking {
@@ -41,28 +46,43 @@ struct InlineBreaking {
   }
 
   func lines(_ items: [BreakItem]) -> [LineBreak] {
-    guard eachLine else { return segmentLines(items) }
+    guard eachLine else { return segmentLines(items, firstLine: 0, first: true) }
+    return lines(items, from: 0, firstLine: 0, first: true)
+  }
+
+  /// The lines of the paragraph's items from `start` (the first item of line `firstLine`,
+  /// which has the first line's measure when `first`), as indices into `items`: how a
+  /// paragraph is broken again below a float placed beside one of its lines
+  /// (Blocks/InlineFloats.swift).
+  func lines(_ items: [BreakItem], from start: Int, firstLine: Int, first: Bool) -> [LineBreak] {
     var out: [LineBreak] = []
-    var start = 0
-    for k in items.indices {
-      guard case .penalty(_, let cost, _) = items[k], cost >= BreakItem.forcedBreak,
-        k < items.count - 1
-      else { continue }
-      // The segment ends with the fil glue and forced break of a paragraph's end.
-      out += segmentLines(Array(items[start...k])).map {
-        LineBreak(index: start + $0.index, ratio: $0.ratio, hyphenated: $0.hyphenated)
+    var (segment, line, isFirst) = (start, firstLine, first)
+    func add(_ end: Int) {
+      let found = segmentLines(Array(items[segment..<end]), firstLine: line, first: isFirst)
+      out += found.map {
+        LineBreak(index: segment + $0.index, ratio: $0.ratio, hyphenated: $0.hyphenated)
       }
-      start = k + 1
+      line += found.count
     }
-    out += segmentLines(Array(items[start...])).map {
-      LineBreak(index: start + $0.index, ratio: $0.ratio, hyphenated: $0.hyphenated)
+    if eachLine {
+      for k in start..<items.count {
+        guard case .penalty(_, let cost, _) = items[k], cost >= BreakItem.forcedBreak,
+          k < items.count - 1
+        else { continue }
+        // The segment ends with the fil glue and forced break of a paragraph's end.
+        add(k + 1)
+        (segment, isFirst) = (k + 1, true)
+      }
     }
+    if segment < items.count { add(items.count) }
     return out
   }
 
-  /// The lines of a paragraph, or of one segment between forced breaks.
-  private func segmentLines(_ items: [BreakItem]) -> [LineBreak] {
-    let firstWidth = firstWidth
+  /// The lines of a paragraph, or of one segment between forced breaks, whose first line is
+  /// line `firstLine` of the paragraph (the bands' index), with the first line's measure
+  /// when `first`.
+  private func segmentLines(_ items: [BreakItem], firstLine: Int, first: Bool) -> [LineBreak] {
+    let firstWidth = first ? firstWidth : width
     let width = width
     guard items.count > window else {
       guard !bands.isEmpty else {
@@ -70,14 +90,14 @@ struct InlineBreaking {
       }
       let bands = bands
       return breaker.breakLines(items) { k in
-        LineBand.measure(k == 0 ? firstWidth : width, bands, k)
+        LineBand.measure(k == 0 ? firstWidth : width, bands, firstLine + k)
       }
     }
-    return windowed(items)
+    return windowed(items, firstLine: firstLine, firstWidth: firstWidth)
   }
 
   /// The paragraph in windows of at most `window` items (see the file comment).
-  private func windowed(_ items: [BreakItem]) -> [LineBreak] {
+  private func windowed(_ items: [BreakItem], firstLine: Int, firstWidth: Double) -> [LineBreak] {
     let n = items.count
     var breaker = breaker
     if var kp = breaker as? KnuthPlassBreaker {
@@ -93,11 +113,10 @@ struct InlineBreaking {
       var slice = Array(items[start..<cut])
       if !last { slice += BreakItem.paragraphEnd }
       let done = breaks.count
-      let firstWidth = firstWidth
       let width = width
       let bands = bands
       let found = breaker.breakLines(slice) { k in
-        LineBand.measure(done + k == 0 ? firstWidth : width, bands, done + k)
+        LineBand.measure(done + k == 0 ? firstWidth : width, bands, firstLine + done + k)
       }
       guard !found.isEmpty else { break }
       // Keep all but the window's last lines (all of them in the last window; at least one).

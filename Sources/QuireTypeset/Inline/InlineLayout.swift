@@ -23,7 +23,8 @@
 // unchanged (it sees widths), and compose gets a vertical `LineGeometry` (columns right to
 // left) — collect and break do not move. Floats: compose takes a per-line measure (the
 // breaker already asks for each line's width), so a float narrows lines without touching
-// the other stages. Math: collect emits one U+FFFC object per formula like an inline image,
+// the other stages; an inline float is placed at its own line between two runs of the break
+// stage (Blocks/InlineFloats.swift). Math: collect emits one U+FFFC object per formula like an inline image,
 // with a box from a math layout; shape makes it one box. Inline blocks likewise: their content
 // is laid out first as a paragraph of its own (InlineBoxLayout.swift), then it is one box. CSS inline boxes (padding,
 // borders, backgrounds): collect records style boundaries, which compose turns into
@@ -55,30 +56,14 @@ import Foundation
 import QuireIngest
 
 extension ChapterFlow {
-  /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`).
+  /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`); its
+  /// floated inline elements beside the lines they sit in (Blocks/InlineFloats.swift).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
-    var lifting = block
-    var lifted: [LiftedFloat] = []
-    var before: ChapterFlow? = nil
+    var block = block
+    var floats: [PendingFloat] = []
     if block.inlines.contains(where: ChapterFlow.isFloated) {
-      if floatRetries < Self.maxFloatRetries, ChapterFlow.floatsAfterItsStart(block) {
-        floatRetries += 1
-        before = self
-      }
-      lifted = liftFloats(&lifting, left: left, right: right)
+      floats = liftFloats(&block, left: left, right: right)
     }
-    layOutParagraph(lifting, left: left, right: right)
-    if !lifted.isEmpty, !moveFloatLines(lifted), var retry = before {
-      // A float's source fell on a line below the lines beside it (CSS would place it at
-      // that line; Quire places inline floats at the paragraph's top): the paragraph is set
-      // again with its inline floats kept in the line, so its text stays in source order.
-      retry.floatRetries = floatRetries
-      self = retry
-      layOutParagraph(ChapterFlow.keepingFloatsInline(block), left: left, right: right)
-    }
-  }
-
-  private mutating func layOutParagraph(_ block: Block, left: Double, right: Double) {
     if !floatArea.isEmpty {
       let strut = styles[resolve(block.style)]
       skipNarrowRoom(
@@ -98,11 +83,21 @@ extension ChapterFlow {
           "a paragraph of more than \(InlineCaps.maxParagraphScalars) characters laid out in \(parts.count) parts"
       )
     }
-    for part in parts { paragraphPart(part, left: left, right: right) }
+    var rest = floats[...]
+    for (k, part) in parts.enumerated() {
+      // A part's floats: those whose source is before the next part's.
+      let end = k + 1 < parts.count ? parts[k + 1].location.offset : Int.max
+      let mine = rest.prefix { $0.start.offset < end }
+      rest = rest.dropFirst(mine.count)
+      paragraphPart(part, floats: Array(mine), left: left, right: right)
+    }
   }
 
-  /// The five stages over one paragraph (or one part of an enormous one).
-  mutating func paragraphPart(_ block: Block, left: Double, right: Double) {
+  /// The five stages over one paragraph (or one part of an enormous one), with its inline
+  /// floats set beside their lines.
+  mutating func paragraphPart(
+    _ block: Block, floats: [PendingFloat] = [], left: Double, right: Double
+  ) {
     let st = block.style
     let width = max(1, right - left)
     let blockStyle = resolve(st)
@@ -117,8 +112,13 @@ extension ChapterFlow {
     firstLineBreak = nil
 
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
-    // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line.
-    if text.isEmpty { return }
+    // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line; its floats go at its top.
+    if text.isEmpty {
+      for f in floats {
+        placeFloat(f.piece, side: f.side, start: f.start, end: f.end, left: left, right: right)
+      }
+      return
+    }
     let lang = language(of: block, text: text)
     if text.joinersInserted > 0 || text.marksDropped > 0 {
       notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
@@ -156,10 +156,17 @@ extension ChapterFlow {
     var breaking = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: restWidth)
     breaking.eachLine = st.text.indentEachLine
-    let bands = paragraphBands(
-      lineHeight: styles[blockStyle].above + styles[blockStyle].below, left: left, right: right)
+    let strut = styles[blockStyle].above + styles[blockStyle].below
+    let top = nextFlowTop
+    let bands = paragraphBands(lineHeight: strut, left: left, right: right)
     breaking.bands = bands
-    let breaks = breaking.lines(shaped.items)
+    var beside: FloatedLines? = nil
+    if !floats.isEmpty {
+      beside = breakBesideFloats(
+        floats, shaped: shaped, sources: text.sources, breaking: breaking, top: top,
+        lineHeight: strut, left: left, right: right)
+    }
+    let breaks = beside?.breaks ?? breaking.lines(shaped.items)
 
     var geometry = LineGeometry(
       left: left, width: width, indent: indent, firstWidth: firstWidth,
@@ -172,12 +179,13 @@ extension ChapterFlow {
     geometry.ellipsis =
       noWrap && block.box.textOverflowEllipsis
       && (block.box.clipsOverflow || block.element.isEmpty)
-    geometry.bands = bands
+    geometry.bands = beside?.bands ?? bands
     var composer = LineComposer(
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
     for line in composer.compose(breaks, shaper: &shaper) {
+      if beside != nil { setLineFloats(&beside!, before: line.index, top: top, lineHeight: strut) }
       if line.clipped {
         notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
       }
@@ -185,8 +193,17 @@ extension ChapterFlow {
         line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)
     }
+    guard var beside else {
+      recordBlockBox(
+        block, number: blockNumber, from: firstEntry, left: left, right: right, marker: marker)
+      return
+    }
+    setLineFloats(&beside, before: .max, top: top, lineHeight: strut)
+    // The block's box goes with its first line (a float may stand before it).
+    let first = entries[firstEntry...].firstIndex { $0.block == blockNumber } ?? firstEntry
     recordBlockBox(
-      block, number: blockNumber, from: firstEntry, left: left, right: right, marker: marker)
+      block, number: blockNumber, from: first, left: left, right: right, marker: marker)
+    moveFloatLines(beside.lifted)
   }
 
   /// The indent of the first line and of the others, px (CSS `text-indent`, with
