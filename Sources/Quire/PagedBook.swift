@@ -84,9 +84,9 @@ public final class PagedBook: Sendable {
     return try pages.render(number - 1, format: color.format)
   }
 
-  /// Page `number` (from 1) as PNG bytes.
+  /// Page `number` (from 1) as PNG bytes, the bytes `quire render` writes for it.
   public func pagePNG(_ number: Int, color: PageColor = .gray) throws(QuireError) -> Data {
-    Data(PNGCodec.encode(try page(number, color: color)))
+    Data(PNGCodec.encodePage(try page(number, color: color)))
   }
 
   /// Whether the book reads right to left (its page-progression direction).

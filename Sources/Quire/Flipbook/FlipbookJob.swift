@@ -36,6 +36,7 @@
 import Foundation
 import QuireCore
 import QuireMotion
+import QuireRaster
 
 /// What `quire flipbook` asks for.
 public struct FlipbookRequest: Sendable {
@@ -154,7 +155,7 @@ struct FlipbookWriter {
     var pages: [FlipbookManifest.PageEntry] = []
     for n in plan.pages {
       let name = plan.pageFile(n)
-      try put(book.page(n, color: request.color).pngData(), as: name)
+      try put(book.pagePNG(n, color: request.color), as: name)
       pages.append(.init(number: n, file: name))
     }
     let turns = try plan.singleTurns.map { (n) throws(QuireError) in
@@ -224,7 +225,7 @@ struct FlipbookWriter {
     var still = try book.stillSpread(at: n, t)
     if request.color == .gray { still = still.converted(to: .gray8) }
     let name = plan.spreadStillFile(n)
-    try put(still.pngData(), as: name)
+    try put(Data(PNGCodec.encodePage(still)), as: name)
     return .init(from: n, file: name)
   }
 
