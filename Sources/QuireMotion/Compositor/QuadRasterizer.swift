@@ -128,6 +128,20 @@ protocol Shader: Sendable {
   static var needsUV: Bool { get }
   /// Premultiplied colour on the 0…255 scale at local (u, v).
   func shade(_ u: Double, _ v: Double) -> SIMD4<Float>
+  /// Shades `count` fully covered pixels from `d` under perspective: the pixel centres'
+  /// homogeneous local coordinates start at `walk` and step by `step` per pixel.
+  func shadePerspective(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int)
+}
+
+extension Shader {
+  @inline(__always) func shadePerspective(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int
+  ) {
+    perspectiveRun(self, &walk, step, d, count: count)
+  }
 }
 
 struct SolidShader: Shader {

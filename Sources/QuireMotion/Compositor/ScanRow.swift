@@ -16,10 +16,7 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
   /// Exactly affine (no perspective terms): the homogeneous c is 1 everywhere.
   var affine: Bool { h.2 == 0 && h.5 == 0 && h.8 == 1 }
 
-  /// The homogeneous coordinates of a pixel centre, stepped by (h0, h1, h2) per pixel.
-  struct Walk {
-    var a, b, c: Double
-  }
+  typealias Walk = HomogeneousWalk
 
   /// Draws row `y` between x0 and x1 into the canvas floats at `dst`.
   @inline(__always) func draw(row y: Int, x0: Int, x1: Int, into dst: UnsafeMutablePointer<Float>) {
@@ -61,15 +58,7 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
       }
       return
     }
-    for x in a..<b {
-      if walk.c != 0 {
-        let inv = 1 / walk.c
-        sourceOver(shader.shade(walk.a * inv, walk.b * inv), line + x &* 4)
-      }
-      walk.a += h0
-      walk.b += h1
-      walk.c += h2
-    }
+    shader.shadePerspective(&walk, Walk(a: h0, b: h1, c: h2), line + a &* 4, count: b - a)
   }
 
   /// One pixel by the full path: its coverage by the quad's edges (unless `full`: every edge
@@ -124,5 +113,79 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
       lc *= 1 - min(max(0.5 + d * scale, 0), 1)
     }
     return Float(lc)
+  }
+}
+
+/// The homogeneous local coordinates (a, b, c) of a pixel centre: (u, v) = (a / c, b / c).
+struct HomogeneousWalk {
+  var a, b, c: Double
+}
+
+/// `count` fully covered pixels from `d` under perspective, one shader sample each: the
+/// pixel centres start at `walk` and step by `step` per pixel (the shaders' default run).
+@inline(__always) func perspectiveRun<S: Shader>(
+  _ shader: S, _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk,
+  _ d: UnsafeMutablePointer<Float>, count: Int
+) {
+  for x in 0..<count {
+    if walk.c != 0 {
+      let inv = 1 / walk.c
+      sourceOver(shader.shade(walk.a * inv, walk.b * inv), d + x &* 4)
+    }
+    walk.a += step.a
+    walk.b += step.b
+    walk.c += step.c
+  }
+}
+
+extension TextureShader {
+  /// An opaque four-channel texture under perspective (a page turning, a cover opening): the
+  /// arithmetic of `shade` — the divide, the texel position, the (steepened) weights, the
+  /// four-lane blend — with its range checks hoisted. A pixel whose four texels all exist
+  /// (1 ≤ fx + 1 < width: `shade`'s own inside test) takes the tight path; any other, at the
+  /// image's edges, `shade` itself. Every pixel's bytes are therefore `shade`'s.
+  @inline(__always) func shadePerspective(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int
+  ) {
+    guard channels == 4, opaque else {
+      perspectiveRun(self, &walk, step, d, count: count)
+      return
+    }
+    let (xLimit, yLimit) = (Double(width), Double(height))
+    let (steep, scaled) = (sharpness > 1, opacity != 1)
+    let stride = width &* 4
+    for x in 0..<count {
+      defer {
+        walk.a += step.a
+        walk.b += step.b
+        walk.c += step.c
+      }
+      if walk.c == 0 { continue }
+      let inv = 1 / walk.c
+      let (u, v) = (walk.a * inv, walk.b * inv)
+      let fx = (u - ox) * sx - 0.5
+      let fy = (v - oy) * sy - 0.5
+      let (tx, ty) = (fx + 1, fy + 1)
+      guard tx >= 1, tx < xLimit, ty >= 1, ty < yLimit else {
+        sourceOver(shade(u, v), d + x &* 4)
+        continue
+      }
+      let ix = Int(tx) &- 1
+      let iy = Int(ty) &- 1
+      var wx = Float(fx - Double(ix))
+      var wy = Float(fy - Double(iy))
+      if steep {
+        wx = TextureShader.steepened(wx, sharpness)
+        wy = TextureShader.steepened(wy, sharpness)
+      }
+      let w = TexelWeights(wx: wx, wy: wy)
+      let i00 = (iy &* width &+ ix) &* 4
+      var s = TexelWeights.sum(
+        base, i00, i00 &+ 4, i00 &+ stride, i00 &+ stride &+ 4, w.w00, w.w10, w.w01, w.w11)
+      s.w = 255
+      if scaled { s *= opacity }
+      sourceOver(s, d + x &* 4)
+    }
   }
 }
