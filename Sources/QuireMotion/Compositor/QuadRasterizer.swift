@@ -128,19 +128,20 @@ protocol Shader: Sendable {
   static var needsUV: Bool { get }
   /// Premultiplied colour on the 0…255 scale at local (u, v).
   func shade(_ u: Double, _ v: Double) -> SIMD4<Float>
-  /// Shades `count` fully covered pixels from `d` under perspective: the pixel centres'
-  /// homogeneous local coordinates start at `walk` and step by `step` per pixel.
-  func shadePerspective(
+  /// Shades `count` fully covered pixels from `d`: the pixel centres' homogeneous local
+  /// coordinates start at `walk` and step by `step` per pixel, (u, v) = (a / c, b / c) if
+  /// `projective`, else (a, b).
+  func shadeRun(
     _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
-    count: Int)
+    count: Int, projective: Bool)
 }
 
 extension Shader {
-  @inline(__always) func shadePerspective(
+  @inline(__always) func shadeRun(
     _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
-    count: Int
+    count: Int, projective: Bool
   ) {
-    perspectiveRun(self, &walk, step, d, count: count)
+    shaderRun(self, &walk, step, d, count: count, projective: projective)
   }
 }
 
@@ -368,8 +369,17 @@ extension Canvas {
           let srow = (y - ioy) * iw
           let drow = dst + (y * w) * 4
           if c == 4 {
+            let raw = UnsafeRawPointer(tex)
             for x in x0..<x1 {
               let si = (srow &+ x &- iox) &* 4
+              // An opaque texel at full opacity replaces the pixel: its bytes, widened.
+              let bytes = raw.loadUnaligned(fromByteOffset: si, as: UInt32.self)
+              if opacity >= 1, UInt32(littleEndian: bytes) >= 0xFF00_0000 {
+                UnsafeMutableRawPointer(drow + x &* 4).storeBytes(
+                  of: SIMD4<Float>(unsafeBitCast(bytes, to: SIMD4<UInt8>.self)),
+                  as: SIMD4<Float>.self)
+                continue
+              }
               let t = SIMD4<Float>(
                 UnsafeRawPointer(tex).loadUnaligned(fromByteOffset: si, as: SIMD4<UInt8>.self))
               // Premultiplied (an opaque texel as it is), then scaled by the opacity.

@@ -48,17 +48,8 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
       fillRun(shader.shade(0, 0), line + a &* 4, count: b - a)
       return
     }
-    let (h0, h1, h2) = (h.0, h.1, h.2)
-    if affine {
-      for x in a..<b {
-        sourceOver(shader.shade(walk.a, walk.b), line + x &* 4)
-        walk.a += h0
-        walk.b += h1
-        walk.c += h2
-      }
-      return
-    }
-    shader.shadePerspective(&walk, Walk(a: h0, b: h1, c: h2), line + a &* 4, count: b - a)
+    shader.shadeRun(
+      &walk, Walk(a: h.0, b: h.1, c: h.2), line + a &* 4, count: b - a, projective: !affine)
   }
 
   /// One pixel by the full path: its coverage by the quad's edges (unless `full`: every edge
@@ -121,12 +112,22 @@ struct HomogeneousWalk {
   var a, b, c: Double
 }
 
-/// `count` fully covered pixels from `d` under perspective, one shader sample each: the
-/// pixel centres start at `walk` and step by `step` per pixel (the shaders' default run).
-@inline(__always) func perspectiveRun<S: Shader>(
+/// `count` fully covered pixels from `d`, one shader sample each: the pixel centres start at
+/// `walk` and step by `step` per pixel; (u, v) = (a / c, b / c) if `projective`, else (a, b)
+/// (the shaders' default run).
+@inline(__always) func shaderRun<S: Shader>(
   _ shader: S, _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk,
-  _ d: UnsafeMutablePointer<Float>, count: Int
+  _ d: UnsafeMutablePointer<Float>, count: Int, projective: Bool
 ) {
+  if !projective {
+    for x in 0..<count {
+      sourceOver(shader.shade(walk.a, walk.b), d + x &* 4)
+      walk.a += step.a
+      walk.b += step.b
+      walk.c += step.c
+    }
+    return
+  }
   for x in 0..<count {
     if walk.c != 0 {
       let inv = 1 / walk.c
@@ -139,31 +140,48 @@ struct HomogeneousWalk {
 }
 
 extension TextureShader {
-  /// An opaque four-channel texture under perspective (a page turning, a cover opening): the
-  /// arithmetic of `shade` — the divide, the texel position, the (steepened) weights, the
-  /// four-lane blend — with its range checks hoisted. A pixel whose four texels all exist
-  /// (1 ≤ fx + 1 < width: `shade`'s own inside test) takes the tight path; any other, at the
-  /// image's edges, `shade` itself. Every pixel's bytes are therefore `shade`'s.
-  @inline(__always) func shadePerspective(
+  /// An opaque four-channel texture (a page turning, a cover opening, a page zooming): the
+  /// arithmetic of `shade` — the divide under perspective, the texel position, the
+  /// (steepened) weights, the four-lane blend — with its range checks hoisted. A pixel whose
+  /// four texels all exist (1 ≤ fx + 1 < width: `shade`'s own inside test) takes the tight
+  /// path; any other, at the image's edges, `shade` itself. Every pixel's bytes are
+  /// therefore `shade`'s.
+  @inline(__always) func shadeRun(
     _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
-    count: Int
+    count: Int, projective: Bool
   ) {
     guard channels == 4, opaque else {
-      perspectiveRun(self, &walk, step, d, count: count)
+      shaderRun(self, &walk, step, d, count: count, projective: projective)
       return
     }
+    if projective {
+      opaqueRun(&walk, step, d, count: count, projective: true)
+    } else {
+      opaqueRun(&walk, step, d, count: count, projective: false)
+    }
+  }
+
+  /// `shadeRun` for an opaque four-channel texture, specialised by `projective`.
+  @inline(__always) private func opaqueRun(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int, projective: Bool
+  ) {
     let (xLimit, yLimit) = (Double(width), Double(height))
     let (steep, scaled) = (sharpness > 1, opacity != 1)
     let stride = width &* 4
+    let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
     for x in 0..<count {
       defer {
         walk.a += step.a
         walk.b += step.b
         walk.c += step.c
       }
-      if walk.c == 0 { continue }
-      let inv = 1 / walk.c
-      let (u, v) = (walk.a * inv, walk.b * inv)
+      var (u, v) = (walk.a, walk.b)
+      if projective {
+        if walk.c == 0 { continue }
+        let inv = 1 / walk.c
+        (u, v) = (walk.a * inv, walk.b * inv)
+      }
       let fx = (u - ox) * sx - 0.5
       let fy = (v - oy) * sy - 0.5
       let (tx, ty) = (fx + 1, fy + 1)
@@ -181,10 +199,23 @@ extension TextureShader {
       }
       let w = TexelWeights(wx: wx, wy: wy)
       let i00 = (iy &* width &+ ix) &* 4
-      var s = TexelWeights.sum(
-        base, i00, i00 &+ 4, i00 &+ stride, i00 &+ stride &+ 4, w.w00, w.w10, w.w01, w.w11)
-      s.w = 255
-      if scaled { s *= opacity }
+      let raw = UnsafeRawPointer(base)
+      let t00 = SIMD4<Float>(raw.loadUnaligned(fromByteOffset: i00, as: SIMD4<UInt8>.self))
+      let t10 = SIMD4<Float>(raw.loadUnaligned(fromByteOffset: i00 &+ 4, as: SIMD4<UInt8>.self))
+      let t01 = SIMD4<Float>(
+        raw.loadUnaligned(fromByteOffset: i00 &+ stride, as: SIMD4<UInt8>.self))
+      let t11 = SIMD4<Float>(
+        raw.loadUnaligned(fromByteOffset: i00 &+ stride &+ 4, as: SIMD4<UInt8>.self))
+      // `TexelWeights.sum` inline; the alpha lane is replaced by a blend with a constant
+      // mask (assigning the lane made the compiler widen the texels byte by byte).
+      var s = (t00 * w.w00 + t10 * w.w10 + t01 * w.w01 + t11 * w.w11).replacing(
+        with: 255, where: alphaLane)
+      guard scaled else {
+        // Opaque: the sample replaces the pixel (`sourceOver` at alpha 255).
+        UnsafeMutableRawPointer(d + x &* 4).storeBytes(of: s, as: SIMD4<Float>.self)
+        continue
+      }
+      s *= opacity
       sourceOver(s, d + x &* 4)
     }
   }
