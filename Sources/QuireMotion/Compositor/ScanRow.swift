@@ -220,3 +220,27 @@ extension TextureShader {
     }
   }
 }
+
+extension GradientShader {
+  /// An axial gradient on an affine quad (a shadow on the page beneath): `shade`'s
+  /// arithmetic, the table entry loaded as one vector. Under perspective, the default run.
+  @inline(__always) func shadeRun(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int, projective: Bool
+  ) {
+    guard !projective else {
+      shaderRun(self, &walk, step, d, count: count, projective: true)
+      return
+    }
+    let entries = UnsafeRawPointer(table)
+    for x in 0..<count {
+      let t = min(max((walk.a - origin.x) * axis.x + (walk.b - origin.y) * axis.y, 0), 1)
+      let i = Int(t * last + 0.5) &* 16
+      sourceOver(
+        entries.loadUnaligned(fromByteOffset: i, as: SIMD4<Float>.self) * opacity, d + x &* 4)
+      walk.a += step.a
+      walk.b += step.b
+      walk.c += step.c
+    }
+  }
+}
