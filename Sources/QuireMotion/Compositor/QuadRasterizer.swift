@@ -309,8 +309,9 @@ extension Canvas {
   /// A row is walked left to right in three parts with one running homogeneous coordinate:
   /// the pixels at its left edge and at its right edge take the full per-pixel path
   /// (`ScanRow.edgePixel`: coverage, local shape), the inner span a tight loop (`ScanRow.inner`:
-  /// a constant colour as one run, otherwise (u, v) and the shader only). The bytes are those
-  /// of the per-pixel path everywhere: the same operations on the same values.
+  /// a constant colour as one run, otherwise the shader's `shadeRun` — (u, v) and the shader
+  /// only, with loops of their own for opaque textures and affine gradients). The bytes are
+  /// those of the per-pixel path everywhere: the same operations on the same values.
   private mutating func rasterize<S: Shader>(_ q: ProjectedQuad, _ shape: LocalShape, _ shader: S) {
     markDirty(q.x0, q.y0, q.x1, q.y1)
     let needsLocal = shape.radius > 0 || shape.hole != nil
