@@ -37,15 +37,17 @@ struct Canvas {
     px = [Float](unsafeUninitializedCapacity: n * 4) { buf, count in
       let d = UnsafeMutableRawPointer(buf.baseAddress!)
       image.pixels.withUnsafeBytes { s in
-        for i in 0..<n {
-          var p: SIMD4<Float>
-          if gray {
+        if gray {
+          for i in 0..<n {
             let g = Float(s[i])
-            p = SIMD4(g, g, g, 255)
-          } else {
-            p = SIMD4<Float>(s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
-            p.w = 255
+            d.storeBytes(of: SIMD4(g, g, g, 255), toByteOffset: i &* 16, as: SIMD4<Float>.self)
           }
+          return
+        }
+        // Every alpha byte is 255 (the caller's promise), so the texel widens as it is; no
+        // lane is overwritten (that would make the compiler widen the bytes one by one).
+        for i in 0..<n {
+          let p = SIMD4<Float>(s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
           d.storeBytes(of: p, toByteOffset: i &* 16, as: SIMD4<Float>.self)
         }
       }
@@ -70,21 +72,19 @@ struct Canvas {
         forEachRow(0, height, pixels: n) { y in
           let from = UnsafeRawPointer(src.base)
           let to = UnsafeMutableRawPointer(dst.base)
-          for i in (y * w)..<((y + 1) * w) {
-            let p = from.load(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-            let a = p.w
-            if a <= 0.5 { continue }
-            var q: SIMD4<Float>
-            if a >= 254.5 {
-              q = p + 0.5
-              q.w = 255
+          var i = y * w
+          let end = i + w
+          // Four pixels at a time where all four are opaque (the common case), else one by one.
+          while i + 4 <= end {
+            let p = from.load(fromByteOffset: i &* 16, as: SIMD16<Float>.self)
+            if all((p .>= 254.5) .| notAlpha) {
+              to.storeBytes(of: packedOpaqueQuad(p), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             } else {
-              q = p * (255 / a) + 0.5
-              q.w = a + 0.5
+              for k in i..<(i + 4) { packPixel(from, to, k) }
             }
-            let word = packedBytes(q)
-            to.storeBytes(of: word, toByteOffset: i * 4, as: UInt32.self)
+            i += 4
           }
+          for k in i..<end { packPixel(from, to, k) }
         }
       }
     }
@@ -132,6 +132,43 @@ struct Canvas {
   bits &-= SIMD4<UInt32>(repeating: 0).replacing(with: 1, where: t - magic .> c)
   // Narrowing lane by lane (pack instructions), read back in memory order.
   return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bits), to: UInt32.self)
+}
+
+/// Canvas pixel `i` (premultiplied floats at `from`) as straight-alpha RGBA8 at `to`
+/// (`Canvas.pixelBuffer`); a pixel of alpha ≤ ½ is left as it is (zero).
+@inline(__always) func packPixel(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ i: Int)
+{
+  let p = from.load(fromByteOffset: i &* 16, as: SIMD4<Float>.self)
+  let a = p.w
+  if a <= 0.5 { return }
+  var q: SIMD4<Float>
+  if a >= 254.5 {
+    q = p + 0.5
+    q.w = 255
+  } else {
+    q = p * (255 / a) + 0.5
+    q.w = a + 0.5
+  }
+  to.storeBytes(of: packedBytes(q), toByteOffset: i &* 4, as: UInt32.self)
+}
+
+/// Every lane of four RGBA pixels but the alphas.
+private let notAlpha: SIMDMask<SIMD16<Int32>> = [
+  true, true, true, false, true, true, true, false, true, true, true, false, true, true, true,
+  false,
+]
+
+/// Four opaque pixels (every alpha ≥ 254.5) as RGBA8: `packPixel`'s arithmetic — v + ½
+/// clamped and floored as `packedBytes` does — sixteen lanes at once. The alphas need no
+/// lane of their own: a + ½ ≥ 255 clamps to 255.
+@inline(__always) func packedOpaqueQuad(_ p: SIMD16<Float>) -> SIMD16<UInt8> {
+  let v = p + 0.5
+  let c = v.replacing(with: 0, where: v .< 0).replacing(with: 255, where: v .> 255)
+  let magic = SIMD16<Float>(repeating: 8_388_608)
+  let t = c + magic
+  var bits = unsafeBitCast(t, to: SIMD16<UInt32>.self) & 0xFF
+  bits &-= SIMD16<UInt32>(repeating: 0).replacing(with: 1, where: t - magic .> c)
+  return SIMD16<UInt8>(truncatingIfNeeded: bits)
 }
 
 /// Read-only rows shared with row workers (see `RowTarget`).

@@ -24,10 +24,11 @@ import Foundation
 /// Fast paths that give the general path's bytes: a fractional translation of unscaled
 /// contents (push, slide) is sampled with bilinear weights computed once per quad; the
 /// shadow of an opaque layer is not drawn where the layer will replace it (≥ 1.5 px inside);
-/// the canvas is converted to RGBA8 four lanes at a time; a root whose contents are an opaque
-/// picture of the canvas's size at its own pixels (a shelf) starts the canvas as that picture
-/// (no background fill and no copy over it); each row of a quad has its fully covered inner
-/// span shaded in a tight loop (`ScanRow`), only the edge pixels taking the coverage path.
+/// the canvas is converted to RGBA8 four pixels at a time where they are opaque; a root
+/// whose contents are an opaque picture of the canvas's size at its own pixels (a shelf)
+/// starts the canvas as that picture (no background fill and no copy over it); each row of a quad has its fully covered inner
+/// span shaded in a tight loop (`ScanRow`, `Shader.shadeRun`: an opaque texture's range
+/// checks hoisted out of the pixel), only the edge pixels taking the coverage path.
 package struct Compositor: Sendable {
   package var width: Int
   package var height: Int

@@ -16,10 +16,7 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
   /// Exactly affine (no perspective terms): the homogeneous c is 1 everywhere.
   var affine: Bool { h.2 == 0 && h.5 == 0 && h.8 == 1 }
 
-  /// The homogeneous coordinates of a pixel centre, stepped by (h0, h1, h2) per pixel.
-  struct Walk {
-    var a, b, c: Double
-  }
+  typealias Walk = HomogeneousWalk
 
   /// Draws row `y` between x0 and x1 into the canvas floats at `dst`.
   @inline(__always) func draw(row y: Int, x0: Int, x1: Int, into dst: UnsafeMutablePointer<Float>) {
@@ -51,25 +48,8 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
       fillRun(shader.shade(0, 0), line + a &* 4, count: b - a)
       return
     }
-    let (h0, h1, h2) = (h.0, h.1, h.2)
-    if affine {
-      for x in a..<b {
-        sourceOver(shader.shade(walk.a, walk.b), line + x &* 4)
-        walk.a += h0
-        walk.b += h1
-        walk.c += h2
-      }
-      return
-    }
-    for x in a..<b {
-      if walk.c != 0 {
-        let inv = 1 / walk.c
-        sourceOver(shader.shade(walk.a * inv, walk.b * inv), line + x &* 4)
-      }
-      walk.a += h0
-      walk.b += h1
-      walk.c += h2
-    }
+    shader.shadeRun(
+      &walk, Walk(a: h.0, b: h.1, c: h.2), line + a &* 4, count: b - a, projective: !affine)
   }
 
   /// One pixel by the full path: its coverage by the quad's edges (unless `full`: every edge
@@ -124,5 +104,143 @@ struct ScanRow<S: Shader>: @unchecked Sendable {
       lc *= 1 - min(max(0.5 + d * scale, 0), 1)
     }
     return Float(lc)
+  }
+}
+
+/// The homogeneous local coordinates (a, b, c) of a pixel centre: (u, v) = (a / c, b / c).
+struct HomogeneousWalk {
+  var a, b, c: Double
+}
+
+/// `count` fully covered pixels from `d`, one shader sample each: the pixel centres start at
+/// `walk` and step by `step` per pixel; (u, v) = (a / c, b / c) if `projective`, else (a, b)
+/// (the shaders' default run).
+@inline(__always) func shaderRun<S: Shader>(
+  _ shader: S, _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk,
+  _ d: UnsafeMutablePointer<Float>, count: Int, projective: Bool
+) {
+  if !projective {
+    for x in 0..<count {
+      sourceOver(shader.shade(walk.a, walk.b), d + x &* 4)
+      walk.a += step.a
+      walk.b += step.b
+      walk.c += step.c
+    }
+    return
+  }
+  for x in 0..<count {
+    if walk.c != 0 {
+      let inv = 1 / walk.c
+      sourceOver(shader.shade(walk.a * inv, walk.b * inv), d + x &* 4)
+    }
+    walk.a += step.a
+    walk.b += step.b
+    walk.c += step.c
+  }
+}
+
+extension TextureShader {
+  /// An opaque four-channel texture (a page turning, a cover opening, a page zooming): the
+  /// arithmetic of `shade` — the divide under perspective, the texel position, the
+  /// (steepened) weights, the four-lane blend — with its range checks hoisted. A pixel whose
+  /// four texels all exist (1 ≤ fx + 1 < width: `shade`'s own inside test) takes the tight
+  /// path; any other, at the image's edges, `shade` itself. Every pixel's bytes are
+  /// therefore `shade`'s.
+  @inline(__always) func shadeRun(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int, projective: Bool
+  ) {
+    guard channels == 4, opaque else {
+      shaderRun(self, &walk, step, d, count: count, projective: projective)
+      return
+    }
+    if projective {
+      opaqueRun(&walk, step, d, count: count, projective: true)
+    } else {
+      opaqueRun(&walk, step, d, count: count, projective: false)
+    }
+  }
+
+  /// `shadeRun` for an opaque four-channel texture, specialised by `projective`.
+  @inline(__always) private func opaqueRun(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int, projective: Bool
+  ) {
+    let (xLimit, yLimit) = (Double(width), Double(height))
+    let (steep, scaled) = (sharpness > 1, opacity != 1)
+    let stride = width &* 4
+    let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+    for x in 0..<count {
+      defer {
+        walk.a += step.a
+        walk.b += step.b
+        walk.c += step.c
+      }
+      var (u, v) = (walk.a, walk.b)
+      if projective {
+        if walk.c == 0 { continue }
+        let inv = 1 / walk.c
+        (u, v) = (walk.a * inv, walk.b * inv)
+      }
+      let fx = (u - ox) * sx - 0.5
+      let fy = (v - oy) * sy - 0.5
+      let (tx, ty) = (fx + 1, fy + 1)
+      guard tx >= 1, tx < xLimit, ty >= 1, ty < yLimit else {
+        sourceOver(shade(u, v), d + x &* 4)
+        continue
+      }
+      let ix = Int(tx) &- 1
+      let iy = Int(ty) &- 1
+      var wx = Float(fx - Double(ix))
+      var wy = Float(fy - Double(iy))
+      if steep {
+        wx = TextureShader.steepened(wx, sharpness)
+        wy = TextureShader.steepened(wy, sharpness)
+      }
+      let w = TexelWeights(wx: wx, wy: wy)
+      let i00 = (iy &* width &+ ix) &* 4
+      let raw = UnsafeRawPointer(base)
+      let t00 = SIMD4<Float>(raw.loadUnaligned(fromByteOffset: i00, as: SIMD4<UInt8>.self))
+      let t10 = SIMD4<Float>(raw.loadUnaligned(fromByteOffset: i00 &+ 4, as: SIMD4<UInt8>.self))
+      let t01 = SIMD4<Float>(
+        raw.loadUnaligned(fromByteOffset: i00 &+ stride, as: SIMD4<UInt8>.self))
+      let t11 = SIMD4<Float>(
+        raw.loadUnaligned(fromByteOffset: i00 &+ stride &+ 4, as: SIMD4<UInt8>.self))
+      // `TexelWeights.sum` inline; the alpha lane is replaced by a blend with a constant
+      // mask (assigning the lane made the compiler widen the texels byte by byte).
+      var s = (t00 * w.w00 + t10 * w.w10 + t01 * w.w01 + t11 * w.w11).replacing(
+        with: 255, where: alphaLane)
+      guard scaled else {
+        // Opaque: the sample replaces the pixel (`sourceOver` at alpha 255).
+        UnsafeMutableRawPointer(d + x &* 4).storeBytes(of: s, as: SIMD4<Float>.self)
+        continue
+      }
+      s *= opacity
+      sourceOver(s, d + x &* 4)
+    }
+  }
+}
+
+extension GradientShader {
+  /// An axial gradient on an affine quad (a shadow on the page beneath): `shade`'s
+  /// arithmetic, the table entry loaded as one vector. Under perspective, the default run.
+  @inline(__always) func shadeRun(
+    _ walk: inout HomogeneousWalk, _ step: HomogeneousWalk, _ d: UnsafeMutablePointer<Float>,
+    count: Int, projective: Bool
+  ) {
+    guard !projective else {
+      shaderRun(self, &walk, step, d, count: count, projective: true)
+      return
+    }
+    let entries = UnsafeRawPointer(table)
+    for x in 0..<count {
+      let t = min(max((walk.a - origin.x) * axis.x + (walk.b - origin.y) * axis.y, 0), 1)
+      let i = Int(t * last + 0.5) &* 16
+      sourceOver(
+        entries.loadUnaligned(fromByteOffset: i, as: SIMD4<Float>.self) * opacity, d + x &* 4)
+      walk.a += step.a
+      walk.b += step.b
+      walk.c += step.c
+    }
   }
 }
