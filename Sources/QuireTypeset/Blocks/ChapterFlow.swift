@@ -57,6 +57,10 @@ struct ChapterFlow {
   /// Where the paragraph being laid out should end its first line (a `::first-line`
   /// settled on a cycle, Inline/FirstLine.swift); nil almost always.
   var firstLineBreak: Int? = nil
+  /// Where the paragraph being laid out is expected to end its first line (its
+  /// `::first-line` was settled on the paragraph's head, Inline/FirstLine.swift); nil
+  /// almost always.
+  var firstLineExpected: Int? = nil
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.

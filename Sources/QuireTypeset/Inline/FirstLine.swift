@@ -20,13 +20,18 @@
 //      the line justified, but Knuth–Plass refuses it whenever the rest of the paragraph
 //      cannot be set well from there, and then first-line text spills onto the second line.
 //
-// Every pass runs collect → itemize → shape → break on the paragraph (its first part, for
-// an enormous one: `ParagraphParts`) without recording anything; the final layout is the
-// ordinary one over the restyled block. Knuth–Plass chooses the breaks of the whole
-// paragraph at once, so a browser's line-by-line first line cannot be reproduced exactly;
-// the fixed point is the line a browser would set whenever it exists. Cost: nothing for a
-// block without `::first-line` (one Bool read per paragraph); for one with it, 2–5 breakings
-// of its first part.
+// Every pass runs collect → itemize → shape → break without recording anything, on the
+// paragraph's head: about eight lines of text (`headScalars`), since re-breaking whole
+// opening paragraphs cost moby-dick's paginate 9 % (496 M instructions). Knuth–Plass chooses
+// a first line from the lines after it too, so the head's answer is trusted only when the
+// line ends in the head's first third, and the final layout — the ordinary one over the
+// restyled block — checks the first line it sets and, in the rare case it ends elsewhere,
+// forces the break at the searched end. A head that holds no such line is searched again as
+// the whole paragraph (its first part, for an enormous one: `ParagraphParts`). Knuth–Plass
+// chooses the breaks of the whole paragraph at once, so a browser's line-by-line first line
+// cannot be reproduced exactly; the fixed point is the line a browser would set whenever it
+// exists. Cost: nothing for a block without `::first-line` (one Bool read per paragraph);
+// for one with it, 2–5 breakings of its head.
 //
 // Generated text (`::before`, quotes) sits at the offset of the source character after it:
 // a generated run at E exactly counts as the second line's.
@@ -38,6 +43,33 @@ enum FirstLine {
   static let maxPasses = 4
   /// The penalty cost of the break that ends a first line settled on a cycle (forced).
   static let breakCost = BreakItem.forcedBreak
+
+  /// The scalars of the paragraph's head the search may run on: about eight lines of
+  /// `width` px at `size` px (at least 256). Knuth–Plass chooses a first line from the lines
+  /// after it too, so the head is trusted only when the first line ends in its first third,
+  /// and the final layout checks the line it sets (`secondLineStart`).
+  static func headScalars(width: Double, size: Double) -> Int {
+    let perLine = width / max(1, 0.45 * size)
+    return max(256, Int(min(8 * perLine, Double(InlineCaps.maxParagraphScalars))))
+  }
+
+  /// The scalars of `block`'s text runs.
+  static func scalars(_ block: Block) -> Int {
+    var n = 0
+    for case .text(let run) in block.inlines { n += run.text.unicodeScalars.count }
+    return n
+  }
+
+  /// The source offset where the second of `breaks`' lines starts (`Int.max` for one line).
+  static func secondLineStart(
+    _ breaks: [LineBreak], _ shaped: ShapedParagraph, _ text: CollectedText
+  ) -> Int {
+    guard breaks.count > 1 else { return Int.max }
+    for k in (breaks[0].index + 1)..<shaped.sources.count {
+      if case .piece(let p) = shaped.sources[k] { return text.sources[shaped.pieces[p].start] }
+    }
+    return Int.max
+  }
 
   /// Forces the break before the first piece at or after source offset `end`, so the first
   /// line ends there (a cycle of the search above).
@@ -101,26 +133,45 @@ enum FirstLine {
 }
 
 extension ChapterFlow {
-  /// `block` with its first formatted line in its first-line style (the search above),
-  /// and the source offset where the layout must break (nil: wherever it chooses).
-  mutating func firstLineStyled(_ block: Block, left: Double, right: Double) -> (Block, Int?) {
+  /// `block` with its first formatted line in its first-line style (the search above), the
+  /// source offset where the layout must break (nil: wherever it chooses), and, when the
+  /// search ran on the paragraph's head only, where its first line is expected to end.
+  mutating func firstLineStyled(_ block: Block, left: Double, right: Double)
+    -> (block: Block, forced: Int?, expected: Int?)
+  {
     // The first line is in the first part of an enormous paragraph.
-    let probe = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)[0]
+    let whole = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)[0]
+    let size = styles[resolve(block.style)].size
+    let limit = FirstLine.headScalars(width: right - left, size: size)
+    let head = ParagraphParts.split(whole, limit: limit)[0]
+    let headScalars = FirstLine.scalars(head)
+    if headScalars < FirstLine.scalars(whole) {
+      let (end, forced) = searchFirstLineEnd(head, left: left, right: right)
+      // Trusted when the head holds well over one line: the final layout checks it.
+      if end != Int.max, end - head.location.offset <= headScalars / 3 {
+        return (FirstLine.applied(block, upTo: end), forced ? end : nil, forced ? nil : end)
+      }
+    }
+    let (end, forced) = searchFirstLineEnd(whole, left: left, right: right)
+    return (FirstLine.applied(block, upTo: end), forced ? end : nil, nil)
+  }
+
+  /// The search above over `probe`: where its first line ends, and whether the end was
+  /// settled on a cycle (the layout must then force the break there).
+  mutating func searchFirstLineEnd(_ probe: Block, left: Double, right: Double)
+    -> (end: Int, forced: Bool)
+  {
     var end = firstLineEnd(FirstLine.applied(probe, upTo: Int.min), left: left, right: right)
     var seen = [end]
     for _ in 0..<FirstLine.maxPasses {
       let next = firstLineEnd(FirstLine.applied(probe, upTo: end), left: left, right: right)
-      if next == end { return (FirstLine.applied(block, upTo: end), nil) }
-      if let k = seen.firstIndex(of: next) {
-        // A cycle: settle at its smallest end.
-        end = seen[k...].min() ?? end
-        return (FirstLine.applied(block, upTo: end), end)
-      }
+      if next == end { return (end, false) }
+      // A cycle: settle at its smallest end.
+      if let k = seen.firstIndex(of: next) { return (seen[k...].min() ?? end, true) }
       seen.append(next)
       end = next
     }
-    end = seen.min() ?? end
-    return (FirstLine.applied(block, upTo: end), end)
+    return (seen.min() ?? end, true)
   }
 
   /// The source offset where `block`'s second line starts (`Int.max` when it sets one
@@ -153,11 +204,6 @@ extension ChapterFlow {
     breaking.eachLine = st.text.indentEachLine
     breaking.bands = paragraphBands(
       lineHeight: styles[blockStyle].above + styles[blockStyle].below, left: left, right: right)
-    let breaks = breaking.lines(shaped.items)
-    guard breaks.count > 1 else { return Int.max }
-    for k in (breaks[0].index + 1)..<shaped.sources.count {
-      if case .piece(let p) = shaped.sources[k] { return text.sources[shaped.pieces[p].start] }
-    }
-    return Int.max
+    return FirstLine.secondLineStart(breaking.lines(shaped.items), shaped, text)
   }
 }

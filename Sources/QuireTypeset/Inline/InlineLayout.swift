@@ -72,9 +72,12 @@ extension ChapterFlow {
     // `::first-line`: the first line's text restyled once its extent is known (FirstLine.swift).
     var styled = block
     if block.hasFirstLine {
-      (styled, firstLineBreak) = firstLineStyled(block, left: left, right: right)
+      let settled = firstLineStyled(block, left: left, right: right)
+      (styled, firstLineBreak, firstLineExpected) = (
+        settled.block, settled.forced, settled.expected
+      )
     }
-    defer { firstLineBreak = nil }
+    defer { (firstLineBreak, firstLineExpected) = (nil, nil) }
     let parts = ParagraphParts.split(styled, limit: InlineCaps.maxParagraphScalars)
     if parts.count > 1 {
       notes.limits.add(
@@ -108,8 +111,8 @@ extension ChapterFlow {
     nextBlock += 1
     let (marker, firstEntry) = (pendingMarker, entries.count)
     // Taken first: an inline block's paragraph is laid out inside this one (FirstLine.swift).
-    let forcedEnd = firstLineBreak
-    firstLineBreak = nil
+    let (forcedEnd, expectedEnd) = (firstLineBreak, firstLineExpected)
+    (firstLineBreak, firstLineExpected) = (nil, nil)
 
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line; its floats go at its top.
@@ -166,7 +169,17 @@ extension ChapterFlow {
         floats, shaped: shaped, sources: text.sources, breaking: breaking, top: top,
         lineHeight: strut, left: left, right: right)
     }
-    let breaks = beside?.breaks ?? breaking.lines(shaped.items)
+    var breaks = beside?.breaks ?? breaking.lines(shaped.items)
+    if let expected = expectedEnd, FirstLine.secondLineStart(breaks, shaped, text) != expected {
+      // The first line settled on the paragraph's head ends elsewhere here: break there.
+      FirstLine.forceBreak(&shaped, text: text, at: expected)
+      if !floats.isEmpty {
+        beside = breakBesideFloats(
+          floats, shaped: shaped, sources: text.sources, breaking: breaking, top: top,
+          lineHeight: strut, left: left, right: right)
+      }
+      breaks = beside?.breaks ?? breaking.lines(shaped.items)
+    }
 
     var geometry = LineGeometry(
       left: left, width: width, indent: indent, firstWidth: firstWidth,
