@@ -204,6 +204,18 @@ struct TableTests {
     #expect(red.max()! < Int(cell.rect.x) && green.min()! > Int(cell.rect.maxX))
   }
 
+  @Test("A collapsed-border table whose rows hold no cells lays out (it has no columns)")
+  func collapsedTableWithoutCells() throws {
+    let b = try book(
+      page(
+        """
+        <p>before</p><table style="border-collapse: collapse; border: 3px solid black"><tr></tr><tr></tr></table><p>after</p>
+        """), name: "collapsed-empty.xhtml")
+    let p = try #require(b.layout.pages.first)
+    _ = b.makeRenderer().render(p, width: 600, height: 800, format: .gray8)
+    #expect(p.lines.map(\.text) == ["before", "after"])
+  }
+
   @Test(
     "On a page narrower than the tables' min-content, columns shrink and words break; no line leaves the page",
     arguments: ["widths.xhtml", "borders.xhtml"])

@@ -125,6 +125,8 @@ extension ChapterFlow {
   {
     let f = p.frame
     let cols = f.columnCount
+    // Rows without cells make a table of no columns: no grid line has a position.
+    guard cols > 0 else { return [] }
     var out: [DisplayItem] = []
     // Every band draws its bottom edge too, so a page that ends inside the table closes it
     // (where the next band follows on the same page, the edge is painted twice in place).
