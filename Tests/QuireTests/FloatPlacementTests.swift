@@ -117,6 +117,28 @@ struct FloatPlacementTests {
     }
   }
 
+  @Test func manyFloatsLeavingNoRoomDropLinesWithoutLosingText() throws {
+    // 200 floats each leaving 20 px beside them, every one before a word too long for that:
+    // each line beside a float moves below it (drops are bounded per paragraph), all text
+    // is kept, no line crosses the text area or a page's bottom.
+    let word = "Incomprehensibilities"
+    let body = (0..<200).map { "\(word) <span class=\"f\">n\($0)</span>" }.joined(separator: " ")
+    let b = try oneChapterBook(
+      "float-place", "narrow",
+      css: ".f { float: left; width: 480px; height: 30px } p { hyphens: none }",
+      body: "<p>\(body)</p><p>after all</p>",
+      settings: LayoutSettings(pageWidth: 600, pageHeight: 800))
+    let all = b.layout.pages.flatMap(\.lines)
+    let words = all.map { $0.text.components(separatedBy: word).count - 1 }.reduce(0, +)
+    #expect(words == 200)
+    #expect(all.contains { $0.text == "n199" } && all.contains { $0.text == "after all" })
+    for page in b.layout.pages {
+      for l in page.lines {
+        #expect(l.rect.x >= 49.5 && l.rect.maxX <= 550.5 && l.rect.maxY <= 750.5, "\(l.text)")
+      }
+    }
+  }
+
   @Test func captionWiderThanItsTableWidensTheTable() throws {
     let (_, page) = try oracleFixtureFirstPage(Self.edges)
     // Floated: the table is as wide as "Characteristically" (Chromium 133.75 px), its two
