@@ -18,6 +18,7 @@ import Testing
 struct FloatPlacementTests {
   static let tables = BrowserOracle.fixtures.appendingPathComponent("float-tables.xhtml").path
   static let inline = BrowserOracle.fixtures.appendingPathComponent("inline-floats.xhtml").path
+  static let edges = BrowserOracle.fixtures.appendingPathComponent("float-table-edges.xhtml").path
 
   func line(_ page: Page, _ prefix: String) throws -> LineBox {
     try #require(page.lines.first { $0.text.hasPrefix(prefix) }, "\(prefix)")
@@ -82,12 +83,94 @@ struct FloatPlacementTests {
   }
 
   @Test func floatedTableGoldens() throws {
-    for (path, name) in [(Self.tables, "float-tables"), (Self.inline, "inline-floats")] {
+    for (path, name) in [
+      (Self.tables, "float-tables"), (Self.inline, "inline-floats"),
+      (Self.edges, "float-table-edges"),
+    ] {
       let (book, page) = try oracleFixtureFirstPage(path)
       try checkGolden(Data(GoldenPageTests().lineDump(page).utf8), "\(name).lines.txt")
       let image = book.makeRenderer().render(page, width: 600, height: 800, format: .gray8)
       try checkGolden(Data(PNGCodec.encode(image)), "\(name).png")
     }
+  }
+
+  // MARK: edges (float-table-edges.xhtml; Chromium's boxes in the comments)
+
+  @Test func lineTooNarrowBesideAMidParagraphFloatMovesBelowIt() throws {
+    let (_, page) = try oracleFixtureFirstPage(Self.edges)
+    let note = try lines(page, block: "A wide note")
+    let para = try lines(page, block: "A short first line")
+    let word = try line(page, "Incomprehensibilities cannot")
+    // The note floats from the second line (its top is that line's), 400 px + 10 px margin:
+    // "Second" fits in the 90 px left, the long word does not, so its line starts at the
+    // note's bottom at the full measure (Chromium: 89.56 px below the paragraph's top).
+    let (noteTop, noteBottom) = (try #require(note.first).rect.y, try #require(note.last).rect.maxY)
+    #expect(abs(noteTop - para[1].rect.y) < 0.01)
+    #expect(abs(word.rect.y - noteBottom) < 0.01)
+    #expect(abs(word.rect.y - para[0].rect.y - 89.56) < 0.5)
+    #expect(word.rect.x == 50 && word.rect.maxX <= 550)
+    // The right float after the word is at that line's top; no line crosses the note.
+    let seven = try #require(page.lines.first { $0.text == "7" })
+    #expect(abs(seven.rect.y - word.rect.y) < 0.01)
+    for l in para where l.rect.y >= noteTop - 0.01 && l.rect.y < noteBottom - 0.01 {
+      #expect(l.rect.x >= 460 - 0.01 && l.rect.maxX <= 550 + 0.01, "\(l.text)")
+    }
+  }
+
+  @Test func manyFloatsLeavingNoRoomDropLinesWithoutLosingText() throws {
+    // 200 floats each leaving 20 px beside them, every one before a word too long for that:
+    // each line beside a float moves below it (drops are bounded per paragraph), all text
+    // is kept, no line crosses the text area or a page's bottom.
+    let word = "Incomprehensibilities"
+    let body = (0..<200).map { "\(word) <span class=\"f\">n\($0)</span>" }.joined(separator: " ")
+    let b = try oneChapterBook(
+      "float-place", "narrow",
+      css: ".f { float: left; width: 480px; height: 30px } p { hyphens: none }",
+      body: "<p>\(body)</p><p>after all</p>",
+      settings: LayoutSettings(pageWidth: 600, pageHeight: 800))
+    let all = b.layout.pages.flatMap(\.lines)
+    let words = all.map { $0.text.components(separatedBy: word).count - 1 }.reduce(0, +)
+    #expect(words == 200)
+    #expect(all.contains { $0.text == "n199" } && all.contains { $0.text == "after all" })
+    for page in b.layout.pages {
+      for l in page.lines {
+        #expect(l.rect.x >= 49.5 && l.rect.maxX <= 550.5 && l.rect.maxY <= 750.5, "\(l.text)")
+      }
+    }
+  }
+
+  @Test func captionWiderThanItsTableWidensTheTable() throws {
+    let (_, page) = try oracleFixtureFirstPage(Self.edges)
+    // Floated: the table is as wide as "Characteristically" (Chromium 133.75 px), its two
+    // columns share the extra (1 at 57, 2 at 121.9: cells 62.9 px wide, 2 px spacing), and the text beside
+    // it starts after its 1em margin.
+    let caption = try line(page, "Characteristically")
+    #expect(abs(caption.rect.width - 133.75) < 1)
+    let one = try #require(page.lines.first { $0.text == "1" })
+    let two = try #require(page.lines.first { $0.text == "2" })
+    #expect(abs(two.rect.x - one.rect.x - 64.875) < 1)
+    let beside = try line(page, "The floated table above")
+    #expect(abs(beside.rect.x - (50 + 133.75 + 16)) < 1)
+    // In the flow: as wide as its caption too (Chromium 167.27 px, b's cell at 102.77 − 20).
+    let wide = try #require(page.lines.first { $0.text == "Incomprehensibilities" })
+    let b = try #require(page.lines.first { $0.text == "b" })
+    #expect(abs(wide.rect.width - 167.27) < 1)
+    #expect(abs(b.rect.x - (50 + 82.77 + 4)) < 1)
+  }
+
+  @Test func tablePercentWidthIsOfTheContainingBlockBeforeMargins() throws {
+    let (_, page) = try oracleFixtureFirstPage(Self.edges)
+    // width: 50% of 500 px = 250 px border box at margin-left 100 px (Chromium: table at 100,
+    // first cell 205.34 px wide): the first cell's text at 50 + 100 + 1 + 2 + 4.
+    let half = try line(page, "half of the containing")
+    #expect(abs(half.rect.x - 157) < 0.5)
+    let two = try #require(page.lines.first { $0.text == "two" })
+    #expect(abs(two.rect.x - (50 + 310.34 + 4)) < 1)
+    // 80% with 3em margins each side: 400 px from 98 (Chromium: first cell at 48).
+    let eighty = try line(page, "eighty per cent")
+    #expect(abs(eighty.rect.x - (50 + 48 + 0.5 + 4)) < 1)
+    let sides = try line(page, "with margins on both")
+    #expect(abs(sides.rect.x - (50 + 193.23 + 4)) < 1)
   }
 
   @Test func floatedTableTallerThanThePageIsSetInTheFlowWithItsHeader() throws {

@@ -128,3 +128,75 @@ import Testing
     #expect(anchor <= out.breaks[placed.line + 1].index)
   }
 }
+
+@Suite struct NarrowLineBreakTests {
+  @Test func leadingWidthRunsToTheFirstBreakOpportunity() {
+    let items: [BreakItem] = [
+      .box(width: 30), .box(width: 20), .glue(width: 5, stretch: 2, shrink: 1), .box(width: 40),
+      .hyphen(width: 6), .box(width: 50),
+    ]
+    #expect(ChapterFlow.leadingWidth(items, from: 0) == 50)
+    // A hyphen's width counts when the least a line holds ends there.
+    #expect(ChapterFlow.leadingWidth(items, from: 3) == 46)
+    #expect(ChapterFlow.leadingWidth(items, from: 5) == 50)
+  }
+
+  @Test func aLineTooNarrowBesideAFloatMovesBelowIt() throws {
+    var rig = try InlineRig()
+    // "aa", then a number no pattern hyphenates, wider than the room the float leaves (one
+    // word before it, so every breaker sets the number on the second line).
+    let text = "aa 314159265358979323846 cc dd ee ff gg hh ii jj kk ll mm nn oo pp"
+    let block = InlineRig.block([(text, InlineRig.style())])
+    let (collected, _, shaped) = rig.shape(block, width: 400)
+    let piece = FloatPiece(
+      width: 330, height: 60, content: FloatContent(items: [], lines: [], blockBoxes: []))
+    // Floated from the paragraph's start: it stands at the first line's top.
+    let float = PendingFloat(
+      piece: piece, side: .left, start: Location(spine: 0, offset: 100),
+      end: Location(spine: 0, offset: 101))
+    let breaking = InlineBreaking(
+      breaker: KnuthPlassBreaker(), noWrap: false, firstWidth: 400, width: 400)
+    let out = rig.flow.breakBesideFloats(
+      [float], shaped: shaped, sources: collected.sources, breaking: breaking, top: 1000,
+      lineHeight: 20, left: 50, right: 450)
+    let placed = try #require(out.placed.first)
+    #expect(placed.line == 0 && placed.box.top == 1000 && placed.box.bottom == 1060)
+    // Line 0 holds "aa" in the 70 px beside the float; the number cannot stand in the
+    // 70 px of line 1, so line 1 moves to the float's bottom, with the full measure.
+    #expect(out.drops.count == 1)
+    #expect(out.drops.first?.line == 1 && out.drops.first?.top == 1060)
+    #expect(out.lineTop(2, top: 1000, lineHeight: 20) == 1080)
+    #expect(out.bands[0].cut == 330 && out.bands[1].cut == 0)
+    let ranges = LineBreak.lineRanges(out.breaks, in: shaped.items)
+    #expect(ranges.count >= 2)
+    for (k, range) in ranges.enumerated() {
+      let m = ParagraphMeasure.measure(range, in: shaped.items)
+      #expect(m.width - m.shrink <= 400 - out.bands[k].cut + 1e-6, "line \(k)")
+    }
+    // Without the float's narrowing it would not move: the same words at the full measure.
+    var wide = rig.flow
+    wide.floatArea = FloatArea()
+    let plain = wide.breakBesideFloats(
+      [], shaped: shaped, sources: collected.sources, breaking: breaking, top: 1000,
+      lineHeight: 20, left: 50, right: 450)
+    #expect(plain.drops.isEmpty)
+  }
+
+  @Test func aParagraphBesideABlockFloatDropsOnlyTheNarrowLine() throws {
+    var rig = try InlineRig()
+    let text = "aa 314159265358979323846 cc dd ee ff gg hh ii jj kk ll mm nn oo pp"
+    let block = InlineRig.block([(text, InlineRig.style())])
+    let (collected, _, shaped) = rig.shape(block, width: 400)
+    // A right float placed before the paragraph, 40 px tall: lines 0 and 1 beside it.
+    rig.flow.floatArea.add(
+      PlacedFloat(side: .right, left: 120, right: 450, top: 1000, bottom: 1040), group: 0)
+    let breaking = InlineBreaking(
+      breaker: KnuthPlassBreaker(), noWrap: false, firstWidth: 400, width: 400)
+    let out = rig.flow.breakBesideFloats(
+      [], shaped: shaped, sources: collected.sources, breaking: breaking, top: 1000,
+      lineHeight: 20, left: 50, right: 450)
+    #expect(out.drops.map(\.line) == [1])
+    #expect(out.drops.map(\.top) == [1040])
+    #expect(out.bands[0].cut == 330)
+  }
+}

@@ -105,10 +105,6 @@ extension ChapterFlow {
     (inner.box.marginLeftAuto, inner.box.marginRightAuto) = (false, false)
     inner.style.margin.left = .rem(ml / options.fontSize)
     inner.style.margin.right = .rem(mr / options.fontSize)
-    if case .percent(let p)? = inner.box.width {
-      // Of the containing block, not of the room its margins leave.
-      inner.box.width = .rem(max(0, p) / 100 * avail / options.fontSize)
-    }
     let firstBox = boxFlow.boxes.count
     var tableRight = 0.0
     let nested = nestedFlow {

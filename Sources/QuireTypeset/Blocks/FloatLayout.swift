@@ -3,9 +3,11 @@
 // current bottom; the line boxes beside it are shortened, block boxes are not. Floats that
 // hold text (blocks, tables, inline elements, drop caps) are laid out in FloatBlocks.swift
 // and placed and wrapped by the same rules; inline floats at their own line
-// (InlineFloats.swift). A paragraph whose first line would have less than
-// 3 em beside the floats starts below them (§9.5: a line box too short for any content is
-// shifted down; 3 em stands for its first word, unknown before shaping).
+// (InlineFloats.swift). §9.5: a line box too short beside the floats for any content is
+// shifted down. A paragraph whose first line would have less than 3 em beside the floats
+// starts below them before it is shaped (3 em stands for its first word); once broken, any
+// of its lines whose room is narrower than its first word moves below the floats
+// (`narrowLine`, InlineFloats.swift), the rest of the paragraph broken again from there.
 //
 // Coordinates. A float is placed in the chapter's *flow* coordinates: x in page px, y the
 // running height of the chapter's entries (`BoxFlow.flowY`, the same running sum the box
@@ -148,13 +150,21 @@ struct FloatArea: Sendable {
   /// The bands of a paragraph's lines from `top`, each `lineHeight` high, inside
   /// `left...right`; empty when no line is beside a float.
   func bands(top: Double, lineHeight: Double, left: Double, right: Double) -> [LineBand] {
-    guard let end = bottom, end > top, lineHeight > 0.01 else { return [] }
-    let count = min(FloatArea.maxBands, Int(((end - top) / lineHeight).rounded(.up)))
+    bands(
+      lineTop: { top + Double($0) * lineHeight }, lineHeight: lineHeight, left: left, right: right)
+  }
+
+  /// The bands of a paragraph's lines, line `k` at `lineTop(k)` (ascending) and
+  /// `lineHeight` high, inside `left...right`, up to the first line below every float.
+  func bands(lineTop: (Int) -> Double, lineHeight: Double, left: Double, right: Double)
+    -> [LineBand]
+  {
+    guard let end = bottom, lineHeight > 0.01 else { return [] }
     var out: [LineBand] = []
-    out.reserveCapacity(count)
-    for k in 0..<count {
-      out.append(
-        band(top: top + Double(k) * lineHeight, height: lineHeight, left: left, right: right))
+    for k in 0..<FloatArea.maxBands {
+      let y = lineTop(k)
+      guard y < end - 0.01 else { break }
+      out.append(band(top: y, height: lineHeight, left: left, right: right))
     }
     return out
   }

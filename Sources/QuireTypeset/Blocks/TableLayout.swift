@@ -6,7 +6,9 @@
 //   grid       `TableGrid`: slots, spans, rows of different lengths
 //   borders    `TableFrame`: separated (each cell its own border, `border-spacing` between)
 //              or collapsed (one resolved border per grid edge, §17.6.2 conflict rules)
-//   columns    intrinsic widths per cell (`TableMeasure`), then `TableColumns`
+//   columns    intrinsic widths per cell (`TableMeasure`), then `TableColumns`; the table
+//              at least as wide as its captions' min-content (CSS Tables 3 CAPMIN), a
+//              percentage `width` of the containing block, not of what its margins leave
 //   cells      each cell laid out alone at its column's content width (the ordinary block
 //              flow, in an isolated entry list); rows take their tallest cell; cells align
 //              top/middle/bottom/baseline
@@ -80,7 +82,7 @@ extension ChapterFlow {
       l = left
       r = right
     }
-    let tableRight = table(block, left: l, right: r, depth: depth)
+    let tableRight = table(block, left: l, right: r, containing: width, depth: depth)
     collapse(px(st.margin.bottom, of: width))
     if forcesBreak(st.breakAfter) { pendingBreak = true }
     // `break-inside/before/after: avoid` on the table and its captions (BlockBreaks.swift).
@@ -88,10 +90,14 @@ extension ChapterFlow {
     return tableRight
   }
 
-  /// Lays out a table between `left` and `right`; returns its border box's right edge (`right`
-  /// when its cells are stacked or it has no rows).
+  /// Lays out a table between `left` and `right` (its margins already taken off a containing
+  /// block `containing` px wide, which percentages of its width and padding refer to, CSS 2.1
+  /// §10.2, §8.4); returns its border box's right edge (`right` when its cells are stacked or
+  /// it has no rows).
   @discardableResult
-  mutating func table(_ block: Block, left: Double, right: Double, depth: Int) -> Double {
+  mutating func table(
+    _ block: Block, left: Double, right: Double, containing: Double, depth: Int
+  ) -> Double {
     var structure = ChapterFlow.tableStructure(block)
     layout(blocks: structure.stray, left: left, right: right, depth: depth + 1)
     guard !structure.rows.isEmpty else {
@@ -110,7 +116,7 @@ extension ChapterFlow {
     }
     structure.grid = grid
     structure.cells = grid.cells.map { structure.rows[$0.row].children[$0.index] }
-    let frame = TableFrame(block, structure: structure, flow: self, width: right - left)
+    let frame = TableFrame(block, structure: structure, flow: self, width: containing)
     // Columns that cannot hold one character each: stack the cells.
     let floor = Double(grid.columnCount) * options.fontSize * 0.5
     if floor + frame.horizontalChrome(columns: grid.columnCount) > right - left {
@@ -119,7 +125,8 @@ extension ChapterFlow {
     }
     tableNesting += 1
     defer { tableNesting -= 1 }
-    let (x0, widths) = columnWidths(block, structure, frame, left: left, right: right, depth: depth)
+    let (x0, widths) = columnWidths(
+      block, structure, frame, left: left, right: right, containing: containing, depth: depth)
     let tableRight = x0 + widths.reduce(0, +) + frame.horizontalChrome(columns: widths.count)
     layout(
       blocks: structure.topCaptions, left: x0, right: max(tableRight, x0 + 1), depth: depth + 1)
@@ -140,29 +147,35 @@ extension ChapterFlow {
   /// The table's horizontal origin and column widths.
   mutating func columnWidths(
     _ block: Block, _ s: TableStructure, _ frame: TableFrame, left: Double, right: Double,
-    depth: Int
+    containing: Double, depth: Int
   ) -> (Double, [Double]) {
     let n = s.grid.columnCount
     let chrome = frame.horizontalChrome(columns: n)
     let available = max(0, right - left - chrome)
     var specified: Double? = nil
     if let w = block.box.width {
-      let outer = px(w, of: right - left)
-      // A table's width is its border box's in browsers, whatever `box-sizing` says.
+      // A table's width is its border box's in browsers, whatever `box-sizing` says; a
+      // percentage is of the containing block (the margins then apply), and the table never
+      // runs past the room its margins leave (a browser lets it overflow).
+      let outer = min(px(w, of: containing), right - left)
       specified = max(0, outer - chrome)
     }
     let declared = declaredColumnWidths(block, count: n, width: available)
     let requests = columnRequests(s, frame, width: available, depth: depth)
+    // CSS Tables 3 §3.9.3: the table is at least as wide as its captions' min-content
+    // (CAPMIN), the extra going to the columns; never wider than the room it has.
+    let captions = min(available, max(0, captionMinimum(s, depth: depth) - chrome))
     let widths: [Double]
     if block.table.style.fixedLayout, let spec = specified {
-      let used = min(spec, available)
+      let used = max(min(spec, available), captions)
       let first = requests.filter { s.grid.cells[$0.cell].row == 0 }.map(\.request)
       widths = TableColumns.fixedLayout(
         columnCount: n, declared: declared, firstRow: first, used: used)
     } else {
       let columns = TableColumns(
         columnCount: n, requests: requests.map(\.request), declared: declared)
-      widths = columns.widths(for: columns.usedWidth(available: available, specified: specified))
+      widths = columns.widths(
+        for: max(columns.usedWidth(available: available, specified: specified), captions))
     }
     var x0 = left
     let total = widths.reduce(0, +) + chrome
@@ -172,6 +185,15 @@ extension ChapterFlow {
       x0 += max(0, right - left - total)
     }
     return (x0, widths)
+  }
+
+  /// The widest min-content contribution of the table's captions (CAPMIN), px.
+  mutating func captionMinimum(_ s: TableStructure, depth: Int) -> Double {
+    var widest = 0.0
+    for caption in s.topCaptions + s.bottomCaptions {
+      widest = max(widest, intrinsicWidths(caption, depth: depth + 1).min)
+    }
+    return widest
   }
 
   /// Each declared column's px width (nil: auto).
@@ -349,6 +371,8 @@ extension ChapterFlow {
     let columns = TableColumns(
       columnCount: grid.columnCount, requests: requests.map(\.request), declared: declared)
     let chrome = frame.horizontalChrome(columns: grid.columnCount)
-    return IntrinsicWidths(min: columns.minTotal + chrome, max: columns.maxTotal + chrome)
+    let captions = captionMinimum(s, depth: depth)
+    return IntrinsicWidths(
+      min: max(columns.minTotal + chrome, captions), max: max(columns.maxTotal + chrome, captions))
   }
 }

@@ -163,22 +163,19 @@ extension ChapterFlow {
     let top = nextFlowTop
     let bands = paragraphBands(lineHeight: strut, left: left, right: right)
     breaking.bands = bands
-    var beside: FloatedLines? = nil
-    if !floats.isEmpty {
-      beside = breakBesideFloats(
+    // Beside floats: lines too narrow for their first word move below them (§9.5).
+    func breakLines() -> (FloatedLines?, [LineBreak]) {
+      guard !floats.isEmpty || !bands.isEmpty else { return (nil, breaking.lines(shaped.items)) }
+      let out = breakBesideFloats(
         floats, shaped: shaped, sources: text.sources, breaking: breaking, top: top,
         lineHeight: strut, left: left, right: right)
+      return (out, out.breaks)
     }
-    var breaks = beside?.breaks ?? breaking.lines(shaped.items)
+    var (beside, breaks) = breakLines()
     if let expected = expectedEnd, FirstLine.secondLineStart(breaks, shaped, text) != expected {
       // The first line settled on the paragraph's head ends elsewhere here: break there.
       FirstLine.forceBreak(&shaped, text: text, at: expected)
-      if !floats.isEmpty {
-        beside = breakBesideFloats(
-          floats, shaped: shaped, sources: text.sources, breaking: breaking, top: top,
-          lineHeight: strut, left: left, right: right)
-      }
-      breaks = beside?.breaks ?? breaking.lines(shaped.items)
+      (beside, breaks) = breakLines()
     }
 
     var geometry = LineGeometry(
@@ -198,7 +195,9 @@ extension ChapterFlow {
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
     for line in composer.compose(breaks, shaper: &shaper) {
-      if beside != nil { setLineFloats(&beside!, before: line.index, top: top, lineHeight: strut) }
+      if beside != nil {
+        setBeside(&beside!, line: line.index, top: top, lineHeight: strut, left: left, right: right)
+      }
       if line.clipped {
         notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
       }
