@@ -28,7 +28,7 @@ enum BrowserOracle {
     "floats.xhtml": 100, "lists.xhtml": 96, "table.xhtml": 100, "jlreq-tables.xhtml": 100,
     "inline-blocks.xhtml": 100, "overflow-selectors.xhtml": 100, "columns.xhtml": 100,
     "float-blocks.xhtml": 100, "dropcaps.xhtml": 100, "first-line.xhtml": 100,
-    "float-tables.xhtml": 100, "inline-floats.xhtml": 100,
+    "float-tables.xhtml": 100, "inline-floats.xhtml": 100, "inline-block-content.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.

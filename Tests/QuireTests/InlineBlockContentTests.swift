@@ -125,18 +125,27 @@ struct InlineBlockContentTests {
     let b = try oneChapterBook(
       "inline-block-content", "order",
       css: ".b { display: inline-block } .t { display: inline-table }", body: body)
-    let words = b.layout.pages.flatMap(\.lines).flatMap {
-      $0.text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{FFFC}" })
+    // The paragraph's line holds each box as one U+FFFC; the boxes' lines follow it, in
+    // source order (a box inside a cell of the inline table last).
+    let lines = b.layout.pages.flatMap(\.lines)
+    func words(_ l: [LineBox]) -> [Substring] {
+      l.flatMap { $0.text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{FFFC}" }) }
     }
+    let outer = try #require(lines.first)
+    #expect(outer.text.filter { $0 == "\u{FFFC}" }.count == 2)
+    #expect(words(lines.filter { $0.block == outer.block }) == ["one", "nine", "thirteen"])
     #expect(
-      words == [
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-        "twelve", "thirteen",
+      words(lines.filter { $0.block != outer.block }) == [
+        "two", "three", "four", "five", "six", "seven", "eight", "ten", "eleven", "twelve",
       ])
-    #expect(sourceText(b.document).split(separator: " ").count >= 1)
-    // Locations run forward through the boxes' blocks.
-    let starts = b.layout.pages.flatMap(\.lines).map(\.start.offset)
+    // Every character once: the lines hold the chapter's text.
+    let shown = lines.map(\.text).joined().filter { !$0.isWhitespace && $0 != "\u{FFFC}" }
+    let source = sourceText(b.document).filter { !$0.isWhitespace }
+    #expect(shown.sorted() == source.sorted())
+    // Locations run forward through the boxes' blocks (their lines in page order).
+    let starts = lines.filter { $0.block != outer.block }.map(\.start.offset)
     #expect(starts == starts.sorted())
+    #expect(starts.allSatisfy { $0 > outer.start.offset && $0 < outer.end.offset })
   }
 
   @Test func hostileNestingAndSizesAreBounded() throws {
