@@ -95,7 +95,8 @@ struct InlineBlockContentTests {
       var ys: Set<Float> = []
       for case .glyphs(let run) in page.items {
         for (x, y) in zip(run.x, run.y)
-        where Double(x) >= r.x - 0.5 && Double(x) < r.maxX && Double(y) > r.y && Double(y) <= r.maxY {
+        where Double(x) >= r.x - 0.5 && Double(x) < r.maxX && Double(y) > r.y && Double(y) <= r.maxY
+        {
           ys.insert(y)
         }
       }
@@ -103,7 +104,8 @@ struct InlineBlockContentTests {
     }
     let cell = baselines(in: one.rect)
     #expect(cell.count == 1)
-    let outer = baselines(in: Rect(x: before.rect.x, y: before.rect.y, width: 80, height: before.rect.height))
+    let outer = baselines(
+      in: Rect(x: before.rect.x, y: before.rect.y, width: 80, height: before.rect.height))
     #expect(!cell.isDisjoint(with: outer), "cell \(cell) outer \(outer)")
   }
 
@@ -156,7 +158,9 @@ struct InlineBlockContentTests {
       + String(repeating: "<div>d ", count: 80) + "core" + String(repeating: "</div>", count: 80)
       + String(repeating: "</div></span>", count: 40)
     var table = "<table class=\"t\">"
-    for r in 0..<200 { table += "<tr><td>r\(r)</td><td>\(String(repeating: "w ", count: 20))</td></tr>" }
+    for r in 0..<200 {
+      table += "<tr><td>r\(r)</td><td>\(String(repeating: "w ", count: 20))</td></tr>"
+    }
     table += "</table>"
     let many =
       "<p>x <span class=\"b\">" + String(repeating: "<p>para</p>", count: 2000) + "</span> y</p>"

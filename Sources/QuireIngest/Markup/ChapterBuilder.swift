@@ -15,15 +15,16 @@ private enum PendingInline {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
-  /// The start and end of an inline-block's content (`InlineBlock`).
-  case boxStart(InlineBoxOpening)
+  /// The start and end of an inline-block's content (`InlineBlock`). (Boxed payloads here
+  /// and below: the rare cases must not make every piece of text larger.)
+  indirect case boxStart(InlineBoxOpening)
   case boxEnd
   /// The start and end of a block-level element inside an inline block (its content keeps
   /// its block structure, CSS 2.1 §9.2.4).
-  case blockStart(BoxBlockOpening)
+  indirect case blockStart(BoxBlockOpening)
   case blockEnd
   /// A block without text inside an inline block (a rule, a block image).
-  case blockLeaf(Block)
+  indirect case blockLeaf(Block)
 }
 
 /// The `::first-letter` style a block hands to its first text: its inline style and box (a
@@ -172,17 +173,7 @@ struct ChapterBuilder {
       switch event {
       case .exit(let n):
         var ctx = contexts.removeLast()
-        if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
-        generated.counters.end(ctx.siblingScope)
-        if ctx.openedFrame { closeFrame() }
-        if ctx.openedInlineBox {
-          frames[frames.count - 1].pending.append(.boxEnd)
-          inlineBoxDepth -= 1
-        }
-        if ctx.openedBoxBlock {
-          frames[frames.count - 1].pending.append(.blockEnd)
-          boxBlockDepth -= 1
-        }
+        exitElement(n, &ctx)
       case .enter(let n):
         let node = tree.nodes[n]
         let parent = contexts[contexts.count - 1]
@@ -271,6 +262,21 @@ struct ChapterBuilder {
     let root = finish(frames.removeLast())
     blocks = root.children
     NoteDetection.confirm(&blocks, referenced: noteRefs)
+  }
+
+  /// After an element's content: its `::after`, then the end of what it opened.
+  private mutating func exitElement(_ n: Int, _ ctx: inout StyleContext) {
+    if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
+    generated.counters.end(ctx.siblingScope)
+    if ctx.openedFrame { closeFrame() }
+    if ctx.openedInlineBox {
+      frames[frames.count - 1].pending.append(.boxEnd)
+      inlineBoxDepth -= 1
+    }
+    if ctx.openedBoxBlock {
+      frames[frames.count - 1].pending.append(.blockEnd)
+      boxBlockDepth -= 1
+    }
   }
 
   /// Display fixes that depend on where the element is.
@@ -1006,7 +1012,9 @@ struct ChapterBuilder {
       kind: .paragraph, style: o.style, location: box.start, element: o.element,
       lang: o.lang, dir: o.style.direction, box: o.box)
     block.source = o.source
-    if box.children.count == 1, box.children[0].element == "", case .paragraph = box.children[0].kind {
+    if box.children.count == 1, box.children[0].element == "",
+      case .paragraph = box.children[0].kind
+    {
       block.inlines = box.children[0].inlines
     } else if !box.children.isEmpty {
       block.kind = o.isTable ? .table : .container
@@ -1079,11 +1087,11 @@ private enum Piece {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
-  case boxStart(InlineBoxOpening)
+  indirect case boxStart(InlineBoxOpening)
   case boxEnd
-  case blockStart(BoxBlockOpening)
+  indirect case blockStart(BoxBlockOpening)
   case blockEnd
-  case blockLeaf(Block)
+  indirect case blockLeaf(Block)
 }
 
 /// CSS white-space processing (CSS Text 3, the subset books use) over one block's inline
