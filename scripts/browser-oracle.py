@@ -34,7 +34,8 @@ length with the reader's font size, a browser does that under page zoom.
 
 Agreement: a block agrees when both content-box edges are within --tolerance px (2); an
 inline block (inline-block, inline-table) when its content width is (where it sits in its
-line follows the line breaks, which differ by design). The
+line follows the line breaks, which differ by design), and a block inside one when its
+edges from that box's content edge (manifest `inlineX`) do. The
 headline is agreeing blocks / (Quire blocks + browser text blocks Quire has no block for).
 Disagreements are grouped into classes (element, what differs) with counts and examples:
 those tell which CSS feature to fix first.
@@ -434,6 +435,16 @@ async (uaCss) => {
                  fs: px(s.fontSize)};
     if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); box.ctx = context(i); box.inFloat = inFloat(i); }
     if (s.display.startsWith('inline')) box.atomic = true;
+    // A block inside an atomic inline box: where the line put that box differs by design, so
+    // the block's edges compare from the box's content edge (an inline table's border edge).
+    for (let e = all[i].parentElement; e && !box.atomic; e = e.parentElement) {
+      const k = index.get(e);
+      if (k === undefined || !styles[k].display.startsWith('inline-')) continue;
+      const ar = e.getBoundingClientRect(), as = styles[k];
+      box.inBox = as.display === 'inline-table' ? ar.left
+        : ar.left + px(as.borderLeftWidth) + px(as.paddingLeft);
+      break;
+    }
     // A float's own box and the block its source sits in (for the float-top check).
     if (s.float !== 'none' && all[i].parentElement) { box.float = true; box.parent = container(all[i].parentElement); }
     if (s.display === 'list-item') {
@@ -529,6 +540,11 @@ def compare_block(tally, q, el, dx, scale, tol, where):
         # An inline block sits where its line's breaks and justification put it (those differ
         # by design): its content box's width is what compares.
         dl, dr = 0.0, (qr - ql) - (br - bl)
+    elif q.get("inlineX") is not None and el.get("inBox") is not None:
+        # A block inside an inline block: its edges from the box's content edge in each engine.
+        ql, qr = q["inlineX"], q["inlineX"] + q["width"]
+        bl, br = (el["l"] - el["inBox"]) * scale, (el["r"] - el["inBox"]) * scale
+        dl, dr = ql - bl, qr - br
     ok_l, ok_r = abs(dl) <= tol, abs(dr) <= tol
     if ok_l and ok_r:
         tally.c["agree"] += 1

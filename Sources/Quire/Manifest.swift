@@ -31,7 +31,8 @@ struct Manifest: Codable, Sendable {
   /// A text block's content box on the page (`BlockBox`): `index` as in `LineInfo.block`,
   /// `tag` the element ("" for an anonymous paragraph), `source` the element's preorder
   /// ordinal in its chapter document (−1 unknown), `fontSize` px, `marker` a list marker,
-  /// `note` true for a note set at the page's foot or the chapter's end (absent otherwise).
+  /// `note` true for a note set at the page's foot or the chapter's end (absent otherwise),
+  /// `inlineX` for a block inside an inline block its x within that box's content box.
   struct BlockInfo: Codable, Sendable {
     var index: Int
     var tag: String
@@ -40,6 +41,7 @@ struct Manifest: Codable, Sendable {
     var fontSize: Double
     var marker: String?
     var note: Bool? = nil
+    var inlineX: Double? = nil
   }
   /// A block box (`BlockFragment`)'s fragment on the page (`--boxes`): border box and content box.
   struct BoxInfo: Codable, Sendable {
@@ -155,7 +157,7 @@ struct Manifest: Codable, Sendable {
     BlockInfo(
       index: b.index, tag: b.tag, source: b.source, x: r(b.rect.x), y: r(b.rect.y),
       width: r(b.rect.width), height: r(b.rect.height), fontSize: r(b.fontSize), marker: b.marker,
-      note: b.note ? true : nil)
+      note: b.note ? true : nil, inlineX: b.inlineX.map(r))
   }
 
   /// One block fragment's entry.

@@ -101,8 +101,13 @@ func sourceText(_ doc: Document, footnotes: FootnoteMode = .foot) -> String {
   func inlineText(_ inlines: [Inline]) {
     for i in inlines {
       if case .text(let run) = i { s += run.text }
-      if case .inlineBlock(let ib) = i { inlineText(ib.block.inlines) }
+      if case .inlineBlock(let ib) = i { blockText(ib.block) }
     }
+  }
+  // An inline block's blocks, in order.
+  func blockText(_ b: Block) {
+    inlineText(b.inlines)
+    for c in b.children { blockText(c) }
   }
   func walk(_ blocks: [Block], moved: Set<Location>) {
     for b in blocks where !(b.note != nil && moved.contains(b.location)) {

@@ -106,11 +106,12 @@ package enum Inline: Sendable {
 }
 
 /// An inline-level box whose content is laid out as a block of its own and placed in its
-/// line as one unbreakable box (CSS 2.1 §9.2.4, §10.3.9, §10.8.1). Its `block` is a
-/// paragraph holding the element's inline content, with the element's style, box
-/// (borders, padding, background, sizes) and ordinal. Block-level descendants are set
-/// inline at ingest (an inline box holds one paragraph). It counts no character of its
-/// own: its text's Locations run from `location` to `end`.
+/// line as one unbreakable box (CSS 2.1 §9.2.4, §10.3.9, §10.8.1). Its `block` has the
+/// element's style, box (borders, padding, background, sizes) and ordinal, and holds the
+/// element's inline content as a paragraph, or, when block-level descendants are inside,
+/// its blocks (paragraphs, lists, tables…; anonymous paragraphs around them), a `table`'s
+/// parts for an `inline-table`. It counts no character of its own: its text's Locations
+/// run from `location` to `end`.
 package struct InlineBlock: Sendable {
   package var block: Block
   /// The box's style as an inline (what the line sees: font for the strut, vertical-align).
@@ -160,5 +161,18 @@ package struct InlineImage: Sendable {
     self.image = image
     self.style = style
     self.location = location
+  }
+}
+
+extension Inline {
+  /// Where the inline's content starts.
+  package var location: Location {
+    switch self {
+    case .text(let r): return r.location
+    case .lineBreak(let l): return l
+    case .image(let i): return i.location
+    case .math(let m): return m.location
+    case .inlineBlock(let b): return b.location
+    }
   }
 }

@@ -147,6 +147,8 @@ package struct BoxStyle: Sendable, Hashable, Codable {
   package var decorationClone = false
   /// `display: inline-block` (the element stays inline but lays out its content as a block).
   package var isInlineBlock = false
+  /// `display: inline-table`: the inline block is a table (CSS 2.1 §17.2).
+  package var isInlineTable = false
   /// Tables: `border-collapse: collapse` (inherited in CSS; copied to each table element).
   package var collapsesBorders = false
   /// Replaced elements (images): `object-fit` and `object-position` as fractions of the

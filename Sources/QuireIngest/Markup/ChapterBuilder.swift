@@ -1,6 +1,10 @@
 // The walk from styled markup to blocks: an explicit stack of enter/exit events (no
 // recursion), a stack of open block frames, and per-block inline content that is
 // white-space processed and numbered when the block (or an anonymous paragraph) closes.
+// Inside an inline block no frame opens: its start and end, and those of block-level
+// elements inside it, are marks in that inline content, so all its text is numbered in
+// order with the paragraph around it; the marks are turned into the inline block's blocks
+// then (`BoxLevel`).
 
 import Foundation
 
@@ -11,9 +15,16 @@ private enum PendingInline {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
-  /// The start and end of an inline-block's content (`InlineBlock`).
-  case boxStart(InlineBoxOpening)
+  /// The start and end of an inline-block's content (`InlineBlock`). (Boxed payloads here
+  /// and below: the rare cases must not make every piece of text larger.)
+  indirect case boxStart(InlineBoxOpening)
   case boxEnd
+  /// The start and end of a block-level element inside an inline block (its content keeps
+  /// its block structure, CSS 2.1 §9.2.4).
+  indirect case blockStart(BoxBlockOpening)
+  case blockEnd
+  /// A block without text inside an inline block (a rule, a block image).
+  indirect case blockLeaf(Block)
 }
 
 /// The `::first-letter` style a block hands to its first text: its inline style and box (a
@@ -30,6 +41,21 @@ private struct InlineBoxOpening {
   var element: String
   var source: Int
   var lang: String?
+  /// `display: inline-table` on an element whose content holds table parts: the box is
+  /// a table (CSS 2.1 §17.2).
+  var isTable = false
+  var table = TablePart()
+}
+
+/// A block-level element inside an inline block: what its block is made of when it closes.
+private struct BoxBlockOpening {
+  var kind: BlockKind
+  var style: ComputedStyle
+  var box: BoxStyle
+  var element: String
+  var source: Int
+  var lang: String?
+  var table: TablePart
 }
 
 private struct Frame {
@@ -62,6 +88,8 @@ private struct StyleContext {
   var siblingScope: Set<String> = []
   /// Whether the element opened an inline block (its end is pending on exit).
   var openedInlineBox = false
+  /// Whether the element opened a block inside an inline block (its end is pending on exit).
+  var openedBoxBlock = false
   /// The element's style inside its block's `::first-line` box, while its text may be on
   /// that line (FirstLineCascade.swift); nil almost always.
   var firstLine: ElementStyle? = nil
@@ -101,6 +129,11 @@ struct ChapterBuilder {
   /// Inline blocks nest at most this deep (each level is a layout of its own); deeper ones
   /// stay plain inline content.
   static let maxInlineBoxDepth = 8
+  /// Block-level elements open inside inline blocks (all levels together).
+  private var boxBlockDepth = 0
+  /// Block-level elements inside inline blocks keep their structure at most this deep
+  /// (counted over all the inline blocks around them); deeper ones are set inline.
+  static let maxBoxBlockDepth = 32
   /// Ids that noteref links in this chapter point at (NoteDetection).
   private var noteRefs: Set<String> = []
   /// Each node's element ordinal, for `Block.source`.
@@ -140,13 +173,7 @@ struct ChapterBuilder {
       switch event {
       case .exit(let n):
         var ctx = contexts.removeLast()
-        if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
-        generated.counters.end(ctx.siblingScope)
-        if ctx.openedFrame { closeFrame() }
-        if ctx.openedInlineBox {
-          frames[frames.count - 1].pending.append(.boxEnd)
-          inlineBoxDepth -= 1
-        }
+        exitElement(n, &ctx)
       case .enter(let n):
         let node = tree.nodes[n]
         let parent = contexts[contexts.count - 1]
@@ -184,7 +211,6 @@ struct ChapterBuilder {
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
         }
-        if inlineBoxDepth > 0, node.name == "hr" { continue }
         contextualDisplay(&style, parent: parent.style)
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
@@ -210,8 +236,9 @@ struct ChapterBuilder {
         applyCounters(n, &style, scope: &contexts[contexts.count - 1].siblingScope)
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
+        let openedBoxBlock = openBoxBlock(n, &style, parent: parent.style, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
-        let openedBox = openInlineBox(n, style: style, lang: lang)
+        let openedBox = openInlineBox(n, style: style, parent: parent.style, lang: lang)
         if opened {
           frames[frames.count - 1].source = Int(ordinals[n])
           frames[frames.count - 1].table = TableMarkup.part(
@@ -219,6 +246,7 @@ struct ChapterBuilder {
         }
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         ctx.openedInlineBox = openedBox
+        ctx.openedBoxBlock = openedBoxBlock
         ctx.after = pseudoStyle(.after, matched, style)
         if contexts[contexts.count - 1].firstLine != nil || matched.pseudo[.firstLine] != nil {
           setFirstLine(&ctx, style, matched, opened, openedBox, &contexts[contexts.count - 1])
@@ -236,14 +264,27 @@ struct ChapterBuilder {
     NoteDetection.confirm(&blocks, referenced: noteRefs)
   }
 
+  /// After an element's content: its `::after`, then the end of what it opened.
+  private mutating func exitElement(_ n: Int, _ ctx: inout StyleContext) {
+    if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
+    generated.counters.end(ctx.siblingScope)
+    if ctx.openedFrame { closeFrame() }
+    if ctx.openedInlineBox {
+      frames[frames.count - 1].pending.append(.boxEnd)
+      inlineBoxDepth -= 1
+    }
+    if ctx.openedBoxBlock {
+      frames[frames.count - 1].pending.append(.blockEnd)
+      boxBlockDepth -= 1
+    }
+  }
+
   /// Display fixes that depend on where the element is.
   private func contextualDisplay(_ style: inout ElementStyle, parent: ElementStyle) {
     // Absolute and fixed boxes are blocks (CSS 2.1 §9.7), on fixed-layout pages.
     if blockifiesPositioned, style.box.position.isOutOfFlow, style.display == .inline {
       style.display = .block
     }
-    // An inline block holds one paragraph: block-level content inside it is set inline.
-    if inlineBoxDepth > 0, style.display != .inline { style.display = .inline }
     // vertical-align reaches the text of inline descendants (their runs are raised too), not
     // through an inline block (which is aligned as one box).
     if style.display == .inline, style.computed.verticalAlign == .baseline,
@@ -269,8 +310,7 @@ struct ChapterBuilder {
       if style.display == .inline {
         frames[frames.count - 1].pending.append(.image(ref, style.computed))
       } else {
-        flushPending()
-        appendBlock(
+        appendBlockLevel(
           Block(
             kind: .image(ref), style: style.computed, location: location, element: node.name,
             lang: lang, dir: style.computed.direction, box: style.box))
@@ -287,15 +327,13 @@ struct ChapterBuilder {
         if ref.box.objectFit == .fill, node.attribute("preserveAspectRatio") != "none" {
           ref.box.objectFit = .contain
         }
-        flushPending()
-        appendBlock(
+        appendBlockLevel(
           Block(
             kind: .image(ref), style: style.computed, location: location, element: "svg",
             lang: lang, dir: style.computed.direction, box: style.box))
       }
     case "hr":
-      flushPending()
-      appendBlock(
+      appendBlockLevel(
         Block(
           kind: .rule, style: style.computed, location: location, element: "hr", lang: lang,
           dir: style.computed.direction, box: style.box))
@@ -334,28 +372,78 @@ struct ChapterBuilder {
   /// inline-table, -flex, -grid), or with `float` (a float is blockified, CSS 2.1 §9.7, and
   /// holds its content as a block of its own; Typeset floats it): true when one was opened.
   /// Nesting past `maxInlineBoxDepth` leaves the content inline.
-  private mutating func openInlineBox(_ n: Int, style: ElementStyle, lang: String?) -> Bool {
+  private mutating func openInlineBox(
+    _ n: Int, style: ElementStyle, parent: ElementStyle, lang: String?
+  ) -> Bool {
     guard style.display == .inline, style.box.isInlineBlock || style.box.float != .none,
       inlineBoxDepth < Self.maxInlineBoxDepth,
       style.computed.text.writing.ruby == .none
     else { return false }
     inlineBoxDepth += 1
-    frames[frames.count - 1].pending.append(
-      .boxStart(
-        InlineBoxOpening(
-          style: style.computed, box: style.box, element: tree.nodes[n].name,
-          source: Int(ordinals[n]), lang: lang)))
+    var opening = InlineBoxOpening(
+      style: style.computed, box: style.box, element: tree.nodes[n].name,
+      source: Int(ordinals[n]), lang: lang)
+    if style.box.isInlineTable, style.box.float == .none {
+      opening.isTable = true
+      var asTable = style
+      asTable.display = .table
+      opening.table = TableMarkup.part(n, in: tree, style: asTable, parent: parent)
+    }
+    frames[frames.count - 1].pending.append(.boxStart(opening))
     return true
+  }
+
+  /// Inside an inline block, a block-level element opens no frame: its start goes into the
+  /// inline content (its end on exit), so its text is numbered in order with the paragraph
+  /// around the inline block, and its block is built when that paragraph closes. Sets the
+  /// element's display to inline (for the rest of the walk); true when a start was added.
+  /// Row groups add none (their rows carry the group); past `maxBoxBlockDepth`, and for
+  /// floats (laid out as floating inline blocks), the element is set inline.
+  private mutating func openBoxBlock(
+    _ n: Int, _ style: inout ElementStyle, parent: ElementStyle, lang: String?
+  ) -> Bool {
+    guard inlineBoxDepth > 0, style.display != .inline else { return false }
+    let block = style
+    style.display = .inline
+    guard block.display != .tableRowGroup, block.box.float == .none,
+      boxBlockDepth < Self.maxBoxBlockDepth
+    else { return false }
+    boxBlockDepth += 1
+    let node = tree.nodes[n]
+    var kind = blockKind(node, block)
+    if case .list(let ordered, _) = kind {
+      kind = .list(ordered: ordered, start: Self.firstNumber(n, tree: tree))
+    }
+    frames[frames.count - 1].pending.append(
+      .blockStart(
+        BoxBlockOpening(
+          kind: kind, style: block.computed, box: block.box, element: node.name,
+          source: Int(ordinals[n]), lang: lang,
+          table: TableMarkup.part(n, in: tree, style: block, parent: parent))))
+    return true
+  }
+
+  /// A block-level element without text (a rule, a block image): appended after the open
+  /// frame's inline content, or kept in the inline content inside an inline block.
+  private mutating func appendBlockLevel(_ block: Block) {
+    if inlineBoxDepth > 0 {
+      frames[frames.count - 1].pending.append(.blockLeaf(block))
+      return
+    }
+    flushPending()
+    appendBlock(block)
   }
 
   /// A `<math>` element: an inline object, or a centred paragraph of its own when display.
   private mutating func appendMath(_ n: Int, style: ElementStyle, lang: String?) {
     var report = mathReport
-    let formula = report.read(n, tree: tree, displayBlock: style.display != .inline, style: style) {
+    // Inside an inline block a formula stays inline (its paragraph is numbered as a whole).
+    let display = style.display != .inline && inlineBoxDepth == 0
+    let formula = report.read(n, tree: tree, displayBlock: display, style: style) {
       self.mathElementStyle($0, parent: $1)
     }
     mathReport = report
-    guard formula.display else {
+    guard formula.display, inlineBoxDepth == 0 else {
       frames[frames.count - 1].pending.append(.math(formula, Self.inlineStyle(style.computed)))
       return
     }
@@ -415,8 +503,7 @@ struct ChapterBuilder {
       frames[frames.count - 1].pending.append(.image(ref, style.computed))
       return
     }
-    flushPending()
-    appendBlock(
+    appendBlockLevel(
       Block(
         kind: .image(ref), style: style.computed, location: location, element: "svg", lang: lang,
         dir: style.computed.direction, box: style.box))
@@ -817,8 +904,8 @@ struct ChapterBuilder {
     }
 
     var out: [Inline] = []
-    // Inline blocks being filled: the content outside each, where it starts, its element.
-    var boxes: [(outside: [Inline], start: Location, opening: InlineBoxOpening)] = []
+    // Inline blocks, and blocks inside them, being filled (innermost last).
+    var boxes: [BoxLevel] = []
     // The run being extended: appended to while only its text differs (kept out of `out`
     // so appending never copies the accumulated string).
     var open: TextRun? = nil
@@ -847,11 +934,25 @@ struct ChapterBuilder {
         offset += 1
       case .boxStart(let opening):
         close()
-        boxes.append((out, location, opening))
+        boxes.append(BoxLevel(outside: out, start: location, opening: opening))
         out = []
       case .boxEnd:
         close()
-        if var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
+        closeLevels(&boxes, content: &out, throughBox: true)
+      case .blockStart(let opening):
+        close()
+        guard !boxes.isEmpty else { continue }
+        boxes[boxes.count - 1].takeParagraph(&out)
+        boxes.append(BoxLevel(start: location, block: opening))
+      case .blockEnd:
+        close()
+        if boxes.last?.block != nil { closeLevels(&boxes, content: &out, throughBox: false) }
+      case .blockLeaf(var leaf):
+        close()
+        guard !boxes.isEmpty else { continue }
+        boxes[boxes.count - 1].takeParagraph(&out)
+        leaf.location = location
+        boxes[boxes.count - 1].children.append(leaf)
       case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
@@ -869,23 +970,57 @@ struct ChapterBuilder {
       }
     }
     close()
-    while var box = boxes.popLast() { closeInlineBox(&box, content: &out) }
+    while !boxes.isEmpty { closeLevels(&boxes, content: &out, throughBox: true) }
     RubyMarkup.attach(&out)
     return (out, nil)
   }
 
-  /// Wraps `content` (an inline block's inlines) into its `InlineBlock` and puts it after
-  /// the content outside it (moved out of `box`).
+  /// Closes the innermost level (`throughBox`: levels up to and including the innermost
+  /// inline block): a block inside an inline block joins its parent's children; an inline
+  /// block joins the content outside it (`content` then holds that content).
+  private func closeLevels(_ levels: inout [BoxLevel], content: inout [Inline], throughBox: Bool) {
+    while var level = levels.popLast() {
+      level.takeParagraph(&content)
+      if let o = level.block {
+        var block = Block(
+          kind: o.kind, style: o.style, location: level.start, element: o.element, lang: o.lang,
+          dir: o.style.direction, box: o.box)
+        (block.source, block.table) = (o.source, o.table)
+        if level.holdsInlines, level.children.count == 1, level.children[0].element == "",
+          case .paragraph = level.children[0].kind
+        {
+          block.inlines = level.children[0].inlines
+        } else {
+          block.children = level.children
+        }
+        content = []
+        if !levels.isEmpty { levels[levels.count - 1].children.append(block) }
+        if throughBox { continue }
+        return
+      }
+      if let o = level.opening { closeInlineBox(&level, o, content: &content) }
+      return
+    }
+  }
+
+  /// Wraps an inline block's content into its `InlineBlock` and puts it after the content
+  /// outside it (moved out of `box`): one paragraph, or its blocks when it holds some.
   private func closeInlineBox(
-    _ box: inout (outside: [Inline], start: Location, opening: InlineBoxOpening),
-    content: inout [Inline]
+    _ box: inout BoxLevel, _ o: InlineBoxOpening, content: inout [Inline]
   ) {
-    RubyMarkup.attach(&content)
-    let o = box.opening
     var block = Block(
-      kind: .paragraph, style: o.style, inlines: content, location: box.start, element: o.element,
+      kind: .paragraph, style: o.style, location: box.start, element: o.element,
       lang: o.lang, dir: o.style.direction, box: o.box)
     block.source = o.source
+    if box.children.count == 1, box.children[0].element == "",
+      case .paragraph = box.children[0].kind
+    {
+      block.inlines = box.children[0].inlines
+    } else if !box.children.isEmpty {
+      block.kind = o.isTable ? .table : .container
+      block.table = o.table
+      block.children = box.children
+    }
     // Moved out, not copied: appending to a shared buffer would copy the paragraph's content
     // once per box (quadratic in a paragraph of many boxes).
     content = []
@@ -894,6 +1029,52 @@ struct ChapterBuilder {
       .inlineBlock(
         InlineBlock(
           block: block, style: Self.inlineStyle(o.style), location: box.start, end: offset)))
+  }
+}
+
+/// An inline block, or a block-level element inside one, while its paragraph is numbered:
+/// the content outside it (an inline block's), where it starts, and its blocks so far.
+private struct BoxLevel {
+  var outside: [Inline] = []
+  var start: Location
+  var children: [Block] = []
+  var opening: InlineBoxOpening? = nil
+  var block: BoxBlockOpening? = nil
+
+  init(outside: [Inline], start: Location, opening: InlineBoxOpening) {
+    (self.outside, self.start, self.opening) = (outside, start, opening)
+  }
+
+  init(start: Location, block: BoxBlockOpening) {
+    (self.start, self.block) = (start, block)
+  }
+
+  /// Whether its block holds inline content itself (else its text is an anonymous
+  /// paragraph).
+  var holdsInlines: Bool {
+    switch block?.kind {
+    case .paragraph, .heading, .listItem, .preformatted, .caption, .tableCell: return true
+    default: return false
+    }
+  }
+
+  /// Its style, which an anonymous paragraph inside it inherits from.
+  var style: ComputedStyle { block?.style ?? opening?.style ?? ComputedStyle() }
+
+  /// Moves `content` (its inlines since the last block) into an anonymous paragraph at the
+  /// end of its children; nothing when the content holds no inline.
+  mutating func takeParagraph(_ content: inout [Inline]) {
+    RubyMarkup.attach(&content)
+    guard let first = content.first else { return }
+    var parent = ElementStyle()
+    parent.computed = style
+    var anon = Block(
+      kind: .paragraph, style: ElementStyle.inheriting(from: parent).computed, inlines: content,
+      location: first.location, element: "", lang: block?.lang ?? opening?.lang,
+      dir: style.direction)
+    anon.source = block?.source ?? opening?.source ?? -1
+    children.append(anon)
+    content = []
   }
 }
 
@@ -906,8 +1087,11 @@ private enum Piece {
   case image(ImageRef, ComputedStyle)
   case anchor(String)
   case math(MathFormula, ComputedStyle)
-  case boxStart(InlineBoxOpening)
+  indirect case boxStart(InlineBoxOpening)
   case boxEnd
+  indirect case blockStart(BoxBlockOpening)
+  case blockEnd
+  indirect case blockLeaf(Block)
 }
 
 /// CSS white-space processing (CSS Text 3, the subset books use) over one block's inline
@@ -947,6 +1131,13 @@ private struct WhiteSpaceCollapser {
       trimTrailingSpace()
       pieces.append(.boxEnd)
       lastWasSpace = false
+    case .blockStart, .blockEnd, .blockLeaf:
+      // A block boundary inside an inline block ends a line box and starts the next: spaces
+      // collapse away on both sides.
+      trimTrailingSpace()
+      pieces.append(Self.piece(item))
+      lastWasSpace = true
+      atStart = false
     case .lineBreak(let st):
       trimTrailingSpace()
       pieces.append(.lineBreak(st, fromNewline: false))
@@ -958,6 +1149,15 @@ private struct WhiteSpaceCollapser {
       case .pre, .preWrap: addPreserved(raw, st, link: link, lang: lang)
       case .normal, .nowrap, .preLine: addCollapsed(raw, st, link: link, lang: lang)
       }
+    }
+  }
+
+  /// A block boundary's piece.
+  private static func piece(_ item: PendingInline) -> Piece {
+    switch item {
+    case .blockStart(let o): return .blockStart(o)
+    case .blockLeaf(let b): return .blockLeaf(b)
+    default: return .blockEnd
     }
   }
 

@@ -920,6 +920,7 @@ enum StyleComputer {
       if let k, k != "inherit" {
         s.box.isInlineBlock = ["inline-block", "inline-flex", "inline-grid", "inline-table"]
           .contains(k)
+        s.box.isInlineTable = k == "inline-table"
       }
     case "white-space":
       if let k { s.computed.text.breakSpaces = k == "break-spaces" }

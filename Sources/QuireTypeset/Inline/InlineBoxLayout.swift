@@ -6,15 +6,24 @@
 // min(max(min-content, available), max-content), from the same intrinsic widths tables use,
 // TableMeasure.swift), clamped by `min-width`/`max-width`, and never wider than the line
 // (an e-reader choice, as for images: nothing is drawn past the text area); its auto
-// margins are 0. Its content — one paragraph — is then broken into lines by the ordinary
-// inline stages in a nested flow whose entries are taken out again (as a table cell's are),
-// with the outer flow's margins, box markers, floats and list marker set aside meanwhile;
-// its text is aligned as its CSS says (the reader's `--align justify` is for paragraphs).
-// Its height is `height` when given (capped at the page), else its lines' (§10.6.6).
+// margins are 0. Its content is then laid out in a nested flow whose entries are taken out
+// again (as a table cell's are), with the outer flow's margins, box markers, floats and list
+// marker set aside meanwhile: one paragraph is broken into lines by the ordinary inline
+// stages; blocks (paragraphs, lists, tables, images, nested boxes — kept by ingest) by the
+// block machinery, their borders and backgrounds painted by the page fragmenter over that
+// one piece, as a floated block's are (FloatBlocks.swift); the box is a block formatting
+// context, so its children's margins stay inside it. Its text is aligned as its CSS says
+// (the reader's `--align justify` is for paragraphs). Its height is `height` when given
+// (capped at the page), else its content's (§10.6.6).
+//
+// `inline-table` (§17.2) with table parts inside is a table: laid out by the table
+// machinery (automatic layout, shrink-to-fit) in a nested flow, its margin box around the
+// table's border box, its baseline the first row's (§10.8.1).
 //
 // In the line, the box is one piece (shape stage) with the margin box's width, the margin
-// box's height split around the baseline: the baseline of its last line box, or its bottom
-// margin edge when it has none or `overflow` is not visible (§10.8.1). So Knuth–Plass sees
+// box's height split around the baseline: the baseline of its last line box (in its blocks,
+// a nested table's row counting as one), or its bottom margin edge when it has none or
+// `overflow` is not visible (§10.8.1). So Knuth–Plass sees
 // one unbreakable box, and the line's height grows to hold it. Compose places it: its
 // border/background paint, its glyphs, images and fills move to where the pen is
 // (`PlacedInlineBoxes`), its lines join the outer line's entry (the manifest's `lines` keep
@@ -22,8 +31,8 @@
 //
 // Units: page pixels; a `LaidOutInlineBox` is in coordinates of its margin box (0, 0 its
 // top-left), moved once when placed. Bounds: nesting is capped at ingest
-// (`ChapterBuilder.maxInlineBoxDepth`); each box costs one intrinsic-width pass and one
-// layout of its paragraph. Rejected: breaking an inline block's lines in the outer
+// (`ChapterBuilder.maxInlineBoxDepth` boxes, `maxBoxBlockDepth` blocks inside them); each
+// box costs one intrinsic-width pass and one layout of its content. Rejected: breaking an inline block's lines in the outer
 // paragraph (the box must never split across lines), and negative margins (clamped to 0:
 // a box pulled out of its line would overlap its neighbours). Hostile sizes: horizontal
 // margins, borders and padding wider than the line shrink in proportion to fit it, the
@@ -43,20 +52,61 @@ final class LaidOutInlineBox: Sendable {
   let items: [DisplayItem]
   let lines: [LineBox]
   let blockBoxes: [BlockBox]
+  /// Its images, for the manifest (they are drawn by `items`).
+  let images: [ImagePlacement]
   /// The source offset just after its text.
   let end: Int
 
   init(
-    width: Double, ascent: Double, descent: Double, items: [DisplayItem], lines: [LineBox],
-    blockBoxes: [BlockBox], end: Int
+    width: Double, ascent: Double, descent: Double, content: InlineBoxContent, end: Int
   ) {
     self.width = width
     self.ascent = ascent
     self.descent = descent
-    self.items = items
-    self.lines = lines
-    self.blockBoxes = blockBoxes
+    self.items = content.items
+    self.lines = content.lines
+    self.blockBoxes = content.blockBoxes
+    self.images = content.images
     self.end = end
+  }
+}
+
+/// What an inline block holds, laid out (from its content box's top-left, then moved to its
+/// margin box's).
+struct InlineBoxContent {
+  var items: [DisplayItem] = []
+  var lines: [LineBox] = []
+  var blockBoxes: [BlockBox] = []
+  var images: [ImagePlacement] = []
+  var height = 0.0
+  /// An inline table's border box width (the table machinery's), px.
+  var width = 0.0
+  /// The baseline that aligns the box in its line (§10.8.1), from the content top.
+  var baseline: Double? = nil
+  /// Content past the height limit was left out.
+  var cut = false
+
+  /// Gives the block boxes that no inner inline block placed their x inside this box's
+  /// content box (`BlockBox.inlineX`; the content is still at x 0).
+  mutating func markInlineBox() {
+    for i in blockBoxes.indices where blockBoxes[i].inlineX == nil {
+      blockBoxes[i].inlineX = blockBoxes[i].rect.x
+    }
+  }
+
+  /// Moves the content by (`dx`, `dy`); block boxes move across only (their height comes
+  /// from their lines on the page).
+  mutating func shift(dx: Double, dy: Double) {
+    for i in items.indices { items[i].shift(dx: dx, dy: dy) }
+    for i in lines.indices {
+      lines[i].rect.x += dx
+      lines[i].rect.y += dy
+    }
+    for i in images.indices {
+      images[i].rect.x += dx
+      images[i].rect.y += dy
+    }
+    for i in blockBoxes.indices { blockBoxes[i].rect.x += dx }
   }
 }
 
@@ -66,7 +116,8 @@ struct PlacedInlineBoxes {
   var items: [DisplayItem] = []
   var lines: [LineBox] = []
   var blockBoxes: [BlockBox] = []
-  var isEmpty: Bool { items.isEmpty && lines.isEmpty }
+  var images: [ImagePlacement] = []
+  var isEmpty: Bool { items.isEmpty && lines.isEmpty && images.isEmpty }
 
   mutating func add(_ b: LaidOutInlineBox, x: Double, top: Double) {
     for item in b.items { items.append(item.offset(dx: x, dy: top)) }
@@ -79,6 +130,11 @@ struct PlacedInlineBoxes {
       box.rect.x += x
       blockBoxes.append(box)
     }
+    for var image in b.images {
+      image.rect.x += x
+      image.rect.y += top
+      images.append(image)
+    }
   }
 
   /// Adds the boxes to their line's flow entry (after the line's own items and line box).
@@ -86,6 +142,7 @@ struct PlacedInlineBoxes {
     entry.items += items
     entry.lines += lines
     entry.blockBoxes += blockBoxes
+    entry.images += images
   }
 }
 
@@ -104,6 +161,9 @@ extension ChapterFlow {
 
   /// One inline block (see the file comment).
   mutating func layoutInlineBox(_ ib: InlineBlock, available: Double) -> LaidOutInlineBox {
+    if case .table = ib.block.kind, !ib.block.children.isEmpty {
+      return layoutInlineTable(ib, available: available)
+    }
     let block = ib.block
     let st = block.style
     func side(_ l: Length) -> Double { max(0, px(l, of: available)) }
@@ -135,7 +195,7 @@ extension ChapterFlow {
       block, inner: inner, edges: bl + pl + pr + br, containing: available,
       room: max(0, available - ml - mr - bl - pl - pr - br))
     let room = max(0, pageHeight - mt - bt - pt - pb - bb - mb)
-    let content = inlineBoxContent(inner, width: width, limit: room)
+    var content = inlineBoxContent(inner, width: width, limit: room)
     if content.cut {
       notes.limits.add(
         1, offset: ib.location.offset, what: "an inline block taller than the page was cut")
@@ -152,25 +212,60 @@ extension ChapterFlow {
       paint.clippedItems = block.box.clipsOverflow ? content.items.count : 0
       items.append(.box(paint))
     }
-    items += content.items.map { $0.offset(dx: dx, dy: dy) }
+    content.markInlineBox()
+    content.shift(dx: dx, dy: dy)
+    content.items = items + content.items
     let height = mt + bt + pt + contentHeight + pb + bb + mb
     var baseline = height
     if let last = content.baseline, !block.box.clipsOverflow { baseline = dy + last }
     return LaidOutInlineBox(
       width: max(0, ml + bl + pl + width + pr + br + mr), ascent: baseline,
-      descent: height - baseline,
-      items: items,
-      lines: content.lines.map {
-        var l = $0
-        l.rect.x += dx
-        l.rect.y += dy
-        return l
-      },
-      blockBoxes: content.blockBoxes.map {
-        var box = $0
-        box.rect.x += dx
-        return box
-      }, end: ib.end)
+      descent: height - baseline, content: content, end: ib.end)
+  }
+
+  /// An `inline-table` that holds table parts (CSS 2.1 §17.2): laid out by the table
+  /// machinery in a nested flow (automatic table layout is shrink-to-fit already, as for a
+  /// floated table), its margin box around the table's border box, its baseline the first
+  /// row's (§10.8.1: the first line of its first row's cells), or its bottom margin edge
+  /// when the first row has no text. Margins (auto and negative ones count as 0) never take
+  /// more than half the line or the page.
+  mutating func layoutInlineTable(_ ib: InlineBlock, available: Double) -> LaidOutInlineBox {
+    var inner = ib.block
+    let st = inner.style
+    func side(_ l: Length, auto: Bool = false) -> Double { auto ? 0 : max(0, px(l, of: available)) }
+    var (ml, mr) = (
+      side(st.margin.left, auto: inner.box.marginLeftAuto),
+      side(st.margin.right, auto: inner.box.marginRightAuto)
+    )
+    var (mt, mb) = (side(st.margin.top), side(st.margin.bottom))
+    if ml + mr > available / 2 {
+      let k = available / 2 / (ml + mr)
+      (ml, mr) = (ml * k, mr * k)
+    }
+    if mt + mb > pageHeight / 2 {
+      let k = pageHeight / 2 / (mt + mb)
+      (mt, mb) = (mt * k, mb * k)
+    }
+    inner.style.margin = .zero
+    (inner.box.marginLeftAuto, inner.box.marginRightAuto) = (false, false)
+    if case .percent(let p)? = inner.box.width {
+      // Of the line, not of the room its margins leave.
+      inner.box.width = .rem(max(0, p) / 100 * available / options.fontSize)
+    }
+    var content = inlineBoxBlocks(
+      [inner], width: max(1, available - ml - mr), limit: max(0, pageHeight - mt - mb),
+      table: true)
+    if content.cut {
+      notes.limits.add(
+        1, offset: ib.location.offset, what: "an inline block taller than the page was cut")
+    }
+    content.markInlineBox()
+    content.shift(dx: ml, dy: mt)
+    let height = mt + content.height + mb
+    let baseline = content.baseline.map { mt + $0 } ?? height
+    return LaidOutInlineBox(
+      width: min(available, ml + content.width + mr), ascent: baseline,
+      descent: height - baseline, content: content, end: ib.end)
   }
 
   /// The used content width: `width`, else shrink-to-fit in `room`; then `max-width` and
@@ -210,16 +305,16 @@ extension ChapterFlow {
     return min(h, pageHeight)
   }
 
-  /// The content of an inline block as lines of a nested flow `width` px wide: its items,
-  /// line boxes and block boxes from the content box's top-left, its height and the
-  /// baseline of its last line. Lines past `limit` px are left out (`cut`): an atomic box
-  /// cannot continue on the next page.
+  /// The content of an inline block `width` px wide, from the content box's top-left: its
+  /// blocks (`inlineBoxBlocks`), or its one paragraph as lines of a nested flow. Lines past
+  /// `limit` px are left out (`cut`): an atomic box cannot continue on the next page.
   mutating func inlineBoxContent(_ inner: Block, width: Double, limit: Double)
-    -> (
-      items: [DisplayItem], lines: [LineBox], blockBoxes: [BlockBox], height: Double,
-      baseline: Double?, cut: Bool
-    )
+    -> InlineBoxContent
   {
+    if !inner.children.isEmpty {
+      // A hair of slack: a box exactly its min-content wide must not break that word.
+      return inlineBoxBlocks(inner.children, width: width + 0.01, limit: limit, table: false)
+    }
     let saved = (entries, pendingSpace, marginPos, marginNeg, pendingBreak, pendingMarker)
     let savedBoxes = (boxFlow.pendingOpens, boxFlow.flowY, lastLocation)
     let savedFloats = floatArea
@@ -228,35 +323,79 @@ extension ChapterFlow {
     )
     boxFlow.pendingOpens = []
     floatArea = FloatArea()
-    // A hair of slack: a box exactly its min-content wide must not break that word.
     inlineBoxNesting += 1
     if !inner.inlines.isEmpty { paragraph(inner, left: 0, right: width + 0.01) }
     inlineBoxNesting -= 1
-    var items: [DisplayItem] = []
-    var lines: [LineBox] = []
-    var blockBoxes: [BlockBox] = []
+    var out = InlineBoxContent()
     var y = 0.0
-    var baseline: Double? = nil
-    var cut = false
     for e in entries {
       if y + e.spaceBefore + e.height > limit + 0.01 {
-        cut = true
+        out.cut = true
         break
       }
       y += e.spaceBefore
-      items += e.items.map { $0.offset(dy: y) }
+      out.items += e.items.map { $0.offset(dy: y) }
       for var l in e.lines {
         l.rect.y += y
-        lines.append(l)
+        out.lines.append(l)
       }
-      blockBoxes += e.blockBoxes
-      if let b = e.baseline { baseline = y + b }
+      out.blockBoxes += e.blockBoxes
+      if let b = e.baseline { out.baseline = y + b }
       y += e.height
     }
+    out.height = y
     (entries, pendingSpace, marginPos, marginNeg, pendingBreak, pendingMarker) = saved
     (boxFlow.pendingOpens, boxFlow.flowY, lastLocation) = savedBoxes
     floatArea = savedFloats
-    return (items, lines, blockBoxes, y, baseline, cut)
+    return out
+  }
+
+  /// An inline block's blocks (or an inline table, `table`) laid out by the block machinery
+  /// in a nested flow `width` px wide — margins, borders, padding, backgrounds, lists,
+  /// tables, floats — whose entries are taken out again and stacked from y 0, their box
+  /// markers painted by the page fragmenter over that one piece (as a floated block's,
+  /// FloatBlocks.swift). The inline block is a block formatting context: its children's
+  /// margins stay inside it. Its baseline is its last line box's (a table's: its first
+  /// row's). Entries past `limit` px are left out (`cut`).
+  mutating func inlineBoxBlocks(_ blocks: [Block], width: Double, limit: Double, table: Bool)
+    -> InlineBoxContent
+  {
+    let location = lastLocation
+    var right = 0.0
+    inlineBoxNesting += 1
+    let nested = nestedFlow {
+      if table, let first = blocks.first {
+        right = $0.tableBlock(first, left: 0, right: width, depth: 0)
+      } else {
+        $0.layout(blocks: blocks, left: 0, right: width, depth: 0)
+      }
+      $0.flushMargins()
+    }
+    inlineBoxNesting -= 1
+    lastLocation = location
+    var out = InlineBoxContent()
+    var kept: [FlowEntry] = []
+    var y = 0.0
+    for e in nested.entries {
+      if y + e.spaceBefore + e.height > limit + 0.01 {
+        out.cut = true
+        break
+      }
+      y += e.spaceBefore
+      if table {
+        if out.baseline == nil, let b = e.firstBaseline { out.baseline = y + b }
+      } else if e.height > 0, let b = e.baseline ?? e.firstBaseline {
+        // A line's baseline, or a nested table row's (its cells' first lines).
+        out.baseline = y + b
+      }
+      y += e.height
+      kept.append(e)
+    }
+    let c = FloatContent(entries: kept, boxes: boxFlow.boxes)
+    (out.items, out.lines, out.images, out.blockBoxes) = (c.items, c.lines, c.images, c.blockBoxes)
+    out.height = out.cut ? y : max(y, min(limit, nested.height))
+    out.width = min(width, right)
+    return out
   }
 }
 

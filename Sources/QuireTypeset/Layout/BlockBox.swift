@@ -36,6 +36,10 @@ package struct BlockBox: Sendable, Hashable {
   /// foot of the page or the chapter's end, so only its horizontal edges compare with where
   /// the book put it.
   package var note = false
+  /// For a block inside an inline block: its x from the left edge of the innermost inline
+  /// block's content box (an inline table's border box), which the line put somewhere the
+  /// browser oracle does not compare; nil elsewhere.
+  package var inlineX: Double? = nil
 
   package init(
     index: Int, tag: String, source: Int, rect: Rect, fontSize: Double, marker: String? = nil
