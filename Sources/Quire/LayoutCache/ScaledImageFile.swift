@@ -2,12 +2,13 @@
 // that a later `render --pages N` of a page showing it skips its decoding and resampling.
 //
 // Why: a cover page was the dearest cached render (moby-dick's page 1: ~300 M instructions,
-// of which ~73 M decoding its 646x902 JPEG and ~71 M resampling it to 573x800). The DCT
-// scaling of the decoder (1/8 steps, `ImageDecoder.decodeJPEG`'s `atLeast`) cannot help
-// there: 7/8 of 646x902 is already smaller than the drawn size, so the picture is decoded
-// whole. The first cached render that draws a large picture (`ImageStore.archivedPixels`
-// source pixels or more, raster formats only) writes the scaled, premultiplied RGBA8
-// pixels here; later ones read them back (~2 MB for a page-sized cover, a CRC-32 and a copy).
+// of which ~73 M decoding its 646x902 JPEG at the DCT scale 7/8 and ~71 M resampling it to
+// the 500x698 it is drawn at). Decoding at a cheaper DCT scale (`ImageDecoder.decodeJPEG`:
+// 1/1 or 1/2 and below, where libjpeg-turbo's inverse DCT is SIMD) brings the decode to
+// ~41 M, but decoding and resampling still cost more than the rest of the page. The first
+// cached render that draws a large picture (`ImageStore.archivedPixels` source pixels or
+// more, raster formats only) writes the scaled, premultiplied RGBA8 pixels here; later
+// ones read them back (~1.4 MB for that cover: a read, a CRC-32 and a copy).
 //
 // Keyed like the display lists: one file per layout key, image href and drawn size,
 // `<key>-i<hash>.qsi` with `<hash>` the first 16 hex digits of the SHA-1 of href, NUL and
