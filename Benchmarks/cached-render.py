@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Whole-process times of a cached `quire render --pages N` (Benchmarks/layout-cache.md).
 
-    python3 Benchmarks/cached-render.py QUIRE [QUIRE2 …] [--book BOOK] [--runs N]
+    python3 Benchmarks/cached-render.py QUIRE [QUIRE2 …] [--book BOOK] [--runs N] [--undrawn]
 
 For each binary a fresh cache folder is filled (paginate, then one render of each page, and
 the content-hash memo's 2 s settling wait), then `render BOOK -o DIR --pages N --cache DIR`
 runs `--runs` times for N = 1, the middle page and the last page, the binaries alternating
 run by run so that a change in the machine's load hits all of them alike. Prints min and
 median wall-clock milliseconds per binary and page, and the load average before and after.
+With `--undrawn` the chapters' display lists (.qdl) and scaled pictures (.qsi) are removed
+before every timed run: each render is then the first of its chapter after `paginate`.
 """
 
 import os
@@ -29,8 +31,17 @@ if "--runs" in args:
     i = args.index("--runs")
     runs = int(args[i + 1])
     del args[i:i + 2]
+undrawn = "--undrawn" in args
+if undrawn:
+    args.remove("--undrawn")
 binaries = args or [".build/release/quire"]
 work = tempfile.mkdtemp(prefix="quire-cached-render-")
+
+
+def forget_drawings(cache):
+    for name in os.listdir(cache):
+        if name.endswith((".qdl", ".qsi")):
+            os.unlink(os.path.join(cache, name))
 
 
 def run(quire, argv):
@@ -57,6 +68,8 @@ for _ in range(runs):
     for n in numbers:
         for quire in binaries:
             out = os.path.join(work, "out")
+            if undrawn:
+                forget_drawings(caches[quire])
             start = time.perf_counter()
             run(quire, ["render", book, "-o", out, "--pages", str(n), "--cache", caches[quire]])
             times[(quire, n)].append((time.perf_counter() - start) * 1000)

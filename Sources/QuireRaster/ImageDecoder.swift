@@ -30,8 +30,11 @@ enum ImageDecoder {
   /// Any raster format → straight-alpha RGBA8, upright (EXIF/JPEG XL/AVIF orientation
   /// applied), dimensions checked against `ImageLimits` before any pixel buffer is allocated.
   /// With `atLeast`, a JPEG may come back smaller than its full size (but never smaller than
-  /// that target): TurboJPEG scales by 1/2, 1/4, 1/8 inside the DCT, which is several times
-  /// faster than decoding everything and needs a quarter of the memory or less.
+  /// that target): TurboJPEG scales inside the DCT, which needs a quarter of the memory or
+  /// less. Only scales of 1/2 or less are used: the others (7/8, 3/4, 5/8) run plain C
+  /// inverse DCTs where the full size runs SIMD ones, so they cost more than decoding it all
+  /// (moby-dick's 646x902 cover, libjpeg-turbo 2.1.5, instructions: 1/1 41 M, 7/8 71 M,
+  /// 3/4 57 M, 5/8 49 M, 1/2 37 M, 3/8 39 M, 1/4 35 M, 1/8 23 M).
   static func decode(
     _ data: Data, href: String, atLeast: (width: Int, height: Int)? = nil,
     resources: ((String) -> Data?)? = nil, svgFonts: SVGFonts? = nil
@@ -83,7 +86,7 @@ enum ImageDecoder {
         var best = (width, height)
         for i in 0..<Int(count) {
           let f = factors[i]
-          guard f.num > 0, f.denom > 0, f.num <= f.denom else { continue }
+          guard f.num > 0, f.denom > 0, f.num == f.denom || 2 * f.num <= f.denom else { continue }
           let w = (Int(width) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
           let h = (Int(height) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
           if w >= target.width && h >= target.height && w * h < Int(best.0) * Int(best.1) {
@@ -270,8 +273,25 @@ enum Resampler {
   }
 }
 
+/// Scaled images kept between processes (a persisted layout cache's folder): a later render
+/// of the same book reads a large picture's scaled pixels back instead of decoding and
+/// resampling it again (a 646x902 JPEG cover drawn on a 600x800 page: ~145 M instructions
+/// of decode and resampling against a file read). The keeper names the book and layout;
+/// the store names the image and its size.
+package protocol ScaledImageArchive: Sendable {
+  /// The premultiplied RGBA8 pixels of `href` scaled to `width`x`height`, nil when not kept
+  /// (or not exactly `width * height * 4` bytes).
+  func pixels(href: String, width: Int, height: Int) -> [UInt8]?
+  /// Keeps them (a failure is only slower).
+  func keep(_ pixels: [UInt8], href: String, width: Int, height: Int)
+}
+
 /// Decoded and scaled images by (href, size), shared by all threads, bounded in bytes
 /// (oldest entry out first). Failures are cached too, so a broken image is decoded once.
+/// With an archive, scaled pictures of at least `archivedPixels` source pixels
+/// (raster formats only: an SVG's drawing depends on fonts and librsvg) are kept there and
+/// read back first; what is read back is the bytes the resampler wrote, so pages draw the
+/// same.
 final class ImageStore: Sendable {
   enum Entry {
     case image(ScaledImage)
@@ -292,6 +312,10 @@ final class ImageStore: Sendable {
 
   private let images: @Sendable (String) -> Data?
   private let budget: Int
+  private let archive: (any ScaledImageArchive)?
+  /// The fewest source pixels (the image's own size) whose scaled picture is archived
+  /// (512x512; a JPEG decoded at a DCT scale still reads every coefficient).
+  static let archivedPixels = 1 << 18
   private let cache = Mutex(Cache())
   /// The book's fonts for SVG text, handed to fontconfig on the first SVG (nil inside until
   /// then; `.some(nil)` when there are none or they are unusable).
@@ -299,10 +323,12 @@ final class ImageStore: Sendable {
   private let svgFontSet = Mutex<SVGFonts??>(nil)
 
   init(
-    images: @escaping @Sendable (String) -> Data?, budget: Int, svgFonts: [EmbeddedFont] = []
+    images: @escaping @Sendable (String) -> Data?, budget: Int, svgFonts: [EmbeddedFont] = [],
+    archive: (any ScaledImageArchive)? = nil
   ) {
     self.images = images
     self.budget = budget
+    self.archive = archive
     self.embeddedFonts = svgFonts
   }
 
@@ -330,20 +356,41 @@ final class ImageStore: Sendable {
     // Decode outside the lock: another thread may do the same work once, which is cheaper
     // than making every page wait behind a large JPEG.
     let entry: Entry
-    if let data = images(href) {
-      do {
-        let decoded = try ImageDecoder.decode(
-          data, href: href, atLeast: (width, height), resources: images,
-          svgFonts: svgFonts(for: data))
-        entry = .image(Resampler.scale(decoded, width: width, height: height))
-      } catch {
-        entry = .failed(error)
-      }
+    if let pixels = archive?.pixels(href: href, width: width, height: height),
+      pixels.count == width * height * 4
+    {
+      entry = .image(ScaledImage(width: width, height: height, premultiplied: pixels))
+    } else if let data = images(href) {
+      entry = decodeAndScale(data, href: href, width: width, height: height)
     } else {
       let detail =
         href.lowercased().hasPrefix("data:") ? "malformed or too long data: URL" : "not found"
       entry = .failed(.library(function: "resource lookup", detail: detail, source: href))
     }
+    remember(entry, key)
+    return entry
+  }
+
+  /// `data` decoded and scaled to `width`x`height`; archived when the image is large.
+  private func decodeAndScale(_ data: Data, href: String, width: Int, height: Int) -> Entry {
+    do {
+      let decoded = try ImageDecoder.decode(
+        data, href: href, atLeast: (width, height), resources: images,
+        svgFonts: svgFonts(for: data))
+      let scaled = Resampler.scale(decoded, width: width, height: height)
+      if let archive, ImageFormat.sniff(data) != .svg, let size = ImageSize.of(data),
+        size.width * size.height >= Double(Self.archivedPixels)
+      {
+        archive.keep(scaled.premultiplied, href: href, width: width, height: height)
+      }
+      return .image(scaled)
+    } catch {
+      return .failed(error)
+    }
+  }
+
+  /// Keeps `entry` in memory under `key` within the byte budget, oldest out first.
+  private func remember(_ entry: Entry, _ key: Key) {
     let size: Int
     if case .image(let s) = entry { size = s.premultiplied.count } else { size = 64 }
     let budget = self.budget
@@ -361,6 +408,5 @@ final class ImageStore: Sendable {
         }
       }
     }
-    return entry
   }
 }

@@ -26,13 +26,15 @@ package final class PageRenderer: Sendable {
   ///   - images: the bytes for an image href (nil if the book lacks it).
   ///   - fit: how pre-paginated pages fill the output page.
   ///   - embeddedFonts: the book's fonts, for the `<text>` of its SVG images.
+  ///   - scaledImages: where large pictures' scaled pixels are kept between runs (nil: none).
   package init(
     fonts: FontTable, images: @escaping @Sendable (String) -> Data?, fit: FixedFit = .contain,
-    embeddedFonts: [EmbeddedFont] = []
+    embeddedFonts: [EmbeddedFont] = [], scaledImages: (any ScaledImageArchive)? = nil
   ) {
     self.fit = fit
     self.store = FontStore(fonts)
-    self.imageStore = ImageStore(images: images, budget: 32 << 20, svgFonts: embeddedFonts)
+    self.imageStore = ImageStore(
+      images: images, budget: 32 << 20, svgFonts: embeddedFonts, archive: scaledImages)
     self.glyphCacheBytes = 4 << 20
   }
 

@@ -21,8 +21,9 @@
 // times its map entry, so only chapters a cached render asked for are kept. Rejected:
 // resuming the chapter's layout at page N (its flow state at a page break — collapsing
 // margins, open box fragments, floats, column sets, pending footnotes — has no persisted
-// form yet) and pixels (they depend on the colour mode and would be a second copy of the
-// render).
+// form yet) and pages' pixels (they depend on the colour mode and would be a second copy of
+// the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
+// are kept, because decoding and resampling a cover costs more than the rest of its page.
 
 import Foundation
 import QuireCore
@@ -102,7 +103,8 @@ struct CachedLayout {
     let resources = document.resources
     let renderer = PageRenderer(
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
-      embeddedFonts: document.fonts)
+      embeddedFonts: document.fonts,
+      scaledImages: cache.map { ScaledImageFiles(cache: $0, key: entry.key) })
     return (pages, renderer)
   }
 
