@@ -6,11 +6,7 @@
 // E (a source offset; ingest gave every run of the block its first-line style beside its
 // own, `ComputedStyle.firstLine`, Ingest/Markup/FirstLineCascade.swift):
 //
-//   1. break the paragraph with the text of about its first two lines (`reach`, a quarter
-//      of the head below) in its first-line style: the first line ends at E₀ (a browser
-//      breaks the first line in that style, so E₀ is already the answer unless Knuth–Plass,
-//      which looks at the lines after it, sets it otherwise; a first line that takes the
-//      whole paragraph, all of it restyled, is settled at once);
+//   1. break the paragraph with every run in its own style: the first line ends at E₀;
 //   2. restyle the text before Eₖ (runs split at Eₖ), break again: the first line ends
 //      at Eₖ₊₁;
 //   3. stop when Eₖ₊₁ = Eₖ — the restyled text is exactly the first line's;
@@ -35,12 +31,7 @@
 // chooses the breaks of the whole paragraph at once, so a browser's line-by-line first line
 // cannot be reproduced exactly; the fixed point is the line a browser would set whenever it
 // exists. Cost: nothing for a block without `::first-line` (one Bool read per paragraph);
-// for one with it, 1–5 breakings of its head (two, almost always). Started from the
-// paragraph in its own style instead, the search took one pass more for most paragraphs
-// (moby-dick: 436 passes for 135 chapter openings, 321 M instructions); started from the
-// whole head restyled, it took fewer passes but each shaped eight lines of words in the
-// first-line style that the word cache had never seen (same count). Every corpus book
-// settles on the same first lines from all three starts.
+// for one with it, 2–5 breakings of its head.
 //
 // Generated text (`::before`, quotes) sits at the offset of the source character after it:
 // a generated run at E exactly counts as the second line's.
@@ -67,16 +58,6 @@ enum FirstLine {
     var n = 0
     for case .text(let run) in block.inlines { n += run.text.unicodeScalars.count }
     return n
-  }
-
-  /// Whether every text run of `block` ends at or before source offset `end` (so that
-  /// `applied(block, upTo: end)` restyles all of its text).
-  static func endsBy(_ block: Block, _ end: Int) -> Bool {
-    for case .text(let run) in block.inlines {
-      let count = run.generated ? 0 : run.text.unicodeScalars.count
-      if run.location.offset + count > end { return false }
-    }
-    return true
   }
 
   /// The source offset where the second of `breaks`' lines starts (`Int.max` for one line).
@@ -164,28 +145,23 @@ extension ChapterFlow {
     let limit = FirstLine.headScalars(width: right - left, size: size)
     let head = ParagraphParts.split(whole, limit: limit)[0]
     let headScalars = FirstLine.scalars(head)
-    // About two lines: past the first line's end in all but freak cases (`headScalars`).
-    let reach = block.location.offset + limit / 4
     if headScalars < FirstLine.scalars(whole) {
-      let (end, forced) = searchFirstLineEnd(head, reach: reach, left: left, right: right)
+      let (end, forced) = searchFirstLineEnd(head, left: left, right: right)
       // Trusted when the head holds well over one line: the final layout checks it.
       if end != Int.max, end - head.location.offset <= headScalars / 3 {
         return (FirstLine.applied(block, upTo: end), forced ? end : nil, forced ? nil : end)
       }
     }
-    let (end, forced) = searchFirstLineEnd(whole, reach: reach, left: left, right: right)
+    let (end, forced) = searchFirstLineEnd(whole, left: left, right: right)
     return (FirstLine.applied(block, upTo: end), forced ? end : nil, nil)
   }
 
-  /// The search above over `probe`, started with its text before source offset `reach`
-  /// restyled: where its first line ends, and whether the end was settled on a cycle (the
-  /// layout must then force the break there).
-  mutating func searchFirstLineEnd(_ probe: Block, reach: Int, left: Double, right: Double)
+  /// The search above over `probe`: where its first line ends, and whether the end was
+  /// settled on a cycle (the layout must then force the break there).
+  mutating func searchFirstLineEnd(_ probe: Block, left: Double, right: Double)
     -> (end: Int, forced: Bool)
   {
-    var end = firstLineEnd(FirstLine.applied(probe, upTo: reach), left: left, right: right)
-    // One line, all of it restyled: the next pass would break the same text.
-    if end == Int.max, FirstLine.endsBy(probe, reach) { return (end, false) }
+    var end = firstLineEnd(FirstLine.applied(probe, upTo: Int.min), left: left, right: right)
     var seen = [end]
     for _ in 0..<FirstLine.maxPasses {
       let next = firstLineEnd(FirstLine.applied(probe, upTo: end), left: left, right: right)
