@@ -144,7 +144,7 @@ public enum PaginateJob {
         key: book.typesetter.key, warnings: [])
       stats = QualityReport(layout: layout, options: r.layout.layoutOptions)
     }
-    return PageMap(
+    let map = PageMap(
       pageCount: pages.count,
       layout: LayoutSummary(r.layout, fonts: book.fontsUsed, key: book.key),
       warnings: book.diagnostics.entries.map(WarningEntry.init),
@@ -153,5 +153,8 @@ public enum PaginateJob {
           number: $0.number, spine: $0.spine, href: $0.href, start: BookLocation($0.start),
           end: BookLocation($0.end))
       }, stats: stats)
+    // The book's block tree and caches are freed beside the caller's output (Disposal.swift).
+    Disposal.release(consume book)
+    return map
   }
 }

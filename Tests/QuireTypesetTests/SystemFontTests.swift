@@ -58,6 +58,29 @@ import Testing
     #expect(book.warnings.contains { $0.kind == .missingGlyph })
   }
 
+  /// The byte walk of `uncovered` against a walk over the text's scalars: 2-, 3- and 4-byte
+  /// UTF-8 (IPA, Greek, curly quotes, Cherokee, Yi, Phoenician, an emoji), private use and
+  /// a default-ignorable character, in runs of several paragraphs.
+  @Test func uncoveredMatchesAScalarWalk() throws {
+    let texts = [
+      "Plain “quoted” text — ɐɓɔ ελληνικά ᏣᎳᎩ",
+      "Yi ꆈꌠꁱꂷ, Phoenician 𐤀𐤁𐤂, 😀, a\u{E000}b\u{F0001}, soft\u{AD}hy\u{200B}phen.",
+      "ɐ", "ᏣᎳ",
+    ]
+    var b = DocumentBuilder()
+    for text in texts { b.paragraph(text) }
+    b.endChapter()
+    var o = LayoutOptions()
+    o.systemFonts = false
+    let t = try Typesetter(document: b.document(), options: o)
+    let expected = Set(texts.flatMap(\.unicodeScalars).map(\.value)).sorted().filter { v in
+      v >= 0x250 && !ScriptFaces.isIgnorable(v) && !SystemFonts.isPrivateUse(v)
+        && !t.fontSet.faces.contains { $0.hasGlyph(v) }
+    }
+    #expect(expected.contains(0x13E3) && expected.contains(0xA188), "\(expected)")
+    #expect(SystemFonts.uncovered(in: t.document, fonts: t.fontSet) == expected)
+  }
+
   @Test func sameBookSameKeyAndPages() throws {
     let (a, pa) = try Self.layout(systemFonts: true)
     let (b, pb) = try Self.layout(systemFonts: true)
