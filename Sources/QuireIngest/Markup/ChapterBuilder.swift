@@ -186,6 +186,7 @@ struct ChapterBuilder {
         }
         if inlineBoxDepth > 0, node.name == "hr" { continue }
         contextualDisplay(&style, parent: parent.style)
+        style.resolveInlineBox(id: Int(ordinals[n]))
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {

@@ -27,3 +27,35 @@ extension ElementStyle {
     if let c = box.background.color, c.a > 0 { computed.text.inlineBackground = c }
   }
 }
+
+extension ElementStyle {
+  /// Adds the element's box to `computed.text.inlineBoxes` when it is a decorated inline
+  /// box (Document/InlineBoxDecoration.swift), clears the chain for block-level, atomic
+  /// and out-of-flow elements; `id` is the element's ordinal. Called once its display is
+  /// final.
+  mutating func resolveInlineBox(id: Int) {
+    guard display == .inline, !box.isInlineBlock, box.float == .none,
+      !box.position.isOutOfFlow
+    else {
+      computed.text.inlineBoxes = []
+      return
+    }
+    var b = InlineBoxDecoration(id: id)
+    b.marginLeft = computed.margin.left
+    b.marginRight = computed.margin.right
+    b.padding = computed.padding
+    b.border = box.border
+    b.radius = box.radius
+    b.background = box.background
+    b.clone = box.decorationClone
+    b.color = computed.color
+    b.fontSize = computed.fontSize
+    guard b.isNeeded, computed.text.inlineBoxes.count < InlineBoxDecoration.maxDepth else {
+      return
+    }
+    computed.text.inlineBoxes.append(b)
+    // Its own background is painted by the box, over its padding box; an ancestor's band
+    // shows through a transparent box and is kept.
+    if !box.background.isEmpty { computed.text.inlineBackground = nil }
+  }
+}

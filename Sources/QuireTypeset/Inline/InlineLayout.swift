@@ -344,6 +344,7 @@ extension ChapterFlow {
     entry.images = line.images
     entry.items += line.mathItems
     entry.maths = line.maths
+    entry.inlineBoxes = line.inlineBoxes
     entry.baseline = line.baseline
     entry.lines = [
       LineBox(
