@@ -28,7 +28,7 @@ enum BrowserOracle {
     "floats.xhtml": 100, "lists.xhtml": 96, "table.xhtml": 100, "jlreq-tables.xhtml": 100,
     "inline-blocks.xhtml": 100, "overflow-selectors.xhtml": 100, "columns.xhtml": 100,
     "float-blocks.xhtml": 100, "dropcaps.xhtml": 100, "first-line.xhtml": 100,
-    "float-tables.xhtml": 100, "inline-floats.xhtml": 100,
+    "float-tables.xhtml": 100, "inline-floats.xhtml": 100, "inline-boxes.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.
@@ -130,5 +130,9 @@ enum BrowserOracle {
     // do not fit beside it): dropcaps and inline-floats, on lines both engines break alike.
     #expect((total["floatTops"] as? Int ?? 0) >= 5)
     #expect((total["floatTopPercent"] as? Double ?? 0) >= 100)
+    // Line fragments of decorated inline boxes (inline-boxes.xhtml: padding, borders,
+    // margins, radius, nesting, slice and clone across a `<br>`, RTL), by getClientRects.
+    #expect((total["inlineFragments"] as? Int ?? 0) >= 14)
+    #expect((total["inlineFragmentPercent"] as? Double ?? 0) >= 100)
   }
 }

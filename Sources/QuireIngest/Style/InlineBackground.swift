@@ -10,9 +10,12 @@
 // (BoxLayout.swift), never repeated per line. A transparent colour paints nothing and
 // lets an ancestor's show through, as it would in a browser.
 //
-// Rejected: a per-run box list (the nested boxes of every inline ancestor). It would carry
-// borders and padding too, but costs a list per run for a picture the common cases
-// (`mark`, highlighted spans, coloured badges) do not need.
+// An element whose box takes space or paints more than a colour (padding, borders,
+// margins, radius, background images) is a decorated box instead
+// (Document/InlineBoxDecoration.swift): its runs carry it in `TextStyle.inlineBoxes`,
+// the chain of such boxes they sit in, and its background is painted with the box. The
+// plain colour stays here: a chain entry per highlighted run would cost a box paint per
+// line fragment for a picture the common cases (`mark`, highlighted spans) do not need.
 
 import QuireCore
 

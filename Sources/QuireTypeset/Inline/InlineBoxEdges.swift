@@ -27,6 +27,10 @@
 //   breaker reserves the sides at every break inside the box (see `cloneBreak`). Paints
 //   are ordered outer box first, before the line's backgrounds and glyphs.
 //
+// Not yet: vertical lines (their chapters draw no inline box), boxes of `::before` and
+// `::after` (their styles are made apart from the element walk), a background image that
+// runs on across `slice` fragments (each fragment positions its own).
+//
 // Bounds: an edge is at most the text width (a hostile `padding: 1e6px` takes one line, not
 // a million pixels), vertical extents at most the page height; chains are at most
 // `InlineBoxDecoration.maxDepth` deep.
@@ -74,7 +78,8 @@ extension ChapterFlow {
   /// from `face` at each box's font size.
   func resolveInlineBoxes(_ style: ComputedStyle, face: Face) -> [ResolvedInlineBox] {
     let chain = style.text.inlineBoxes
-    guard !chain.isEmpty else { return [] }
+    // Vertical lines are composed along x and turned after: their boxes are not drawn yet.
+    guard !chain.isEmpty, !vertical else { return [] }
     let limit = max(1, textWidth)
     func length(_ l: Length) -> Double { min(max(0, px(l, of: textWidth)), limit) }
     func side(_ s: BorderSide, _ color: RGBA) -> PaintedBorderSide {
@@ -265,6 +270,16 @@ struct LineInlineBoxes {
     }
     fragments.append(Fragment(box: b, x0: min(x0, x1), x1: max(x0, x1), depth: depth))
     return fragments.count - 1
+  }
+
+  /// Cuts every fragment to `lo…hi` (a clipped line); its cut sides are not drawn.
+  mutating func clip(_ lo: Double, _ hi: Double) {
+    fragments = fragments.compactMap {
+      var f = $0
+      if f.x0 < lo { (f.x0, f.leftEdge) = (lo, false) }
+      if f.x1 > hi { (f.x1, f.rightEdge) = (hi, false) }
+      return f.x1 > f.x0 ? f : nil
+    }
   }
 
   /// The paints of the line's fragments, outer boxes first, with the box's element

@@ -70,7 +70,9 @@ extension LineComposer {
           if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
           backgrounds.add(band, from: x, to: x + piece.width + extra)
         }
-        if !rs.inlineBoxes.isEmpty { boxes.add(rs.inlineBoxes, from: x, to: x + piece.width + extra) }
+        if !rs.inlineBoxes.isEmpty {
+          boxes.add(rs.inlineBoxes, from: x, to: x + piece.width + extra)
+        }
         line.firstSource = min(line.firstSource, src[piece.start])
         line.lastSource = max(line.lastSource, src[piece.end - 1])
         x += piece.width + extra
@@ -124,6 +126,20 @@ extension LineComposer {
       }
     }
     line.end = x
+    finish(
+      &line, annotations: annotations, decorations: &decorations, backgrounds: &backgrounds,
+      boxes: &boxes, clip: edges, shaper: &shaper)
+  }
+
+  /// The end of `place`: ruby annotations, the clip of a line that may not wrap, and the
+  /// line's fills, backgrounds and inline box paints.
+  func finish(
+    _ line: inout ComposedLine, annotations: LineAnnotations,
+    decorations: inout LineDecorations, backgrounds: inout LineBackgrounds,
+    boxes: inout LineInlineBoxes, clip edges: (lo: Double, hi: Double)?, shaper: inout Shaper
+  ) {
+    let baseline = line.baseline
+    let x = line.end
     if !annotations.isEmpty {
       // The measure (the line's text may hang past its end).
       let lo = geometry.lineLeft(first: line.first, index: line.index)
@@ -139,6 +155,7 @@ extension LineComposer {
       line.end = max(line.start, min(line.end, edges.hi))
       decorations.clip(edges.lo, edges.hi)
       backgrounds.clip(edges.lo, edges.hi)
+      boxes.clip(edges.lo, edges.hi)
     }
     line.fills += decorations.fills()
     line.backgrounds = backgrounds.fills()
