@@ -33,8 +33,9 @@ import Testing
     let (text, _, shaped) = rig.shape(b, width: 300)
     let dump = dumpItems(text, shaped)
     // 16 px text: outer sides 2 + 8 = 10 px, inner 2 + 4 = 6 px.
+    // The space after "b" is the outer box's: the inner box starts after it.
     let expected = [
-      "box start", "|b|", "box start", "|c|", "box end", "box end", "space", "|d|",
+      "box start", "|b|", "space", "box start", "|c|", "box end", "box end", "space", "|d|",
     ]
     let kinds = dump.split(separator: "\n").compactMap { line -> String? in
       if line.hasSuffix("box start") || line.hasSuffix("box end") {

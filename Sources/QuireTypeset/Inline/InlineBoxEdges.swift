@@ -32,8 +32,8 @@
 // runs on across `slice` fragments (each fragment positions its own).
 //
 // Bounds: an edge is at most the text width (a hostile `padding: 1e6px` takes one line, not
-// a million pixels), vertical extents at most the page height; chains are at most
-// `InlineBoxDecoration.maxDepth` deep.
+// a million pixels), vertical borders and padding at most an eighth of the page height
+// each; chains are at most `InlineBoxDecoration.maxDepth` deep.
 //
 // Rejected: a box tree beside the runs (a second structure to keep in step with collect's
 // white-space processing), and widening the first and last piece of the box (the word
@@ -94,10 +94,12 @@ extension ChapterFlow {
       b.right = side(d.border.right, d.color)
       b.top = side(d.border.top, d.color)
       b.bottom = side(d.border.bottom, d.color)
+      b.top.width = min(b.top.width, pageHeight / 8)
+      b.bottom.width = min(b.bottom.width, pageHeight / 8)
       b.paddingLeft = length(d.padding.left)
       b.paddingRight = length(d.padding.right)
-      b.paddingTop = min(length(d.padding.top), pageHeight)
-      b.paddingBottom = min(length(d.padding.bottom), pageHeight)
+      b.paddingTop = min(length(d.padding.top), pageHeight / 8)
+      b.paddingBottom = min(length(d.padding.bottom), pageHeight / 8)
       let r = d.radius
       b.radii = [r.topLeft, r.topRight, r.bottomRight, r.bottomLeft].map { length($0) }
       b.background = d.background
