@@ -116,6 +116,9 @@ def quire_chapters(manifest):
             if blk is not None and line.get("role", "text") in ("text", "note"):
                 blk["text"] += line["text"] + " "
         ch["images"] += page.get("images") or []
+        for f in page.get("inlineBoxes") or []:
+            ch.setdefault("inlineBoxes", {}).setdefault(f["source"], []).append(
+                dict(f, page=page["number"]))
     return chapters
 
 
@@ -462,7 +465,20 @@ async (uaCss) => {
       : new URL(all[i].getAttribute('href') || all[i].getAttributeNS('http://www.w3.org/1999/xlink', 'href') || '', document.baseURI).href;
     images.push({i, src, x: r.left, y: r.top, w: r.width, h: r.height});
   }
-  return {tags, boxes, images, parseError: false};
+  // Decorated inline boxes (padding, borders, margins, background images): the border
+  // box of each line fragment, as Quire's manifest `inlineBoxes` reports them.
+  const inlineBoxes = [];
+  for (let i = 0; i < all.length; i++) {
+    const s = styles[i];
+    if (s.display !== 'inline') continue;
+    const sides = ['Left', 'Right', 'Top', 'Bottom'];
+    const decorated = sides.some(k => px(s['padding' + k]) || px(s['border' + k + 'Width']))
+      || px(s.marginLeft) || px(s.marginRight) || s.backgroundImage !== 'none';
+    if (!decorated) continue;
+    const rects = Array.from(all[i].getClientRects()).filter(r => r.width > 0 || r.height > 0);
+    inlineBoxes.push({i, rects: rects.map(r => [r.left, r.top, r.width, r.height])});
+  }
+  return {tags, boxes, images, inlineBoxes, parseError: false};
 }
 """
 
@@ -514,6 +530,8 @@ class Tally:
             "hiddenInBrowser": self.c["hidden"], "textMismatches": self.c["textMismatch"],
             "orderInversions": self.c["inversions"],
             "floatTops": self.c["floatTops"], "floatTopPercent": self.pct("floatTopAgree", "floatTops"),
+            "inlineFragments": self.c["inlineFragments"],
+            "inlineFragmentPercent": self.pct("inlineAgree", "inlineFragments"),
         }
 
     def class_list(self, limit=None):
@@ -608,6 +626,43 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
     compare_float_tops(tally, spine, qch, boxes, scale, tol)
     compare_markers(tally, spine, boxes, quire_markers, tags)
     compare_images(tally, spine, qch["images"], dom["images"], dx, scale, tol, dom["root"])
+    compare_inline_boxes(tally, spine, qch.get("inlineBoxes", {}), dom, dx, scale, tol)
+
+
+def compare_inline_boxes(tally, spine, quire, dom, dx, scale, tol):
+    """Decorated inline boxes (padding, borders, margins): each line fragment's border box,
+    Quire's manifest `inlineBoxes` against `getClientRects`, matched by element ordinal.
+    Fragments compare by left edge, width and height, and by how far each lies below the
+    box's first fragment (line breaks differ by design: a fixture pins them with short
+    lines and `<br>`). A box split differently is one disagreement per fragment."""
+    tags = dom["tags"]
+    browser = {b["i"]: b["rects"] for b in dom.get("inlineBoxes", [])}
+    for src in sorted(set(quire) | set(browser)):
+        qf, bf = quire.get(src, []), browser.get(src, [])
+        tag = tags[src] if 0 <= src < len(tags) else "?"
+        where = {"spine": spine, "tag": tag, "source": src}
+        if len(qf) != len(bf):
+            n = max(len(qf), len(bf))
+            tally.c["inlineFragments"] += n
+            tally.miss(f"inline {tag}: fragments", dict(where, quire=len(qf), browser=len(bf)),
+                       len(qf) - len(bf))
+            continue
+        for k, (q, b) in enumerate(zip(qf, bf)):
+            tally.c["inlineFragments"] += 1
+            bl, bw, bh = b[0] * scale, b[2] * scale, b[3] * scale
+            dl, dw, dh = q["x"] - dx - bl, q["width"] - bw, q["height"] - bh
+            dy = 0.0
+            if k > 0 and q["page"] == qf[0]["page"]:
+                dy = (q["y"] - qf[0]["y"]) - (b[1] - bf[0][1]) * scale
+            worst = max((abs(dl), "left"), (abs(dw), "width"), (abs(dh), "height"),
+                        (abs(dy), "line"))
+            if worst[0] <= tol:
+                tally.c["inlineAgree"] += 1
+            else:
+                tally.miss(f"inline {tag}: {worst[1]}",
+                           dict(where, fragment=k, quire=[q["x"] - dx, q["width"], q["height"]],
+                                browser=[round(bl, 1), round(bw, 1), round(bh, 1)]),
+                           round({"left": dl, "width": dw, "height": dh, "line": dy}[worst[1]], 1))
 
 
 def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
@@ -810,6 +865,8 @@ def print_book(name, summary, classes, tolerance, limit):
           f"text mismatches {s['textMismatches']}, order inversions {s['orderInversions']}")
     if s.get("floatTops"):
         print(f"  float tops {s['floatTopPercent']} % of {s['floatTops']}")
+    if s.get("inlineFragments"):
+        print(f"  inline box fragments {s['inlineFragmentPercent']} % of {s['inlineFragments']}")
     for k in classes[:limit]:
         ex = k["examples"][0] if k["examples"] else {}
         delta = f", median Δ {k['medianDelta']} px" if k["medianDelta"] is not None else ""

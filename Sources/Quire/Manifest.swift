@@ -69,6 +69,8 @@ struct Manifest: Codable, Sendable {
     var boxes: [BoxInfo]?
     /// Formulas (with `--boxes`): ManifestMath.swift.
     var math: [MathInfo]? = nil
+    /// Line fragments of decorated inline boxes (with `--boxes`): ManifestMath.swift.
+    var inlineBoxes: [InlineBoxInfo]? = nil
     /// The page's `writing-mode` ("vertical-rl", "vertical-lr"); absent for horizontal-tb.
     var writingMode: String? = nil
     /// EPUB rendition (Spreads.swift): "reflowable"/"pre-paginated", the spread side the
@@ -150,7 +152,8 @@ struct Manifest: Codable, Sendable {
             height: Self.r($0.rect.height), href: $0.href)
         } : nil,
       blocks: boxes ? p.blocks.map(Self.blockInfo) : nil,
-      boxes: boxes ? p.boxes.map(Self.boxInfo) : nil, math: boxes ? Self.mathInfo(p) : nil)
+      boxes: boxes ? p.boxes.map(Self.boxInfo) : nil, math: boxes ? Self.mathInfo(p) : nil,
+      inlineBoxes: boxes ? Self.inlineBoxInfo(p) : nil)
   }
 
   static func blockInfo(_ b: BlockBox) -> BlockInfo {

@@ -1,6 +1,8 @@
 // The manifest's `math` list (with `--boxes`): one entry per formula on a page, its box in
 // page pixels, whether it is display math, and its alttext or linear text form — the
-// formula's characters are not in `lines`, so this is where its content is found.
+// formula's characters are not in `lines`, so this is where its content is found. Also the
+// `inlineBoxes` list: the line fragments of decorated inline boxes (padding, borders), each
+// with its element's ordinal, which the browser oracle compares with `getClientRects`.
 
 import QuireTypeset
 
@@ -12,6 +14,26 @@ extension Manifest {
     var height: Double
     var display: Bool
     var text: String
+  }
+
+  /// A line fragment of a decorated inline box (`--boxes`): its border box and its
+  /// element's ordinal in the chapter (`source`, as in `blocks`).
+  struct InlineBoxInfo: Codable, Sendable {
+    var source: Int
+    var x: Double
+    var y: Double
+    var width: Double
+    var height: Double
+  }
+
+  /// The page's inline box fragments, nil when it has none (the key is left out).
+  static func inlineBoxInfo(_ p: Page) -> [InlineBoxInfo]? {
+    guard !p.inlineBoxes.isEmpty else { return nil }
+    return p.inlineBoxes.map {
+      InlineBoxInfo(
+        source: $0.source, x: r($0.rect.x), y: r($0.rect.y), width: r($0.rect.width),
+        height: r($0.rect.height))
+    }
   }
 
   /// The page's formulas, nil when it has none (the key is left out).

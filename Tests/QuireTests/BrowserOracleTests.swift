@@ -29,7 +29,7 @@ enum BrowserOracle {
     "inline-blocks.xhtml": 100, "overflow-selectors.xhtml": 100, "columns.xhtml": 100,
     "float-blocks.xhtml": 100, "dropcaps.xhtml": 100, "first-line.xhtml": 100,
     "float-tables.xhtml": 100, "inline-floats.xhtml": 100, "float-table-edges.xhtml": 100,
-    "inline-block-content.xhtml": 100,
+    "inline-block-content.xhtml": 100, "inline-boxes.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.
@@ -133,5 +133,9 @@ enum BrowserOracle {
     // inline-floats and float-table-edges, on lines both engines break alike.
     #expect((total["floatTops"] as? Int ?? 0) >= 7)
     #expect((total["floatTopPercent"] as? Double ?? 0) >= 100)
+    // Line fragments of decorated inline boxes (inline-boxes.xhtml: padding, borders,
+    // margins, radius, nesting, slice and clone across a `<br>`, RTL), by getClientRects.
+    #expect((total["inlineFragments"] as? Int ?? 0) >= 14)
+    #expect((total["inlineFragmentPercent"] as? Double ?? 0) >= 100)
   }
 }

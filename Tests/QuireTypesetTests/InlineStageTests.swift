@@ -95,6 +95,8 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
     case .space: out += " space"
     case .soft: out += " hyphen"
     case .letter(let p): out += " letters of \(p)"
+    case .edge(let e): out += shaped.edges[e].isStart ? " box start" : " box end"
+    case .cloneSide: out += " clone sides"
     case .plain, .end: break
     }
     out += "\n"

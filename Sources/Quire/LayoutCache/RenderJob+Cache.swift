@@ -85,6 +85,7 @@ extension RenderJob {
         p.blocks = nil
         p.boxes = nil
         p.math = nil
+        p.inlineBoxes = nil
       }
       changed[n] = try? Manifest.encode(p)
       guard changed[n] != nil else { return nil }

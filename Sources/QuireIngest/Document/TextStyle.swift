@@ -126,6 +126,10 @@ package struct TextStyle: Sendable, Hashable, Codable {
   /// the run's content area (Style/InlineBackground.swift); kept by inline descendants,
   /// cleared by block-level elements.
   package var inlineBackground: RGBA? = nil
+  /// The decorated inline boxes the run sits in, outermost first
+  /// (Document/InlineBoxDecoration.swift); kept by inline descendants, cleared by
+  /// block-level elements.
+  package var inlineBoxes: [InlineBoxDecoration] = []
 
   // Inherited.
   /// `line-break`.

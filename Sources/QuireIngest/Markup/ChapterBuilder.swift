@@ -212,6 +212,7 @@ struct ChapterBuilder {
           style.computed.text.writing.ruby = part
         }
         contextualDisplay(&style, parent: parent.style)
+        style.resolveInlineBox(id: Int(ordinals[n]))
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
         if node.name == "a", let h = node.attribute("href") ?? node.attribute("xlink:href") {

@@ -10,9 +10,12 @@
 // (BoxLayout.swift), never repeated per line. A transparent colour paints nothing and
 // lets an ancestor's show through, as it would in a browser.
 //
-// Rejected: a per-run box list (the nested boxes of every inline ancestor). It would carry
-// borders and padding too, but costs a list per run for a picture the common cases
-// (`mark`, highlighted spans, coloured badges) do not need.
+// An element whose box takes space or paints more than a colour (padding, borders,
+// margins, radius, background images) is a decorated box instead
+// (Document/InlineBoxDecoration.swift): its runs carry it in `TextStyle.inlineBoxes`,
+// the chain of such boxes they sit in, and its background is painted with the box. The
+// plain colour stays here: a chain entry per highlighted run would cost a box paint per
+// line fragment for a picture the common cases (`mark`, highlighted spans) do not need.
 
 import QuireCore
 
@@ -25,5 +28,37 @@ extension ElementStyle {
       return
     }
     if let c = box.background.color, c.a > 0 { computed.text.inlineBackground = c }
+  }
+}
+
+extension ElementStyle {
+  /// Adds the element's box to `computed.text.inlineBoxes` when it is a decorated inline
+  /// box (Document/InlineBoxDecoration.swift), clears the chain for block-level, atomic
+  /// and out-of-flow elements; `id` is the element's ordinal. Called once its display is
+  /// final.
+  mutating func resolveInlineBox(id: Int) {
+    guard display == .inline, !box.isInlineBlock, box.float == .none,
+      !box.position.isOutOfFlow
+    else {
+      computed.text.inlineBoxes = []
+      return
+    }
+    var b = InlineBoxDecoration(id: id)
+    b.marginLeft = computed.margin.left
+    b.marginRight = computed.margin.right
+    b.padding = computed.padding
+    b.border = box.border
+    b.radius = box.radius
+    b.background = box.background
+    b.clone = box.decorationClone
+    b.color = computed.color
+    b.fontSize = computed.fontSize
+    guard b.isNeeded, computed.text.inlineBoxes.count < InlineBoxDecoration.maxDepth else {
+      return
+    }
+    computed.text.inlineBoxes.append(b)
+    // Its own background is painted by the box, over its padding box; an ancestor's band
+    // shows through a transparent box and is kept.
+    if !box.background.isEmpty { computed.text.inlineBackground = nil }
   }
 }

@@ -435,5 +435,9 @@ extension FlowEntry {
       maths[i].rect.x += dx
       maths[i].rect.y += dy
     }
+    for i in inlineBoxes.indices {
+      inlineBoxes[i].rect.x += dx
+      inlineBoxes[i].rect.y += dy
+    }
   }
 }

@@ -41,6 +41,8 @@ struct FlowEntry: Sendable {
   var repeatHeader: TableHeaderRepeat? = nil
   /// Formulas in the entry (Math/MathPlacement.swift).
   var maths: [MathPlacement] = []
+  /// Fragments of decorated inline boxes (Inline/InlineBoxEdges.swift).
+  var inlineBoxes: [InlineBoxFragment] = []
   /// The baseline of the entry's line from its top (a paragraph's line), for inline blocks.
   var baseline: Double? = nil
   /// The column set the entry belongs to (`ChapterFlow.columnSets`), nil outside columns.

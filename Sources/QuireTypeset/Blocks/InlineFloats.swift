@@ -106,7 +106,8 @@ extension ChapterFlow {
       let t: Int
       switch items[k] {
       case .piece(let p), .letter(let p): t = shaped.pieces[p].start
-      case .space(let s, _), .soft(let s, _), .plain(let s): t = s
+      case .space(let s, _), .soft(let s, _), .plain(let s), .cloneSide(let s): t = s
+      case .edge(let e): t = shaped.edges[e].scalar
       case .end: return Int.max
       }
       return t < sources.count ? sources[t] : Int.max

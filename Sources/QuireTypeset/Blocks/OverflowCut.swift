@@ -58,6 +58,7 @@ extension ChapterFlow {
     e.lines = []
     e.images = []
     e.maths = []
+    e.inlineBoxes = []
     e.blockBoxes = []
     e.baseline = nil
     e.repeatHeader = nil

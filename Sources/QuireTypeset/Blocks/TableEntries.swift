@@ -107,6 +107,11 @@ extension ChapterFlow {
           m.rect.y += d
           return m
         }
+        e.inlineBoxes += entry.inlineBoxes.map {
+          var f = $0
+          f.rect.y += d
+          return f
+        }
         e.blockBoxes += entry.blockBoxes
         start = min(start ?? entry.start, entry.start)
         e.end = max(e.end, entry.end)

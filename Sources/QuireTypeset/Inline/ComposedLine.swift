@@ -60,6 +60,8 @@ struct ComposedLine {
   var first = false
   /// Inline background fills (LineBackgrounds.swift), drawn before the glyphs.
   var backgrounds: [DisplayItem] = []
+  /// Fragments of decorated inline boxes, for the manifest (InlineBoxEdges.swift).
+  var inlineBoxes: [InlineBoxFragment] = []
   /// Lines that may not wrap: room kept free at the end edge for an ellipsis, and the
   /// left and right extent of what was kept inside the edges (TextOverflow.swift).
   var endReserve = 0.0
@@ -117,6 +119,8 @@ struct LineComposer {
   let pieces: [Piece]
   let items: [BreakItem]
   let sources: [ItemSource]
+  /// Sides of decorated inline boxes (InlineBoxEdges.swift).
+  let edges: [InlineEdge]
   let styles: [ResolvedStyle]
   let fonts: FontSet
   let bidi: BidiParagraph
@@ -143,6 +147,7 @@ struct LineComposer {
     pieces = shaped.pieces
     items = shaped.items
     sources = shaped.sources
+    edges = shaped.edges
     self.styles = styles
     self.fonts = fonts
     self.bidi = bidi
@@ -280,10 +285,16 @@ struct LineComposer {
     func position(_ k: Int) -> Int {
       switch sources[k] {
       case .piece(let p): return pieceSpans[p].start
-      case .space(let t, _), .soft(let t, _), .plain(let t): return t
+      case .space(let t, _), .soft(let t, _), .plain(let t), .cloneSide(let t): return t
       case .letter(let p): return pieceSpans[p].start
+      case .edge(let e): return edges[e].scalar
       case .end: return n
       }
+    }
+    // Within one position a box's start side comes first and its end side last.
+    func rank(_ k: Int) -> Int {
+      guard case .edge(let e) = sources[k] else { return 1 }
+      return edges[e].isStart ? 0 : 2
     }
     let positions = order.map(position)
     let lo = positions.min() ?? 0
@@ -294,7 +305,8 @@ struct LineComposer {
     for (k, pos) in zip(order, positions) {
       let r = runs.firstIndex { $0.range.contains(pos) } ?? runs.count
       let rtlRun = r < runs.count && runs[r].rtl
-      keyed.append((r, rtlRun ? -pos : pos, k))
+      let key = pos * 4 + rank(k)
+      keyed.append((r, rtlRun ? -key : key, k))
     }
     keyed.sort { ($0.run, $0.key) < ($1.run, $1.key) }
     return keyed.map(\.item)

@@ -142,7 +142,7 @@ enum EmergencyBreaks {
           defer { if inserts.count > before { runs += 1 } }
           var seenBox = false
           for j in runStart..<i where items[j].isBox {
-            if seenBox {
+            if seenBox, !Self.holdsToPrevious(j, out) {
               // Before the word's letter-spacing glue, so the glue starts the next line.
               let letter =
                 j > 0 && { if case .letter = out.sources[j - 1] { true } else { false } }()
@@ -166,7 +166,7 @@ enum EmergencyBreaks {
     for i in 0..<n {
       while next < inserts.count && inserts[next] == i {
         items2.append(BreakItem.emergencyPenalty)
-        sources2.append(.plain(position(of: out.sources[i], pieces: out.pieces)))
+        sources2.append(.plain(position(of: out.sources[i], out)))
         next += 1
       }
       items2.append(items[i])
@@ -177,11 +177,20 @@ enum EmergencyBreaks {
     return runs
   }
 
+  /// Whether box `j` must stay with the item before it: an inline box's end side, or the
+  /// first box after a start side (InlineBoxEdges.swift).
+  private static func holdsToPrevious(_ j: Int, _ out: ShapedParagraph) -> Bool {
+    if case .edge(let e) = out.sources[j], !out.edges[e].isStart { return true }
+    if j > 0, case .edge(let e) = out.sources[j - 1], out.edges[e].isStart { return true }
+    return false
+  }
+
   /// The text position an item stands at (for a penalty's source).
-  private static func position(of source: ItemSource, pieces: [Piece]) -> Int {
+  private static func position(of source: ItemSource, _ out: ShapedParagraph) -> Int {
     switch source {
-    case .piece(let p), .letter(let p): return pieces[p].start
-    case .space(let t, _), .soft(let t, _), .plain(let t): return t
+    case .piece(let p), .letter(let p): return out.pieces[p].start
+    case .space(let t, _), .soft(let t, _), .plain(let t), .cloneSide(let t): return t
+    case .edge(let e): return out.edges[e].scalar
     case .end: return 0
     }
   }

@@ -27,8 +27,9 @@
 // stage (Blocks/InlineFloats.swift). Math: collect emits one U+FFFC object per formula like an inline image,
 // with a box from a math layout; shape makes it one box. Inline blocks likewise: their content
 // is laid out first as a paragraph of its own (InlineBoxLayout.swift), then it is one box. CSS inline boxes (padding,
-// borders, backgrounds): collect records style boundaries, which compose turns into
-// fills around the pieces of each box.
+// borders, backgrounds; InlineBoxEdges.swift): each run carries its chain of decorated
+// boxes, shape turns the chain's changes into edge boxes as wide as the sides, and compose
+// paints one box fragment per line around the pieces of each box.
 //
 // Rejected: one function over shared mutable state (what this replaced: ~670 lines, ~20
 // captured locals, no phase testable alone, three copies of the pen walk), and a list of
@@ -343,6 +344,7 @@ extension ChapterFlow {
     entry.images = line.images
     entry.items += line.mathItems
     entry.maths = line.maths
+    entry.inlineBoxes = line.inlineBoxes
     entry.baseline = line.baseline
     entry.lines = [
       LineBox(

@@ -28,6 +28,8 @@ extension LineComposer {
       rs, face: fonts.faces[rs.choice.face], baseline: baseline)
     var spaceStyle = -1
     var spaceLines: [DecorationLine] = []
+    var boxes = LineInlineBoxes()
+    var spaceBoxes: [ResolvedInlineBox] = []
     let edges = clipEdges(line)
     for k in order {
       switch (items[k], sources[k]) {
@@ -68,6 +70,9 @@ extension LineComposer {
           if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
           backgrounds.add(band, from: x, to: x + piece.width + extra)
         }
+        if !rs.inlineBoxes.isEmpty {
+          boxes.add(rs.inlineBoxes, from: x, to: x + piece.width + extra)
+        }
         line.firstSource = min(line.firstSource, src[piece.start])
         line.lastSource = max(line.lastSource, src[piece.end - 1])
         x += piece.width + extra
@@ -80,12 +85,20 @@ extension LineComposer {
             styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
           spaceBand = BackgroundBand.of(
             styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
+          spaceBoxes = styles[si].inlineBoxes
         }
+        if !spaceBoxes.isEmpty { boxes.add(spaceBoxes, from: x, to: x + width) }
         if !spaceLines.isEmpty { decorations.add(spaceLines, from: x, to: x + width) }
         backgrounds.add(spaceBand, from: x, to: x + width)
         x += width
       case (.glue(let w, let st, let sh), _):
         x += adjusted(w, st, sh, ratio)
+      case (.box(let w), .edge(let e)):
+        let edge = self.edges[e]
+        boxes.addEdge(edge, box: styles[edge.style].inlineBoxes[edge.depth], at: x, width: w)
+        x += w
+      case (.box(let w), .cloneSide), (.penalty(let w, _, _), .cloneSide):
+        x += w
       case (.penalty(let w, _, _), .soft(_, let si)):
         // The inserted hyphen: drawn, not part of the line's text.
         let rs = styles[si]
@@ -113,6 +126,20 @@ extension LineComposer {
       }
     }
     line.end = x
+    finish(
+      &line, annotations: annotations, decorations: &decorations, backgrounds: &backgrounds,
+      boxes: &boxes, clip: edges, shaper: &shaper)
+  }
+
+  /// The end of `place`: ruby annotations, the clip of a line that may not wrap, and the
+  /// line's fills, backgrounds and inline box paints.
+  func finish(
+    _ line: inout ComposedLine, annotations: LineAnnotations,
+    decorations: inout LineDecorations, backgrounds: inout LineBackgrounds,
+    boxes: inout LineInlineBoxes, clip edges: (lo: Double, hi: Double)?, shaper: inout Shaper
+  ) {
+    let baseline = line.baseline
+    let x = line.end
     if !annotations.isEmpty {
       // The measure (the line's text may hang past its end).
       let lo = geometry.lineLeft(first: line.first, index: line.index)
@@ -128,9 +155,15 @@ extension LineComposer {
       line.end = max(line.start, min(line.end, edges.hi))
       decorations.clip(edges.lo, edges.hi)
       backgrounds.clip(edges.lo, edges.hi)
+      boxes.clip(edges.lo, edges.hi)
     }
     line.fills += decorations.fills()
     line.backgrounds = backgrounds.fills()
+    if !boxes.isEmpty {
+      let painted = boxes.paints(baseline: baseline)
+      line.backgrounds = painted.map { .box($0.paint) } + line.backgrounds
+      line.inlineBoxes = painted.map { InlineBoxFragment(source: $0.source, rect: $0.paint.rect) }
+    }
   }
 
   /// One text piece's glyphs (joining the line's last run when they can) and its

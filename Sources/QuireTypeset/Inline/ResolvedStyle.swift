@@ -58,6 +58,9 @@ struct ResolvedStyle {
   /// CSS `text-decoration-thickness` and `text-underline-offset`, px (nil: the font's).
   var decorationThickness: Double? = nil
   var underlineOffset: Double? = nil
+  /// The decorated inline boxes the style's runs sit in, outermost first
+  /// (InlineBoxEdges.swift).
+  var inlineBoxes: [ResolvedInlineBox] = []
 }
 
 extension ChapterFlow {
@@ -143,6 +146,7 @@ extension ChapterFlow {
     r.tabSize = Int(max(0, min(64, t.tabSize.rounded())))
     r.decorationThickness = t.decorationThickness.map { px($0, of: 0) }
     r.underlineOffset = t.underlineOffset.map { px($0, of: 0) }
+    r.inlineBoxes = resolveInlineBoxes(style, face: face)
   }
 
   /// A feature as `ShapeKey.features` holds it.

@@ -130,6 +130,12 @@ enum ItemSource {
   /// Letter-spacing glue of piece `p` (placed just before its box): its adjusted width is
   /// spread between the piece's glyphs.
   case letter(Int)
+  /// A decorated inline box's start or end side (`ShapedParagraph.edges`,
+  /// InlineBoxEdges.swift).
+  case edge(Int)
+  /// The sides of `clone` boxes at a word space inside them, at scalar `i`
+  /// (`PieceShaper.cloneBreak`).
+  case cloneSide(Int)
   case end
 }
 
@@ -141,6 +147,8 @@ struct ShapedParagraph {
   var sources: [ItemSource] = []
   /// Words (or runs of pieces) wider than the measure that got emergency break points.
   var emergencyBreaks = 0
+  /// The sides of decorated inline boxes (`ItemSource.edge`).
+  var edges: [InlineEdge] = []
 }
 
 /// Paragraph-wide settings of the shape stage.
@@ -191,7 +199,7 @@ struct PieceShaper {
   var shaper: Shaper
   var hyphenation: WordHyphenation
 
-  private(set) var out = ShapedParagraph()
+  var out = ShapedParagraph()
   private var pieceStart = -1
   private var pieceFace = -1
   private var pieceScript = HB_SCRIPT_COMMON
@@ -218,6 +226,8 @@ struct PieceShaper {
   private let firstLanguage: String?
   /// The language change in force at the last piece (pieces come in text order).
   private var languageCursor = -1
+  /// The decorated inline boxes open at the pen (InlineBoxEdges.swift).
+  var openBoxes = OpenInlineBoxes()
 
   init(
     _ text: CollectedText, _ itemized: ItemizedText, styles: [ResolvedStyle], fonts: FontSet,
@@ -255,9 +265,17 @@ struct PieceShaper {
     var i = 0
     while i < n {
       let v = text[i]
+      // A `<br>` carries no element's style: a box goes on across it.
+      if sty[i] != openBoxes.style, v != 0x2028 {
+        if !openBoxes.open.isEmpty || !styles[sty[i]].inlineBoxes.isEmpty {
+          boxEdges(at: i)
+        } else {
+          openBoxes.style = sty[i]
+        }
+      }
       if v == 0x2028 {
         flush(i)
-        finishing(i)
+        forcedBreak(i)
       } else if v == 0x20 && !preserve {
         flush(i)
         space(i)
@@ -285,6 +303,7 @@ struct PieceShaper {
       i += 1
     }
     flush(n)
+    if !openBoxes.open.isEmpty { boxEdges(at: n) }
     finishing(n)
     // Text that must not wrap gets no emergency breaks either: compose clips its lines.
     if !settings.noWrap {
@@ -397,6 +416,12 @@ struct PieceShaper {
       spaceExtra = styles[si].wordSpacing + styles[si].letterSpacing
     }
     if case .glue = out.items.last { return }
+    // The space after a clone break (`cloneBreak` ends with a forbidding penalty).
+    if case .penalty = out.items.last, out.sources.count >= 2,
+      case .cloneSide = out.sources[out.sources.count - 2]
+    {
+      return
+    }
     // Kinsoku across a space ("我 ？"): the space may not be a line end either.
     let before = i > 0 ? text[i - 1] : 0x20
     let after = i + 1 < n ? text[i + 1] : 0x20
@@ -414,9 +439,10 @@ struct PieceShaper {
       out.items.append(BreakItem.prohibitedBreak)
       out.sources.append(.plain(i))
     }
-    out.items.append(
-      .glue(
-        width: max(0, sw + spaceExtra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3))
+    let glue = BreakItem.glue(
+      width: max(0, sw + spaceExtra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3)
+    if openBoxes.cloneLeft > 0 || openBoxes.cloneRight > 0, cloneBreak(i, glue: glue) { return }
+    out.items.append(glue)
     out.sources.append(.space(i, style: si))
   }
 
@@ -532,7 +558,7 @@ struct PieceShaper {
   }
 
   /// `<br>` or the paragraph's end: fill the line and force a break.
-  private mutating func finishing(_ at: Int) {
+  mutating func finishing(_ at: Int) {
     if settings.noWrap, out.items.last?.isBox ?? false {
       // Only the forced break may end a line that does not wrap, not its fil glue.
       out.items.append(BreakItem.prohibitedBreak)
@@ -546,7 +572,7 @@ struct PieceShaper {
 
   /// Closes the open piece at `end`: shapes it (hyphenated when eligible) and appends its
   /// boxes, with letter-spacing glue and hyphen penalties between them.
-  private mutating func flush(_ end: Int) {
+  mutating func flush(_ end: Int) {
     guard pieceStart >= 0, end > pieceStart else {
       pieceStart = -1
       return

@@ -154,6 +154,8 @@ package struct Page: Sendable {
   package var background: BoxPaint? = nil
   /// Formulas on this page (manifest `math`).
   package var math: [MathPlacement] = []
+  /// Line fragments of decorated inline boxes (manifest `inlineBoxes`).
+  package var inlineBoxes: [InlineBoxFragment] = []
   /// The chapter's `writing-mode`: the direction of its lines on this page.
   package var writingMode = WritingMode.horizontalTB
   /// The item's rendition (EPUB only; Fixed/FixedLayout.swift). A pre-paginated page's

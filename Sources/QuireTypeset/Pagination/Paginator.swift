@@ -143,6 +143,11 @@ struct Paginator {
         m.rect.y += dy
         pages[spot.page].math.append(m)
       }
+      for var f in entries[k].inlineBoxes {
+        f.rect.x += dx
+        f.rect.y += dy
+        pages[spot.page].inlineBoxes.append(f)
+      }
     }
     fragments.finish(&pages)
     drawRules(pieces, sets: columns, on: &pages)
