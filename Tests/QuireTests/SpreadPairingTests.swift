@@ -70,7 +70,7 @@ import Testing
   /// reflowable LTR book, a reflowable RTL book, the pre-paginated fixture (spread-none,
   /// page-spread-right) and a range of each.
   @Test(arguments: [
-    (FlipbookFixture.ltr, "1-5"), (FlipbookFixture.ltr, "3-6"), (FlipbookFixture.rtl, "1-4"),
+    (FlipbookFixture.ltr, "1-5"), (FlipbookFixture.ltr, "3-7"), (FlipbookFixture.rtl, "1-4"),
     (FlipbookFixture.rtl, "2-5"), (FixedLayoutFixture.book, "1-5"),
   ])
   func everyCommandPairsAlike(book: String, range: String) throws {
