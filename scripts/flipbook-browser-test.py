@@ -2,18 +2,23 @@
 """The flipbook in a real browser: headless Chromium, driven by selenium, plays the folder
 `quire flipbook` wrote, from file://, and the shown pages are compared with the page PNGs.
 
-Usage: scripts/flipbook-browser-test.py --quire BIN --ltr BOOK --rtl BOOK [--json REPORT]
-       [--keep DIR] [--chromedriver PATH]
+Usage: scripts/flipbook-browser-test.py --quire BIN --ltr BOOK --rtl BOOK [--fixed BOOK]
+       [--json REPORT] [--keep DIR] [--chromedriver PATH]
 
 For each book a flipbook is made at 300x400 px with 8-frame turns, then:
   single pages (a portrait viewport, 500x800): the page shown is page 1 and matches
   page-0001.png; the forward key (ArrowRight, ArrowLeft for the RTL book) plays the turn
   (frames drawn from the sprite sheet are counted by the player) and shows page 2, matching
   page-0002.png; the backward key shows page 1 again; a click on the forward edge turns too;
-  spreads (a landscape viewport, 900x560): pages 1 and 2 side by side (page 1 on the right
-  for RTL) match spread-0001.png, the spread at rest — the two page PNGs side by side with the
-  gutter shadow (darker than the plain pages at the spine, equal to them a tenth of a page
-  away); the forward key shows pages 3 and 4, matching spread-0003.png.
+  spreads (a landscape viewport, 900x560): the views are the manifest's `spreads` — the
+  book's own pairing, the one `render --spreads` writes (page 1 alone on the recto side,
+  page-spread-* of a pre-paginated book, right to left) — so the first view shows spreads[0]
+  (its pages on the sides the manifest says, data-spread its number) and the screenshot equals
+  the still the manifest names for it; the forward key (ArrowRight, ArrowLeft for the RTL
+  book) shows spreads[1] and then spreads[2], each screenshot equal to its still, the
+  backward key spreads[1] again. A still is the two page PNGs side by side with the gutter
+  shadow (darker than the plain pages at the spine, equal to them a tenth of a page away).
+  --fixed adds a pre-paginated book (spread-none, page-spread-right) played the same way.
 Every request the page made (the DevTools performance log's Network.requestWillBeSent) must
 be a file:// URL inside the flipbook's folder: nothing leaves it, no server is involved.
 
@@ -88,7 +93,7 @@ def viewport(driver, size):
 def state(driver):
     return driver.execute_script(
         "var d = document.body.dataset; return {state: d.state, page: d.page, pages: d.pages,"
-        " layout: d.layout, frames: d.frames};")
+        " spread: d.spread, layout: d.layout, frames: d.frames};")
 
 
 def wait_for(driver, predicate, timeout=15):
@@ -137,10 +142,10 @@ def compare(shot, want):
     return share <= 0.005, f"{share * 100:.3f} % of pixels differ"
 
 
-def gutter(checks, folder, label, pages, first):
+def gutter(checks, folder, label, spread):
     """The spread still is the page PNGs side by side, darkened toward the spine only."""
-    still = Image.open(folder / f"spread-{first:04d}.png").convert("RGB")
-    plain = expected_image(folder, pages)
+    still = Image.open(folder / spread["file"]).convert("RGB")
+    plain = expected_image(folder, [spread.get("left", 0), spread.get("right", 0)])
     if still.size != plain.size:
         checks.add(f"{label}: spread still size", False, f"{still.size} vs {plain.size}")
         return
@@ -152,18 +157,24 @@ def gutter(checks, folder, label, pages, first):
     near_still, near_plain = mean(still, spine - 3, spine + 3), mean(plain, spine - 3, spine + 3)
     far = PAGE[0] // 10
     same_far = still.crop((0, 0, spine - far, h)).tobytes() == plain.crop((0, 0, spine - far, h)).tobytes()
-    checks.add(f"{label}: spread still {first} carries the gutter shadow",
+    checks.add(f"{label}: {spread['file']} carries the gutter shadow",
                near_still < near_plain - 10 and same_far,
                f"mean at the spine {near_still:.1f} vs plain {near_plain:.1f}, far side equal: {same_far}")
 
 
-def check_spread(checks, driver, folder, name, pages, first):
+def sides(spread):
+    return f"{spread.get('left', 0)},{spread.get('right', 0)}"
+
+
+def check_spread(checks, driver, folder, name, spread):
     s = state(driver)
-    want = ",".join(str(p) for p in pages)
-    checks.add(f"{name}: pages shown {want}", s["pages"] == want, f"shown {s['pages']}")
-    still = Image.open(folder / f"spread-{first:04d}.png").convert("RGB")
+    want = sides(spread)
+    checks.add(f"{name}: spread {spread['number']} shown, pages {want}",
+               s["pages"] == want and s["spread"] == str(spread["number"]),
+               f"shown {s['pages']} (spread {s['spread']})")
+    still = Image.open(folder / spread["file"]).convert("RGB")
     ok, detail = compare(shown_image(driver), still)
-    checks.add(f"{name}: screenshot matches spread-{first:04d}.png", ok, detail)
+    checks.add(f"{name}: screenshot matches {spread['file']}", ok, detail)
 
 
 def check_view(checks, driver, folder, name, pages):
@@ -196,17 +207,26 @@ def single_pages(checks, driver, folder, label, forward, backward):
                str(s))
 
 
-def spreads(checks, driver, folder, label, forward, rtl):
+def spreads(checks, driver, folder, label, forward, backward):
+    manifest = json.loads((folder / "flipbook.json").read_text())
+    views = manifest["spreads"]
     s = open_book(driver, folder, SPREAD_VIEWPORT)
     checks.add(f"{label} spread: layout", s["layout"] == "spread", str(s))
-    start = [2, 1] if rtl else [1, 2]
-    gutter(checks, folder, f"{label} spread", start, 1)
-    check_spread(checks, driver, folder, f"{label} spread start", start, 1)
-    want = [4, 3] if rtl else [3, 4]
-    s = turn(driver, forward, ",".join(map(str, want)))
+    checks.add(f"{label} spread: at least three spreads", len(views) >= 3, f"{len(views)}")
+    if len(views) < 3:
+        return
+    whole = next((v for v in views if v.get("left") and v.get("right")), None)
+    if whole:
+        gutter(checks, folder, f"{label} spread", whole)
+    check_spread(checks, driver, folder, f"{label} spread start", views[0])
+    s = turn(driver, forward, sides(views[1]))
     frames = int(s.get("frames") or 0)
     checks.add(f"{label} spread: the turn drew sheet frames", frames >= 3, f"{frames} frames")
-    check_spread(checks, driver, folder, f"{label} spread after forward key", want, 3)
+    check_spread(checks, driver, folder, f"{label} spread after forward key", views[1])
+    turn(driver, forward, sides(views[2]))
+    check_spread(checks, driver, folder, f"{label} spread after a second forward key", views[2])
+    turn(driver, backward, sides(views[1]))
+    check_spread(checks, driver, folder, f"{label} spread after the backward key", views[1])
 
 
 def network(checks, driver, folder, label):
@@ -236,7 +256,8 @@ def run(args, work):
     checks = Checks()
     driver = browser(driver_path)
     try:
-        for label, book in (("ltr", args.ltr), ("rtl", args.rtl)):
+        books = [("ltr", args.ltr), ("rtl", args.rtl)] + ([("fixed", args.fixed)] if args.fixed else [])
+        for label, book in books:
             folder = work / label
             make(args.quire, Path(book), folder)
             rtl = label == "rtl"
@@ -244,7 +265,7 @@ def run(args, work):
             driver.get("about:blank")
             driver.get_log("performance")  # drop what came before this book
             single_pages(checks, driver, folder, label, fwd, back)
-            spreads(checks, driver, folder, label, fwd, rtl)
+            spreads(checks, driver, folder, label, fwd, back)
             network(checks, driver, folder, label)
     finally:
         driver.quit()
@@ -256,6 +277,7 @@ def main(argv=None):
     p.add_argument("--quire", required=True)
     p.add_argument("--ltr", required=True)
     p.add_argument("--rtl", required=True)
+    p.add_argument("--fixed", help="a pre-paginated book, played as the others")
     p.add_argument("--json")
     p.add_argument("--keep", help="write the flipbooks here and keep them")
     p.add_argument("--chromedriver")

@@ -133,21 +133,9 @@ public struct PageTurn: Sendable, Hashable {
     self.timing = timing
   }
 
-  /// The page indices (from 0) the turn shows, in display order; out of range: blank paper.
-  func shownIndices(from first: Int, rightToLeft: Bool) -> [Int] {
-    let step = direction == .next ? 1 : -1
-    guard spread else { return [first, first + step] }
-    // The current spread is (N, N+1); forward shows (N+2, N+3), backward (N−2, N−1). In an
-    // RTL book the earlier page of a spread sits on the right.
-    let m = first + 2 * step
-    return rightToLeft ? [first + 1, first, m + 1, m] : [first, first + 1, m, m + 1]
-  }
-
-  /// The page index (from 0) the turn ends on.
-  func target(from first: Int) -> Int {
-    let step = direction == .next ? 1 : -1
-    return spread ? first + 2 * step : first + step
-  }
+  /// The page index (from 0) a single-page turn from page index `first` ends on (spread
+  /// turns follow the book's pairing: `PagedBook.spreadTurn`).
+  func target(from first: Int) -> Int { first + (direction == .next ? 1 : -1) }
 }
 
 /// A page turn ready to draw: frame i is the turn at the i-th time of its timeline. Frame 0
@@ -185,96 +173,109 @@ public struct PageTurnAnimation: Sendable {
 }
 
 extension PagedBook {
-  /// The turn from page `number` (from 1) to the next page (or the previous one).
+  /// The turn from page `number` (from 1) to the next page (or the previous one). A spread
+  /// turn goes from the spread holding `number` to the next (or previous) one of the book's
+  /// pairing (`spreads(showing:)`, what `render --spreads` writes).
   public func turn(from number: Int, _ turn: PageTurn = PageTurn()) throws(QuireError)
+    -> PageTurnAnimation
+  {
+    let count = pageCount
+    guard number >= 1 else { throw .invalidRequest(.pageNumberBelowOne(number)) }
+    guard number <= count else { throw .invalidRequest(.noSuchPage(number, pageCount: count)) }
+    if turn.spread {
+      guard let (current, target) = spreadTurn(from: number, direction: turn.direction) else {
+        throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
+      }
+      return try spreadTurn(from: current, to: target, turn)
+    }
+    let first = number - 1
+    guard (0..<count).contains(turn.target(from: first)) else {
+      throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
+    }
+    let images = try shownPages([first, turn.target(from: first)])
+    return try animation(turn, .single(TurnPages(current: images[0], next: images[1])))
+  }
+
+  /// The spread turn from spread `current` to spread `target` (both of `spreads(showing:)`;
+  /// an empty side is white paper), forward when `turn.direction` is next.
+  func spreadTurn(from current: Spread, to target: Spread, _ turn: PageTurn) throws(QuireError)
+    -> PageTurnAnimation
+  {
+    var turn = turn
+    turn.spread = true
+    let shown = [current.left, current.right, target.left, target.right].map { ($0 ?? 0) - 1 }
+    let images = try shownPages(shown)
+    let pages = SpreadPages(
+      leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3])
+    return try animation(turn, .spread(turn.spineShading ? pages.withSpineShading() : pages))
+  }
+
+  private func animation(_ turn: PageTurn, _ input: TurnInput) throws(QuireError)
     -> PageTurnAnimation
   {
     guard let effect = turn.style.effect else {
       throw .internalError("no effect for style \(turn.style.rawValue)")
     }
-    let timeline = try turn.timing.timeline()
-    let count = pageCount
-    guard number >= 1 else { throw .invalidRequest(.pageNumberBelowOne(number)) }
-    guard number <= count else { throw .invalidRequest(.noSuchPage(number, pageCount: count)) }
     var options = TurnOptions()
     options.direction = turn.direction
     options.corner = turn.corner
     options.back = turn.back
     options.spread = turn.spread
     options.rightToLeft = turn.rightToLeft ?? rightToLeft
-    let first = number - 1
-    var shown = turn.shownIndices(from: first, rightToLeft: options.rightToLeft)
-    if turn.spread, pairsSpreads {
-      // A book with pre-paginated pages turns the spreads it is paired into.
-      guard let (current, target) = spreadTurn(from: number, direction: turn.direction) else {
-        throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
-      }
-      shown = [current.left, current.right, target.left, target.right].map { ($0 ?? 0) - 1 }
-    } else if !(0..<count).contains(turn.target(from: first)) {
-      throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
-    }
-    let images = try shownPages(shown)
-    let input: TurnInput
-    if turn.spread {
-      let pages = SpreadPages(
-        leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3])
-      input = .spread(turn.spineShading ? pages.withSpineShading() : pages)
-    } else {
-      input = .single(TurnPages(current: images[0], next: images[1]))
-    }
     return PageTurnAnimation(
       renderer: PageTurnRenderer(effect: effect, options: options), input: input,
-      timeline: timeline, style: effect.name,
+      timeline: try turn.timing.timeline(), style: effect.name,
       width: turn.spread ? 2 * settings.pageWidth : settings.pageWidth,
       height: settings.pageHeight)
   }
 
-  /// Whether the book has a pre-paginated page: its spread turns then follow its spread
-  /// pairing (`SpreadPlan`, as `render --spreads` writes them) instead of (N, N+1).
-  var pairsSpreads: Bool {
-    pages.book.records.contains { $0.page.rendition?.layout == .prePaginated }
+  /// The book's two-page spreads, paired as EPUB 3.3 says (Spreads.swift: the first page
+  /// alone on the recto side, `page-spread-*` from the spine, right to left in an `rtl`
+  /// book), with only the pages `showing` keeps (nil: all): the one pairing of
+  /// `render --spreads`, `flip --spread`, spread turns in a chain and the flipbook. Pages are
+  /// those laid out so far (a book opened for a turn is laid out through the pages it needs).
+  public func spreads(showing: ClosedRange<Int>? = nil) -> [Spread] {
+    SpreadPlan.pair(
+      pages.book.records.map { ($0.page.number, $0.page.rendition) },
+      direction: pages.book.document.metadata.direction,
+      shown: { showing?.contains($0) ?? true })
   }
 
   /// The spread holding page `number` (from 1) and the one a turn in `direction` shows, by
-  /// the book's pairing (right to left in a right-to-left book); nil when there is none.
+  /// the book's pairing; nil when there is none.
   func spreadTurn(from number: Int, direction: TurnDirection) -> (current: Spread, target: Spread)?
   {
-    let spreads = SpreadPlan.pair(
-      pages.book.records.map { ($0.page.number, $0.page.rendition) },
-      direction: pages.book.document.metadata.direction)
-    guard let k = spreads.firstIndex(where: { $0.left == number || $0.right == number }) else {
-      return nil
-    }
+    let spreads = spreads()
+    guard let k = spreads.firstIndex(where: { $0.holds(number) }) else { return nil }
     let t = k + (direction == .next ? 1 : -1)
     return spreads.indices.contains(t) ? (spreads[k], spreads[t]) : nil
   }
 
   /// The page index (from 0) a chain's turn from page index `index` ends on: the next or
-  /// previous page, or for a spread turn the first page of the next or previous spread (by
-  /// the book's pairing when it has pre-paginated pages); −1 when there is none.
+  /// previous page, or for a spread turn the first page (in reading order) of the next or
+  /// previous spread of the book's pairing; −1 when there is none.
   func chainTarget(from index: Int, _ turn: PageTurn) -> Int {
-    guard turn.spread, pairsSpreads else { return turn.target(from: index) }
+    guard turn.spread else { return turn.target(from: index) }
     guard let (_, target) = spreadTurn(from: index + 1, direction: turn.direction) else {
       return -1
     }
-    return (target.left ?? target.right ?? 0) - 1
+    return (target.readingOrder(rtl: rightToLeft).first ?? 0) - 1
   }
 
-  /// The spread holding page `number` (from 1) at rest, as a spread turn (`turn`'s reading
-  /// direction) starts or ends on it: its two pages side by side in display order, blank
-  /// paper for a missing one, with the gutter shadow (`SpineShading`) when `turn` asks for it.
+  /// The spread holding page `number` (from 1) at rest, as a spread turn starts or ends on
+  /// it: the book's pairing, blank paper for an empty side, with the gutter shadow
+  /// (`SpineShading`) when `turn` asks for it.
   func stillSpread(at number: Int, _ turn: PageTurn) throws(QuireError) -> PixelBuffer {
-    let rtl = turn.rightToLeft ?? rightToLeft
-    var shown = Array(turn.shownIndices(from: number - 1, rightToLeft: rtl).prefix(2))
-    if pairsSpreads {
-      let spreads = SpreadPlan.pair(
-        pages.book.records.map { ($0.page.number, $0.page.rendition) },
-        direction: pages.book.document.metadata.direction)
-      if let s = spreads.first(where: { $0.left == number || $0.right == number }) {
-        shown = [s.left, s.right].map { ($0 ?? 0) - 1 }
-      }
+    guard let spread = spreads().first(where: { $0.holds(number) }) else {
+      throw .invalidRequest(.noSuchPage(number, pageCount: pageCount))
     }
-    let images = try shownPages(shown)
+    return try still(spread, turn)
+  }
+
+  /// Spread `spread` at rest: its two pages side by side (white paper for an empty side), with
+  /// the gutter shadow when `turn` asks for it — the first frame of a spread turn from it.
+  func still(_ spread: Spread, _ turn: PageTurn) throws(QuireError) -> PixelBuffer {
+    let images = try shownPages([spread.left, spread.right].map { ($0 ?? 0) - 1 })
     let pages = SpreadPages(
       leftCurrent: images[0], rightCurrent: images[1], leftNext: images[0], rightNext: images[1])
     return (turn.spineShading ? pages.withSpineShading() : pages).currentSpread

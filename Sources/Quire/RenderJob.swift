@@ -133,7 +133,8 @@ public enum RenderJob {
       ? try SpreadPlan.write(
         SpreadPlan.pair(
           book.records.map { ($0.page.number, $0.page.rendition) },
-          direction: book.document.metadata.direction), pages: files, in: out, format: format)
+          direction: book.document.metadata.direction, shown: { files[$0] != nil }),
+        pages: files, in: out, format: format)
       : nil
     try out.write(manifestName, sync: flush) { file throws(QuireError) in
       try Manifest.write(

@@ -11,6 +11,14 @@
 // books). `page-spread-center` and `rendition:spread none` pages stand alone. Reflowable
 // pages pair the same way (synthetic spreads). Linear time, one pass.
 //
+// One pairing for every spread Quire shows: `PagedBook.spreads(showing:)` is what
+// `render --spreads` writes, what `flip --spread` turns between, what a `--timeline` chain's
+// spread turns hold, and what `quire flipbook` draws as spread stills and spread turns and
+// hands to its player (flipbook.json `spreads`). A page range (`--pages`) keeps the book's
+// pairing and numbering: a page outside the range is an empty side (white paper), a spread
+// with no page in the range is left out. So spread N is the same pages, on the same sides,
+// in the same file name, whichever command drew it.
+//
 // Images: each spread is `spread-NNNN.png` (numbered from 1 in reading order), the left
 // page's pixels then the right page's, as tall as the taller; an empty slot is white paper
 // as wide as the other page. Both pages darken softly toward the spine (QuireMotion's
@@ -46,17 +54,47 @@ extension LayoutSettings {
   }
 }
 
-/// One spread: the page numbers on its left and right (nil: an empty side).
-struct Spread: Codable, Sendable, Equatable {
-  /// From 1, in reading order.
-  var number: Int
+/// One spread: the page numbers on its left and right (nil: an empty side, white paper).
+public struct Spread: Codable, Sendable, Equatable {
+  /// From 1, in reading order: the book's numbering, also when a page range is shown.
+  public var number: Int
   /// The spread's image file, when one was written.
-  var file: String?
-  var left: Int?
-  var right: Int?
+  public var file: String?
+  /// The page on the left (from 1), nil when that side is empty.
+  public var left: Int?
+  /// The page on the right (from 1), nil when that side is empty.
+  public var right: Int?
+
+  /// The pages in reading order (left to right, or right to left in an `rtl` book), empty
+  /// sides left out.
+  public func readingOrder(rtl: Bool) -> [Int] {
+    (rtl ? [right, left] : [left, right]).compactMap { $0 }
+  }
+
+  /// Whether page `number` is on this spread.
+  public func holds(_ number: Int) -> Bool { left == number || right == number }
 }
 
 enum SpreadPlan {
+  /// The spreads of `pages` with only the pages `shown` kept: the others become empty sides
+  /// and a spread left with no page is dropped; numbers stay the book's.
+  static func pair(
+    _ pages: [(number: Int, rendition: PageRendition?)], direction: TextDirection,
+    shown: (Int) -> Bool
+  ) -> [Spread] {
+    restrict(pair(pages, direction: direction), to: shown)
+  }
+
+  /// `spreads` with only the pages `shown` kept (see `pair(_:direction:shown:)`).
+  static func restrict(_ spreads: [Spread], to shown: (Int) -> Bool) -> [Spread] {
+    spreads.compactMap { spread in
+      var s = spread
+      s.left = s.left.flatMap { shown($0) ? $0 : nil }
+      s.right = s.right.flatMap { shown($0) ? $0 : nil }
+      return s.left == nil && s.right == nil ? nil : s
+    }
+  }
+
   /// The spreads of pages given in reading order as (number, rendition).
   static func pair(_ pages: [(number: Int, rendition: PageRendition?)], direction: TextDirection)
     -> [Spread]
@@ -93,6 +131,11 @@ enum SpreadPlan {
     return out
   }
 
+  /// Digits in the spread file names of `spreads`: 4, more past spread 9,999.
+  static func digits(_ spreads: [Spread]) -> Int {
+    max(4, String(spreads.last?.number ?? 0).count)
+  }
+
   /// `spread-0001.png`.
   static func fileName(_ n: Int, digits: Int) -> String {
     let s = String(n)
@@ -105,7 +148,7 @@ enum SpreadPlan {
     _ spreads: [Spread], pages files: [Int: String], in out: OutputFolder,
     format: PixelBuffer.Format
   ) throws(QuireError) -> [Spread] {
-    let digits = max(4, String(spreads.count).count)
+    let digits = digits(spreads)
     var written: [Spread] = []
     for var spread in spreads {
       guard spread.left.flatMap({ files[$0] }) != nil || spread.right.flatMap({ files[$0] }) != nil

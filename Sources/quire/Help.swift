@@ -144,8 +144,9 @@ let commandHelp: [String: String] = [
     --rtl        right-to-left geometry [from the book's page-progression direction]
     --from P --to Q   part of the turn, progress 0…1     --at P   a still (one frame)
     --cancel     the turn goes to --to [0.5] and falls back (a released drag)
-    --spread     two pages side by side, darkened softly toward the spine (the gutter
-                 shadow render --spreads draws too: frame 0 equals that spread image)
+    --spread     the spread holding page N to the next (or previous) spread, as render
+                 --spreads pairs them (page 1 alone, page-spread-*, RTL): two pages side
+                 by side, darkened softly toward the spine; frame 0 equals that spread image
 
   quire flip BOOK --timeline FILE -o OUT [--page N] [--fps F] [--rtl|--ltr] [layout options]
 
@@ -175,7 +176,8 @@ let commandHelp: [String: String] = [
   A folder that plays the book in any browser from file://, with no server and no network:
   index.html, flipbook.css, flipbook.js, book.js (the manifest as a script), the pages
   (page-0001.png …, as `quire render` draws them), per page N the turn to N+1 as a sprite
-  sheet (turn-0001.webp …) and per spread (N, N+1) the spread turn (spread-0001.webp …), and
+  sheet (turn-0001.webp …), per spread of the book (paired and numbered as render --spreads
+  does) the spread at rest (spread-0001.png …) and the turn to the next (spread-0001.webp …), and
   flipbook.json (format quire-flipbook/1) written last. Open DIR/index.html: arrow keys, a
   click or tap on the page edges, or a swipe turn the pages with the pre-rendered animation;
   an RTL book turns the other way; a landscape window shows spreads, a portrait one single

@@ -72,3 +72,21 @@ func checkTurnContract(
   #expect(r.frame(at: 1, spread: spread) == spread.nextSpread)
   expectGolden("hard-spread-mid", r.frame(at: 0.6, spread: spread))
 }
+
+/// A hard spread turn: once the leaf has crossed the spine the right page is the next
+/// spread's right page, with no shadow left on it (issue #14: the shadow stayed there), and
+/// while the leaf is still over the right page that page is shaded by it.
+@Test func hardSpreadShadowLeavesTheRightPageOnceTheLeafCrossed() {
+  let spread = TurnFixtures.spread
+  let w = TurnFixtures.width
+  let h = spread.currentSpread.height
+  var o = TurnOptions()
+  o.spread = true
+  let r = PageTurnRenderer(effect: HardPageEffect(), options: o)
+  let right = { (p: PixelBuffer) in p.cropped(x: w, y: 0, width: w, height: h) }
+  let next = right(spread.nextSpread)
+  for t in [0.7, 0.85, 0.95] {
+    let d = meanAbsoluteDifference(right(r.frame(at: t, spread: spread)), next)
+    #expect(d < 0.5, "t=\(t): the right page differs from the next spread's by \(d)")
+  }
+}

@@ -88,6 +88,20 @@ import Testing
     #expect(pixel(a.frame(at: 0.5), 790, 20) == [90, 60, 40, 255])
   }
 
+  @Test("The swinging cover never fills the screen: the wall shows in every frame")
+  func swingingCoverStaysInTheScene() {
+    // Issue #14: at 1024x768 the cover filled the whole screen in frames 20–35 of 60.
+    let (cw, ch) = (1024, 768)
+    let a = Self.animation(canvas: (cw, ch))
+    for k in 0...23 {
+      let f = a.frame(at: Double(k) / 23)
+      let cover = Self.box(f, Self.red)
+      let wall = Self.box(f, Self.wall)
+      #expect(cover.count < cw * ch / 2, "frame \(k): the cover covers \(cover.count) px")
+      #expect(wall.count > cw * ch / 5, "frame \(k): only \(wall.count) px of wall")
+    }
+  }
+
   @Test("--close is the opening's frames in reverse order")
   func closeIsTheReverse() {
     let a = Self.animation(canvas: (320, 240))

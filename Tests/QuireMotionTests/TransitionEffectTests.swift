@@ -51,3 +51,36 @@ private let pages = TurnPages(
       TransitionEffect(name: name)!.frame(at: 0.35, pages: pages, options: TurnOptions()))
   }
 }
+
+/// A spread push moves the whole spread as one picture (issue #14: the halves moved
+/// separately and text of two pages ran together at the spine): half-way, the current
+/// spread's right page fills the left half and the next spread's left page the right half.
+@Test func spreadPushMovesTheWholeSpread() {
+  let spread = TurnFixtures.spread
+  let w = TurnFixtures.width
+  var o = TurnOptions()
+  o.spread = true
+  let f = PageTurnRenderer(effect: TransitionEffect(type: .push), options: o)
+    .frame(at: 0.5, spread: spread)
+  let (current, next) = (spread.currentSpread, spread.nextSpread)
+  for y in stride(from: 0, to: f.height, by: 7) {
+    for x in stride(from: 0, to: w, by: 5) {
+      #expect(pixel(f, x, y) == pixel(current, w + x, y), "x \(x) y \(y)")
+      #expect(pixel(f, w + x, y) == pixel(next, x, y), "x \(w + x) y \(y)")
+    }
+  }
+}
+
+/// Slide draws the shadow of the incoming page's edge on the page it covers (issue #14: no
+/// page-edge shadow): just left of the edge the page is darker than the page itself, and the
+/// shadow fades away from the edge.
+@Test func slideCastsAnEdgeShadow() {
+  let white = PixelBuffer(
+    width: 120, height: 160, format: .rgba8, pixels: [UInt8](repeating: 255, count: 120 * 160 * 4))
+  let f = TransitionEffect(type: .moveIn).frame(
+    at: 0.5, pages: TurnPages(current: white, next: pages.next), options: TurnOptions())
+  // The incoming page's left edge is at x = 60.
+  #expect(pixel(f, 58, 80)[0] < 250, "shadow at the edge: \(pixel(f, 58, 80))")
+  #expect(pixel(f, 58, 80)[0] < pixel(f, 40, 80)[0], "the shadow fades away from the edge")
+  #expect(pixel(f, 5, 80) == [255, 255, 255, 255], "far from the edge the page is untouched")
+}

@@ -9,8 +9,12 @@
 // requestAnimationFrame: elapsed time → the manifest's easing samples → progress → the frame
 // at that progress (first and last frames are the page images). For tests it keeps its state
 // on <body>: data-state (loading, idle, turning), data-page (the first page of the view in
-// reading order), data-pages (the pages shown, left to right), data-layout (single, spread)
-// and data-frames (frames drawn by the last turn).
+// reading order), data-pages (the pages shown, left to right, 0 for blank paper), data-spread
+// (the number of the spread shown, spread view only), data-layout (single, spread) and
+// data-frames (frames drawn by the last turn).
+//
+// Spread view follows the manifest's `spreads` (the book's pairing, as `render --spreads`
+// and `flip --spread` pair pages): the player never pairs pages itself.
 
 /// The player's files.
 enum FlipbookAssets {
@@ -106,20 +110,32 @@ enum FlipbookAssets {
       var wide = window.matchMedia("(orientation: landscape)");
       var view = { spread: false, index: 0 };
       var busy = false, queued = 0, cache = new Map();
+      var spreads = book.spreads || [], byNumber = new Map();
+      book.pages.forEach(function (p, i) { byNumber.set(p.number, i); });
+      function page(n) { return n == null || !byNumber.has(n) ? null : book.pages[byNumber.get(n)]; }
 
-      function spreadWanted() { return wide.matches && !!turn.spread && book.pages.length > 1; }
-      function viewCount() {
-        return view.spread ? Math.ceil(book.pages.length / 2) : book.pages.length;
-      }
-      // The pages of view i in reading order (null: no page, blank paper).
-      function viewPages(i) {
+      function spreadWanted() { return wide.matches && !!turn.spread && spreads.length > 1; }
+      function viewCount() { return view.spread ? spreads.length : book.pages.length; }
+      // The pages of view i left to right on screen (null: blank paper); a spread's sides are
+      // the manifest's (an RTL book has its earlier page on the right).
+      function shown(i) {
         if (!view.spread) return [book.pages[i]];
-        return [book.pages[2 * i], book.pages[2 * i + 1] || null];
+        return [page(spreads[i].left), page(spreads[i].right)];
       }
-      // The same, left to right on screen: an RTL book has its earlier page on the right.
-      function shown(i) { var p = viewPages(i); return rtl ? p.slice().reverse() : p; }
+      // The same in reading order, blank sides left out.
+      function viewPages(i) {
+        var p = shown(i).filter(Boolean);
+        return rtl ? p.reverse() : p;
+      }
+      // The view showing page index k (in book.pages) in the current layout.
+      function viewOf(k) {
+        if (!view.spread) return k;
+        var n = book.pages[k].number;
+        var i = spreads.findIndex(function (s) { return s.left === n || s.right === n; });
+        return Math.max(0, i);
+      }
       // The still image of spread view i (both pages and the gutter shadow), or null.
-      function still(i) { return view.spread && book.spreads ? book.spreads[i] || null : null; }
+      function still(i) { return view.spread ? spreads[i] || null : null; }
       // The turn from view i to view i + 1.
       function turnFrom(i) { return i < 0 ? null : (view.spread ? book.spreadTurns : book.turns)[i]; }
       function image(src) {
@@ -175,6 +191,8 @@ enum FlipbookAssets {
         canvas.style.width = cols * w + "px";
         canvas.style.height = h + "px";
         var first = viewPages(view.index)[0].number;
+        if (view.spread) body.dataset.spread = spreads[view.index].number;
+        else delete body.dataset.spread;
         el("indicator").textContent = (view.spread ? "Pages " : "Page ") + label(view.index) +
           " (" + (view.index + 1) + " of " + viewCount() + ")";
         body.dataset.page = first;
@@ -259,9 +277,9 @@ enum FlipbookAssets {
       function relayout() {
         var spread = spreadWanted();
         if (spread !== view.spread && !busy) {
-          var page = view.spread ? 2 * view.index : view.index;
+          var k = byNumber.get(viewPages(view.index)[0].number);
           view.spread = spread;
-          view.index = spread ? Math.floor(page / 2) : page;
+          view.index = viewOf(k);
         }
         render();
       }
@@ -300,8 +318,8 @@ enum FlipbookAssets {
       el("title").textContent = book.book.title;
       view.spread = spreadWanted();
       var m = /^#page=(\d+)$/.exec(location.hash);
-      var start = m ? book.pages.findIndex(function (p) { return p.number === +m[1]; }) : 0;
-      view.index = Math.max(0, view.spread ? Math.floor(start / 2) : start);
+      var start = m && byNumber.has(+m[1]) ? byNumber.get(+m[1]) : 0;
+      view.index = viewOf(start);
       render();
       stage.focus();
       body.dataset.state = "idle";

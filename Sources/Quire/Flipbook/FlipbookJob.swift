@@ -7,10 +7,10 @@
 //                                           fetch JSON), read by flipbook.js
 //   page-0001.png …                         the pages, exactly what `quire render` draws
 //   turn-0001.webp …                        per page N, the turn N → N+1 as a sprite sheet
-//   spread-0001.png …                       per spread (N, N+1), the spread at rest: both pages
-//                                           with the gutter shadow (`SpineShading`), as
-//                                           `quire render --spreads` draws a spread
-//   spread-0001.webp …                      per spread (N, N+1), the spread turn to (N+2, N+3)
+//   spread-0001.png …                       per spread, the spread at rest: both pages with
+//                                           the gutter shadow (`SpineShading`), named and
+//                                           drawn as `quire render --spreads` does
+//   spread-0001.webp …                      per spread, the spread turn to the next spread
 //   flipbook.json                           the manifest, written last
 //
 // Units: pixels of the page (`--size`); pages numbered from 1. The turns are pre-rendered by
@@ -26,7 +26,11 @@
 // one image per frame (thousands of files and requests); rendering the turns in the browser
 // (the point is Quire's own effects, identical to `quire flip`).
 //
-// Spreads: a landscape viewport shows two pages side by side — the spread's still image, whose
+// Spreads: the book's own pairing (`PagedBook.spreads(showing:)`: the first page alone on the
+// recto side, `page-spread-*`, right to left), restricted to `--pages` — the same spreads,
+// sides and numbers as `render --spreads` and `flip --spread`; the manifest lists them and the
+// player follows that list instead of pairing pages itself. A landscape viewport shows two
+// pages side by side — the spread's still image, whose
 // gutter shadow the spread turns carry from their first frame to their last (a turn starts and
 // ends on exactly those pixels) — and plays the spread turns,
 // a portrait one shows one page and plays the single-page turns; an RTL book
@@ -119,7 +123,7 @@ public enum FlipbookJob {
     let plan = try FlipbookPlan(
       first: first, last: request.lastPage, pageCount: book.pageCount, frameCount: frameCount,
       pageWidth: request.layout.pageWidth, pageHeight: request.layout.pageHeight,
-      spreads: request.spreads)
+      pairing: request.spreads ? { book.spreads(showing: $0) } : nil)
     var writer = FlipbookWriter(
       plan: plan, book: book, out: out, request: request, progress: progress)
     return try writer.write()
@@ -148,7 +152,7 @@ struct FlipbookWriter {
   }
 
   private var total: Int {
-    plan.pages.count + plan.singleTurns.count + plan.spreadTurns.count + plan.spreadViews.count
+    plan.pages.count + plan.singleTurns.count + plan.spreadTurns.count + plan.spreads.count
   }
 
   mutating func write() throws(QuireError) -> FlipbookSummary {
@@ -158,13 +162,11 @@ struct FlipbookWriter {
       try put(book.pagePNG(n, color: request.color), as: name)
       pages.append(.init(number: n, file: name))
     }
-    let turns = try plan.singleTurns.map { (n) throws(QuireError) in
-      try turn(from: n, spread: false)
+    let turns = try plan.singleTurns.map { (n) throws(QuireError) in try turn(from: n) }
+    let spreads = try plan.spreadTurns.map { (pair) throws(QuireError) in
+      try spreadTurn(from: pair.from, to: pair.to)
     }
-    let spreads = try plan.spreadTurns.map { (n) throws(QuireError) in
-      try turn(from: n, spread: true)
-    }
-    let stills = try plan.spreadViews.map { (n) throws(QuireError) in try spreadStill(from: n) }
+    let stills = try plan.spreads.map { (s) throws(QuireError) in try spreadStill(s) }
     for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
       try put(Array(text.utf8), as: name)
     }
@@ -193,40 +195,65 @@ struct FlipbookWriter {
     }
   }
 
-  /// The turn from page `n` (or the spread starting at `n`) as a sheet of its moving frames.
-  private mutating func turn(from n: Int, spread: Bool) throws(QuireError)
-    -> FlipbookManifest.TurnEntry
-  {
+  /// The turn as `request.turn` asks for it, forward, at equal steps of progress.
+  private var linearTurn: PageTurn {
     var t = request.turn
     t.direction = .next
-    t.spread = spread
     t.rightToLeft = nil
     t.timing = AnimationTiming(
       frames: plan.frameCount, fps: request.turn.timing.fps, timing: .linear)
-    let animation = try book.turn(from: n, t)
-    guard let grid = spread ? plan.spread : plan.single else {
-      throw .internalError("a spread turn without a spread sheet")
-    }
-    var sheet = TurnSheet(grid: grid)
-    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
-    let name = spread ? plan.spreadFile(n) : plan.turnFile(n)
-    let bytes = try sheet.webp(path: out.root.appendingPathComponent(name).path)
-    try put(bytes, as: name)
-    return .init(from: n, to: n + (spread ? 2 : 1), file: name, bytes: bytes.count)
+    return t
   }
 
-  /// The spread starting at page `n` at rest, in display order, with the gutter shadow: what
-  /// the player shows in spread view and what a spread turn starts and ends on.
-  private mutating func spreadStill(from n: Int) throws(QuireError) -> FlipbookManifest.SpreadEntry
+  /// The single-page turn from page `n` as a sheet of its moving frames.
+  private mutating func turn(from n: Int) throws(QuireError) -> FlipbookManifest.TurnEntry {
+    var t = linearTurn
+    t.spread = false
+    let name = plan.turnFile(n)
+    let bytes = try sheet(try book.turn(from: n, t), grid: plan.single, name: name)
+    return .init(from: n, to: n + 1, file: name, bytes: bytes)
+  }
+
+  /// The spread turn from spread `a` to the next spread `b` as a sheet of its moving frames.
+  private mutating func spreadTurn(from a: Spread, to b: Spread) throws(QuireError)
+    -> FlipbookManifest.TurnEntry
+  {
+    guard let grid = plan.spread else {
+      throw .internalError("a spread turn without a spread sheet")
+    }
+    let name = plan.spreadFile(a)
+    let bytes = try sheet(try book.spreadTurn(from: a, to: b, linearTurn), grid: grid, name: name)
+    let rtl = book.rightToLeft
+    return .init(
+      from: a.readingOrder(rtl: rtl)[0], to: b.readingOrder(rtl: rtl)[0], file: name,
+      bytes: bytes)
+  }
+
+  /// Writes the moving frames of `animation` as the sheet `name`; returns its bytes.
+  private mutating func sheet(_ animation: PageTurnAnimation, grid: SheetGrid, name: String)
+    throws(QuireError) -> Int
+  {
+    var sheet = TurnSheet(grid: grid)
+    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
+    let bytes = try sheet.webp(path: out.root.appendingPathComponent(name).path)
+    try put(bytes, as: name)
+    return bytes.count
+  }
+
+  /// Spread `s` at rest, in display order, with the gutter shadow: what the player shows in
+  /// spread view and what a spread turn starts and ends on.
+  private mutating func spreadStill(_ s: Spread) throws(QuireError) -> FlipbookManifest.SpreadEntry
   {
     var t = request.turn
     t.spread = true
     t.rightToLeft = nil
-    var still = try book.stillSpread(at: n, t)
+    var still = try book.still(s, t)
     if request.color == .gray { still = still.converted(to: .gray8) }
-    let name = plan.spreadStillFile(n)
+    let name = plan.spreadStillFile(s)
     try put(Data(PNGCodec.encodePage(still)), as: name)
-    return .init(from: n, file: name)
+    return .init(
+      number: s.number, from: s.readingOrder(rtl: book.rightToLeft)[0], left: s.left,
+      right: s.right, file: name)
   }
 
   private func makeManifest(

@@ -15,9 +15,9 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
 
   /// One pre-rendered turn: its sprite sheet and the pages it goes between.
   public struct TurnEntry: Codable, Sendable, Hashable {
-    /// The page turned from (the first page of the spread for a spread turn).
+    /// The page turned from (for a spread turn the spread's first page in reading order).
     public var from: Int
-    /// The page turned to (the first page of the spread turned to).
+    /// The page turned to (for a spread turn the first page of the spread turned to).
     public var to: Int
     /// The sheet's file name.
     public var file: String
@@ -25,10 +25,17 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
     public var bytes: Int
   }
 
-  /// One spread at rest (spread view): its two pages side by side with the gutter shadow.
+  /// One spread at rest (spread view): its two pages side by side with the gutter shadow, as
+  /// the book pairs them (`PagedBook.spreads(showing:)`, the spreads of `render --spreads`).
   public struct SpreadEntry: Codable, Sendable, Hashable {
-    /// The spread's first page in reading order.
+    /// The spread's number in the book (from 1; `render --spreads` gives it the same).
+    public var number: Int
+    /// The spread's first shown page in reading order.
     public var from: Int
+    /// The page on the left, absent when that side is blank paper.
+    public var left: Int?
+    /// The page on the right, absent when that side is blank paper.
+    public var right: Int?
     /// The PNG's file name.
     public var file: String
   }
@@ -73,10 +80,11 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
   public var pages: [PageEntry]
   /// Single-page turns: page N to N+1, for N from the first page to the last but one.
   public var turns: [TurnEntry]
-  /// Spread turns: spread (N, N+1) to (N+2, N+3), spreads paired from the first page.
+  /// Spread turns: entry i turns `spreads[i]` to `spreads[i + 1]` (`from` and `to` are the
+  /// first pages of the two spreads in reading order).
   public var spreadTurns: [TurnEntry]
   /// The spreads at rest, one per spread view in reading order (empty when spreads are not
-  /// made): the player shows these in spread view.
+  /// made): the book's pairing, which the player follows in spread view.
   public var spreads: [SpreadEntry] = []
   /// Bytes of the pages, the sheets and the player: every file of the folder but book.js and
   /// flipbook.json, which carry this number (the command's summary adds them).

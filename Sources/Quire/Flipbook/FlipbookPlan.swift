@@ -88,14 +88,18 @@ struct FlipbookPlan: Sendable {
   let single: SheetGrid
   /// The sheet of a spread turn, when spreads are made.
   let spread: SheetGrid?
+  /// The spread views in reading order: the book's pairing (`PagedBook.spreads(showing:)`)
+  /// restricted to the pages shown; empty when spreads are not made.
+  let spreads: [Spread]
   /// Digits in page file names: 4, more for books past 9,999 pages.
   let digits: Int
 
   /// Checks pages `first`…`last` (nil: to the end) against the book's `pageCount` and the
-  /// sheets against the limits.
+  /// sheets against the limits; `pairing(first...last)` gives the spreads of the pages shown
+  /// (nil: spreads are not made).
   init(
     first: Int, last: Int?, pageCount: Int, frameCount: Int, pageWidth: Int, pageHeight: Int,
-    spreads: Bool
+    pairing: ((ClosedRange<Int>) -> [Spread])?
   ) throws(QuireError) {
     guard first >= 1 else { throw .invalidRequest(.pageNumberBelowOne(first)) }
     guard first <= pageCount else {
@@ -110,9 +114,10 @@ struct FlipbookPlan: Sendable {
     single = try SheetGrid.fitting(frames: frameCount - 2, width: pageWidth, height: pageHeight)
       .get()
     spread =
-      spreads
+      pairing != nil
       ? try SheetGrid.fitting(frames: frameCount - 2, width: 2 * pageWidth, height: pageHeight)
         .get() : nil
+    spreads = pairing?(first...last) ?? []
     digits = max(4, String(last).count)
   }
 
@@ -135,33 +140,27 @@ struct FlipbookPlan: Sendable {
   /// The first page of each single-page turn (to the page after it).
   var singleTurns: [Int] { Array(first..<last) }
 
-  /// The left page (in reading order) of each spread a spread turn starts from. Spreads pair
-  /// the shown pages from the first: (first, first + 1), (first + 2, first + 3)…; a turn goes
-  /// from one spread to the next, which must hold at least one shown page.
-  var spreadTurns: [Int] {
-    spread == nil ? [] : Array(stride(from: first, through: last - 2, by: 2))
+  /// The spread turns: each spread view to the next one.
+  var spreadTurns: [(from: Spread, to: Spread)] {
+    spreads.count < 2 ? [] : (1..<spreads.count).map { (spreads[$0 - 1], spreads[$0]) }
   }
 
-  /// The first page (in reading order) of each spread view: (first, first + 1), (first + 2,
-  /// …)…, the last one possibly alone; none when spreads are not made.
-  var spreadViews: [Int] { spread == nil ? [] : Array(stride(from: first, through: last, by: 2)) }
+  /// `spread-0001.png`: spread `s` at rest, named as `render --spreads` names it.
+  func spreadStillFile(_ s: Spread) -> String {
+    SpreadPlan.fileName(s.number, digits: SpreadPlan.digits(spreads))
+  }
 
-  /// `spread-0001.png`: the spread starting at page `n` at rest.
-  func spreadStillFile(_ n: Int) -> String {
-    String(numbered("spread-", n).dropLast(".webp".count)) + ".png"
+  /// `spread-0001.webp`: the spread turn from spread `s` to the next one.
+  func spreadFile(_ s: Spread) -> String {
+    String(spreadStillFile(s).dropLast(".png".count)) + ".webp"
   }
 
   /// `page-0001.png`.
   func pageFile(_ n: Int) -> String { pageFileName(n, digits: digits) }
 
   /// `turn-0001.webp`: the single-page turn from page `n`.
-  func turnFile(_ n: Int) -> String { numbered("turn-", n) }
-
-  /// `spread-0001.webp`: the spread turn from the spread that starts at page `n`.
-  func spreadFile(_ n: Int) -> String { numbered("spread-", n) }
-
-  private func numbered(_ prefix: String, _ n: Int) -> String {
+  func turnFile(_ n: Int) -> String {
     let s = String(n)
-    return prefix + String(repeating: "0", count: max(0, digits - s.count)) + s + ".webp"
+    return "turn-" + String(repeating: "0", count: max(0, digits - s.count)) + s + ".webp"
   }
 }

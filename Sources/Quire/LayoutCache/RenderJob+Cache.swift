@@ -10,12 +10,13 @@ import QuireTypeset
 extension RenderJob {
   /// The render of `request` from the cached layout under `key`, nil on a miss (no entry, an
   /// entry without the boxes asked for, an unbounded or large selection, strict mode, a
-  /// chapter that lays out differently).
+  /// chapter that lays out differently, `--spreads`: the spreads are paired from the laid-out
+  /// pages' renditions, which the entry does not hold).
   static func cachedRun(
     _ request: RenderRequest, key: LayoutCacheKey, out: OutputFolder,
     progress: @escaping @Sendable (Int, Int) -> Void
   ) throws(QuireError) -> RenderSummary? {
-    guard let cache = request.cache, !request.strict,
+    guard let cache = request.cache, !request.strict, !request.spreads,
       let bounded = request.pages.boundedCount, bounded <= CachedLayout.maxCachedPages,
       let entry = cache.load(key), entry.boxes || !request.boxes
     else { return nil }
