@@ -82,8 +82,11 @@ def quire_binary(explicit):
 
 
 def run_quire(args, book, out_dir):
+    # --cache off: the boxes are this binary's layout, never a persisted one that another
+    # build with the same engine version left in ~/.cache/quire (builds of other branches,
+    # or of this one before a change, share that folder and that key).
     cmd = [quire_binary(args.quire), "render", str(book), "-o", str(out_dir), "--boxes",
-           "--pages", "1", "--size", args.size, "--font-size", str(args.font_size),
+           "--cache", "off", "--pages", "1", "--size", args.size, "--font-size", str(args.font_size),
            "--publisher-styles", args.publisher_styles]
     if args.margins:
         cmd += ["--margins", args.margins]

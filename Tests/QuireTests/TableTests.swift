@@ -141,6 +141,32 @@ struct TableTests {
     #expect(abs(try gap("strict") - 32) < 0.01)
   }
 
+  @Test("Japanese min-content keeps a comma with its character and breaks before a wide （")
+  func punctuationMinContent() throws {
+    // A 1-px table is its columns' min-content wide; each cell is measured on its own. As in
+    // Chromium: the comma that may not start a line keeps "い，" together at its full 32 px
+    // (hanging it or trimming its blank half is for lines that would not fit otherwise,
+    // never a narrower min-content), and UAX #14 LB30 (Unicode 8) lets "2" break before the
+    // wide "（", whose pair "（逆" (32 px) is the widest unit. A cell "X" after each shows
+    // where the column ends. Before: 16 px (the comma hung) and 40.9 px ("2（逆").
+    func gap(_ text: String) throws -> Double {
+      let cell = "<td style=\"padding:0\">"
+      let b = try book(
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="ja"><head><title>t</title></head>
+        <body><table style="width:1px;border-spacing:0;font-family:sans-serif"><tr>
+        \(cell)\(text)</td>\(cell)X</td></tr></table></body></html>
+        """, name: "punctuation-\(text.unicodeScalars.count).xhtml")
+      let lines = try #require(b.layout.pages.first).lines
+      let first = try #require(lines.first { $0.text.hasPrefix(String(text.prefix(1))) })
+      let x = try #require(lines.first { $0.text == "X" })
+      return x.rect.x - first.rect.x
+    }
+    #expect(abs(try gap("漸進的に等しい，ホモトープ") - 32) < 0.01)
+    #expect(abs(try gap("真部分集合2（逆方向）") - 32) < 0.01)
+  }
+
   @Test("A long table repeats its header on every page; a row taller than a page is split")
   func headerRepeatAndRowSplit() throws {
     let rows = (0..<60).map { "<tr><td>\($0)</td><td>Row \($0) text</td></tr>" }.joined()

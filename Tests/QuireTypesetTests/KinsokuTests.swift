@@ -92,6 +92,29 @@ import Testing
     for c in "」？！漢".unicodeScalars { #expect(!Kinsoku.mayHang(c)) }
   }
 
+  @Test func lb30BreaksBeforeWideOpeningBrackets() {
+    // UAX #14 LB30 since Unicode 8: (AL | HL | NU) × OP only for narrow brackets.
+    #expect(Kinsoku.mayBreakBeforeWideOpening(before: "2", after: "（"))
+    #expect(Kinsoku.mayBreakBeforeWideOpening(before: "a", after: "「"))
+    #expect(!Kinsoku.mayBreakBeforeWideOpening(before: "2", after: "("))
+    #expect(!Kinsoku.mayBreakBeforeWideOpening(before: "漢", after: "（"))
+    #expect(!Kinsoku.mayBreakBeforeWideOpening(before: "2", after: "）"))
+  }
+
+  @Test func hungOrTrimmedPunctuationKeepsItsWidthInMinContent() throws {
+    // "い，ホ" with the break after the comma: the items offer a hung comma (−1 em) and a
+    // compressed one (−½ em), but a min-content unit is "い，" at its full 2 em.
+    let em = 16.0
+    let after = try #require(
+      Kinsoku.boundaryItems("，", "ホ", em: em, breakAllowed: true, compress: true))
+    #expect(after.contains { if case .penalty(let w, _, _) = $0 { w < 0 } else { false } })
+    let items: [BreakItem] =
+      [.box(width: em), BreakItem.prohibitedBreak, .box(width: em)] + after + [.box(width: em)]
+    let w = ChapterFlow.intrinsicWidths(items, noWrap: false)
+    #expect(w.min == 2 * em)
+    #expect(w.max == 3 * em)
+  }
+
   @Test func cjkClassification() {
     for c in "漢字かなカナ한글。「ｱ𠀋".unicodeScalars { #expect(Kinsoku.isCJK(c), "\(c)") }
     for c in "Aé1,Ωж ".unicodeScalars { #expect(!Kinsoku.isCJK(c), "\(c)") }

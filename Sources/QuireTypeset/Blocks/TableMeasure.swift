@@ -3,7 +3,10 @@
 // where `hyphens` apply, with the hyphen shown), its max-content width the widest line when
 // nothing wraps but at forced breaks. Both come from the same shape stage that lays the text
 // out (so the numbers are the ones the lines will have): collect → itemize → shape with an
-// infinite measure (no emergency break points), then one pass over the break items.
+// infinite measure (no emergency break points), then one pass over the break items. CJK
+// punctuation that a line may hang past its end or trim at its end (JLREQ 3.1.4–3.1.5)
+// keeps its full width in a min-content unit: browsers measure "い，" as two em (CSS Text 4
+// trims only where a line would not fit otherwise; `hanging-punctuation` is `none`).
 //
 // Blocks with children take the widest child plus their own horizontal margins, borders and
 // padding; images their intrinsic width (capped to the page); nested tables the sums of their
@@ -125,7 +128,11 @@ extension ChapterFlow {
           line = 0
           unit = 0
         } else if cost > -BreakItem.forcedBreak && !noWrap {
-          out.min = Swift.max(out.min, unit + w)
+          // A negative width is CJK punctuation hung past the line end or compressed there
+          // (Kinsoku.boundaryItems): only lines that would not fit otherwise do that (CSS
+          // Text 4 `text-spacing-trim`; `hanging-punctuation` is `none` in CSS), so the
+          // unit keeps its full width, as in browsers.
+          out.min = Swift.max(out.min, unit + Swift.max(0, w))
           unit = 0
         }
         afterBox = false

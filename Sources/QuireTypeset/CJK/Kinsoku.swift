@@ -14,7 +14,9 @@
 // Japanese by default (Chromium breaks "プロポー|ショナル"). UAX #14 resolves those
 // characters (class CJ) as strict; `mayBreakBeforeConditional` gives the normal set its
 // breaks back. Rejected: strict everywhere (table columns then came out narrower or wider
-// than a browser's, by the width of the pairs it keeps together).
+// than a browser's, by the width of the pairs it keeps together). libunibreak 1.1 predates
+// Unicode 8's LB30, which keeps only narrow brackets to a letter or digit before them:
+// `mayBreakBeforeWideOpening` gives back the break before a wide `（` ("集合2|（逆").
 
 import QuireIngest
 
@@ -71,6 +73,17 @@ package enum Kinsoku {
   {
     conditionalStarters.contains(after) && isCJK(before) && mayEndLine(before)
       && !(before == after && inseparable.contains(before))
+  }
+
+  /// Whether UAX #14 allows a break here that libunibreak 1.1 does not: between a letter or
+  /// digit and an East Asian wide opening bracket ("集合2|（逆"). Since Unicode 8, LB30
+  /// keeps only narrow brackets to the letters before them (`(AL | HL | NU) × [OP −
+  /// EA(F, W, H)]`); browsers (ICU) break before `（`, so a table column's min-content is
+  /// the bracketed word, not the digit with it.
+  package static func mayBreakBeforeWideOpening(before: Unicode.Scalar, after: Unicode.Scalar)
+    -> Bool
+  {
+    isCJK(after) && openingBrackets.contains(after) && isWesternAlphanumeric(before)
   }
 
   /// Whether `c` may be the last character of a line. False for opening brackets and

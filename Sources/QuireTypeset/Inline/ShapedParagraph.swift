@@ -473,7 +473,8 @@ struct PieceShaper {
     var allowed =
       i + 1 < n
       && (b == LINEBREAK_ALLOWBREAK
-        || (b == LINEBREAK_NOBREAK && !strict && PieceShaper.conditionalBreak(v, text[i + 1])))
+        || (b == LINEBREAK_NOBREAK && !strict && PieceShaper.conditionalBreak(v, text[i + 1]))
+        || (b == LINEBREAK_NOBREAK && PieceShaper.wideOpeningBreak(v, text[i + 1])))
       && !PieceShaper.cjkForbids(v, text[i + 1], strict: strict)
     if loose, !allowed, i + 1 < n, Kinsoku.looseAllows(before: v, after: text[i + 1]) {
       allowed = true
@@ -555,6 +556,14 @@ struct PieceShaper {
       return false
     }
     return Kinsoku.mayBreakBeforeConditional(before: x, after: y)
+  }
+
+  /// UAX #14 LB30 as Unicode 8 has it: a letter or digit may break before a wide `（`.
+  @inline(__always) static func wideOpeningBreak(_ a: UInt32, _ b: UInt32) -> Bool {
+    guard b >= 0x3000, let x = Unicode.Scalar(a), let y = Unicode.Scalar(b) else {
+      return false
+    }
+    return Kinsoku.mayBreakBeforeWideOpening(before: x, after: y)
   }
 
   /// `<br>` or the paragraph's end: fill the line and force a break.
