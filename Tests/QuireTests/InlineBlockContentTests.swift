@@ -180,4 +180,25 @@ struct InlineBlockContentTests {
     #expect(lines.contains { $0.text.contains("r0") })
     #expect(b.warnings.contains { $0.contains("inline block taller than the page was cut") })
   }
+
+  @Test func nestedInlineBlocksAreLaidOutOnceEach() throws {
+    // 8 shrink-to-fit inline blocks nested in one another, the innermost taller than the
+    // page. Measuring a box's intrinsic widths sizes its inner boxes without laying their
+    // content out, so each box is laid out once: at most one "cut" note per box (laying
+    // content out to measure it laid the innermost out 2^8 times, and cost grew as 2^depth).
+    let depth = 8
+    let tall = String(repeating: "tall words here ", count: 1500)
+    let body =
+      "<p>" + String(repeating: "a <span class=\"b\">b ", count: depth) + tall
+      + String(repeating: " c</span> d", count: depth) + "</p>"
+    let b = try oneChapterBook(
+      "inline-block-content", "nested-measure", css: ".b { display: inline-block }", body: body)
+    let cut = try #require(
+      b.warnings.first { $0.contains("inline block taller than the page was cut") })
+    let more = cut.split(separator: "(and ").dropFirst().first.flatMap {
+      Int($0.prefix { $0.isNumber })
+    }
+    #expect(1 + (more ?? 0) <= depth, "\(cut)")
+    #expect(b.layout.pages.flatMap(\.lines).contains { $0.text.contains("tall words") })
+  }
 }

@@ -47,6 +47,9 @@ struct ChapterFlow {
   var tableNesting = 0
   /// Inline blocks being laid out around the current paragraph (InlineBoxLayout.swift).
   var inlineBoxNesting = 0
+  /// Set while a paragraph is shaped only to measure its intrinsic widths
+  /// (TableMeasure.swift): its inline blocks are then sized, not laid out.
+  var measuringWidths = false
   /// Floats still beside the flow (Blocks/FloatLayout.swift).
   var floatArea = FloatArea()
   /// Floats being laid out around the current block (Blocks/FloatBlocks.swift).

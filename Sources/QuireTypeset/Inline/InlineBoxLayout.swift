@@ -32,9 +32,12 @@
 // Units: page pixels; a `LaidOutInlineBox` is in coordinates of its margin box (0, 0 its
 // top-left), moved once when placed. Bounds: nesting is capped at ingest
 // (`ChapterBuilder.maxInlineBoxDepth` boxes, `maxBoxBlockDepth` blocks inside them); each
-// box costs one intrinsic-width pass and one layout of its content. Rejected: breaking an inline block's lines in the outer
-// paragraph (the box must never split across lines), and negative margins (clamped to 0:
-// a box pulled out of its line would overlap its neighbours). Hostile sizes: horizontal
+// box costs one intrinsic-width pass and one layout of its content: a paragraph shaped
+// only to be measured (`measuringWidths`) sizes its inline blocks without laying their
+// content out, else a box nested k deep would be laid out 2^k times. Rejected: breaking an
+// inline block's lines in the outer paragraph (the box must never split across lines), and
+// negative margins (clamped to 0: a box pulled out of its line would overlap its
+// neighbours). Hostile sizes: horizontal
 // margins, borders and padding wider than the line shrink in proportion to fit it, the
 // content is never wider than the line, and the margin box never taller than the page.
 
@@ -68,6 +71,11 @@ final class LaidOutInlineBox: Sendable {
     self.blockBoxes = content.blockBoxes
     self.images = content.images
     self.end = end
+  }
+
+  /// A box sized for an intrinsic-width measure: its margin box's width, no content.
+  static func measured(width: Double, end: Int) -> LaidOutInlineBox {
+    LaidOutInlineBox(width: width, ascent: 0, descent: 0, content: InlineBoxContent(), end: end)
   }
 }
 
@@ -194,6 +202,8 @@ extension ChapterFlow {
     let width = inlineBoxWidth(
       block, inner: inner, edges: bl + pl + pr + br, containing: available,
       room: max(0, available - ml - mr - bl - pl - pr - br))
+    let marginWidth = max(0, ml + bl + pl + width + pr + br + mr)
+    if measuringWidths { return .measured(width: marginWidth, end: ib.end) }
     let room = max(0, pageHeight - mt - bt - pt - pb - bb - mb)
     var content = inlineBoxContent(inner, width: width, limit: room)
     if content.cut {
@@ -219,8 +229,8 @@ extension ChapterFlow {
     var baseline = height
     if let last = content.baseline, !block.box.clipsOverflow { baseline = dy + last }
     return LaidOutInlineBox(
-      width: max(0, ml + bl + pl + width + pr + br + mr), ascent: baseline,
-      descent: height - baseline, content: content, end: ib.end)
+      width: marginWidth, ascent: baseline, descent: height - baseline, content: content,
+      end: ib.end)
   }
 
   /// An `inline-table` that holds table parts (CSS 2.1 §17.2): laid out by the table
@@ -251,6 +261,12 @@ extension ChapterFlow {
     if case .percent(let p)? = inner.box.width {
       // Of the line, not of the room its margins leave.
       inner.box.width = .rem(max(0, p) / 100 * available / options.fontSize)
+    }
+    if measuringWidths {
+      // The table's own shrink-to-fit width (automatic layout, §17.5.2) in the line.
+      let w = intrinsicWidths(inner, depth: 0)
+      let used = min(max(w.min, available - ml - mr), w.max)
+      return .measured(width: min(available, ml + max(0, used) + mr), end: ib.end)
     }
     var content = inlineBoxBlocks(
       [inner], width: max(1, available - ml - mr), limit: max(0, pageHeight - mt - mb),
