@@ -70,13 +70,13 @@ private func fontBook(_ name: String) throws -> URL {
     guard Corpus.has(name) else { return }
     let book = Corpus.url(name)
     let s = LayoutSettings(pageWidth: 360, pageHeight: 480)
-    let full = try render(book, nil, s, nil, "qfb-full")
-    let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qfb-cache")))
+    let full = try render(book, nil, s, nil, "qfb-full-\(name)")
+    let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qfb-cache-\(name)")))
     let count = try paginate(book, s, cache)
     #expect(keptFonts(cache).isEmpty, "paginate keeps no fonts")
     for n in 1...count {
       for pass in ["reads the book", "reads kept fonts"] {
-        let out = try render(book, [n], s, cache, "qfb-\(pass)")
+        let out = try render(book, [n], s, cache, "qfb-\(name)-\(pass)")
         #expect(try page(out, n) == page(full, n), "\(name) page \(n), \(pass)")
       }
     }
