@@ -458,9 +458,11 @@ final class ResultSlots<Value: Sendable>: Sendable {
 
 extension Book {
   /// Opens a book without converting its chapters yet (EPUB); other formats are read whole.
-  package static func openLazily(_ url: URL, options: IngestOptions = IngestOptions())
-    throws(IngestError) -> ChapterLoader
-  {
+  /// `fontFiles` keeps embedded font files' usable bytes between runs (nil: none).
+  package static func openLazily(
+    _ url: URL, options: IngestOptions = IngestOptions(),
+    fontFiles: (any FontFileArchive)? = nil
+  ) throws(IngestError) -> ChapterLoader {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw .cannotOpen(path: url.path, reason: "no such file or directory")
@@ -480,7 +482,7 @@ extension Book {
       files = try ZipArchive(data: data, file: url.path, limits: options.limits)
     }
     let reader = EPUBReader(files: files, options: options)
-    return ChapterLoader(reader: reader, plan: try reader.prepare())
+    return ChapterLoader(reader: reader, plan: try reader.prepare(), fontFiles: fontFiles)
   }
 }
 
@@ -490,16 +492,19 @@ package final class ChapterLoader: Sendable {
   private let reader: EPUBReader?
   private let plan: EPUBReader.Plan?
   private let whole: Document?
+  /// Where embedded font files' usable bytes are kept between runs (nil: read every time).
+  private let fontFiles: (any FontFileArchive)?
   /// Conversion results by chapter, and the resource store once built.
   private let state:
     Mutex<
       (slots: [Result<ConvertedChapter, IngestError>?], resources: PackageResourceStore?)
     >
 
-  init(reader: EPUBReader, plan: EPUBReader.Plan) {
+  init(reader: EPUBReader, plan: EPUBReader.Plan, fontFiles: (any FontFileArchive)? = nil) {
     self.reader = reader
     self.plan = plan
     self.whole = nil
+    self.fontFiles = fontFiles
     state = Mutex((Array(repeating: nil, count: plan.items.count), nil))
   }
 
@@ -507,6 +512,7 @@ package final class ChapterLoader: Sendable {
     reader = nil
     plan = nil
     self.whole = whole
+    fontFiles = nil
     state = Mutex(([], nil))
   }
 
@@ -533,7 +539,7 @@ package final class ChapterLoader: Sendable {
     let store = resources()
     var ignored: [Diagnostic] = []
     let fonts = EPUBReader.loadFonts(
-      faces, store: store, encryption: plan.encryption, warnings: &ignored)
+      faces, store: fontStore(store), encryption: plan.encryption, warnings: &ignored)
     return Document(
       format: .epub, metadata: plan.opf.metadata, chapters: converted.map(\.chapter), toc: [],
       fonts: fonts, images: [], resources: store, warnings: [])
@@ -559,7 +565,8 @@ package final class ChapterLoader: Sendable {
     var ignored: [Diagnostic] = []
     let store = resources()
     let fonts = EPUBReader.loadFonts(
-      converted.fontFaces, store: store, encryption: plan.encryption, warnings: &ignored)
+      converted.fontFaces, store: fontStore(store), encryption: plan.encryption,
+      warnings: &ignored)
     let chapters = plan.items.indices.map { i in
       i == k
         ? converted.chapter
@@ -621,6 +628,12 @@ package final class ChapterLoader: Sendable {
     }
   }
 
+  /// The store fonts are loaded from: `store`, its plain font files kept in `fontFiles`.
+  private func fontStore(_ store: PackageResourceStore) -> any ResourceStore {
+    guard let fontFiles else { return store }
+    return ArchivedFontStore(base: store, archive: fontFiles)
+  }
+
   private func snapshot() -> [Result<ConvertedChapter, IngestError>?] {
     state.withLock { $0.slots }
   }
@@ -641,10 +654,15 @@ package final class ChapterLoader: Sendable {
     var decoded: [String: Data] = [:]
     for (path, method) in plan.encryption.obfuscated.sorted(by: { $0.key < $1.key })
     where plan.files.contains(path) {
+      if let kept = fontFiles?.bytes(path: path) {
+        decoded[path] = kept
+        continue
+      }
       guard let key = EncryptionMap.key(method, identifier: plan.opf.uniqueIdentifier),
         let bytes = try? plan.files.read(path)
       else { continue }
       decoded[path] = EncryptionMap.deobfuscate(bytes, method: method, key: key)
+      fontFiles?.keep(decoded[path]!, path: path)
     }
     var store = PackageResourceStore(
       files: plan.files, refused: Set(plan.encryption.refused.keys), decoded: decoded)

@@ -54,8 +54,11 @@ private func filledEntry(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache)
 
 /// Every page of `book` rendered through the cache, chapter by chapter, twice (the first
 /// run lays each chapter out and writes its display lists, the second decodes them), is
-/// byte-identical to the page of one uncached render of the whole book.
-private func everyCachedPageMatchesTheFullRender(_ book: URL, _ name: String) throws {
+/// byte-identical to the page of one uncached render of the whole book. Returns the cache.
+@discardableResult
+private func everyCachedPageMatchesTheFullRender(_ book: URL, _ name: String) throws
+  -> LayoutCache
+{
   let s = LayoutSettings(pageWidth: 360, pageHeight: 480)
   var full = RenderRequest(
     book: book, output: URL(fileURLWithPath: temporaryFolder("dl-\(name)-full")))
@@ -86,12 +89,17 @@ private func everyCachedPageMatchesTheFullRender(_ book: URL, _ name: String) th
     }
   }
   #expect(compared == 2 * pageCount)
+  return cache
 }
 
 @Suite struct DisplayListCacheTests {
   @Test(.enabled(if: Corpus.has("moby-dick.epub"), Comment(rawValue: Corpus.missing)))
   func everyPageOfMobyDickDrawsFromItsDisplayList() throws {
-    try everyCachedPageMatchesTheFullRender(Corpus.url("moby-dick.epub"), "moby")
+    let cache = try everyCachedPageMatchesTheFullRender(Corpus.url("moby-dick.epub"), "moby")
+    // Its four embedded OTF fonts were kept by the first chapter that used them, and every
+    // later page drew with the kept bytes (KeptFontFile.swift).
+    let kept = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+    #expect(kept.filter { $0.hasSuffix(KeptFontFile.suffix) }.count == 4)
   }
 
   @Test(.enabled(if: Corpus.has("accessible_epub_3.epub"), Comment(rawValue: Corpus.missing)))

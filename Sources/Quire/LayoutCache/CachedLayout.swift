@@ -23,7 +23,9 @@
 // margins, open box fragments, floats, column sets, pending footnotes — has no persisted
 // form yet) and pages' pixels (they depend on the colour mode and would be a second copy of
 // the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
-// are kept, because decoding and resampling a cover costs more than the rest of its page.
+// are kept, because decoding and resampling a cover costs more than the rest of its page,
+// and so are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
+// cost a tenth of a text page's render.
 
 import Foundation
 import QuireCore
@@ -38,6 +40,8 @@ struct CachedLayout {
   let settings: LayoutSettings
   /// Where the chapters' display lists are read and written (nil: laid out every time).
   var cache: LayoutCache? = nil
+  /// The book's content hash, which keys its kept font files (nil: fonts read every time).
+  var book: String? = nil
 
   /// The most pages a cached render draws (more go through the whole-book path).
   static let maxCachedPages = 64
@@ -50,7 +54,8 @@ struct CachedLayout {
   {
     let loader: ChapterLoader
     do {
-      loader = try Book.openLazily(URL(fileURLWithPath: path), options: settings.ingestOptions)
+      loader = try Book.openLazily(
+        URL(fileURLWithPath: path), options: settings.ingestOptions, fontFiles: fontFiles)
     } catch {
       throw QuireError(error)
     }
@@ -68,6 +73,12 @@ struct CachedLayout {
       for w in renderer.warnings where !raster.contains(w) { raster.append(w) }
     }
     return raster
+  }
+
+  /// Where the book's embedded fonts are kept ready to use, when the cache is on.
+  private var fontFiles: KeptFontFiles? {
+    guard let cache, let book, !book.isEmpty else { return nil }
+    return KeptFontFiles(cache: cache, book: book)
   }
 
   /// One chapter's pages, decoded from its display-list file or laid out alone and numbered

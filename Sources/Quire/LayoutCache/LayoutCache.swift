@@ -14,7 +14,8 @@
 // nothing. Temporary files left by a killed writer are removed by eviction after an hour.
 //
 // Beside the layouts the folder keeps what makes a cached run cheap: chapters' display lists
-// (DisplayListFile), large pictures scaled as drawn (ScaledImageFile), content-hash memos
+// (DisplayListFile), large pictures scaled as drawn (ScaledImageFile), the books' embedded
+// fonts ready to use (KeptFontFile), content-hash memos
 // (ContentHashMemo), fontconfig's parse (FontconfigMemo) and, when the process's owner asks
 // (`keepCompiledHyphenationPatterns`, the CLI does), compiled hyphenation pattern tries
 // (QuireTypeset's CompiledPatterns, one file per dictionary's bytes and format version).
@@ -166,7 +167,7 @@ public struct LayoutCache: Sendable, Hashable {
     return true
   }
 
-  /// The entries' files (layouts, display lists, scaled pictures, content-hash memos and
+  /// The entries' files (layouts, display lists, scaled pictures, fonts, content-hash memos and
   /// compiled hyphenation patterns) with their sizes and last use, oldest first.
   func entries() -> [(name: String, bytes: Int, used: Int64)] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -179,8 +180,8 @@ public struct LayoutCache: Sendable, Hashable {
       guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
       let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
       let kinds = [
-        Self.suffix, DisplayListFile.suffix, ScaledImageFile.suffix, ContentHashMemo.suffix,
-        CompiledPatterns.suffix,
+        Self.suffix, DisplayListFile.suffix, ScaledImageFile.suffix, KeptFontFile.suffix,
+        ContentHashMemo.suffix, CompiledPatterns.suffix,
       ]
       if name.hasPrefix("."), kinds.contains(where: { name.contains($0 + ".tmp-") }) {
         if Int64(info.st_mtim.tv_sec) < staleTemporary { unlink(path) }

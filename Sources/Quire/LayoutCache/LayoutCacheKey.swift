@@ -38,6 +38,8 @@ import QuireTypeset
 struct LayoutCacheKey: Hashable, Sendable {
   /// Hex SHA-1 of every part (the entry's file name).
   var digest: String
+  /// The book's content hash (one of the parts; what keys its kept font files).
+  var book: String
 
   /// Most files an unpacked book folder may have to be hashed.
   static let maxFolderFiles = 100_000
@@ -62,7 +64,8 @@ struct LayoutCacheKey: Hashable, Sendable {
     for dir in Hyphenator.searchDirectories {
       parts.append("hyphen=\(dir):\(stamp(dir) ?? "absent")")
     }
-    return LayoutCacheKey(digest: SHA1.hex(SHA1.digest(Array(parts.joined(separator: "\n").utf8))))
+    return LayoutCacheKey(
+      digest: SHA1.hex(SHA1.digest(Array(parts.joined(separator: "\n").utf8))), book: content)
   }
 
   /// Every setting that can move a line or a page break, as text.

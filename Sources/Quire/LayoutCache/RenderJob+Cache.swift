@@ -35,7 +35,7 @@ extension RenderJob {
     let format = request.color.format
     var done = 0
     let layout = CachedLayout(
-      entry: entry, path: request.book.path, settings: settings, cache: cache)
+      entry: entry, path: request.book.path, settings: settings, cache: cache, book: key.book)
     let drawn = try layout.draw(numbers) { page, renderer throws(QuireError) in
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
