@@ -90,3 +90,68 @@ func checkTurnContract(
     #expect(d < 0.5, "t=\(t): the right page differs from the next spread's by \(d)")
   }
 }
+
+/// A hard spread turn draws the whole leaf in every frame (issue #14: it was cut off at the top
+/// and bottom). The leaf is a rigid W×H rectangle turning by θ = πt about the spine (x = W)
+/// away from the eye, seen with perspective d = perspectiveFactor·W from the spine at
+/// mid-height: a leaf point at distance u from the spine lies at depth u·sinθ, so at canvas
+/// column x its projected height is H·s(x) with s(x) = 1 − (x − W)·tanθ/d — a trapezoid
+/// whose top and bottom edges are straight lines, the full page height at the spine. With the
+/// four pages in four primaries (front red, back green, page beneath yellow, left page blue;
+/// shading and shadows only scale them), every column the leaf spans must hold H·s(x) rows of
+/// leaf, half above and half below the middle, to within a pixel: a leaf clipped by a band, or
+/// swung toward the eye and cut by the canvas's top and bottom, fails here.
+@Test func hardSpreadLeafIsNeverClipped() {
+  let w = 120
+  let h = 160
+  let page = { (c: (UInt8, UInt8, UInt8)) in
+    Synthetic.solid(width: w, height: h, (c.0, c.1, c.2, 255))
+  }
+  let spread = SpreadPages(
+    leftCurrent: page((0, 0, 255)), rightCurrent: page((255, 0, 0)),
+    leftNext: page((0, 255, 0)), rightNext: page((255, 255, 0)))
+  var o = TurnOptions()
+  o.spread = true
+  let effect = HardPageEffect()
+  let r = PageTurnRenderer(effect: effect, options: o)
+  let d = effect.perspectiveFactor * Double(w)
+  var columnsChecked = 0
+  for i in 1..<24 {
+    let t = Double(i) / 24
+    let frame = r.frame(at: t, spread: spread)
+    let theta = Double.pi * t
+    let scale = { (x: Double) in 1 - (x - Double(w)) * tan(theta) / d }
+    // The free edge (u = W) and the columns between it and the spine, one pixel clear of both.
+    let edge = Double(w) + Double(w) * cos(theta) / (1 + Double(w) * sin(theta) / d)
+    let lo = Int((min(edge, Double(w)) + 1).rounded(.up))
+    let hi = Int((max(edge, Double(w)) - 1).rounded(.down))
+    guard hi - lo >= 2 else { continue }
+    for x in lo..<hi {
+      let (upper, lower) = leafRows(frame, column: x)
+      let half = Double(h) / 2 * scale(Double(x) + 0.5)
+      #expect(
+        abs(upper - half) <= 1 && abs(lower - half) <= 1,
+        "t=\(i)/24 x=\(x): leaf rows \(upper) above and \(lower) below the middle, perspective \(half)"
+      )
+      columnsChecked += 1
+    }
+  }
+  #expect(columnsChecked > 1500, "\(columnsChecked) columns checked")
+}
+
+/// The leaf's share of each pixel of column `x` summed over the upper and the lower half: a
+/// pixel is unmixed into yellow (min(R, G)), red (R − yellow), green (G − yellow) and blue; the
+/// leaf is the red and the green.
+private func leafRows(_ p: PixelBuffer, column x: Int) -> (upper: Double, lower: Double) {
+  var upper = 0.0
+  var lower = 0.0
+  for y in 0..<p.height {
+    let c = pixel(p, x, y).map(Double.init)
+    let yellow = min(c[0], c[1])
+    let leaf = c[0] - yellow + c[1] - yellow
+    let all = leaf + yellow + c[2]
+    let share = all > 0 ? leaf / all : 0
+    if 2 * y < p.height { upper += share } else { lower += share }
+  }
+  return (upper, lower)
+}
