@@ -3,13 +3,19 @@
 `quire flipbook` wrote, from file://, and the shown pages are compared with the page PNGs.
 
 Usage: scripts/flipbook-browser-test.py --quire BIN --ltr BOOK --rtl BOOK [--fixed BOOK]
-       [--json REPORT] [--keep DIR] [--chromedriver PATH]
+       [--json REPORT] [--keep DIR] [--chromedriver PATH] [--preview PNG]
+
+--preview PNG only writes the README's picture (docs/previews/flipbook-spread.png, see
+scripts/make-previews.sh): the LTR book's spreads in a landscape window, mid-turn.
 
 For each book a flipbook is made at 300x400 px with 8-frame turns, then:
   single pages (a portrait viewport, 500x800): the page shown is page 1 and matches
   page-0001.png; the forward key (ArrowRight, ArrowLeft for the RTL book) plays the turn
   (frames drawn from the sprite sheet are counted by the player) and shows page 2, matching
   page-0002.png; the backward key shows page 1 again; a click on the forward edge turns too;
+  then touch swipes (DevTools touch events on an emulated touch screen): right to left
+  (left to right for the RTL book) shows page 3, matching page-0003.png, the other way page 2
+  again, and a vertical or a short drag leaves page 2;
   spreads (a landscape viewport, 900x560): the views are the manifest's `spreads` — the
   book's own pairing, the one `render --spreads` writes (page 1 alone on the recto side,
   page-spread-* of a pre-paginated book, right to left) — so the first view shows spreads[0]
@@ -82,7 +88,11 @@ def browser(driver_path):
                 "--window-size=1000,900", "--force-color-profile=srgb"]:
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(service=Service(driver_path), options=opts)
+    driver = webdriver.Chrome(service=Service(driver_path), options=opts)
+    # A touch screen: the page sees touch events (and `ontouchstart`), as on a phone.
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True,
+                                                                 "maxTouchPoints": 1})
+    return driver
 
 
 def viewport(driver, size):
@@ -190,6 +200,54 @@ def turn(driver, key, until_pages):
     return wait_for(driver, lambda s: s["state"] == "idle" and s["pages"] == until_pages)
 
 
+def drag(driver, start, end):
+    """A one-finger drag from `start` to `end` (fractions of the book's box), sent as a touch
+    screen sends it through the Chrome DevTools Protocol: touchStart, eight touchMoves,
+    touchEnd."""
+    r = driver.execute_script(
+        "var r = document.getElementById('book').getBoundingClientRect();"
+        " return [r.left, r.top, r.width, r.height];")
+    at = lambda f: {"x": r[0] + r[2] * f[0], "y": r[1] + r[3] * f[1], "id": 1}
+    touch = lambda kind, pts: driver.execute_cdp_cmd(
+        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+    touch("touchStart", [at(start)])
+    for i in range(1, 9):
+        k = i / 8
+        touch("touchMove", [at((start[0] + (end[0] - start[0]) * k,
+                                start[1] + (end[1] - start[1]) * k))])
+    touch("touchEnd", [])
+
+
+def swipe(driver, leftward, until_pages):
+    """A horizontal swipe across the middle of the book, right to left when `leftward`; waits
+    for the player to settle on `until_pages`."""
+    a, b = (0.7, 0.5), (0.3, 0.5)
+    drag(driver, *((a, b) if leftward else (b, a)))
+    return wait_for(driver, lambda s: s["state"] == "idle" and s["pages"] == until_pages)
+
+
+def swipes(checks, driver, folder, label, page):
+    """From page `page` (shown): the forward swipe (right to left in an LTR book, left to
+    right in an RTL one) shows page + 1, the backward swipe page again; a mostly vertical
+    drag and a short one do not turn."""
+    rtl = label == "rtl"
+    swipe(driver, not rtl, str(page + 1))
+    check_view(checks, driver, folder,
+               f"{label} single after a {'left-to-right' if rtl else 'right-to-left'} swipe",
+               [page + 1])
+    swipe(driver, rtl, str(page))
+    check_view(checks, driver, folder,
+               f"{label} single after a {'right-to-left' if rtl else 'left-to-right'} swipe",
+               [page])
+    for name, start, end in [("a vertical drag", (0.6, 0.2), (0.4, 0.8)),
+                             ("a short drag", (0.52, 0.5), (0.48, 0.5))]:
+        drag(driver, start, end)
+        time.sleep(0.6)
+        s = state(driver)
+        checks.add(f"{label} single: {name} does not turn",
+                   s["state"] == "idle" and s["pages"] == str(page), str(s))
+
+
 def single_pages(checks, driver, folder, label, forward, backward):
     s = open_book(driver, folder, SINGLE_VIEWPORT)
     checks.add(f"{label} single: layout", s["layout"] == "single", str(s))
@@ -205,6 +263,7 @@ def single_pages(checks, driver, folder, label, forward, backward):
     s = wait_for(driver, lambda s: s["state"] == "idle" and s["pages"] == "2")
     checks.add(f"{label} single: a click on the {edge} edge turns forward", s["pages"] == "2",
                str(s))
+    swipes(checks, driver, folder, label, 2)
 
 
 def spreads(checks, driver, folder, label, forward, backward):
@@ -248,6 +307,21 @@ def make(quire, book, folder):
         raise SystemExit(f"quire flipbook {book} exited {r.returncode}: {r.stderr.strip()}")
 
 
+def preview(driver, quire, book, work, out):
+    """The README's picture: the LTR book's flipbook in a landscape window, its first spread
+    turning to the second (a 2-second turn, caught about 45 % of the way)."""
+    folder = work / "preview"
+    r = subprocess.run([quire, "flipbook", str(book), "-o", str(folder), "--size",
+                        f"{PAGE[0]}x{PAGE[1]}", "--duration", "2"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"quire flipbook {book} exited {r.returncode}: {r.stderr.strip()}")
+    open_book(driver, folder, SPREAD_VIEWPORT)
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    time.sleep(0.9)
+    Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB").save(out, optimize=True)
+    print(f"preview written to {out}")
+
+
 def run(args, work):
     driver_path = chromedriver_path(args.chromedriver)
     if not driver_path or not (shutil.which("chromium") or shutil.which("google-chrome")):
@@ -256,6 +330,9 @@ def run(args, work):
     checks = Checks()
     driver = browser(driver_path)
     try:
+        if args.preview:
+            preview(driver, args.quire, Path(args.ltr), work, args.preview)
+            return 0, None
         books = [("ltr", args.ltr), ("rtl", args.rtl)] + ([("fixed", args.fixed)] if args.fixed else [])
         for label, book in books:
             folder = work / label
@@ -281,6 +358,7 @@ def main(argv=None):
     p.add_argument("--json")
     p.add_argument("--keep", help="write the flipbooks here and keep them")
     p.add_argument("--chromedriver")
+    p.add_argument("--preview", help="only write the README's flipbook picture to this PNG")
     args = p.parse_args(argv)
     if args.keep:
         work = Path(args.keep)
