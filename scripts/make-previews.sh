@@ -56,5 +56,10 @@ cp "$T/ar/page-0004.png" "$OUT/arabic-p4.png"
 cp "$T/math/page-0001.png" "$OUT/mathml-after.png"
 "$Q" render Tests/QuireTests/Fixtures/mathml/notations.xhtml -o "$T/notations" --color rgb
 cp "$T/notations/page-0001.png" "$OUT/mathml-notations.png"
+# The flipbook in headless Chromium, a spread turning (needs chromium, chromium-driver,
+# python3-selenium).
+/usr/bin/python3 scripts/flipbook-browser-test.py --quire "$Q" \
+  --ltr Tests/QuireTests/Fixtures/flipbook/ltr.epub --rtl Tests/QuireTests/Fixtures/flipbook/rtl.epub \
+  --preview "$OUT/flipbook-spread.png"
 rm -rf "$T"
 echo "previews in $OUT"
