@@ -38,7 +38,7 @@ func shadowUnderAnOpaqueLayerIsSkippedExactly(angle: Double, scale: Double) {
     -3, -0.5, 0, 0.25, 0.49999997, 0.5, 1.5, 2.5, 127.5, 128.49, 200.7, 254.5, 254.99, 255,
     255.4, 300,
   ]
-  let alphas: [Float] = [0, 0.5, 0.6, 1.5, 100.25, 128, 254.49, 254.5, 255]
+  let alphas: [Float] = [-1, -0.0, 0, 0.5, 0.6, 1.5, 100.25, 128, 254.49, 254.5, 255, 255.25]
   var canvas = Canvas(width: values.count, height: alphas.count)
   for (y, a) in alphas.enumerated() {
     for (x, v) in values.enumerated() {
@@ -66,6 +66,7 @@ func shadowUnderAnOpaqueLayerIsSkippedExactly(angle: Double, scale: Double) {
       #expect(Array(out.pixels[i..<(i + 4)]) == expected, "alpha \(a), pixel \(x)")
     }
   }
+  #expect(opaqueAlphaBits == Int32(bitPattern: (254.5 as Float).bitPattern))
 }
 
 /// A page moved by a fractional translation (push, slide) is sampled with weights computed

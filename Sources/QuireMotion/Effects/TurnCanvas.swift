@@ -191,12 +191,10 @@ struct PageView {
   }
 }
 
+/// `c` rounded half up, clamped to 0…255, at byte `o`: `packedBytes` (the Compositor's floor,
+/// exact, no checked conversion per lane) of c + ½.
 @inline(__always) func store(_ c: Texel, _ out: UnsafeMutablePointer<UInt8>, _ o: Int) {
-  let v = (c + 0.5).clamped(lowerBound: Texel(repeating: 0), upperBound: Texel(repeating: 255))
-  out[o] = UInt8(v.x)
-  out[o + 1] = UInt8(v.y)
-  out[o + 2] = UInt8(v.z)
-  out[o + 3] = UInt8(v.w)
+  UnsafeMutableRawPointer(out + o).storeBytes(of: packedBytes(c + 0.5), as: UInt32.self)
 }
 
 @inline(__always) func copyPixel(
@@ -218,7 +216,9 @@ struct PageView {
 
 @inline(__always) func clamp01(_ v: Float) -> Float { Swift.min(1, Swift.max(0, v)) }
 
-let paperWhite = Texel(255, 255, 255, 255)
+/// Opaque white paper. Computed, not a stored global: a global `let` is initialised lazily
+/// and every read in a pixel loop called `swift_once` (~0.6 M instructions a leaves frame).
+var paperWhite: Texel { Texel(255, 255, 255, 255) }
 
 /// Runs `body` with raw views of the faces and a fresh output canvas.
 func withLeafCanvas(
