@@ -3,8 +3,11 @@
 // Runs are shaped at the face's own units per em and scaled to pixels afterwards, so a shaped
 // word is reusable at every size: the cache key is (text, face, features, direction, script,
 // language), not the size. Novels repeat their words endlessly; the cache turns most shaping
-// calls into a dictionary hit. Each chapter keeps a private cache in front of a shared one
-// behind a mutex, so parallel chapters rarely touch the lock.
+// calls into a dictionary hit. Each worker keeps its words' shaped parts in a table of its
+// own (WordTable.swift) in front of one cache of shaped runs shared behind a mutex: only a
+// word the worker has not seen touches the lock. (A second, per-worker dictionary of runs
+// in front of the shared one cost more in hashing and growth than the lock it saved:
+// Benchmarks/paginate-cost.md, session 11.)
 
 import CHarfBuzz
 import Foundation
@@ -174,7 +177,6 @@ struct HyphenKey: Hashable, Sendable {
 struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
-  private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
   private var words = WordTable()
 
   /// The parts of `word` shaped under `style`, if this shaper has them.
@@ -199,20 +201,13 @@ struct Shaper {
   /// moves between owners without a copy-on-write of the whole dictionary.
   mutating func take() -> Shaper {
     let taken = self
-    local = [:]
     words = WordTable()
     return taken
   }
 
   mutating func shape(_ key: ShapeKey) -> ShapedText {
-    if let hit = local[key] { return hit }
-    if local.count >= 200_000 { local.removeAll(keepingCapacity: true) }
-    if let hit = shared.get(key) {
-      local[key] = hit
-      return hit
-    }
+    if let hit = shared.get(key) { return hit }
     let result = Shaper.run(key, face: fonts.faces[key.face], buffer: scratch.buffer)
-    local[key] = result
     shared.put(key, result)
     return result
   }
