@@ -967,13 +967,25 @@ struct ChapterBuilder {
           open?.generated = generated
         }
         // Generated text is not book text: it advances no Location (GeneratedText.swift).
-        if !generated { offset += s.unicodeScalars.count }
+        if !generated { offset += ChapterBuilder.scalarCount(s) }
       }
     }
     close()
     while !boxes.isEmpty { closeLevels(&boxes, content: &out, throughBox: true) }
     RubyMarkup.attach(&out)
     return (out, nil)
+  }
+
+  /// The number of Unicode scalars in `s`: its UTF-8 bytes that are not continuation bytes
+  /// (a String's UTF-8 is valid). `unicodeScalars.count` decodes every scalar, ~10
+  /// instructions a byte on a chapter's long text runs.
+  static func scalarCount(_ s: String) -> Int {
+    var s = s
+    return s.withUTF8 { bytes in
+      var n = 0
+      for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+      return n
+    }
   }
 
   /// Closes the innermost level (`throughBox`: levels up to and including the innermost

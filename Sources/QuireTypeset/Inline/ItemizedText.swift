@@ -62,14 +62,37 @@ struct ItemizedText {
   }
 
   /// Chooses each character's face: the style's if it has the glyph, else a fallback.
+  /// The per-scalar results are written through raw buffers (one uniqueness and bounds check
+  /// per paragraph instead of three per character: this loop sees every character of a book)
+  /// and copied into the arrays at the end.
   private mutating func assignFaces(
     _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
   ) {
-    let scalars = text.scalars
-    let sty = text.styles
-    let n = scalars.count
-    var faces = [Int32](repeating: -1, count: n)
-    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: n)
+    let n = text.scalars.count
+    let faces = UnsafeMutableBufferPointer<Int32>.allocate(capacity: n)
+    faces.initialize(repeating: -1)
+    let scripts = UnsafeMutableBufferPointer<hb_script_t>.allocate(capacity: n)
+    scripts.initialize(repeating: HB_SCRIPT_COMMON)
+    defer {
+      faces.deallocate()
+      scripts.deallocate()
+    }
+    text.scalars.withUnsafeBufferPointer { scalars in
+      text.styles.withUnsafeBufferPointer { sty in
+        assignFaces(
+          text, scalars, sty, faces, scripts, styles: styles, fonts: fonts,
+          preserveSpaces: preserveSpaces)
+      }
+    }
+    self.faces = Array(faces)
+    self.scripts = Array(scripts)
+  }
+
+  private mutating func assignFaces(
+    _ text: CollectedText, _ scalars: UnsafeBufferPointer<UInt32>, _ sty: UnsafeBufferPointer<Int>,
+    _ faces: UnsafeMutableBufferPointer<Int32>, _ scripts: UnsafeMutableBufferPointer<hb_script_t>,
+    styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
+  ) {
     var choiceStyle = -1
     var choice = FaceChoice(face: 0, syntheticBold: false, syntheticItalic: false)
     var previous: Int32 = -1  // the face of the character before, −1 after a boundary
@@ -78,7 +101,7 @@ struct ItemizedText {
     var ascii = [Int32](repeating: -2, count: 128)  // −2 not asked yet, −1 no face has it
     var asciiFace = -1
     var asciiScript = HB_SCRIPT_INVALID
-    for i in 0..<n {
+    for i in 0..<scalars.count {
       let v = scalars[i]
       if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
         || (v == 0xFFFC
@@ -98,7 +121,8 @@ struct ItemizedText {
         // A mark stays on its base: the cluster moves to a face that has all of it.
         faces[i] = previous
         if !ScriptFaces.isIgnorable(v), !fonts.faces[Int(previous)].hasGlyph(v) {
-          refit(scalars, cluster..<(i + 1), &faces, fonts: fonts, choice: choice, script: strong)
+          refit(
+            text.scalars, cluster..<(i + 1), faces, fonts: fonts, choice: choice, script: strong)
           previous = faces[i]
         }
         continue
@@ -136,15 +160,13 @@ struct ItemizedText {
       cluster = i
       previous = v == 0x20 ? -1 : Int32(face)
     }
-    self.faces = faces
-    self.scripts = scripts
   }
 
   /// Moves the cluster `range` to the first face that has all of it; a character no face
   /// has is listed in `missing` (the cluster keeps its face).
   private mutating func refit(
-    _ scalars: [UInt32], _ range: Range<Int>, _ faces: inout [Int32], fonts: FontSet,
-    choice: FaceChoice,
+    _ scalars: [UInt32], _ range: Range<Int>,
+    _ faces: UnsafeMutableBufferPointer<Int32>, fonts: FontSet, choice: FaceChoice,
     script: hb_script_t
   ) {
     let chars = scalars[range]

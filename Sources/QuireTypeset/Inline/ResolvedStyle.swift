@@ -42,8 +42,8 @@ struct ResolvedStyle {
   /// CSS letter and word spacing, px (0 for `normal`).
   var letterSpacing = 0.0
   var wordSpacing = 0.0
-  /// Extra OpenType features for `ShapeKey.features`.
-  var features: [UInt64] = []
+  /// Extra OpenType features for `ShapeStyle.features`, interned.
+  var features = FeatureList.none
   var wordBreak = WordBreak.normal
   /// `text-autospace`: the ¼ em between CJK and Latin letters / digits.
   var autospace = Autospace.normal
@@ -138,7 +138,7 @@ extension ChapterFlow {
     }
     if t.allSmallCaps && face.hasSmallCaps { features.append(Self.feature(FontFeature("c2sc"))) }
     features += t.featureSettings.map(Self.feature)
-    r.features = features
+    r.features = FeatureList(features)
     r.wordBreak = t.wordBreak
     r.autospace = t.autospace
     r.strictLineBreak = t.lineBreak == .strict

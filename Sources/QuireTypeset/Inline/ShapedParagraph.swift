@@ -593,17 +593,16 @@ struct PieceShaper {
     let script =
       pieceScript == HB_SCRIPT_COMMON || pieceScript == HB_SCRIPT_INHERITED
       ? runScript : pieceScript
-    // The key's text stays empty (no allocation) unless the word cache misses.
+    // The key's text is not copied out of the paragraph unless the word cache misses.
     let word = text[pieceStart..<end]
-    var key = ShapeKey(
-      text: [], face: pieceFace,
+    var key = ShapeStyle(
+      face: pieceFace,
       smallCaps: styles[si].smallCapsFeature,
       rtl: levels.isEmpty
         ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
         : levels[pieceStart] & 1 == 1,
       script: script.rawValue,
-      language: settings.shapeLanguage, features: styles[si].features)
-    key.vertical = pieceForm
+      language: settings.shapeLanguage, features: styles[si].features, vertical: pieceForm)
     let alphabetic =
       script == HB_SCRIPT_LATIN || script == HB_SCRIPT_CYRILLIC || script == HB_SCRIPT_GREEK
     let spanLanguage = languages.isEmpty ? nil : language(at: pieceStart)
@@ -732,17 +731,16 @@ struct PieceShaper {
   /// shared cache only, as the worker's local cache holds one dictionary's points and would
   /// be emptied at every switch between the span's language and the paragraph's).
   private mutating func shapeWord(
-    _ word: ArraySlice<UInt32>, _ textless: ShapeKey, hyphenate hyphenator: Hyphenator?,
+    _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
     ownLanguage: Bool = false
   ) -> [WordPart] {
     let hyphenated = hyphenator != nil
     if let hit = shaper.word(
-      word, fold: ShapeKey.fold(word), key: textless, hyphenated: hyphenated)
+      word, fold: ShapeKey.fold(word), style: style, hyphenated: hyphenated)
     {
       return hit
     }
-    var key = textless
-    key.text = Array(word)
+    let key = ShapeKey(text: Array(word), style: style)
     var parts: [WordPart] = []
     if let hyphenator {
       var from = 0

@@ -3,8 +3,11 @@
 // Runs are shaped at the face's own units per em and scaled to pixels afterwards, so a shaped
 // word is reusable at every size: the cache key is (text, face, features, direction, script,
 // language), not the size. Novels repeat their words endlessly; the cache turns most shaping
-// calls into a dictionary hit. Each chapter keeps a private cache in front of a shared one
-// behind a mutex, so parallel chapters rarely touch the lock.
+// calls into a dictionary hit. Each worker keeps its words' shaped parts in a table of its
+// own (WordTable.swift) in front of one cache of shaped runs shared behind a mutex: only a
+// word the worker has not seen touches the lock. (A second, per-worker dictionary of runs
+// in front of the shared one cost more in hashing and growth than the lock it saved:
+// Benchmarks/paginate-cost.md, session 11.)
 
 import CHarfBuzz
 import Foundation
@@ -20,37 +23,85 @@ struct ShapedGlyph: Sendable, Hashable {
   var dy: Float
 }
 
-struct ShapeKey: Hashable, Sendable {
-  var text: [UInt32] { didSet { textFold = ShapeKey.fold(text) } }
+/// Everything a shaping key holds but the text: plain values, no reference, so the word
+/// cache probes with it (and copies it) for free.
+struct ShapeStyle: Hashable, Sendable {
   var face: Int
   var smallCaps: Bool
   var rtl: Bool
   var script: UInt32
   var language: ShapeLanguage
-  /// OpenType features beyond kern, liga and smcp, each `tag << 32 | value` (CSS
-  /// `font-variant-*`, `font-feature-settings`, ligatures off under letter spacing); empty
-  /// for almost every word.
-  var features: [UInt64] = []
+  /// OpenType features beyond kern, liga and smcp (FeatureList.swift); `.none` for almost
+  /// every word.
+  var features = FeatureList.none
+  /// Vertical text: upright glyphs (HarfBuzz top to bottom) or tate-chu-yoko
+  /// (Vertical/VerticalShaping.swift); `.none` for horizontal and rotated runs.
+  var vertical = VerticalForm.none
+
+  /// The fields mixed into one word (the hashes fold it in once).
+  @inline(__always) var packed: UInt64 {
+    UInt64(truncatingIfNeeded: face) &* 0x9E37_79B9_7F4A_7C15
+      ^ UInt64(script) &* 0xC2B2_AE3D_27D4_EB4F
+      ^ UInt64(bitPattern: Int64(language.bits)) &* 0x1656_67B1_9E37_79F9
+      ^ UInt64(UInt32(bitPattern: features.id)) &* 0x27D4_EB2F_1656_67C5
+      ^ (smallCaps ? 1 : 0) ^ (rtl ? 2 : 0) ^ UInt64(vertical.rawValue) << 3
+  }
+}
+
+struct ShapeKey: Hashable, Sendable {
+  var text: [UInt32] { didSet { textFold = ShapeKey.fold(text) } }
+  var style: ShapeStyle
   /// FNV-1a over the scalars, kept up to date with `text`. A dictionary probe compares keys
   /// at every occupied bucket it passes; comparing this word first means a probe that lands
   /// on another word never reads that word's scalar array (a pointer chase and a cache miss).
   private(set) var textFold: UInt64
-  /// Vertical text: upright glyphs (HarfBuzz top to bottom) or tate-chu-yoko
-  /// (Vertical/VerticalShaping.swift); `.none` for horizontal and rotated runs.
-  var vertical = VerticalForm.none
+
+  init(text: [UInt32], style: ShapeStyle) {
+    self.text = text
+    self.style = style
+    self.textFold = ShapeKey.fold(text)
+  }
 
   init(
     text: [UInt32], face: Int, smallCaps: Bool, rtl: Bool, script: UInt32,
     language: ShapeLanguage, features: [UInt64] = []
   ) {
-    self.features = features
-    self.text = text
-    self.face = face
-    self.smallCaps = smallCaps
-    self.rtl = rtl
-    self.script = script
-    self.language = language
-    self.textFold = ShapeKey.fold(text)
+    self.init(
+      text: text,
+      style: ShapeStyle(
+        face: face, smallCaps: smallCaps, rtl: rtl, script: script, language: language,
+        features: FeatureList(features)))
+  }
+
+  var face: Int {
+    get { style.face }
+    set { style.face = newValue }
+  }
+  var smallCaps: Bool {
+    get { style.smallCaps }
+    set { style.smallCaps = newValue }
+  }
+  var rtl: Bool {
+    get { style.rtl }
+    set { style.rtl = newValue }
+  }
+  var script: UInt32 {
+    get { style.script }
+    set { style.script = newValue }
+  }
+  var language: ShapeLanguage {
+    get { style.language }
+    set { style.language = newValue }
+  }
+  var vertical: VerticalForm {
+    get { style.vertical }
+    set { style.vertical = newValue }
+  }
+  /// The OpenType features beyond kern, liga and smcp, each `tag << 32 | value` (interned:
+  /// `style.features`).
+  var features: [UInt64] {
+    get { style.features.features }
+    set { style.features = FeatureList(newValue) }
   }
 
   static func fold<C: Collection<UInt32>>(_ text: C) -> UInt64 {
@@ -60,24 +111,15 @@ struct ShapeKey: Hashable, Sendable {
   }
 
   static func == (a: ShapeKey, b: ShapeKey) -> Bool {
-    a.textFold == b.textFold && a.face == b.face && a.smallCaps == b.smallCaps
-      && a.rtl == b.rtl && a.script == b.script && a.language == b.language
-      && a.features == b.features && a.vertical == b.vertical
-      && a.text == b.text
+    a.textFold == b.textFold && a.style == b.style && a.text == b.text
   }
 
   /// This key is looked up once per word of the book, so the text is folded into one 64-bit
-  /// word once, when the key is made, and only that word and the small fields go through the
-  /// Hasher's SipHash (one finalisation instead of a block of bytes plus five combines).
-  /// Equality still compares the whole text, after the cheap fields.
+  /// word once, when the key is made, and only that word and the packed fields go through
+  /// the Hasher's SipHash. Equality still compares the whole text, after the cheap fields.
   func hash(into h: inout Hasher) {
     h.combine(textFold)
-    h.combine(
-      UInt64(truncatingIfNeeded: face) &* 0x9E37_79B9_7F4A_7C15
-        ^ UInt64(script) << 2 ^ (smallCaps ? 1 : 0) ^ (rtl ? 2 : 0))
-    h.combine(language)
-    if !features.isEmpty { h.combine(features) }
-    if vertical != .none { h.combine(vertical) }
+    h.combine(style.packed)
   }
 }
 
@@ -135,14 +177,13 @@ struct HyphenKey: Hashable, Sendable {
 struct Shaper {
   let fonts: FontSet
   let shared: ShapeCache
-  private var local: [ShapeKey: ShapedText] = Dictionary(minimumCapacity: 4096)
   private var words = WordTable()
 
-  /// The parts of `word` shaped under `key` (its own text unread), if this shaper has them.
-  func word(_ word: ArraySlice<UInt32>, fold: UInt64, key: ShapeKey, hyphenated: Bool)
+  /// The parts of `word` shaped under `style`, if this shaper has them.
+  func word(_ word: ArraySlice<UInt32>, fold: UInt64, style: ShapeStyle, hyphenated: Bool)
     -> [WordPart]?
   {
-    words.find(word, fold: fold, key: key, hyphenated: hyphenated)
+    words.find(word, fold: fold, style: style, hyphenated: hyphenated)
   }
   mutating func storeWord(_ key: ShapeKey, hyphenated: Bool, _ parts: [WordPart]) {
     words.insert(key, hyphenated: hyphenated, parts: parts)
@@ -160,20 +201,13 @@ struct Shaper {
   /// moves between owners without a copy-on-write of the whole dictionary.
   mutating func take() -> Shaper {
     let taken = self
-    local = [:]
     words = WordTable()
     return taken
   }
 
   mutating func shape(_ key: ShapeKey) -> ShapedText {
-    if let hit = local[key] { return hit }
-    if local.count >= 200_000 { local.removeAll(keepingCapacity: true) }
-    if let hit = shared.get(key) {
-      local[key] = hit
-      return hit
-    }
+    if let hit = shared.get(key) { return hit }
     let result = Shaper.run(key, face: fonts.faces[key.face], buffer: scratch.buffer)
-    local[key] = result
     shared.put(key, result)
     return result
   }

@@ -16,7 +16,8 @@
 struct WordTable {
   private struct Entry {
     var hash: UInt64
-    var key: ShapeKey
+    var style: ShapeStyle
+    var text: [UInt32]
     var hyphenated: Bool
     var parts: [WordPart]
   }
@@ -29,16 +30,10 @@ struct WordTable {
 
   var count: Int { entries.count }
 
-  /// The hash of a word with `fold` under `key`'s other fields.
+  /// The hash of a word with `fold` under `style`.
   @inline(__always)
-  static func hash(fold: UInt64, key: ShapeKey, hyphenated: Bool) -> UInt64 {
-    var h = fold
-    h ^= UInt64(truncatingIfNeeded: key.face) &* 0x9E37_79B9_7F4A_7C15
-    h ^= UInt64(key.script) &* 0xC2B2_AE3D_27D4_EB4F
-    h ^= UInt64(bitPattern: Int64(key.language.bits)) &* 0x1656_67B1_9E37_79F9
-    h ^= (key.smallCaps ? 1 : 0) | (key.rtl ? 2 : 0) | (hyphenated ? 4 : 0)
-    h ^= UInt64(key.vertical.rawValue) << 3
-    for f in key.features { h = (h ^ f) &* 0x100_0000_01b3 }
+  static func hash(fold: UInt64, style: ShapeStyle, hyphenated: Bool) -> UInt64 {
+    var h = fold ^ style.packed ^ (hyphenated ? 0x20 : 0)
     // Murmur3's finalizer: every input bit reaches the low bits the slot index uses.
     h ^= h >> 33
     h &*= 0xFF51_AFD7_ED55_8CCD
@@ -48,19 +43,19 @@ struct WordTable {
     return h
   }
 
-  /// The parts stored for `word` under `key` (whose own text is not read), if any.
-  func find(_ word: ArraySlice<UInt32>, fold: UInt64, key: ShapeKey, hyphenated: Bool)
+  /// The parts stored for `word` under `style`, if any.
+  func find(_ word: ArraySlice<UInt32>, fold: UInt64, style: ShapeStyle, hyphenated: Bool)
     -> [WordPart]?
   {
     guard !slots.isEmpty else { return nil }
-    let h = WordTable.hash(fold: fold, key: key, hyphenated: hyphenated)
+    let h = WordTable.hash(fold: fold, style: style, hyphenated: hyphenated)
     let mask = slots.count - 1
     var s = Int(truncatingIfNeeded: h) & mask
     while true {
       let e = Int(slots[s])
       if e < 0 { return nil }
       if entries[e].hash == h, entries[e].hyphenated == hyphenated,
-        WordTable.same(entries[e].key, key), entries[e].key.text.elementsEqual(word)
+        entries[e].style == style, entries[e].text.elementsEqual(word)
       {
         return entries[e].parts
       }
@@ -72,22 +67,15 @@ struct WordTable {
   mutating func insert(_ key: ShapeKey, hyphenated: Bool, parts: [WordPart]) {
     if entries.count >= limit { removeAll() }
     if entries.count * 2 >= slots.count { grow() }
-    let h = WordTable.hash(fold: key.textFold, key: key, hyphenated: hyphenated)
-    entries.append(Entry(hash: h, key: key, hyphenated: hyphenated, parts: parts))
+    let h = WordTable.hash(fold: key.textFold, style: key.style, hyphenated: hyphenated)
+    entries.append(
+      Entry(hash: h, style: key.style, text: key.text, hyphenated: hyphenated, parts: parts))
     place(entries.count - 1, hash: h)
   }
 
   mutating func removeAll() {
     entries.removeAll(keepingCapacity: true)
     for k in slots.indices { slots[k] = -1 }
-  }
-
-  /// The key fields other than the text (compared after the hash matched).
-  @inline(__always)
-  private static func same(_ a: ShapeKey, _ b: ShapeKey) -> Bool {
-    a.face == b.face && a.script == b.script && a.language == b.language
-      && a.smallCaps == b.smallCaps && a.rtl == b.rtl && a.vertical == b.vertical
-      && a.features == b.features
   }
 
   private mutating func place(_ e: Int, hash h: UInt64) {
