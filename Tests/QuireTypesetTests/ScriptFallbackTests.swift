@@ -37,6 +37,36 @@ import Testing
     #expect(drawn == ["fonts/\(sample.face)"])
   }
 
+  /// The font file drawing each character of `text` in a paragraph of `language`.
+  static func drawingFaces(_ text: String, language: String) throws -> [String] {
+    var rig = try InlineRig()
+    let itemized = rig.itemize(
+      rig.collect(InlineRig.block([(text, InlineRig.style())])), language: language)
+    let fonts = rig.flow.fonts
+    return itemized.faces.filter { $0 >= 0 }.map {
+      String(fonts.faces[Int($0)].record.origin.split(separator: "/").last ?? "")
+    }
+  }
+
+  @Test func contentLanguagePicksTheFallbackFace() throws {
+    // CSS Fonts 4 §5.4: characters the chosen face (Noto Serif) lacks fall back by the
+    // content's language. In Japanese (and Chinese, Korean) text Ⅷ, ① and ㈱ are drawn by
+    // the CJK face, as Chromium draws them; in English text by the symbol and DejaVu faces
+    // as before. Characters the chosen face has stay on it in both (A, ©).
+    let cjk = "NotoSerifCJK-Regular.otf"
+    for lang in ["ja", "zh-Hant", "ko-KR", "und-Jpan"] {
+      #expect(try Self.drawingFaces("Ⅷ①㈱", language: lang) == [cjk, cjk, cjk], "\(lang)")
+    }
+    #expect(
+      try Self.drawingFaces("A©", language: "ja")
+        == Array(repeating: "NotoSerif-Regular.ttf", count: 2))
+    let english = try Self.drawingFaces("Ⅷ", language: "en")
+    #expect(english != [cjk], "\(english)")
+    #expect(
+      !ContentLanguage.isCJK("") && !ContentLanguage.isCJK("en")
+        && !ContentLanguage.isCJK("ja-Latn"))
+  }
+
   @Test func bookOfAllScriptsHasNoMissingGlyphWarning() throws {
     var b = DocumentBuilder()
     for s in Self.samples { b.paragraph(s.text, InlineRig.style()) }

@@ -66,6 +66,15 @@ struct ContentLanguage: Sendable {
     return nil
   }
 
+  /// Whether a BCP 47 tag's language is written in Han, kana or Hangul (Chinese, Japanese,
+  /// Korean, or a `Hans`/`Hant`/`Jpan`/`Kore` script subtag): font fallback then prefers the
+  /// CJK face (`FontSet.face(for:choice:script:cjkContent:)`).
+  static func isCJK(_ tag: String) -> Bool {
+    guard !tag.isEmpty else { return false }
+    let s = scripts(of: tag)
+    return s.contains(HB_SCRIPT_HAN) || s.contains(HB_SCRIPT_HANGUL)
+  }
+
   /// The scripts a BCP 47 tag is written in: its script subtag when it has one, else its
   /// language's usual script (Latin for the languages not listed).
   static func scripts(of tag: String) -> [hb_script_t] {

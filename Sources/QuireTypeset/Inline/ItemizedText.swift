@@ -57,13 +57,16 @@ struct ItemizedText {
     breaks = LineBreakOpportunities.find(scalars, language: language)
     faces = []
     scripts = []
-    assignFaces(text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces)
+    assignFaces(
+      text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces,
+      cjkContent: ContentLanguage.isCJK(language))
     if needsDictionary { DictionaryBreaks.apply(scalars, scripts: scripts, breaks: &breaks) }
   }
 
   /// Chooses each character's face: the style's if it has the glyph, else a fallback.
   private mutating func assignFaces(
-    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
+    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool,
+    cjkContent: Bool
   ) {
     let scalars = text.scalars
     let sty = text.styles
@@ -98,7 +101,9 @@ struct ItemizedText {
         // A mark stays on its base: the cluster moves to a face that has all of it.
         faces[i] = previous
         if !ScriptFaces.isIgnorable(v), !fonts.faces[Int(previous)].hasGlyph(v) {
-          refit(scalars, cluster..<(i + 1), &faces, fonts: fonts, choice: choice, script: strong)
+          refit(
+            scalars, cluster..<(i + 1), &faces, fonts: fonts, choice: choice, script: strong,
+            cjkContent: cjkContent)
           previous = faces[i]
         }
         continue
@@ -118,7 +123,9 @@ struct ItemizedText {
           for k in ascii.indices { ascii[k] = -2 }
         }
         if ascii[Int(v)] == -2 {
-          ascii[Int(v)] = fonts.face(for: v, choice: choice, script: resolved).map(Int32.init) ?? -1
+          ascii[Int(v)] =
+            fonts.face(for: v, choice: choice, script: resolved, cjkContent: cjkContent).map(
+              Int32.init) ?? -1
         }
         if ascii[Int(v)] >= 0 {
           faces[i] = ascii[Int(v)]
@@ -127,7 +134,7 @@ struct ItemizedText {
           continue
         }
       }
-      if let f = fonts.face(for: v, choice: choice, script: resolved) {
+      if let f = fonts.face(for: v, choice: choice, script: resolved, cjkContent: cjkContent) {
         face = f
       } else if v >= 0x20, !ScriptFaces.isIgnorable(v) {
         missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: resolved))
@@ -144,16 +151,15 @@ struct ItemizedText {
   /// has is listed in `missing` (the cluster keeps its face).
   private mutating func refit(
     _ scalars: [UInt32], _ range: Range<Int>, _ faces: inout [Int32], fonts: FontSet,
-    choice: FaceChoice,
-    script: hb_script_t
+    choice: FaceChoice, script: hb_script_t, cjkContent: Bool
   ) {
     let chars = scalars[range]
-    if let f = fonts.face(covering: chars, choice: choice, script: script) {
+    if let f = fonts.face(covering: chars, choice: choice, script: script, cjkContent: cjkContent) {
       for k in range { faces[k] = Int32(f) }
       return
     }
     let last = range.upperBound - 1
-    if fonts.face(for: chars.last!, choice: choice, script: script) == nil {
+    if fonts.face(for: chars.last!, choice: choice, script: script, cjkContent: cjkContent) == nil {
       missing.append(
         MissingGlyph(index: last, scalar: chars.last!, face: Int(faces[last]), script: script))
     }
