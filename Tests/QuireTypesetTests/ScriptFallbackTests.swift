@@ -4,6 +4,7 @@
 // with the right script and face). Sample text: the language names and short sentences are
 // the author's own.
 
+import CHarfBuzz
 import Foundation
 import QuireIngest
 import Testing
@@ -62,9 +63,16 @@ import Testing
         == Array(repeating: "NotoSerif-Regular.ttf", count: 2))
     let english = try Self.drawingFaces("Ⅷ", language: "en")
     #expect(english != [cjk], "\(english)")
-    #expect(
-      !ContentLanguage.isCJK("") && !ContentLanguage.isCJK("en")
-        && !ContentLanguage.isCJK("ja-Latn"))
+    // The tag rule agrees with `scripts(of:)` (Han or Hangul among a tag's scripts).
+    let tags = [
+      "", "en", "en-US", "ja", "JA-jp", "ja-Latn", "zh_Hant_TW", "und-Jpan", "yue", "ko-Kore",
+      "sr-Hans", "de-DE-1996", "ja-JP-1996", "cmn-Hans-CN", "x", "abcdefghij", "ja-",
+    ]
+    for tag in tags {
+      let s = ContentLanguage.scripts(of: tag)
+      let expected = !tag.isEmpty && (s.contains(HB_SCRIPT_HAN) || s.contains(HB_SCRIPT_HANGUL))
+      #expect(ContentLanguage.isCJK(tag) == expected, "\(tag)")
+    }
   }
 
   @Test func bookOfAllScriptsHasNoMissingGlyphWarning() throws {
