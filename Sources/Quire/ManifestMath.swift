@@ -2,8 +2,10 @@
 // page pixels, whether it is display math, and its alttext or linear text form — the
 // formula's characters are not in `lines`, so this is where its content is found. Also the
 // `inlineBoxes` list: the line fragments of decorated inline boxes (padding, borders), each
-// with its element's ordinal, which the browser oracle compares with `getClientRects`.
+// with its element's ordinal, which the browser oracle compares with `getClientRects` (a
+// `::before`/`::after` box says which in `pseudo`).
 
+import QuireIngest
 import QuireTypeset
 
 extension Manifest {
@@ -20,6 +22,9 @@ extension Manifest {
   /// element's ordinal in the chapter (`source`, as in `blocks`).
   struct InlineBoxInfo: Codable, Sendable {
     var source: Int
+    /// "before" or "after" for a `::before`/`::after` box of element `source` (left out
+    /// for the element's own box).
+    var pseudo: String?
     var x: Double
     var y: Double
     var width: Double
@@ -30,9 +35,10 @@ extension Manifest {
   static func inlineBoxInfo(_ p: Page) -> [InlineBoxInfo]? {
     guard !p.inlineBoxes.isEmpty else { return nil }
     return p.inlineBoxes.map {
-      InlineBoxInfo(
-        source: $0.source, x: r($0.rect.x), y: r($0.rect.y), width: r($0.rect.width),
-        height: r($0.rect.height))
+      let (element, pseudo) = InlineBoxDecoration.element(of: $0.source)
+      return InlineBoxInfo(
+        source: element, pseudo: pseudo, x: r($0.rect.x), y: r($0.rect.y),
+        width: r($0.rect.width), height: r($0.rect.height))
     }
   }
 

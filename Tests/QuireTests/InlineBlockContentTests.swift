@@ -186,20 +186,56 @@ struct InlineBlockContentTests {
     // page. Measuring a box's intrinsic widths sizes its inner boxes without laying their
     // content out, so each box is laid out once: at most one "cut" note per box (laying
     // content out to measure it laid the innermost out 2^8 times, and cost grew as 2^depth).
-    let depth = 8
-    let tall = String(repeating: "tall words here ", count: 1500)
-    let body =
-      "<p>" + String(repeating: "a <span class=\"b\">b ", count: depth) + tall
-      + String(repeating: " c</span> d", count: depth) + "</p>"
-    let b = try oneChapterBook(
-      "inline-block-content", "nested-measure", css: ".b { display: inline-block }", body: body)
+    let b = try nestedTallBoxes(depth: 8, display: "inline-block")
     let cut = try #require(
       b.warnings.first { $0.contains("inline block taller than the page was cut") })
     let more = cut.split(separator: "(and ").dropFirst().first.flatMap {
       Int($0.prefix { $0.isNumber })
     }
-    #expect(1 + (more ?? 0) <= depth, "\(cut)")
-    let height = Double(LayoutSettings().pageHeight)
-    #expect(b.layout.pages.flatMap(\.lines).allSatisfy { $0.rect.maxY <= height + 0.02 })
+    #expect(1 + (more ?? 0) <= 8, "\(cut)")
+  }
+
+  /// A paragraph of `depth` boxes of `display` nested in one another, the innermost holding
+  /// 1,500 × "tall words here".
+  func nestedTallBoxes(depth: Int, display: String) throws -> EagerBook {
+    let tall = String(repeating: "tall words here ", count: 1500)
+    let body =
+      "<p>" + String(repeating: "a <span class=\"b\">b ", count: depth) + tall
+      + String(repeating: " c</span> d", count: depth) + "</p>"
+    return try oneChapterBook(
+      "inline-block-content", "nested-\(display)-\(depth)",
+      css: ".b { display: \(display) }", body: body)
+  }
+
+  @Test(arguments: [1, 2, 3, 8], ["inline-block", "inline-table"])
+  func aCutBoxKeepsTheLinesThatFit(depth: Int, display: String) throws {
+    // The innermost box is cut at the page (CSS Fragmentation 3 §4.4: monolithic content
+    // taller than the page is clipped there), and every box around it is cut in turn by the
+    // strut of the line that holds it. What starts above the cut stays: the innermost
+    // paragraph's first lines, in order, nearly a page of them, after the outer text — it
+    // vanished when the line crossing the cut was left out. (The box is as wide as the line,
+    // so it starts the second page: "a" ends the first.)
+    let b = try nestedTallBoxes(depth: depth, display: display)
+    #expect(b.warnings.contains { $0.contains("inline block taller than the page was cut") })
+    let settings = LayoutSettings()
+    let height = Double(settings.pageHeight)
+    let lines = b.layout.pages.flatMap(\.lines)
+    #expect(lines.allSatisfy { $0.rect.maxY <= height + 0.02 })
+    let page = try #require(
+      b.layout.pages.first { $0.lines.contains { $0.text.contains("tall words") } })
+    let tall = page.lines.filter { $0.text.contains("tall words") }
+    // The lines of 16-px text that fit a 700-px text area, less a line per outer box.
+    #expect(tall.count >= 30 - depth, "\(tall.count) lines")
+    // The innermost paragraph is "b tall words here … c".
+    let words = tall.map(\.text).joined(separator: " ").split(separator: " ").map(String.init)
+      .drop { $0 == "b" }
+    let expected = Array(repeating: ["tall", "words", "here"], count: 1500).joined()
+    #expect(words.elementsEqual(expected.prefix(words.count)), "\(words.prefix(12))")
+    for pair in zip(tall, tall.dropFirst()) {
+      #expect(pair.0.rect.maxY <= pair.1.rect.y + 0.01, "lines in order down the page")
+    }
+    // The outer paragraph's text comes first, each box's "b" before the box inside it.
+    #expect(b.layout.pages.first?.lines.first?.text == "a")
+    #expect(page.lines.filter { $0.text.hasPrefix("b") }.count == depth)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireIngest
 import QuireRaster
 import QuireTypeset
 import Testing
@@ -128,7 +129,7 @@ struct InlineBoxDecorationTests {
 
   @Test func rightToLeftBoxKeepsItsPhysicalSides() throws {
     let page = try #require(try Self.fixture().layout.pages.first)
-    let line = try #require(page.lines.last)
+    let line = try #require(page.lines.first { $0.text.contains("عربي") })
     let box = try #require(Self.paints(page, on: line).first)
     #expect(box.left.width == 6 && box.right.width == 0)
   }
@@ -167,6 +168,37 @@ struct InlineBoxDecorationTests {
       }
     }
     #expect(b.layout.pages.flatMap(\.lines).map(\.text).joined(separator: " ").contains("after"))
+  }
+
+  @Test func generatedContentIsAnInlineBox() throws {
+    // CSS 2.1 §12.1: a ::before/::after is an inline box child of its element, so its
+    // padding, borders and margins take room and it paints its own border box.
+    let css = """
+      p { text-align: left }
+      a::after { content: "x"; border: 1px solid; padding: 0 2px; margin-left: 3px }
+      span::before { content: "Note"; background: #eeeeee; border-radius: 3px; padding: 0 5px }
+      """
+    let b = try Self.chapter(css, "<p>A <a href=\"#z\">link</a> and <span>text</span>.</p>")
+    let page = try #require(b.layout.pages.first)
+    let line = try Self.line(page, "A link")
+    #expect(line.text.hasPrefix("A linkx and Notetext"), "\(line.text)")
+    let plain = try Self.chapter(
+      "p { text-align: left } a::after { content: \"x\" } span::before { content: \"Note\" }",
+      "<p>A <a href=\"#z\">link</a> and <span>text</span>.</p>")
+    let plainLine = try #require(plain.layout.pages.first?.lines.first)
+    // (1 + 2) × 2 + 3 for the arrow's box, 5 × 2 for the label's.
+    #expect(abs(line.rect.width - plainLine.rect.width - 19) < 0.01)
+    let paints = Self.paints(page, on: line)
+    #expect(paints.count == 2)
+    let arrow = try #require(paints.first { $0.left.width == 1 })
+    #expect(arrow.right.width == 1 && arrow.backgroundColor == nil)
+    let label = try #require(paints.first { $0.backgroundColor != nil })
+    #expect(label.radii == [3, 3, 3, 3] && label.left.width == 0)
+    #expect(label.rect.x > arrow.rect.maxX)
+    // The manifest names each box's element and which pseudo-element it is.
+    let fragments = page.inlineBoxes.map { InlineBoxDecoration.element(of: $0.source) }
+    #expect(fragments.map(\.pseudo) == ["after", "before"])
+    #expect(fragments.map(\.element).allSatisfy { $0 > 0 })
   }
 
   @Test func pageGolden() throws {

@@ -53,9 +53,11 @@ struct InlineRig {
       block, blockStyle: bs, whiteSpace: CollectedText.WhiteSpaceRule(block.style.whiteSpace))
   }
 
-  mutating func itemize(_ text: CollectedText, rtl: Bool = false) -> ItemizedText {
+  mutating func itemize(_ text: CollectedText, rtl: Bool = false, language: String = "en")
+    -> ItemizedText
+  {
     ItemizedText(
-      text, styles: flow.styles, fonts: flow.fonts, rtl: rtl, language: "en",
+      text, styles: flow.styles, fonts: flow.fonts, rtl: rtl, language: language,
       preserveSpaces: false)
   }
 

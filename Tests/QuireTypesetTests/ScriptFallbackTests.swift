@@ -4,6 +4,7 @@
 // with the right script and face). Sample text: the language names and short sentences are
 // the author's own.
 
+import CHarfBuzz
 import Foundation
 import QuireIngest
 import Testing
@@ -35,6 +36,43 @@ import Testing
     let fonts = rig.flow.fonts
     let drawn = Set(itemized.faces.filter { $0 >= 0 }.map { fonts.faces[Int($0)].record.origin })
     #expect(drawn == ["fonts/\(sample.face)"])
+  }
+
+  /// The font file drawing each character of `text` in a paragraph of `language`.
+  static func drawingFaces(_ text: String, language: String) throws -> [String] {
+    var rig = try InlineRig()
+    let itemized = rig.itemize(
+      rig.collect(InlineRig.block([(text, InlineRig.style())])), language: language)
+    let fonts = rig.flow.fonts
+    return itemized.faces.filter { $0 >= 0 }.map {
+      String(fonts.faces[Int($0)].record.origin.split(separator: "/").last ?? "")
+    }
+  }
+
+  @Test func contentLanguagePicksTheFallbackFace() throws {
+    // CSS Fonts 4 §5.4: characters the chosen face (Noto Serif) lacks fall back by the
+    // content's language. In Japanese (and Chinese, Korean) text Ⅷ, ① and ㈱ are drawn by
+    // the CJK face, as Chromium draws them; in English text by the symbol and DejaVu faces
+    // as before. Characters the chosen face has stay on it in both (A, ©).
+    let cjk = "NotoSerifCJK-Regular.otf"
+    for lang in ["ja", "zh-Hant", "ko-KR", "und-Jpan"] {
+      #expect(try Self.drawingFaces("Ⅷ①㈱", language: lang) == [cjk, cjk, cjk], "\(lang)")
+    }
+    #expect(
+      try Self.drawingFaces("A©", language: "ja")
+        == Array(repeating: "NotoSerif-Regular.ttf", count: 2))
+    let english = try Self.drawingFaces("Ⅷ", language: "en")
+    #expect(english != [cjk], "\(english)")
+    // The tag rule agrees with `scripts(of:)` (Han or Hangul among a tag's scripts).
+    let tags = [
+      "", "en", "en-US", "ja", "JA-jp", "ja-Latn", "zh_Hant_TW", "und-Jpan", "yue", "ko-Kore",
+      "sr-Hans", "de-DE-1996", "ja-JP-1996", "cmn-Hans-CN", "x", "abcdefghij", "ja-",
+    ]
+    for tag in tags {
+      let s = ContentLanguage.scripts(of: tag)
+      let expected = !tag.isEmpty && (s.contains(HB_SCRIPT_HAN) || s.contains(HB_SCRIPT_HANGUL))
+      #expect(ContentLanguage.isCJK(tag) == expected, "\(tag)")
+    }
   }
 
   @Test func bookOfAllScriptsHasNoMissingGlyphWarning() throws {

@@ -11,6 +11,9 @@
 // a box starts and ends by comparing the chains of neighbouring runs, without a box tree.
 // Chains are at most `maxDepth` deep (a hostile nesting of a thousand padded spans keeps
 // its outer eight); a plain `<span>` or one with only a background colour adds no entry.
+// A `::before`/`::after` is an inline box child of its element (CSS 2.1 §12.1): its
+// generated run's chain is its element's plus its own box, with an id of its own
+// (`pseudoID`).
 
 import QuireCore
 
@@ -37,6 +40,20 @@ package struct InlineBoxDecoration: Sendable, Hashable, Codable {
 }
 
 extension InlineBoxDecoration {
+  /// The id of an element's `::before` (or `::after`) box: negative, so it never equals an
+  /// element's ordinal; `element(of:)` reads it back.
+  package static func pseudoID(element: Int, after: Bool) -> Int {
+    -(2 * max(0, element) + (after ? 2 : 1))
+  }
+
+  /// The element ordinal of a box id, and which pseudo-element it is (nil: the element's
+  /// own box).
+  package static func element(of id: Int) -> (element: Int, pseudo: String?) {
+    guard id < 0 else { return (id, nil) }
+    let k = -id - 1
+    return (k / 2, k % 2 == 0 ? "before" : "after")
+  }
+
   /// Whether an inline element with this box needs an entry: anything that takes space
   /// or paints beyond a plain background colour.
   package var isNeeded: Bool {

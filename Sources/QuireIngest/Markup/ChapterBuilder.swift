@@ -267,7 +267,9 @@ struct ChapterBuilder {
 
   /// After an element's content: its `::after`, then the end of what it opened.
   private mutating func exitElement(_ n: Int, _ ctx: inout StyleContext) {
-    if let after = ctx.after { appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine) }
+    if let after = ctx.after {
+      appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine, after: true)
+    }
     generated.counters.end(ctx.siblingScope)
     if ctx.openedFrame { closeFrame() }
     if ctx.openedInlineBox {
@@ -730,7 +732,8 @@ struct ChapterBuilder {
 
   /// The text of a ::before/::after with content, as a generated run in the open frame.
   private mutating func appendGenerated(
-    _ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext, firstLine: ElementStyle? = nil
+    _ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext, firstLine: ElementStyle? = nil,
+    after: Bool = false
   ) {
     guard case .items(let items) = pseudo.generated.content, pseudo.display != .none else { return }
     generated.applyCounters(
@@ -738,8 +741,15 @@ struct ChapterBuilder {
     let text = generated.text(
       items, node: tree.nodes[n], quotes: pseudo.generated.quotes, lang: ctx.lang)
     guard !text.isEmpty else { return }
+    // An inline box child of its element (CSS 2.1 §12.1): its padding, borders, margins and
+    // background are drawn as a span's are.
+    var pseudo = pseudo
+    let id = InlineBoxDecoration.pseudoID(element: Int(ordinals[n]), after: after)
+    pseudo.resolveInlineBox(id: id)
+    var line = firstLine
+    line?.resolveInlineBox(id: id)
     let style = FirstLineCascade.attach(
-      firstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(pseudo.computed))
+      line.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(pseudo.computed))
     frames[frames.count - 1].pending.append(
       .text(text, style, link: ctx.link, lang: ctx.lang, generated: true))
   }

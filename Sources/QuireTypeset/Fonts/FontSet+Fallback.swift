@@ -27,13 +27,16 @@ extension FontSet {
 
   /// The first face in the chain for `choice` and `script` that has all of `cluster`
   /// (at most 32 characters are considered; a longer cluster is judged by its start).
-  func face(covering cluster: ArraySlice<UInt32>, choice: FaceChoice, script: hb_script_t)
-    -> Int?
-  {
+  func face(
+    covering cluster: ArraySlice<UInt32>, choice: FaceChoice, script: hb_script_t,
+    cjkContent: Bool = false
+  ) -> Int? {
     let part = cluster.prefix(32)
     guard let base = part.first else { return nil }
     var chain: [Int] = [choice.face]
-    if let f = face(for: base, choice: choice, script: script) { chain.append(f) }
+    if let f = face(for: base, choice: choice, script: script, cjkContent: cjkContent) {
+      chain.append(f)
+    }
     if let s = scriptFace(script, weight: faces[choice.face].weight) { chain.append(s) }
     chain += faces.indices
     return chain.first { covers($0, part) }

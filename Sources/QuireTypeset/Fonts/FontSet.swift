@@ -5,7 +5,8 @@
 // map to vendored faces (serif → Noto Serif, sans-serif → DejaVu Sans, monospace → Noto Sans
 // Mono). Within a family the face is chosen by CSS font matching (style first, then the
 // nearest weight); a missing bold or italic face is synthesized by the rasterizer.
-// Per character, fallback goes: the chosen face, the body face, the script's vendored face
+// Per character, fallback goes: the chosen face, in text whose language is Chinese, Japanese
+// or Korean the CJK face, the body face, the script's vendored face
 // (CJK → Noto Serif CJK, Arabic → Noto Naskh Arabic, the others in `ScriptFaces`), Noto Sans
 // Symbols 2, Noto Sans Symbols, Noto Sans Math, DejaVu Sans, then the system's fonts found
 // for the book's uncovered characters (SystemFonts.swift); clusters are kept whole by
@@ -226,8 +227,15 @@ final class FontSet: Sendable {
   }
 
   /// The face that draws `scalar`, starting from `choice`; nil when no face has it.
-  func face(for scalar: UInt32, choice: FaceChoice, script: hb_script_t) -> Int? {
+  /// `cjkContent`: the text's language is written in Han, kana or Hangul (`ContentLanguage
+  /// .isCJK`); a character the chosen face lacks then goes to the CJK face first, when it has
+  /// it (CSS Fonts 4 §5.4: system fallback may take the content language into account, as
+  /// browsers do: Ⅷ, ①, → in Japanese text drawn by the Japanese font, not a Latin one).
+  func face(for scalar: UInt32, choice: FaceChoice, script: hb_script_t, cjkContent: Bool = false)
+    -> Int?
+  {
     if let own = composite(for: scalar, choice.face) { return own }
+    if cjkContent, let c = cjk, faces[c].hasGlyph(scalar) { return c }
     let body = match(
       family: bodyFamily, weight: faces[choice.face].weight, italic: faces[choice.face].italic
     ).face

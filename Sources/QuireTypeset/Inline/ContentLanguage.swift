@@ -66,6 +66,38 @@ struct ContentLanguage: Sendable {
     return nil
   }
 
+  /// Whether a BCP 47 tag's language is written in Han, kana or Hangul (Chinese, Japanese,
+  /// Korean, or a `Hans`/`Hant`/`Jpan`/`Kore` script subtag): font fallback then prefers the
+  /// CJK face (`FontSet.face(for:choice:script:cjkContent:)`).
+  /// Asked once per paragraph, so it reads the tag's bytes in place (no lower-casing, no
+  /// split: `scripts(of:)` cost moby-dick 0.2 % of its paginate instructions here).
+  static func isCJK(_ tag: String) -> Bool {
+    var subtag: UInt64 = 0  // the current subtag's lower-cased letters, packed
+    var length = 0
+    var language: UInt64? = nil  // the first subtag, once the second starts
+    for byte in tag.utf8 {
+      if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+        if language != nil { break }  // only the second subtag may be a script
+        (language, subtag, length) = (subtag, 0, 0)
+        continue
+      }
+      guard length < 8 else { return false }
+      subtag = subtag << 8 | UInt64(byte | 0x20)
+      length += 1
+    }
+    guard let language else { return cjkLanguages.contains(subtag) }
+    // A script subtag decides ("ja-Latn" is not written in Han); else the language does.
+    if length == 4 { return cjkScripts.contains(subtag) }
+    return cjkLanguages.contains(language)
+  }
+
+  private static let cjkLanguages: [UInt64] = ["ja", "zh", "ko", "yue", "wuu", "cmn"].map {
+    $0.utf8.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+  private static let cjkScripts: [UInt64] = ["hans", "hant", "jpan", "kore"].map {
+    $0.utf8.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
   /// The scripts a BCP 47 tag is written in: its script subtag when it has one, else its
   /// language's usual script (Latin for the languages not listed).
   static func scripts(of tag: String) -> [hb_script_t] {

@@ -27,8 +27,10 @@
 //   breaker reserves the sides at every break inside the box (see `cloneBreak`). Paints
 //   are ordered outer box first, before the line's backgrounds and glyphs.
 //
-// Not yet: vertical lines (their chapters draw no inline box), boxes of `::before` and
-// `::after` (their styles are made apart from the element walk), a background image that
+// A `::before`/`::after` is a box like a span's: ingest gives its generated run its
+// element's chain plus its own box (CSS 2.1 §12.1).
+//
+// Not yet: vertical lines (their chapters draw no inline box), a background image that
 // runs on across `slice` fragments (each fragment positions its own).
 //
 // Bounds: an edge is at most the text width (a hostile `padding: 1e6px` takes one line, not

@@ -40,6 +40,13 @@
 // neighbours). Hostile sizes: horizontal
 // margins, borders and padding wider than the line shrink in proportion to fit it, the
 // content is never wider than the line, and the margin box never taller than the page.
+// A box whose content is taller than that is cut as an overflow cut is (OverflowCut.swift;
+// CSS Fragmentation 3 §4.4: monolithic content taller than the page is clipped at it), with
+// one note: what starts above the cut is kept — the lines that fit, and of a line holding a
+// nested box that was cut in turn, that box's lines — and an invisible clip box
+// (`InlineBoxContent.clip`) hides what lies below. Rejected: leaving out the entry that
+// crosses the cut, as this did before — the line that holds a nested page-tall box always
+// crosses it (its strut's descent), so the nested box's text vanished from the page.
 
 import QuireCore
 import QuireIngest
@@ -91,8 +98,30 @@ struct InlineBoxContent {
   var width = 0.0
   /// The baseline that aligns the box in its line (§10.8.1), from the content top.
   var baseline: Double? = nil
-  /// Content past the height limit was left out.
+  /// Content past the height limit was cut (`fit`).
   var cut = false
+
+  /// An invisible box that clips the `items` after it to `rect`: what a cut box holds below
+  /// its cut is not drawn (the page box clips a monolithic box taller than the page, CSS
+  /// Fragmentation 3 §4.4; the box itself is capped at the page).
+  static func clip(_ rect: Rect, items: Int) -> BoxPaint {
+    var paint = BoxPaint(rect: rect)
+    paint.clippedItems = items
+    return paint
+  }
+
+  /// The part of entry `e` that is drawn when it starts `y` px below the content top and the
+  /// content is cut `limit` px below it (an atomic box cannot continue on the next page):
+  /// `e` whole when it fits; cut at the limit when it crosses it (`FlowEntry.cut(at:)`: a
+  /// line holding a nested inline block taller than the room keeps the lines of that box
+  /// that start above the cut); nil when it starts at or below the limit. Sets `cut` when
+  /// anything is left out.
+  mutating func fit(_ e: FlowEntry, at y: Double, limit: Double) -> FlowEntry? {
+    let top = y + e.spaceBefore
+    if top + e.height <= limit + 0.01 { return e }
+    cut = true
+    return top < limit - 0.01 ? e.cut(at: limit - top) : nil
+  }
 
   /// Gives the block boxes that no inner inline block placed their x inside this box's
   /// content box (`BlockBox.inlineX`; the content is still at x 0).
@@ -214,13 +243,16 @@ extension ChapterFlow {
       inlineBoxHeight(block, lines: content.height, available: available), room)
     let (dx, dy) = (ml + bl + pl, mt + bt + pt)
     var items: [DisplayItem] = []
+    let rect = Rect(
+      x: ml, y: mt, width: bl + pl + width + pr + br, height: bt + pt + contentHeight + pb + bb)
     if var paint = boxPaint(block, containing: available) {
-      paint.rect = Rect(
-        x: ml, y: mt, width: bl + pl + width + pr + br, height: bt + pt + contentHeight + pb + bb)
+      paint.rect = rect
       (paint.left.width, paint.right.width) = (bl, br)
       (paint.top.width, paint.bottom.width) = (bt, bb)
-      paint.clippedItems = block.box.clipsOverflow ? content.items.count : 0
+      paint.clippedItems = block.box.clipsOverflow || content.cut ? content.items.count : 0
       items.append(.box(paint))
+    } else if content.cut {
+      items.append(.box(InlineBoxContent.clip(rect, items: content.items.count)))
     }
     content.markInlineBox()
     content.shift(dx: dx, dy: dy)
@@ -277,6 +309,10 @@ extension ChapterFlow {
     }
     content.markInlineBox()
     content.shift(dx: ml, dy: mt)
+    if content.cut {
+      let rect = Rect(x: ml, y: mt, width: content.width, height: content.height)
+      content.items.insert(.box(InlineBoxContent.clip(rect, items: content.items.count)), at: 0)
+    }
     let height = mt + content.height + mb
     let baseline = content.baseline.map { mt + $0 } ?? height
     return LaidOutInlineBox(
@@ -323,7 +359,7 @@ extension ChapterFlow {
 
   /// The content of an inline block `width` px wide, from the content box's top-left: its
   /// blocks (`inlineBoxBlocks`), or its one paragraph as lines of a nested flow. Lines past
-  /// `limit` px are left out (`cut`): an atomic box cannot continue on the next page.
+  /// `limit` px are cut (`fit`): an atomic box cannot continue on the next page.
   mutating func inlineBoxContent(_ inner: Block, width: Double, limit: Double)
     -> InlineBoxContent
   {
@@ -344,11 +380,8 @@ extension ChapterFlow {
     inlineBoxNesting -= 1
     var out = InlineBoxContent()
     var y = 0.0
-    for e in entries {
-      if y + e.spaceBefore + e.height > limit + 0.01 {
-        out.cut = true
-        break
-      }
+    for whole in entries {
+      guard let e = out.fit(whole, at: y, limit: limit) else { break }
       y += e.spaceBefore
       out.items += e.items.map { $0.offset(dy: y) }
       for var l in e.lines {
@@ -372,7 +405,7 @@ extension ChapterFlow {
   /// markers painted by the page fragmenter over that one piece (as a floated block's,
   /// FloatBlocks.swift). The inline block is a block formatting context: its children's
   /// margins stay inside it. Its baseline is its last line box's (a table's: its first
-  /// row's). Entries past `limit` px are left out (`cut`).
+  /// row's). Entries past `limit` px are cut (`fit`).
   mutating func inlineBoxBlocks(_ blocks: [Block], width: Double, limit: Double, table: Bool)
     -> InlineBoxContent
   {
@@ -392,11 +425,8 @@ extension ChapterFlow {
     var out = InlineBoxContent()
     var kept: [FlowEntry] = []
     var y = 0.0
-    for e in nested.entries {
-      if y + e.spaceBefore + e.height > limit + 0.01 {
-        out.cut = true
-        break
-      }
+    for whole in nested.entries {
+      guard let e = out.fit(whole, at: y, limit: limit) else { break }
       y += e.spaceBefore
       if table {
         if out.baseline == nil, let b = e.firstBaseline { out.baseline = y + b }
@@ -421,5 +451,31 @@ extension DisplayItem {
     var moved = self
     moved.shift(dx: dx, dy: dy)
     return moved
+  }
+}
+
+extension FlowEntry {
+  /// The entry cut `room` px below its top, as an overflow cut cuts a crossing entry
+  /// (OverflowCut.swift): it ends on the cut; its line boxes, block boxes, images, formulas
+  /// and inline box fragments that start at or below the cut are left out (they are not
+  /// drawn) and the line boxes crossing it end on it (the manifest lists what is seen); its
+  /// display items stay, and the inline block's clip (`InlineBoxContent.clip`) hides what
+  /// lies below.
+  func cut(at room: Double) -> FlowEntry {
+    var e = self
+    let below = room - 0.01
+    e.height = max(0, room)
+    e.lines = lines.compactMap { line in
+      guard line.rect.y < below else { return nil }
+      var l = line
+      l.rect.height = min(l.rect.height, room - l.rect.y)
+      return l
+    }
+    e.blockBoxes.removeAll { $0.rect.y >= below }
+    e.images.removeAll { $0.rect.y >= below }
+    e.maths.removeAll { $0.rect.y >= below }
+    e.inlineBoxes.removeAll { $0.rect.y >= below }
+    if let b = baseline, b > room { e.baseline = nil }
+    return e
   }
 }

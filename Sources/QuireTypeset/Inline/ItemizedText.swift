@@ -57,7 +57,9 @@ struct ItemizedText {
     breaks = LineBreakOpportunities.find(scalars, language: language)
     faces = []
     scripts = []
-    assignFaces(text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces)
+    assignFaces(
+      text, styles: styles, fonts: fonts, preserveSpaces: preserveSpaces,
+      cjkContent: ContentLanguage.isCJK(language))
     if needsDictionary { DictionaryBreaks.apply(scalars, scripts: scripts, breaks: &breaks) }
   }
 
@@ -66,7 +68,8 @@ struct ItemizedText {
   /// per paragraph instead of three per character: this loop sees every character of a book)
   /// and copied into the arrays at the end.
   private mutating func assignFaces(
-    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
+    _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool,
+    cjkContent: Bool
   ) {
     let n = text.scalars.count
     let faces = UnsafeMutableBufferPointer<Int32>.allocate(capacity: n)
@@ -81,7 +84,7 @@ struct ItemizedText {
       text.styles.withUnsafeBufferPointer { sty in
         assignFaces(
           text, scalars, sty, faces, scripts, styles: styles, fonts: fonts,
-          preserveSpaces: preserveSpaces)
+          preserveSpaces: preserveSpaces, cjkContent: cjkContent)
       }
     }
     self.faces = Array(faces)
@@ -91,7 +94,7 @@ struct ItemizedText {
   private mutating func assignFaces(
     _ text: CollectedText, _ scalars: UnsafeBufferPointer<UInt32>, _ sty: UnsafeBufferPointer<Int>,
     _ faces: UnsafeMutableBufferPointer<Int32>, _ scripts: UnsafeMutableBufferPointer<hb_script_t>,
-    styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool
+    styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool, cjkContent: Bool
   ) {
     var choiceStyle = -1
     var choice = FaceChoice(face: 0, syntheticBold: false, syntheticItalic: false)
@@ -122,7 +125,8 @@ struct ItemizedText {
         faces[i] = previous
         if !ScriptFaces.isIgnorable(v), !fonts.faces[Int(previous)].hasGlyph(v) {
           refit(
-            text.scalars, cluster..<(i + 1), faces, fonts: fonts, choice: choice, script: strong)
+            text.scalars, cluster..<(i + 1), faces, fonts: fonts, choice: choice, script: strong,
+            cjkContent: cjkContent)
           previous = faces[i]
         }
         continue
@@ -142,7 +146,9 @@ struct ItemizedText {
           for k in ascii.indices { ascii[k] = -2 }
         }
         if ascii[Int(v)] == -2 {
-          ascii[Int(v)] = fonts.face(for: v, choice: choice, script: resolved).map(Int32.init) ?? -1
+          ascii[Int(v)] =
+            fonts.face(for: v, choice: choice, script: resolved, cjkContent: cjkContent).map(
+              Int32.init) ?? -1
         }
         if ascii[Int(v)] >= 0 {
           faces[i] = ascii[Int(v)]
@@ -151,7 +157,7 @@ struct ItemizedText {
           continue
         }
       }
-      if let f = fonts.face(for: v, choice: choice, script: resolved) {
+      if let f = fonts.face(for: v, choice: choice, script: resolved, cjkContent: cjkContent) {
         face = f
       } else if v >= 0x20, !ScriptFaces.isIgnorable(v) {
         missing.append(MissingGlyph(index: i, scalar: v, face: choice.face, script: resolved))
@@ -167,15 +173,15 @@ struct ItemizedText {
   private mutating func refit(
     _ scalars: [UInt32], _ range: Range<Int>,
     _ faces: UnsafeMutableBufferPointer<Int32>, fonts: FontSet, choice: FaceChoice,
-    script: hb_script_t
+    script: hb_script_t, cjkContent: Bool
   ) {
     let chars = scalars[range]
-    if let f = fonts.face(covering: chars, choice: choice, script: script) {
+    if let f = fonts.face(covering: chars, choice: choice, script: script, cjkContent: cjkContent) {
       for k in range { faces[k] = Int32(f) }
       return
     }
     let last = range.upperBound - 1
-    if fonts.face(for: chars.last!, choice: choice, script: script) == nil {
+    if fonts.face(for: chars.last!, choice: choice, script: script, cjkContent: cjkContent) == nil {
       missing.append(
         MissingGlyph(index: last, scalar: chars.last!, face: Int(faces[last]), script: script))
     }
