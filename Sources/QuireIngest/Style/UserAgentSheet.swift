@@ -33,6 +33,7 @@ enum UserAgentSheet {
     pre, listing, xmp, plaintext { white-space: pre; font-family: monospace; margin-top: 1em; margin-bottom: 1em }
     code, kbd, samp, tt { font-family: monospace }
     ul, ol, menu, dir { margin-top: 1em; margin-bottom: 1em; padding-left: 40px }
+    :is(dir, dl, menu, ol, ul) :is(dir, dl, menu, ol, ul) { margin-top: 0; margin-bottom: 0 }
     ol, ul, menu, dir { counter-reset: list-item }
     q::before { content: open-quote }
     q::after { content: close-quote }
