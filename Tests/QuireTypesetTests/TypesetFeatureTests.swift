@@ -47,11 +47,14 @@ import Testing
         kind: .list(ordered: true, start: 1), style: plain, children: items,
         location: items[0].location, element: "ol"))
     // A blockquote and a rule.
-    let q = b.run("A quoted passage, indented on both sides by the typesetter's default.", italic)
+    let q = b.run("A quoted passage, indented on both sides by its margins of 1.5 em.", italic)
     let quoteP = b.block(.paragraph, italic, inlines: [q])
+    var quote = plain
+    quote.margin.left = .rem(1.5)
+    quote.margin.right = .rem(1.5)
     b.add(
       Block(
-        kind: .blockquote, style: plain, children: [quoteP], location: quoteP.location,
+        kind: .blockquote, style: quote, children: [quoteP], location: quoteP.location,
         element: "blockquote"))
     b.add(Block(kind: .rule, style: plain, location: quoteP.location, element: "hr"))
     // Preformatted text with a line too long for the page.
