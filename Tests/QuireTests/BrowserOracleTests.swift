@@ -90,7 +90,7 @@ enum BrowserOracle {
     .enabled(
       if: BrowserOracle.runnable,
       "chromium is not installed (scripts/install-deps.sh installs it); the browser oracle needs it"
-    ), .timeLimit(.minutes(2)))
+    ), .timeLimit(.minutes(4)))
   func fixturesAgreeWithChromium() throws {
     let report = temporaryFolder("oracle-report") + ".json"
     defer { try? FileManager.default.removeItem(atPath: report) }
