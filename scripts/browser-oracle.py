@@ -109,7 +109,8 @@ def quire_chapters(manifest):
                                                  "images": [], "order": []})
         for b in page.get("blocks") or []:
             if b["index"] not in ch["blocks"]:
-                ch["blocks"][b["index"]] = dict(b, text="", page=page["number"], pages=0)
+                ch["blocks"][b["index"]] = dict(b, text="", page=page["number"], pages=0,
+                                                lines=0)
                 ch["order"].append(b["index"])
             blk = ch["blocks"][b["index"]]
             blk["pages"] += 1
@@ -118,6 +119,7 @@ def quire_chapters(manifest):
             blk = ch["blocks"].get(line["block"])
             if blk is not None and line.get("role", "text") in ("text", "note"):
                 blk["text"] += line["text"] + " "
+                blk["lines"] += 1
         ch["images"] += page.get("images") or []
         for f in page.get("inlineBoxes") or []:
             if f.get("pseudo"):
@@ -444,6 +446,13 @@ async (uaCss) => {
                  b: r.bottom - half * px(s.borderBottomWidth) - px(s.paddingBottom),
                  fs: px(s.fontSize)};
     if (own.has(i)) { box.text = own.get(i); box.li = listItem(i); box.ctx = context(i); box.inFloat = inFloat(i); }
+    // One line box: every fragment of the content shares a horizontal band (for the height
+    // check; a block holding blocks spans several bands and is left out).
+    if (own.has(i)) {
+      range.selectNodeContents(all[i]);
+      const f = [...range.getClientRects()].filter(q => q.width > 0 && q.height > 0);
+      box.oneLine = f.length > 0 && Math.max(...f.map(q => q.top)) < Math.min(...f.map(q => q.bottom)) - 1;
+    }
     if (s.display.startsWith('inline')) box.atomic = true;
     // A block inside an atomic inline box: where the line put that box differs by design, so
     // the block's edges compare from the box's content edge (an inline table's border edge).
@@ -460,6 +469,8 @@ async (uaCss) => {
     if (s.display === 'list-item') {
       box.marker = markerText(s.listStyleType, ordinal.get(all[i]) ?? 1);
       if (s.listStyleImage && s.listStyleImage !== 'none') box.marker = '[image]';
+      // An inside marker is the first inline box of the item's first line (text, not a marker).
+      if (s.listStylePosition === 'inside') box.markerInside = true;
     }
     boxes.push(box);
   }
@@ -533,6 +544,7 @@ class Tally:
             "markers": self.c["markers"], "markerPercent": self.pct("markerAgree", "markers"),
             "images": self.c["images"], "imagePercent": self.pct("imageAgree", "images"),
             "gaps": self.c["gaps"], "spacingPercent": self.pct("gapAgree", "gaps"),
+            "lineHeights": self.c["heights"], "lineHeightPercent": self.pct("heightAgree", "heights"),
             "unmapped": self.c["unmapped"], "missingInQuire": self.c["missing"],
             "hiddenInBrowser": self.c["hidden"], "textMismatches": self.c["textMismatch"],
             "orderInversions": self.c["inversions"],
@@ -622,6 +634,11 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
         li = el.get("li", -1)
         if li >= 0 and li not in quire_markers:
             quire_markers[li] = q.get("marker") or ""
+            inside = boxes.get(li, {}).get("markerInside")
+            if inside and not quire_markers[li]:
+                # Quire sets an inside marker as the line's first text: compare that text.
+                bm = boxes[li].get("marker", "")
+                quire_markers[li] = bm if bm and q.get("text", "").lstrip().startswith(bm) else ""
     for b in dom["boxes"]:
         if "text" in b and b["i"] not in seen and norm_text(b["text"]):
             tally.c["blocks"] += 1
@@ -630,6 +647,7 @@ def compare_chapter(tally, spine, qch, dom, margins, scale, tol):
             tally.miss(f"{tags[b['i']]}{ctx}: no Quire block", {"spine": spine, "tag": tags[b["i"]],
                                                            "text": b["text"][:60].strip()})
     compare_spacing(tally, spine, qch, boxes, tags, scale, tol)
+    compare_line_heights(tally, spine, qch, boxes, tags, scale, tol)
     compare_float_tops(tally, spine, qch, boxes, scale, tol)
     compare_markers(tally, spine, boxes, quire_markers, tags)
     compare_images(tally, spine, qch["images"], dom["images"], dx, scale, tol, dom["root"])
@@ -696,6 +714,28 @@ def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
                             "text": q["text"][:40].strip(), "quire": round(gq, 1),
                             "browser": round(gb, 1)}, round(gq - gb, 1))
         prev = q if ok else None
+
+
+def compare_line_heights(tally, spine, qch, boxes, tags, scale, tol):
+    """The height of a block set on one line in both engines (its line box: line-height,
+    mixed font sizes, inline images, vertical-align; CSS 2.1 §10.8). Line breaks differ by
+    design, so only blocks that are one line on both sides are compared."""
+    for index in qch["order"]:
+        q = qch["blocks"][index]
+        el = boxes.get(q["source"])
+        if (q["tag"] in ("", "td", "th") or q.get("note") or el is None or el.get("inFloat")
+                or not el.get("oneLine") or q["pages"] != 1 or q["lines"] != 1
+                or not (0 <= q["source"] < len(tags)) or tags[q["source"]] != q["tag"]):
+            continue
+        hq, hb = q["bottom"] - q["y"], (el["b"] - el["t"]) * scale
+        tally.c["heights"] += 1
+        if abs(hq - hb) <= tol:
+            tally.c["heightAgree"] += 1
+        else:
+            tally.miss(f"line height: {q['tag']}",
+                       {"spine": spine, "page": q["page"], "block": index,
+                        "text": q["text"][:40].strip(), "quire": round(hq, 1),
+                        "browser": round(hb, 1)}, round(hq - hb, 1))
 
 
 def compare_float_tops(tally, spine, qch, boxes, scale, tol):
@@ -870,6 +910,8 @@ def print_book(name, summary, classes, tolerance, limit):
           f"{s['gaps']} gaps; unmapped {s['unmapped']}, "
           f"missing in Quire {s['missingInQuire']}, hidden in browser {s['hiddenInBrowser']}, "
           f"text mismatches {s['textMismatches']}, order inversions {s['orderInversions']}")
+    if s.get("lineHeights"):
+        print(f"  one-line heights {s['lineHeightPercent']} % of {s['lineHeights']}")
     if s.get("floatTops"):
         print(f"  float tops {s['floatTopPercent']} % of {s['floatTops']}")
     if s.get("inlineFragments"):

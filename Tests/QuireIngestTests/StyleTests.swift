@@ -92,7 +92,8 @@ private func runs(_ b: Block) -> [TextRun] { b.textRuns }
     #expect(ps[3].style.fontSize == 0.625)
     #expect(ps[3].style.italic && ps[3].style.fontWeight == 700)
     #expect(ps[3].style.fontFamilies == ["Georgia", "Times New Roman", "serif"])
-    #expect(ps[3].style.lineHeight == .factor(1.2))
+    // 120 % of 10 px, a length (CSS 2.1 §10.8.1), not a factor.
+    #expect(ps[3].style.lineHeight == .length(.rem(0.75)))
     #expect(abs(ps[4].style.fontSize - 1 / 1.2) < 1e-9)
     #expect(ps[4].style.fontWeight == 700)
     #expect(
@@ -104,6 +105,40 @@ private func runs(_ b: Block) -> [TextRun] { b.textRuns }
         == EdgeLengths(
           top: .rem(1 / 16), right: .rem(2 / 16), bottom: .rem(3 / 16), left: .rem(2 / 16)))
     #expect(ps[5].style.lineHeight == .normal)
+  }
+
+  @Test func percentageLineHeightIsInheritedAsALength() {
+    // CSS 2.1 §10.8.1: a percentage computes to a length from the element's own font size
+    // and children inherit that length; a number is inherited as a number.
+    let css = """
+      div.pct { font-size: 20px; line-height: 150% }
+      div.num { font-size: 20px; line-height: 1.5 }
+      h4 { font-size: 40px }
+      """
+    let blocks = flat(
+      page(
+        "<div class=\"pct\"><h4>a</h4><p>b</p></div><div class=\"num\"><h4>c</h4></div>",
+        css: css))
+    let h4 = blocks.filter {
+      if case .heading = $0.kind { return true }
+      return false
+    }
+    #expect(h4.count == 2)
+    #expect(h4.first?.style.lineHeight == .length(.rem(1.875)))  // 30 px, not 60
+    #expect(h4.last?.style.lineHeight == .factor(1.5))
+    let p = blocks.first { $0.kind == .paragraph }
+    #expect(p?.style.lineHeight == .length(.rem(1.875)))
+  }
+
+  @Test func nestedListsHaveNoVerticalMargins() {
+    // HTML §15.3.8: a list inside a list has no block margins; the outer keeps its 1em.
+    let lists = flat(page("<ul><li>a<ol><li>b</li></ol></li></ul><ol><li>c</li></ol>"))
+      .filter {
+        if case .list = $0.kind { return true }
+        return false
+      }
+    #expect(lists.map(\.style.margin.top) == [.rem(1), .zero, .rem(1)])
+    #expect(lists.map(\.style.margin.bottom) == [.rem(1), .zero, .rem(1)])
   }
 
   @Test func propertiesAndPrefixes() {

@@ -16,6 +16,7 @@ import Testing
     italic.italic = true
     var sup = plain
     sup.verticalAlign = .super
+    sup.fontSize = plain.fontSize / 1.2  // the user-agent sheet's `font-size: smaller`
     var caps = plain
     caps.smallCaps = true
     var under = plain
@@ -47,11 +48,14 @@ import Testing
         kind: .list(ordered: true, start: 1), style: plain, children: items,
         location: items[0].location, element: "ol"))
     // A blockquote and a rule.
-    let q = b.run("A quoted passage, indented on both sides by the typesetter's default.", italic)
+    let q = b.run("A quoted passage, indented on both sides by its margins of 1.5 em.", italic)
     let quoteP = b.block(.paragraph, italic, inlines: [q])
+    var quote = plain
+    quote.margin.left = .rem(1.5)
+    quote.margin.right = .rem(1.5)
     b.add(
       Block(
-        kind: .blockquote, style: plain, children: [quoteP], location: quoteP.location,
+        kind: .blockquote, style: quote, children: [quoteP], location: quoteP.location,
         element: "blockquote"))
     b.add(Block(kind: .rule, style: plain, location: quoteP.location, element: "hr"))
     // Preformatted text with a line too long for the page.
@@ -113,8 +117,10 @@ import Testing
     #expect(runs.contains { book.fonts.faces[$0.font].origin.contains("NotoSansMono") })
     #expect(runs.contains { book.fonts.faces[$0.font].origin.contains("NotoNaskhArabic") })
     #expect(runs.contains { book.fonts.faces[$0.font].origin.contains("NotoSerifCJK") })
-    // The superscript is smaller than the text.
-    #expect(runs.contains { abs($0.size - 14 * 0.8) < 0.01 })
+    // The superscript is `smaller` than the text, and no smaller: `vertical-align` moves
+    // a run, it does not resize it.
+    #expect(runs.contains { abs($0.size - 14 / 1.2) < 0.01 })
+    #expect(!runs.contains { abs($0.size - 14 / 1.2 * 0.8) < 0.01 })
     // The big image fits the text area.
     let image = try #require(book.pages.flatMap(\.images).first)
     let o = LayoutOptions.small

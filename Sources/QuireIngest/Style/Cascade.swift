@@ -657,7 +657,10 @@ enum StyleComputer {
     switch t.kind {
     case .ident where t.text.lowercased() == "normal": return .normal
     case .number: return t.number >= 0 ? .factor(min(100, t.number)) : nil
-    case .percentage: return t.number >= 0 ? .factor(min(100, t.number / 100)) : nil
+    // A percentage computes to a length (CSS 2.1 §10.8.1): children inherit the length, not
+    // the percentage (a number is inherited as a factor of each child's own size).
+    case .percentage:
+      return t.number >= 0 ? .length(.rem(min(100, t.number / 100) * fontSize)) : nil
     default:
       if let l = length(t, fontSize: fontSize) { return .length(l) }
       return nil

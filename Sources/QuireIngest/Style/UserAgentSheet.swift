@@ -33,6 +33,9 @@ enum UserAgentSheet {
     pre, listing, xmp, plaintext { white-space: pre; font-family: monospace; margin-top: 1em; margin-bottom: 1em }
     code, kbd, samp, tt { font-family: monospace }
     ul, ol, menu, dir { margin-top: 1em; margin-bottom: 1em; padding-left: 40px }
+    ul ul, ol ul, dl ul, menu ul, dir ul, ul ol, ol ol, dl ol, menu ol, dir ol, ul dl, ol dl,
+    dl dl, menu dl, dir dl, ul menu, ol menu, dl menu, menu menu, dir menu, ul dir, ol dir,
+    dl dir, menu dir, dir dir { margin-top: 0; margin-bottom: 0 }
     ol, ul, menu, dir { counter-reset: list-item }
     q::before { content: open-quote }
     q::after { content: close-quote }

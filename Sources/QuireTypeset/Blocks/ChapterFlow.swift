@@ -182,14 +182,9 @@ struct ChapterFlow {
     var l = frame.left
     var r = frame.right
     let em = options.fontSize * st.fontSize
-    switch block.kind {
-    case .list where l - left < 0.5:
-      l += 2 * em
-    case .blockquote where l - left < 0.5:
-      l += 1.5 * em
-      r -= 1.5 * em
-    default: break
-    }
+    // A list its CSS gives no start indent still keeps its outside markers on the page (an
+    // e-reader choice: a browser hangs them past the box's edge, into the page margin).
+    if case .list = block.kind, l - left < 0.5, Self.hasOutsideMarkers(block) { l += 2 * em }
     if r - l < (block.box.width == nil ? em * 2 : 1) {  // hostile margins: keep a sliver
       l = left
       r = right
@@ -219,6 +214,14 @@ struct ChapterFlow {
 
   /// Whether a `break-before/after` value forces a break here: `page` always, `column` in
   /// a column set (where the paginator ends the column).
+  /// Whether a list has an item with a marker set outside its box (not `none`, not inside).
+  static func hasOutsideMarkers(_ list: Block) -> Bool {
+    list.children.contains {
+      if case .listItem(let marker) = $0.kind { return !marker.isEmpty }
+      return false
+    }
+  }
+
   func forcesBreak(_ rule: BreakRule) -> Bool {
     rule == .page || (rule == .column && columnSet != nil)
   }

@@ -52,7 +52,11 @@ extension ChapterFlow {
       let em = options.fontSize * st.fontSize
       for child in block.children {
         var indent = 0.0
-        if case .list = child.kind, px(child.style.padding.left, of: 0) < 0.5 { indent = 2 * em }
+        if case .list = child.kind, px(child.style.padding.left, of: 0) < 0.5,
+          ChapterFlow.hasOutsideMarkers(child)
+        {
+          indent = 2 * em
+        }
         out.include(intrinsicWidths(child, depth: depth + 1), plus: indent)
       }
     }

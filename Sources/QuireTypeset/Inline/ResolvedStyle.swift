@@ -80,16 +80,16 @@ extension ChapterFlow {
     if let i = styleIndex[style] { return i }
     let choice = fonts.choose(style, publisherFonts: options.publisherStyles)
     let face = fonts.faces[choice.face]
-    var size = min(min(max(style.fontSize, 0.2), 8) * options.fontSize, pageHeight / 2)
+    let size = min(min(max(style.fontSize, 0.2), 8) * options.fontSize, pageHeight / 2)
     var shift = 0.0
     switch style.verticalAlign {
     case .baseline: break
-    case .super:
-      shift = size * 0.35
-      size *= 0.8
-    case .sub:
-      shift = -size * 0.2
-      size *= 0.8
+    // `vertical-align` moves the box, it does not resize the text (the user-agent sheet's
+    // `font-size: smaller` on sup/sub does): by a third and a fifth of the parent's size
+    // plus a CSS px, as browsers raise and lower them (the parent's size is taken as
+    // `smaller`'s 1.2 × this one; styles are resolved without their parents).
+    case .super: shift = size * 0.4 + options.fontSize / 16
+    case .sub: shift = -(size * 0.24 + options.fontSize / 16)
     }
     var lh: Double
     switch style.lineHeight {
