@@ -18,11 +18,17 @@
 // Decoded pages pass the same check against the entry as laid-out ones, and their font
 // table must be this run's; a file that fails is a miss (the chapter is laid out and the
 // file written again). They are not in the entry itself: a page's display list is ~100
-// times its map entry, so only chapters a cached render asked for are kept. Rejected:
-// resuming the chapter's layout at page N (its flow state at a page break — collapsing
-// margins, open box fragments, floats, column sets, pending footnotes — has no persisted
-// form yet) and pages' pixels (they depend on the colour mode and would be a second copy of
-// the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
+// times its map entry, so only chapters a cached render asked for are kept.
+//
+// A chapter without display lists resumes at a page break: the entry keeps, per page, a
+// checkpoint of the flow where one has a compact form (QuireTypeset's
+// Pagination/FlowCheckpoint.swift; the entry's CheckpointSection.swift), and a render of
+// page N lays out only from the nearest checkpoint at or before N to a little past the last
+// page asked for (the chapter's first page is always a place to start). Resumed pages pass
+// the same check against the entry (Locations per page, fonts among the chapter's); a
+// mismatch takes the whole-book path and the entry is rebuilt. Their display lists are not
+// written (the chapter was not laid out whole). Rejected: pages' pixels (they depend on the
+// colour mode and would be a second copy of the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
 // are kept, because decoding and resampling a cover costs more than the rest of its page,
 // and so are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
 // cost a tenth of a text page's render.

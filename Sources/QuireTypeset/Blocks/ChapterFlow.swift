@@ -132,6 +132,7 @@ struct ChapterFlow {
     pendingSpace = 0
     pendingBreak = false
     lastLocation = e.end
+    if stop != nil, entries.count == stop?.fromEntry { stop?.base = boxFlow.flowY }
     if !floatArea.isEmpty { floatsBeside(&e) }
     attachBoxes(&e)
     entries.append(e)

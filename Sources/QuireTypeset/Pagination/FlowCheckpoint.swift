@@ -30,9 +30,9 @@
 // page begin at its top as they do in a whole layout, then the page splitter runs from the
 // page's first entry. Pages are greedy (Pagination/PageSplitter.swift): a page's end depends
 // only on the lines from its start on, and on costs that see the paragraph whole. The walk
-// stops at the first plain block boundary past (pages wanted + 1) page heights of flow, when
-// every page asked for has been followed by another, so only those pages are laid out; a
-// run that stops too early is run again to the chapter's end.
+// stops at the first plain block boundary past the pages wanted (their heights and a few
+// lines from the page's top), when the last page asked for is followed by another, so only
+// those pages are laid out; a run that stops too early is run again to the chapter's end.
 //
 // Not checkpointed (the render resumes from an earlier page, the chapter's start at worst):
 // pages starting inside tables, floats, inline blocks, column sets, `::first-line`
@@ -125,7 +125,7 @@ package struct ResumedChapter: Sendable {
 struct FlowStop {
   var fromEntry: Int
   var height: Double
-  /// Flow y of the first check past `fromEntry`.
+  /// Flow y above entry `fromEntry`, once it is laid out (`ChapterFlow.append`).
   var base: Double? = nil
 }
 
@@ -142,14 +142,9 @@ extension ChapterFlow {
   mutating func markBlock(_ block: Block, left: Double, right: Double, depth: Int) -> Bool {
     guard marks != nil || stop != nil, depth < Self.maxNesting, walk.count == depth + 1, isPlain
     else { return true }
-    if var s = stop, entries.count > s.fromEntry {
-      let base = s.base ?? boxFlow.flowY
-      s.base = base
-      stop = s
-      if boxFlow.flowY - base >= s.height {
-        stopped = true
-        return false
-      }
+    if let s = stop, let base = s.base, boxFlow.flowY - base >= s.height {
+      stopped = true
+      return false
     }
     // A paragraph with floats in it leaves them beside what follows: not restorable.
     guard marks != nil, !block.inlines.contains(where: Self.isFloated) else { return true }
@@ -336,8 +331,10 @@ extension Typesetter {
     defer { worker.caches.keep(&flow) }
     guard !flow.positioned.enabled, flow.footnotes.references.isEmpty else { return nil }
     if let count {
+      // Page `page + count - 1` ends within `count` page heights of the page's top; a few
+      // lines more give the line that did not fit on it and the next page's start.
       flow.stop = FlowStop(
-        fromEntry: 0, height: Double(count + 1) * flow.pageHeight + flow.options.fontSize)
+        fromEntry: 0, height: Double(count) * flow.pageHeight + 4 * flow.options.fontSize)
     }
     guard
       let first = flow.resume(
