@@ -207,6 +207,55 @@ enum ExternalDecoder {
     #expect(crop.pixels[1] == b.pixels[(10 * a.width + 7) * 4 + 1])
   }
 
+  /// BT.601 limited range: the primaries, white and black at their textbook codes, every gray
+  /// without colour, chroma the mean of its 2×2 block, odd sizes padded with white.
+  @Test func planarYUVIsBT601LimitedRange() {
+    let colours: [[UInt8]] = [
+      [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255],
+      [255, 255, 255, 255], [0, 0, 0, 255], [128, 128, 128, 255],
+    ]
+    let lumas: [UInt8] = [81, 145, 41, 235, 16, 126]
+    let cb: [UInt8] = [90, 54, 240, 128, 128, 128]
+    let cr: [UInt8] = [240, 34, 110, 128, 128, 128]
+    for (k, c) in colours.enumerated() {
+      let solid = PixelBuffer(
+        width: 2, height: 2, format: .rgba8,
+        pixels: Array([[UInt8]](repeating: c, count: 4).joined()))
+      #expect(
+        [UInt8](PlanarYUV.data(solid)) == [lumas[k], lumas[k], lumas[k], lumas[k], cb[k], cr[k]])
+    }
+    // 3x1 gray: padded to 4x2 with white; block 0 is two grays over two white pads.
+    let gray = PixelBuffer(width: 3, height: 1, format: .gray8, pixels: [0, 128, 255])
+    #expect(PlanarYUV.paddedSize(width: 3, height: 1) == (4, 2))
+    let yuv = [UInt8](PlanarYUV.data(gray))
+    #expect(yuv == [16, 126, 235, 235, 235, 235, 235, 235, 128, 128, 128, 128])
+    // A red/blue block: the chroma of the mean colour.
+    let mixed = PixelBuffer(
+      width: 2, height: 2, format: .rgba8,
+      pixels: colours[0] + colours[2] + colours[2] + colours[0])
+    #expect([UInt8](PlanarYUV.data(mixed)).suffix(2) == [165, 175])
+  }
+
+  /// The H.264 file decodes (ffmpeg's own BT.601 conversion back to RGB) close to the frame:
+  /// a wrong matrix, range or plane order would shift every colour far past this.
+  @Test func mp4DecodesCloseToTheFrames() throws {
+    guard VideoSink.ffmpegPath() != nil, ExternalDecoder.hasFFmpeg else {
+      print("skipped: ffmpeg is not installed")
+      return
+    }
+    let path = try Self.write("close.mp4")
+    let decoded = try ExternalDecoder.ffmpegFirstFrame(path)
+    let expected = Self.pages.current.pixels
+    #expect(decoded.count == expected.count)
+    var squared = 0.0
+    for i in 0..<Swift.min(decoded.count, expected.count) where i % 4 != 3 {
+      let d = Double(decoded[i]) - Double(expected[i])
+      squared += d * d
+    }
+    let psnr = 10 * log10(255 * 255 / Swift.max(1e-9, squared / Double(expected.count * 3 / 4)))
+    #expect(psnr > 30, "PSNR \(psnr) dB")
+  }
+
   @Test func mp4ThroughFFmpeg() throws {
     guard VideoSink.ffmpegPath() != nil, ExternalDecoder.hasFFmpeg else {
       print("skipped: ffmpeg is not installed")

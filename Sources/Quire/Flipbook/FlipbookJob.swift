@@ -162,9 +162,12 @@ struct FlipbookWriter {
       try put(book.pagePNG(n, color: request.color), as: name)
       pages.append(.init(number: n, file: name))
     }
-    let turns = try plan.singleTurns.map { (n) throws(QuireError) in try turn(from: n) }
-    let spreads = try plan.spreadTurns.map { (pair) throws(QuireError) in
-      try spreadTurn(from: pair.from, to: pair.to)
+    let maker = self  // turns are prepared by non-mutating methods, sheets written by self
+    let turns = try sheets(plan.singleTurns) { (n) throws(QuireError) in
+      try maker.turn(from: n)
+    }
+    let spreads = try sheets(plan.spreadTurns) { (pair) throws(QuireError) in
+      try maker.spreadTurn(from: pair.from, to: pair.to)
     }
     let stills = try plan.spreads.map { (s) throws(QuireError) in try spreadStill(s) }
     for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
@@ -205,39 +208,59 @@ struct FlipbookWriter {
     return t
   }
 
-  /// The single-page turn from page `n` as a sheet of its moving frames.
-  private mutating func turn(from n: Int) throws(QuireError) -> FlipbookManifest.TurnEntry {
+  /// The single-page turn from page `n`: its sheet still to be drawn and encoded.
+  private func turn(from n: Int) throws(QuireError) -> PendingSheet {
     var t = linearTurn
     t.spread = false
     let name = plan.turnFile(n)
-    let bytes = try sheet(try book.turn(from: n, t), grid: plan.single, name: name)
-    return .init(from: n, to: n + 1, file: name, bytes: bytes)
+    return PendingSheet(
+      animation: try book.turn(from: n, t), grid: plan.single, name: name,
+      entry: .init(from: n, to: n + 1, file: name, bytes: 0))
   }
 
-  /// The spread turn from spread `a` to the next spread `b` as a sheet of its moving frames.
-  private mutating func spreadTurn(from a: Spread, to b: Spread) throws(QuireError)
-    -> FlipbookManifest.TurnEntry
-  {
+  /// The spread turn from spread `a` to the next spread `b`: its sheet still to be drawn.
+  private func spreadTurn(from a: Spread, to b: Spread) throws(QuireError) -> PendingSheet {
     guard let grid = plan.spread else {
       throw .internalError("a spread turn without a spread sheet")
     }
     let name = plan.spreadFile(a)
-    let bytes = try sheet(try book.spreadTurn(from: a, to: b, linearTurn), grid: grid, name: name)
     let rtl = book.rightToLeft
-    return .init(
-      from: a.readingOrder(rtl: rtl)[0], to: b.readingOrder(rtl: rtl)[0], file: name,
-      bytes: bytes)
+    return PendingSheet(
+      animation: try book.spreadTurn(from: a, to: b, linearTurn), grid: grid, name: name,
+      entry: .init(
+        from: a.readingOrder(rtl: rtl)[0], to: b.readingOrder(rtl: rtl)[0], file: name,
+        bytes: 0))
   }
 
-  /// Writes the moving frames of `animation` as the sheet `name`; returns its bytes.
-  private mutating func sheet(_ animation: PageTurnAnimation, grid: SheetGrid, name: String)
-    throws(QuireError) -> Int
-  {
-    var sheet = TurnSheet(grid: grid)
-    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
-    let bytes = try sheet.webp(path: out.root.appendingPathComponent(name).path)
-    try put(bytes, as: name)
-    return bytes.count
+  /// Writes the sheets of `items` in order: `pending` prepares each turn (one at a time: the
+  /// book's page cache is not shared between threads), then the sheets of one core's worth of
+  /// turns are drawn and encoded in parallel — a sheet is one WebPEncode call on one thread,
+  /// most of a strip's time — and written in order. At most `cores` turns are alive at once.
+  private mutating func sheets<Item>(
+    _ items: [Item], _ pending: (Item) throws(QuireError) -> PendingSheet
+  ) throws(QuireError) -> [FlipbookManifest.TurnEntry] {
+    let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
+    var entries: [FlipbookManifest.TurnEntry] = []
+    var start = 0
+    while start < items.count {
+      let chunk = try items[start..<Swift.min(items.count, start + cores)].map {
+        (item) throws(QuireError) in try pending(item)
+      }
+      let root = out.root
+      let encoded = ParallelResults<[UInt8]>(count: chunk.count)
+      DispatchQueue.concurrentPerform(iterations: chunk.count) { k in
+        encoded.set(k, Result { () throws(QuireError) in try chunk[k].encode(in: root) })
+      }
+      for (k, sheet) in chunk.enumerated() {
+        let bytes = try encoded.take(k).get()
+        try put(bytes, as: sheet.name)
+        var entry = sheet.entry
+        entry.bytes = bytes.count
+        entries.append(entry)
+      }
+      start += chunk.count
+    }
+    return entries
   }
 
   /// Spread `s` at rest, in display order, with the gutter shadow: what the player shows in
@@ -282,5 +305,34 @@ struct FlipbookWriter {
       return ours && written[name] == nil
     }
     for name in stale { try out.remove(name) }
+  }
+}
+
+/// One turn's sheet before it is drawn: the animation, the grid, the file name and its
+/// manifest entry (bytes filled in once encoded).
+private struct PendingSheet: Sendable {
+  var animation: PageTurnAnimation
+  var grid: SheetGrid
+  var name: String
+  var entry: FlipbookManifest.TurnEntry
+
+  /// The moving frames drawn into the sheet, encoded as WebP.
+  func encode(in root: URL) throws(QuireError) -> [UInt8] {
+    var sheet = TurnSheet(grid: grid)
+    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
+    return try sheet.webp(path: root.appendingPathComponent(name).path)
+  }
+}
+
+/// One result per index of a `concurrentPerform`, each slot written by exactly one thread and
+/// read after it returns.
+private final class ParallelResults<T>: @unchecked Sendable {
+  private var items: [Result<T, QuireError>?]
+  init(count: Int) { items = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ r: Result<T, QuireError>) {
+    items.withUnsafeMutableBufferPointer { $0[i] = r }
+  }
+  func take(_ i: Int) -> Result<T, QuireError> {
+    items[i] ?? .failure(.internalError("turn sheet \(i) was not drawn"))
   }
 }

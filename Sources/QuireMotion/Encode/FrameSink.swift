@@ -200,7 +200,7 @@ package struct FlipTimeline: Sendable {
   }
 }
 
-package protocol FrameSink {
+package protocol FrameSink: SendableMetatype {
   associatedtype EncodedFrame: Sendable
   /// The per-frame work (compression); called concurrently and in any order, with the frame
   /// before it on the timeline when the caller has it (nil for the first frame, or when
@@ -255,14 +255,19 @@ package enum FlipRecorder {
   }
 
   /// The same for any schedule: `render` draws the frame at a schedule position.
+  ///
+  /// The ordered appends of one batch run on their own thread while the next batch is drawn
+  /// and compressed (a pipe to ffmpeg or libwebp's animation encoder then never leaves the
+  /// cores idle); at most two batches are alive at once.
   package static func record<Sink: FrameSink>(
     _ timeline: FrameSchedule, into sink: inout Sink, frameBytes: Int = 0,
     render: @escaping @Sendable (FrameInfo) -> PixelBuffer
   ) throws {
     let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
     let batch = Swift.min(
-      timeline.frameCount, MotionLimits.batch(cores: cores, frameBytes: frameBytes))
+      timeline.frameCount, MotionLimits.batch(cores: cores, frameBytes: 2 * frameBytes))
     let encoder = sink.encoder
+    let appender = OrderedAppender(sink)
     var carried: PixelBuffer?  // the last frame of the previous batch
     var start = 0
     while start < timeline.frameCount {
@@ -280,13 +285,47 @@ package enum FlipRecorder {
         let previous = k > 0 ? rendered[k - 1] : previousOfBatch
         encoded.set(k, Result { try encoder(rendered[k], previous) })
       }
-      for k in 0..<count {
-        try sink.append(encoded.take(k).get(), info: timeline.info(first + k))
-      }
+      guard appender.append(encoded, infos: (first..<(first + count)).map(timeline.info))
+      else { break }
       carried = rendered.last
       start += count
     }
+    sink = try appender.finish()
+  }
+}
+
+/// Appends encoded batches to a sink in order on one serial queue, so the caller can draw
+/// the next batch meanwhile. The sink is touched only by that queue until `finish` (which
+/// waits for it); the first error stops later appends and is rethrown by `finish`.
+private final class OrderedAppender<Sink: FrameSink>: @unchecked Sendable {
+  private var sink: Sink
+  private var error: Error?
+  private let queue = DispatchQueue(label: "quire.frame-sink")
+  private let pending = DispatchGroup()
+
+  init(_ sink: Sink) { self.sink = sink }
+
+  /// Waits for the previous batch, then appends this one in the background; false (and
+  /// nothing queued) once an append has failed.
+  func append(_ frames: ResultSlots<Sink.EncodedFrame>, infos: [FrameInfo]) -> Bool {
+    pending.wait()
+    guard error == nil else { return false }
+    queue.async(group: pending) {
+      for (k, info) in infos.enumerated() where self.error == nil {
+        do { try self.sink.append(frames.take(k).get(), info: info) } catch {
+          self.error = error
+        }
+      }
+    }
+    return true
+  }
+
+  /// Waits for every append, then completes the sink (or rethrows the first error).
+  func finish() throws -> Sink {
+    pending.wait()
+    if let error { throw error }
     try sink.finish()
+    return sink
   }
 }
 
