@@ -7,10 +7,11 @@ import Foundation
 // p_i = easing(t_i) drives the effect (p_0 = 0 and p_{N−1} = 1 exactly, so the first and last
 // frames are the current and next pages). Frames are rendered and compressed in parallel —
 // each frame is independent and deterministic — then appended to the sink in order:
-// `FrameSink.encoder` is the pure per-frame part (deflate for PNG/APNG), `append` the ordered
-// part (file writes, the WebP animation encoder, the ffmpeg pipe). The alternative, one
-// sequential loop, leaves a core idle; a fully concurrent sink would need the sink itself to
-// be thread-safe, which WebPAnimEncoder and a pipe are not.
+// `FrameSink.encoder` is the pure per-frame part (deflate for PNG/APNG, lossless WebP of the
+// changed rectangle, RGB → yuv420p for ffmpeg), `append` the ordered part (file writes, the
+// WebP mux, the ffmpeg pipe), which runs on its own thread while the next batch is drawn.
+// The alternative, one sequential loop, leaves a core idle; a fully concurrent sink would
+// need the sink itself to be thread-safe, which a mux and a pipe are not.
 //
 // Every sink writes through the core's `AtomicFile`: a temporary name next to its target
 // (inside the output folder), renamed into place in `finish`, so a failed run never leaves a
