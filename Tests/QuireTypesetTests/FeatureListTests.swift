@@ -24,10 +24,10 @@ import Testing
     var plain = ShapeKey(
       text: [0x66, 0x69], face: 0, smallCaps: false, rtl: false, script: 0, language: "en")
     var off = plain
-    off.features = [liga0]
+    off.style.features = FeatureList([liga0])
     #expect(plain != off)
-    #expect(off.features == [liga0])
-    plain.features = [liga0]
+    #expect(off.style.features.features == [liga0])
+    plain.style.features = FeatureList([liga0])
     #expect(plain == off)
     #expect(plain.hashValue == off.hashValue)
 

@@ -85,8 +85,8 @@ enum VerticalShaping {
   /// Tate-chu-yoko: `key`'s text shaped horizontally, then set upright in one em.
   static func combined(_ key: ShapeKey, face: Face, buffer: OpaquePointer) -> ShapedText {
     var flat = key
-    flat.vertical = .none
-    flat.rtl = false
+    flat.style.vertical = .none
+    flat.style.rtl = false
     let shaped = Shaper.run(flat, face: face, buffer: buffer)
     let box = emBox(face)
     let em = face.upem
