@@ -22,6 +22,9 @@ struct ChapterFlow {
   let pageHeight: Double
 
   var styles: [ResolvedStyle] = []
+  /// The feature lists of the styles (by index) whose list found the process-wide table
+  /// full (`FeatureList.unshared`); empty for every ordinary book.
+  var unsharedFeatures: [Int: [UInt64]] = [:]
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
   /// Characters no font has, by script and face (for the chapter's diagnostics).

@@ -299,6 +299,7 @@ extension ChapterFlow {
       shaper: shaper.take(), hyphenation: hyphenation.take())
     if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
     stage.inlineBoxes = inlineBoxes
+    stage.unsharedFeatures = unsharedFeatures
     var shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)

@@ -213,6 +213,9 @@ struct PieceShaper {
   var maths: [Int: LaidOutMath] = [:]
   /// Inline blocks by scalar index, laid out.
   var inlineBoxes: [Int: LaidOutInlineBox] = [:]
+  /// Feature lists of styles the process-wide table had no room for, by style index
+  /// (`ChapterFlow.unsharedFeatures`).
+  var unsharedFeatures: [Int: [UInt64]] = [:]
   /// The worker's caches, moved in for the stage and taken back after.
   var shaper: Shaper
   var hyphenation: WordHyphenation
@@ -638,7 +641,8 @@ struct PieceShaper {
     let wordHyphenator =
       !eligible ? nil : spanLanguage.map { hyphenation.hyphenator(for: $0) } ?? hyphenator
     var parts = shapeWord(
-      word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
+      word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil,
+      unshared: key.features == .unshared ? unsharedFeatures[si] ?? [] : nil)
     if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
@@ -746,20 +750,26 @@ struct PieceShaper {
 
   /// `key`'s word, shaped whole or in parts at `hyphenator`'s points (`ownLanguage`: the word
   /// is in a span of another language than the paragraph's; its points go through the
-  /// shared cache only, as the worker's local cache holds one dictionary's points and would
+  /// shared cache only, as the worker's run memo holds one dictionary's answers and would
   /// be emptied at every switch between the span's language and the paragraph's).
+  /// `unshared`: the style's feature list had no room in the process-wide table; shaped
+  /// with it, outside every cache.
   private mutating func shapeWord(
     _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
-    ownLanguage: Bool = false
+    ownLanguage: Bool = false, unshared: [UInt64]? = nil
   ) -> [WordPart] {
     let hyphenated = hyphenator != nil
-    if let hit = shaper.word(
-      word, fold: ShapeKey.fold(word), style: style, hyphenated: hyphenated)
+    if unshared == nil,
+      let hit = shaper.word(word, fold: ShapeKey.fold(word), style: style, hyphenated: hyphenated)
     {
       return hit
     }
     let key = ShapeKey(text: Array(word), style: style)
     var parts: [WordPart] = []
+    func shape(_ k: ShapeKey) -> ShapedText {
+      guard let unshared else { return shaper.shape(k) }
+      return shaper.shapeUnshared(k, features: unshared)
+    }
     if let hyphenator {
       var from = 0
       let points =
@@ -769,7 +779,7 @@ struct PieceShaper {
       for p in points where p > from && p < key.text.count {
         var sub = key
         sub.text = Array(key.text[from..<p])
-        parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
+        parts.append(WordPart(start: from, end: p, shaped: shape(sub)))
         from = p
       }
       var sub = key
@@ -777,11 +787,12 @@ struct PieceShaper {
       parts.append(
         WordPart(
           start: from, end: key.text.count,
-          shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
+          shaped: from == 0 ? shape(key) : shape(sub)))
     } else {
-      parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
+      parts = [WordPart(start: 0, end: key.text.count, shaped: shape(key))]
     }
-    shaper.storeWord(key, hyphenated: hyphenated, parts)
+    // An unshared feature list is no key: such words stay out of the word table.
+    if unshared == nil { shaper.storeWord(key, hyphenated: hyphenated, parts) }
     return parts
   }
 }

@@ -174,6 +174,13 @@ struct Shaper {
     return taken
   }
 
+  /// `key`'s text shaped with the feature list `features` that the process-wide table had
+  /// no room for (`key.style.features` is `.unshared`): never cached, as that number names
+  /// no one list.
+  func shapeUnshared(_ key: ShapeKey, features: [UInt64]) -> ShapedText {
+    Shaper.run(key, face: fonts.faces[key.style.face], buffer: scratch.buffer, unshared: features)
+  }
+
   mutating func shape(_ key: ShapeKey) -> ShapedText {
     if let hit = shared.get(key) { return hit }
     let result = Shaper.run(key, face: fonts.faces[key.style.face], buffer: scratch.buffer)
@@ -197,11 +204,14 @@ struct Shaper {
   static let smallCapsFeatures =
     plainFeatures + [hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max)]
 
-  /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls.
-  static func run(_ key: ShapeKey, face: Face, buffer buf: OpaquePointer?) -> ShapedText {
+  /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls, with the
+  /// features `key.style.features` names, or `unshared` (a list the table had no room for).
+  static func run(
+    _ key: ShapeKey, face: Face, buffer buf: OpaquePointer?, unshared: [UInt64]? = nil
+  ) -> ShapedText {
     guard let buf else { return ShapedText(glyphs: [], advance: 0) }
     if key.style.vertical == .combined {
-      return VerticalShaping.combined(key, face: face, buffer: buf)
+      return VerticalShaping.combined(key, face: face, buffer: buf, unshared: unshared)
     }
     hb_buffer_clear_contents(buf)
     key.text.withUnsafeBufferPointer { p in
@@ -217,8 +227,8 @@ struct Shaper {
     }
     hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
     var features = key.style.smallCaps ? Shaper.smallCapsFeatures : Shaper.plainFeatures
-    if key.style.features != .none {
-      for f in key.style.features.features {
+    if unshared != nil || key.style.features != .none {
+      for f in unshared ?? key.style.features.features {
         features.append(
           hb_feature_t(
             tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f),
