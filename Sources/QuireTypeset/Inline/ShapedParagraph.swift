@@ -640,9 +640,10 @@ struct PieceShaper {
     }
     let wordHyphenator =
       !eligible ? nil : spanLanguage.map { hyphenation.hyphenator(for: $0) } ?? hyphenator
-    var parts = shapeWord(
-      word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil,
-      unshared: key.features == .unshared ? unsharedFeatures[si] ?? [] : nil)
+    var parts =
+      key.features == .unshared
+      ? unsharedWord(word, key, hyphenate: wordHyphenator, features: unsharedFeatures[si] ?? [])
+      : shapeWord(word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
     if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
@@ -752,24 +753,18 @@ struct PieceShaper {
   /// is in a span of another language than the paragraph's; its points go through the
   /// shared cache only, as the worker's run memo holds one dictionary's answers and would
   /// be emptied at every switch between the span's language and the paragraph's).
-  /// `unshared`: the style's feature list had no room in the process-wide table; shaped
-  /// with it, outside every cache.
   private mutating func shapeWord(
     _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
-    ownLanguage: Bool = false, unshared: [UInt64]? = nil
+    ownLanguage: Bool = false
   ) -> [WordPart] {
     let hyphenated = hyphenator != nil
-    if unshared == nil,
-      let hit = shaper.word(word, fold: ShapeKey.fold(word), style: style, hyphenated: hyphenated)
+    if let hit = shaper.word(
+      word, fold: ShapeKey.fold(word), style: style, hyphenated: hyphenated)
     {
       return hit
     }
     let key = ShapeKey(text: Array(word), style: style)
     var parts: [WordPart] = []
-    func shape(_ k: ShapeKey) -> ShapedText {
-      guard let unshared else { return shaper.shape(k) }
-      return shaper.shapeUnshared(k, features: unshared)
-    }
     if let hyphenator {
       var from = 0
       let points =
@@ -779,7 +774,7 @@ struct PieceShaper {
       for p in points where p > from && p < key.text.count {
         var sub = key
         sub.text = Array(key.text[from..<p])
-        parts.append(WordPart(start: from, end: p, shaped: shape(sub)))
+        parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
         from = p
       }
       var sub = key
@@ -787,12 +782,33 @@ struct PieceShaper {
       parts.append(
         WordPart(
           start: from, end: key.text.count,
-          shaped: from == 0 ? shape(key) : shape(sub)))
+          shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
     } else {
-      parts = [WordPart(start: 0, end: key.text.count, shaped: shape(key))]
+      parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
     }
-    // An unshared feature list is no key: such words stay out of the word table.
-    if unshared == nil { shaper.storeWord(key, hyphenated: hyphenated, parts) }
+    shaper.storeWord(key, hyphenated: hyphenated, parts)
+    return parts
+  }
+
+  /// `shapeWord` for a style whose feature list had no room in the process-wide table
+  /// (`FeatureList.unshared`): shaped with `features`, outside the word table and the
+  /// shared cache (that number names no one list). Off the hot path: `shapeWord` stays as
+  /// it was, one integer comparison in `flush` chooses.
+  private mutating func unsharedWord(
+    _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
+    features: [UInt64]
+  ) -> [WordPart] {
+    let key = ShapeKey(text: Array(word), style: style)
+    let points = hyphenator.map { hyphenation.sharedPoints(key.text, $0) } ?? []
+    var parts: [WordPart] = []
+    var from = 0
+    for p in points + [key.text.count] where p > from && p <= key.text.count {
+      var sub = key
+      sub.text = Array(key.text[from..<p])
+      parts.append(
+        WordPart(start: from, end: p, shaped: shaper.shapeUnshared(sub, features: features)))
+      from = p
+    }
     return parts
   }
 }
