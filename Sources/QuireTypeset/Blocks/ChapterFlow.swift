@@ -114,8 +114,9 @@ struct ChapterFlow {
     marginNeg = 0
   }
 
-  mutating func append(_ e: FlowEntry) {
-    var e = e
+  /// Adds `e` (taken, not copied: a flow entry holds a dozen references) after the
+  /// pending margins and breaks.
+  mutating func append(_ e: consuming FlowEntry) {
     flushMargins()
     e.spaceBefore = max(0, pendingSpace)
     e.forcedBreakBefore = e.forcedBreakBefore || pendingBreak
