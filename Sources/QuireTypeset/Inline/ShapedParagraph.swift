@@ -62,7 +62,7 @@ struct Piece {
 
   /// A piece of text: no image, formula or inline block. `flush` makes one per word part;
   /// the general init's optional arguments cost a temporary built and destroyed each, and
-  /// the piece a copy into the array (~60 M instructions on moby-dick).
+  /// the piece a copy into the array (77 M instructions on moby-dick, paginate-cost.md).
   @inline(__always)
   init(
     text start: Int, end: Int, style: Int, face: Int, size: Double, shaped: ShapedText,
