@@ -188,11 +188,12 @@ package final class Typesetter: Sendable {
 
   var breaker: any ParagraphBreaker { options.paragraphBreaker }
 
-  /// What a worker keeps from one chapter to the next: shaped words and hyphenation points.
+  /// What a worker keeps from one chapter to the next: shaped words (with their
+  /// hyphenation points) and libhyphen's answers per letter run.
   struct WorkerCaches {
     var shaper: Shaper
-    var hyphenPoints: [[UInt32]: [Int]] = [:]
-    /// The dictionary `hyphenPoints` come from.
+    var hyphenRuns = HyphenRunMemo()
+    /// The dictionary `hyphenRuns` come from.
     var hyphenDictionary: ObjectIdentifier? = nil
     /// Whether text lines get every glyph: false when the pages are only counted and mapped,
     /// never drawn (ChapterFlow.drawsGlyphs).
@@ -229,8 +230,8 @@ package final class Typesetter: Sendable {
       breaker: breaker, sharedHyphens: hyphens, firstBlock: firstBlock[spineIndex])
     flow.languages = ContentLanguage(
       chapter: chapter, packageLanguage: document.metadata.language, reader: options.language)
-    flow.hyphenation.points = caches.hyphenPoints
-    flow.hyphenation.pointsDictionary = caches.hyphenDictionary
+    flow.hyphenation.runs = caches.hyphenRuns
+    flow.hyphenation.runsDictionary = caches.hyphenDictionary
     flow.vertical = vertical
     flow.drawsGlyphs = caches.drawsGlyphs
     flow.verticalRL = chapter.writingMode == .verticalRL
@@ -240,13 +241,12 @@ package final class Typesetter: Sendable {
       flow.positioned.enabled = true
       flow.positioned.containingHeight = viewport.height
     }
-    caches.hyphenPoints = [:]
+    caches.hyphenRuns = HyphenRunMemo()
     defer {
       caches.shaper = flow.shaper.take()
-      caches.hyphenPoints = flow.hyphenation.points
-      caches.hyphenDictionary = flow.hyphenation.pointsDictionary
-      if caches.hyphenPoints.count > 200_000 { caches.hyphenPoints = [:] }
-      flow.hyphenation.points = [:]
+      caches.hyphenRuns = flow.hyphenation.runs
+      caches.hyphenDictionary = flow.hyphenation.runsDictionary
+      flow.hyphenation.runs = HyphenRunMemo()
     }
     flow.layout(
       blocks: chapter.blocks, left: options.margins.left,

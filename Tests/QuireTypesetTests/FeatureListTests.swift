@@ -1,3 +1,4 @@
+import CHarfBuzz
 import QuireIngest
 import Testing
 
@@ -24,10 +25,10 @@ import Testing
     var plain = ShapeKey(
       text: [0x66, 0x69], face: 0, smallCaps: false, rtl: false, script: 0, language: "en")
     var off = plain
-    off.features = [liga0]
+    off.style.features = FeatureList([liga0])
     #expect(plain != off)
-    #expect(off.features == [liga0])
-    plain.features = [liga0]
+    #expect(off.style.features.features == [liga0])
+    plain.style.features = FeatureList([liga0])
     #expect(plain == off)
     #expect(plain.hashValue == off.hashValue)
 
@@ -42,5 +43,38 @@ import Testing
         .shaped.advance == 7)
     #expect(table.find(word, fold: ShapeKey.fold(word), style: other, hyphenated: false) == nil)
     #expect(table.find(word, fold: ShapeKey.fold(word), style: off.style, hyphenated: true) == nil)
+  }
+
+  /// A full table numbers no new list: it answers `unshared`, and known lists keep theirs.
+  @Test func aFullTableAnswersUnshared() {
+    var table = FeatureTable(limit: 2)
+    let a = table.intern([onum])
+    let b = table.intern([liga0])
+    #expect(a != b && a != .unshared && b != .unshared && a != .none)
+    #expect(table.intern([onum, liga0]) == .unshared)
+    #expect(table.intern([liga0, onum]) == .unshared)
+    #expect(table.intern([onum]) == a)
+    #expect(FeatureList.unshared.features.isEmpty)  // the caller holds an unshared list
+  }
+
+  /// An unshared list is shaped with its features, exactly as an interned one: never
+  /// silently without them.
+  @Test func unsharedListsShapeWithTheirFeatures() {
+    let text = "office".unicodeScalars.map(\.value)
+    var key = ShapeKey(
+      text: text, face: TextFeatureTests.serif, smallCaps: false, rtl: false,
+      script: HB_SCRIPT_LATIN.rawValue, language: "en")
+    let shaper = Shaper(fonts: FontTests.set, shared: ShapeCache())
+    let plain = shaper.shapeUnshared(key, features: [])
+    var interned = key
+    interned.style.features = FeatureList([liga0])
+    let face = FontTests.set.faces[TextFeatureTests.serif]
+    let withList = Shaper.run(interned, face: face)
+    key.style.features = .unshared
+    let unshared = shaper.shapeUnshared(key, features: [liga0])
+    #expect(plain.glyphs.count < 6)  // the ffi ligature
+    #expect(withList.glyphs.count == 6)
+    #expect(unshared.glyphs.map(\.glyph) == withList.glyphs.map(\.glyph))
+    #expect(unshared.advance == withList.advance)
   }
 }

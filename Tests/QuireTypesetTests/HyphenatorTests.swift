@@ -58,6 +58,28 @@ private func dictionaryInstalled(_ name: String) -> Bool {
     }
   }
 
+  /// The run memo answers exactly what libhyphen answers, once per lowercased letter run:
+  /// case and punctuation variants of a word share one entry.
+  @Test(.enabled(if: dictionaryInstalled("en_US")))
+  func runMemoAgreesAndSharesVariants() throws {
+    let h = try #require(Hyphenator.forLanguage("en"))
+    let words = [
+      "whaleboat", "Whaleboat", "whaleboat,", "“Whaleboat!”", "whaleboat's", "WHALEBOAT",
+      "hyphenation", "hyphenation—extraordinary", "naïveté", "café-extraordinary", "cat",
+    ]
+    var memo = HyphenRunMemo()
+    for w in words {
+      let scalars = w.unicodeScalars.map(\.value)
+      let plain = h.hyphenationPoints(scalarValues: scalars)
+      #expect(h.hyphenationPoints(scalarValues: scalars, memo: &memo) == plain, "\(w)")
+      // A second ask is answered from the memo, the same.
+      #expect(h.hyphenationPoints(scalarValues: scalars, memo: &memo) == plain, "\(w)")
+    }
+    // whaleboat, hyphenation, extraordinary, naïveté (WHALEBOAT is an acronym to the
+    // hyphenator and never reaches libhyphen; "café", "cat" and "s" are too short).
+    #expect(memo.count == 4)
+  }
+
   @Test(.enabled(if: dictionaryInstalled("de_DE")))
   func germanLatin1Dictionary() throws {
     let h = try #require(Hyphenator.forLanguage("de-CH"))

@@ -44,7 +44,7 @@ import Testing
       text: text, face: Self.serif, smallCaps: false, rtl: false, script: HB_SCRIPT_LATIN.rawValue,
       language: "en")
     var off = plain
-    off.features = [ChapterFlow.feature(FontFeature("liga", 0))]
+    off.style.features = FeatureList([ChapterFlow.feature(FontFeature("liga", 0))])
     #expect(plain != off)
     #expect(shaper.shape(plain).glyphs.count != shaper.shape(off).glyphs.count)
   }

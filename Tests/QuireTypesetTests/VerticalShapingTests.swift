@@ -39,7 +39,7 @@ import Testing
       text: Self.text.unicodeScalars.map(\.value), face: face, smallCaps: false, rtl: false,
       script: HB_SCRIPT_HAN.rawValue, language: "ja")
     let horizontal = shaper.shape(key)
-    key.vertical = .upright
+    key.style.vertical = .upright
     let upright = shaper.shape(key)
     let centre = Float(VerticalShaping.emBox(set.faces[face]).centre)
     #expect(centre == 380)  // (880 + −120) / 2: the ideographic em box of Noto Serif CJK
@@ -125,7 +125,7 @@ import Testing
     var key = ShapeKey(
       text: [0x41, 0x62], face: face, smallCaps: false, rtl: false,
       script: HB_SCRIPT_LATIN.rawValue, language: "")
-    key.vertical = .upright
+    key.style.vertical = .upright
     let upright = shaper.shape(key)
     let centre = Float(VerticalShaping.emBox(set.faces[face]).centre)
     let expected = Self.parse("[36=0@-352,-1038+0,-1362|69=1@-307,-1056+0,-1362]")
@@ -147,7 +147,7 @@ import Testing
         text: digits.unicodeScalars.map(\.value), face: face, smallCaps: false, rtl: false,
         script: HB_SCRIPT_COMMON.rawValue, language: "ja")
       let flat = shaper.shape(key)
-      key.vertical = .combined
+      key.style.vertical = .combined
       let combined = shaper.shape(key)
       #expect(combined.glyphs.count == flat.glyphs.count)
       #expect(combined.advance == max(upem, flat.advance))

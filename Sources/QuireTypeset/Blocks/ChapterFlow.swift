@@ -22,6 +22,9 @@ struct ChapterFlow {
   let pageHeight: Double
 
   var styles: [ResolvedStyle] = []
+  /// The feature lists of the styles (by index) whose list found the process-wide table
+  /// full (`FeatureList.unshared`); empty for every ordinary book.
+  var unsharedFeatures: [Int: [UInt64]] = [:]
   var styleIndex: [ComputedStyle: Int] = [:]
   var entries: [FlowEntry] = []
   /// Characters no font has, by script and face (for the chapter's diagnostics).
@@ -111,8 +114,9 @@ struct ChapterFlow {
     marginNeg = 0
   }
 
-  mutating func append(_ e: FlowEntry) {
-    var e = e
+  /// Adds `e` (taken, not copied: a flow entry holds a dozen references) after the
+  /// pending margins and breaks.
+  mutating func append(_ e: consuming FlowEntry) {
     flushMargins()
     e.spaceBefore = max(0, pendingSpace)
     e.forcedBreakBefore = e.forcedBreakBefore || pendingBreak

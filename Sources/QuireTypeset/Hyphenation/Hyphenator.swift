@@ -165,10 +165,11 @@ package final class Hyphenator: Sendable {
   /// If the word contains soft hyphens (U+00AD) only those are used: each soft hyphen at
   /// scalar index j yields the point j (the soft hyphen itself is invisible).
   package func hyphenationPoints(in word: String) -> [Int] {
-    hyphenationPoints(scalars: Array(word.unicodeScalars))
+    var memo = HyphenRunMemo()
+    return hyphenationPoints(scalars: Array(word.unicodeScalars), memo: &memo)
   }
 
-  private func hyphenationPoints(scalars: [Unicode.Scalar]) -> [Int] {
+  private func hyphenationPoints(scalars: [Unicode.Scalar], memo: inout HyphenRunMemo) -> [Int] {
     guard scalars.count >= minWordLength, scalars.count <= 4 * Hyphenator.maxWordLength else {
       return softHyphenPoints(scalars)
     }
@@ -192,7 +193,7 @@ package final class Hyphenator: Sendable {
       var j = i
       while j < scalars.count, Hyphenator.isWordScalar(scalars[j]) { j += 1 }
       if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
-        for p in runPoints(scalars[i..<j]) { points.append(i + p) }
+        for p in runPoints(scalars[i..<j], memo: &memo) { points.append(i + p) }
       }
       i = j
     }
@@ -205,6 +206,13 @@ package final class Hyphenator: Sendable {
   /// lookups: in ASCII, digits are the only numerics, A–Z/a–z the only cased letters and
   /// the only word scalars, and every dictionary encoding is the identity.
   func hyphenationPoints(scalarValues word: [UInt32]) -> [Int] {
+    var memo = HyphenRunMemo()
+    return hyphenationPoints(scalarValues: word, memo: &memo)
+  }
+
+  /// `hyphenationPoints(scalarValues:)`, with libhyphen's answers for letter runs kept in
+  /// `memo` (which must hold this hyphenator's answers only).
+  func hyphenationPoints(scalarValues word: [UInt32], memo: inout HyphenRunMemo) -> [Int] {
     var ascii = true
     for v in word where v >= 0x80 {
       ascii = false
@@ -217,7 +225,7 @@ package final class Hyphenator: Sendable {
         guard let u = Unicode.Scalar(v) else { return [] }
         scalars.append(u)
       }
-      return hyphenationPoints(scalars: scalars)
+      return hyphenationPoints(scalars: scalars, memo: &memo)
     }
     guard word.count >= minWordLength, word.count <= 4 * Hyphenator.maxWordLength else {
       return []
@@ -250,7 +258,7 @@ package final class Hyphenator: Sendable {
           let lower = v <= 0x5A ? v + 0x20 : v
           bytes.append(CChar(bitPattern: UInt8(truncatingIfNeeded: lower)))
         }
-        for p in libhyphenPoints(bytes, charCount: j - i) { points.append(i + p) }
+        for p in memo.points(bytes, charCount: j - i, libhyphenPoints) { points.append(i + p) }
       }
       i = j
     }
@@ -273,13 +281,13 @@ package final class Hyphenator: Sendable {
   }
 
   /// Points inside one letter run (indices relative to the run's start).
-  private func runPoints(_ run: ArraySlice<Unicode.Scalar>) -> [Int] {
+  private func runPoints(_ run: ArraySlice<Unicode.Scalar>, memo: inout HyphenRunMemo) -> [Int] {
     let lower: [Unicode.Scalar] = run.map { s in
       let m = s.properties.lowercaseMapping.unicodeScalars
       return m.count == 1 ? m.first! : s
     }
     guard let bytes = encoding.encode(lower) else { return [] }
-    return libhyphenPoints(bytes, charCount: lower.count)
+    return memo.points(bytes, charCount: lower.count, libhyphenPoints)
   }
 
   /// libhyphen's points for one lowercased letter run in the dictionary's encoding.
@@ -312,6 +320,40 @@ package final class Hyphenator: Sendable {
       points.append(k + 1)
     }
     return points
+  }
+}
+
+/// libhyphen's points of lowercased letter runs by their encoded bytes, for one dictionary.
+///
+/// A book's pieces are words with their case and punctuation ("Whale", "whale,", "whale."),
+/// each a key of its own in the word caches, but the patterns only ever see the lowercased
+/// letter run ("whale"): this keeps that answer, so libhyphen runs once per distinct run. A
+/// run's bytes decide its character count in the dictionary's encoding, so they are the
+/// whole key. Emptied at `limit` entries (bounded memory).
+struct HyphenRunMemo {
+  /// A run's bytes, hashed in one call (an array's own hash feeds the hasher per element).
+  private struct Run: Hashable {
+    var bytes: [CChar]
+    func hash(into h: inout Hasher) { bytes.withUnsafeBytes { h.combine(bytes: $0) } }
+  }
+  private var answers: [Run: [Int]] = [:]
+  /// Runs kept at most.
+  static let limit = 100_000
+
+  var count: Int { answers.count }
+
+  mutating func removeAll() { answers.removeAll(keepingCapacity: true) }
+
+  /// The points of the run `bytes`, from `compute` the first time.
+  mutating func points(
+    _ bytes: [CChar], charCount: Int, _ compute: ([CChar], Int) -> [Int]
+  ) -> [Int] {
+    let run = Run(bytes: bytes)
+    if let known = answers[run] { return known }
+    let found = compute(bytes, charCount)
+    if answers.count >= HyphenRunMemo.limit { answers.removeAll(keepingCapacity: true) }
+    answers[run] = found
+    return found
   }
 }
 

@@ -1,17 +1,26 @@
 // Hyphenation points of words as the typesetter asks for them: the dictionary for a language
-// looked up once per chapter, and points cached per word (for the worker, and process-wide
-// through `shared`), because the same long words come back page after page.
+// looked up once per chapter, and points cached per word process-wide (`shared`), because
+// the same long words come back page after page.
+//
+// A worker asks only for words its shaper's word table (Shaping/WordTable.swift) does not
+// hold yet, and that table keeps a word's points with its shaped parts, so a per-worker
+// table of points by word saw almost no repeat (328 of 18,897 asks on moby-dick) and cost
+// 38 M instructions in hashing and inserts; it is gone. What does repeat is the letter
+// run: "Whale", "whale," and "whale." are three words but one lowercased run for the
+// patterns, so libhyphen's answers are kept per run (`HyphenRunMemo`) while the dictionary
+// stays the same. Measured in Benchmarks/paginate-cost.md, session 12.
 
 /// A worker's hyphenation state: dictionaries by language and points by word.
 struct WordHyphenation {
   /// Dictionaries by language tag (`nil`: no dictionary for that language).
   var dictionaries: [String: Hyphenator?] = [:]
-  /// Points by word (scalar values) in the dictionary `pointsDictionary`, kept from chapter
-  /// to chapter by a worker while the dictionary stays the same.
-  var points: [[UInt32]: [Int]] = [:]
-  /// The dictionary whose points `points` holds (a paragraph in another language empties
-  /// it: the same word has other points in another language's patterns).
-  var pointsDictionary: ObjectIdentifier? = nil
+  /// libhyphen's answers per letter run in the dictionary `runsDictionary`, kept from
+  /// chapter to chapter by a worker while the dictionary stays the same: words that differ
+  /// only in case or punctuation ask it once.
+  var runs = HyphenRunMemo()
+  /// The dictionary whose answers `runs` holds (a paragraph in another language empties
+  /// it: the same run has other points in another language's patterns).
+  var runsDictionary: ObjectIdentifier? = nil
   /// Points shared by all workers.
   let shared: SharedCache<HyphenKey, [Int]>
 
@@ -45,18 +54,13 @@ struct WordHyphenation {
   /// Hyphenation points of a word (scalar indices), cached.
   mutating func points(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
     let dictionary = ObjectIdentifier(h)
-    if dictionary != pointsDictionary {
-      points.removeAll(keepingCapacity: true)
-      pointsDictionary = dictionary
+    if dictionary != runsDictionary {
+      runs.removeAll()
+      runsDictionary = dictionary
     }
-    if let hit = points[word] { return hit }
     let key = HyphenKey(word: word, dictionary: dictionary)
-    if let hit = shared.get(key) {
-      points[word] = hit
-      return hit
-    }
-    let found = h.hyphenationPoints(scalarValues: word)
-    points[word] = found
+    if let hit = shared.get(key) { return hit }
+    let found = h.hyphenationPoints(scalarValues: word, memo: &runs)
     shared.put(key, found)
     return found
   }

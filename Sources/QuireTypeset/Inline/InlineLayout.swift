@@ -195,15 +195,14 @@ extension ChapterFlow {
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
-    for line in composer.compose(breaks, shaper: &shaper) {
+    let lines = composer.compose(breaks, shaper: &shaper)
+    for k in lines.indices {  // borrowed: `for line in` copied each line (a dozen references)
       if beside != nil {
-        setBeside(&beside!, line: line.index, top: top, lineHeight: strut, left: left, right: right)
-      }
-      if line.clipped {
-        notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
+        setBeside(
+          &beside!, line: lines[k].index, top: top, lineHeight: strut, left: left, right: right)
       }
       appendLine(
-        line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
+        lines[k], of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)
     }
     guard var beside else {
@@ -299,6 +298,7 @@ extension ChapterFlow {
       shaper: shaper.take(), hyphenation: hyphenation.take())
     if !text.maths.isEmpty { stage.maths = layoutMath(text, styles: styles, width: width) }
     stage.inlineBoxes = inlineBoxes
+    stage.unsharedFeatures = unsharedFeatures
     var shaped = stage.shape()
     shaper = stage.shaper.take()
     swap(&stage.hyphenation, &hyphenation)
@@ -323,11 +323,14 @@ extension ChapterFlow {
   }
 
   /// One composed line as a flow entry: the list marker on the first line, widows and
-  /// orphans as split flags.
+  /// orphans as split flags; a clipped line is noted.
   mutating func appendLine(
     _ line: ComposedLine, of lineCount: Int, block blockNumber: Int, style st: ComputedStyle,
     blockStyle: Int, left: Double, endOffset: Int
   ) {
+    if line.clipped {
+      notes.clipped.add(1, offset: line.firstSource == Int.max ? 0 : line.firstSource)
+    }
     var entry = FlowEntry(
       spaceBefore: 0, height: line.height,
       start: Location(

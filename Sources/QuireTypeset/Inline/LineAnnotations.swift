@@ -207,7 +207,7 @@ struct Annotation {
     var key = ShapeKey(
       text: scalars, face: face, smallCaps: false, rtl: false, script: script.rawValue,
       language: "")
-    key.vertical = form
+    key.style.vertical = form
     return key
   }
 

@@ -119,6 +119,10 @@ extension ChapterFlow {
     refine(&resolved, face: face)
     styles.append(resolved)
     styleIndex[style] = styles.count - 1
+    if resolved.features == .unshared {
+      // The process-wide table is full: this style keeps its list (FeatureList.swift).
+      unsharedFeatures[styles.count - 1] = Self.features(resolved, face: face)
+    }
     return styles.count - 1
   }
 }
@@ -132,13 +136,7 @@ extension ChapterFlow {
     r.autoHyphens = options.hyphenate == .auto && style.hyphens != .none && wraps
     r.letterSpacing = t.letterSpacing.map { max(-r.size, min(r.size * 2, px($0, of: 0))) } ?? 0
     r.wordSpacing = t.wordSpacing.map { max(-r.size, min(r.size * 4, px($0, of: 0))) } ?? 0
-    var features = t.variantFeatures.map(Self.feature)
-    if r.letterSpacing != 0 {
-      features += ["liga", "clig", "dlig", "hlig"].map { Self.feature(FontFeature($0, 0)) }
-    }
-    if t.allSmallCaps && face.hasSmallCaps { features.append(Self.feature(FontFeature("c2sc"))) }
-    features += t.featureSettings.map(Self.feature)
-    r.features = FeatureList(features)
+    r.features = FeatureList(Self.features(r, face: face))
     r.wordBreak = t.wordBreak
     r.autospace = t.autospace
     r.strictLineBreak = t.lineBreak == .strict
@@ -149,7 +147,20 @@ extension ChapterFlow {
     r.inlineBoxes = resolveInlineBoxes(style, face: face)
   }
 
-  /// A feature as `ShapeKey.features` holds it.
+  /// The OpenType features `r` is shaped with beyond kern, liga and smcp (its letter
+  /// spacing must be resolved).
+  static func features(_ r: ResolvedStyle, face: Face) -> [UInt64] {
+    let t = r.style.text
+    var features = t.variantFeatures.map(Self.feature)
+    if r.letterSpacing != 0 {
+      features += ["liga", "clig", "dlig", "hlig"].map { Self.feature(FontFeature($0, 0)) }
+    }
+    if t.allSmallCaps && face.hasSmallCaps { features.append(Self.feature(FontFeature("c2sc"))) }
+    features += t.featureSettings.map(Self.feature)
+    return features
+  }
+
+  /// A feature as `ShapeStyle.features` holds it (`tag << 32 | value`).
   static func feature(_ f: FontFeature) -> UInt64 {
     var tag: UInt32 = 0
     for b in f.tag.utf8.prefix(4) { tag = tag << 8 | UInt32(b) }

@@ -60,6 +60,24 @@ struct Piece {
     }
   }
 
+  /// A piece of text: no image, formula or inline block. `flush` makes one per word part;
+  /// the general init's optional arguments cost a temporary built and destroyed each, and
+  /// the piece a copy into the array (77 M instructions on moby-dick, paginate-cost.md).
+  @inline(__always)
+  init(
+    text start: Int, end: Int, style: Int, face: Int, size: Double, shaped: ShapedText,
+    width: Double, form: VerticalForm
+  ) {
+    self.start = start
+    self.end = end
+    self.style = style
+    self.face = face
+    self.size = size
+    self.shaped = shaped
+    self.width = width
+    self.form = form
+  }
+
   var image: ImagePlacement? {
     get { object?.image }
     set { withObject { $0.image = newValue } }
@@ -195,6 +213,9 @@ struct PieceShaper {
   var maths: [Int: LaidOutMath] = [:]
   /// Inline blocks by scalar index, laid out.
   var inlineBoxes: [Int: LaidOutInlineBox] = [:]
+  /// Feature lists of styles the process-wide table had no room for, by style index
+  /// (`ChapterFlow.unsharedFeatures`).
+  var unsharedFeatures: [Int: [UInt64]] = [:]
   /// The worker's caches, moved in for the stage and taken back after.
   var shaper: Shaper
   var hyphenation: WordHyphenation
@@ -619,8 +640,10 @@ struct PieceShaper {
     }
     let wordHyphenator =
       !eligible ? nil : spanLanguage.map { hyphenation.hyphenator(for: $0) } ?? hyphenator
-    var parts = shapeWord(
-      word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
+    var parts =
+      key.features == .unshared
+      ? unsharedWord(word, key, hyphenate: wordHyphenator, features: unsharedFeatures[si] ?? [])
+      : shapeWord(word, key, hyphenate: wordHyphenator, ownLanguage: spanLanguage != nil)
     if pieceForm == .combined { size = VerticalShaping.combinedSize(size, parts, upem: upem) }
     let spacing = styles[si].letterSpacing
     if spacing != 0 && !PieceShaper.isCursive(script) {
@@ -653,7 +676,7 @@ struct PieceShaper {
       }
       out.pieces.append(
         Piece(
-          start: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
+          text: pieceStart + part.start, end: pieceStart + part.end, style: si, face: pieceFace,
           size: size, shaped: part.shaped, width: w, form: pieceForm))
       out.items.append(.box(width: w))
       out.sources.append(.piece(out.pieces.count - 1))
@@ -728,7 +751,7 @@ struct PieceShaper {
 
   /// `key`'s word, shaped whole or in parts at `hyphenator`'s points (`ownLanguage`: the word
   /// is in a span of another language than the paragraph's; its points go through the
-  /// shared cache only, as the worker's local cache holds one dictionary's points and would
+  /// shared cache only, as the worker's run memo holds one dictionary's answers and would
   /// be emptied at every switch between the span's language and the paragraph's).
   private mutating func shapeWord(
     _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
@@ -764,6 +787,28 @@ struct PieceShaper {
       parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
     }
     shaper.storeWord(key, hyphenated: hyphenated, parts)
+    return parts
+  }
+
+  /// `shapeWord` for a style whose feature list had no room in the process-wide table
+  /// (`FeatureList.unshared`): shaped with `features`, outside the word table and the
+  /// shared cache (that number names no one list). Off the hot path: `shapeWord` stays as
+  /// it was, one integer comparison in `flush` chooses.
+  private mutating func unsharedWord(
+    _ word: ArraySlice<UInt32>, _ style: ShapeStyle, hyphenate hyphenator: Hyphenator?,
+    features: [UInt64]
+  ) -> [WordPart] {
+    let key = ShapeKey(text: Array(word), style: style)
+    let points = hyphenator.map { hyphenation.sharedPoints(key.text, $0) } ?? []
+    var parts: [WordPart] = []
+    var from = 0
+    for p in points + [key.text.count] where p > from && p <= key.text.count {
+      var sub = key
+      sub.text = Array(key.text[from..<p])
+      parts.append(
+        WordPart(start: from, end: p, shaped: shaper.shapeUnshared(sub, features: features)))
+      from = p
+    }
     return parts
   }
 }

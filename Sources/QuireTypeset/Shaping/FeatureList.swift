@@ -9,48 +9,63 @@
 //
 // The table is process-wide behind one mutex, so a number means the same list in every
 // worker and the shared shape cache can compare keys by number. It holds at most
-// `FeatureList.limit` distinct lists (a book has a handful; a hostile one with more gets
-// the later lists shaped without their extra features, never unbounded memory). Number 0 is
-// the empty list and never takes the lock.
+// `FeatureList.limit` distinct lists (a book has a handful), so its memory is bounded
+// whatever a hostile book or a long batch asks. A list that finds the table full is not
+// dropped: it gets `FeatureList.unshared`, a number that names no one list, and the style
+// that holds it keeps the list itself; words in that style are shaped with it on the slow
+// path (no word table, no shared cache: Inline/ShapedParagraph.swift `shapeWord`). Number 0
+// is the empty list and never takes the lock.
 
 import QuireCore
 
 struct FeatureList: Hashable, Sendable {
-  /// The list's number in the process-wide table; 0 is the empty list.
+  /// The list's number in the process-wide table; 0 is the empty list, −1 `unshared`.
   let id: Int32
 
-  /// Distinct non-empty lists the table holds at most.
+  /// Distinct non-empty lists the process-wide table holds at most.
   static let limit = 4096
 
   static let none = FeatureList(id: 0)
+  /// A list the table had no room for: it stands for no particular list, so keys holding it
+  /// are never cached and the caller shapes with the list it kept.
+  static let unshared = FeatureList(id: -1)
 
-  private init(id: Int32) { self.id = id }
+  fileprivate init(id: Int32) { self.id = id }
 
-  /// The number of `features` (each `tag << 32 | value`), interned on first sight.
+  /// The number of `features` (each `tag << 32 | value`), interned on first sight;
+  /// `unshared` when the table is full.
   init(_ features: [UInt64]) {
     guard !features.isEmpty else {
       self = .none
       return
     }
-    id = FeatureList.table.withLock { t in
-      if let known = t.ids[features] { return known }
-      guard t.lists.count < FeatureList.limit else { return 0 }
-      t.lists.append(features)
-      let id = Int32(t.lists.count)
-      t.ids[features] = id
-      return id
-    }
+    self = FeatureList.table.withLock { $0.intern(features) }
   }
 
-  /// The features this number stands for.
+  /// The features this number stands for (none for `unshared`: the caller holds them).
   var features: [UInt64] {
     guard id > 0 else { return [] }
     return FeatureList.table.withLock { $0.lists[Int(id) - 1] }
   }
 
-  private struct Table {
-    var ids: [[UInt64]: Int32] = [:]
-    var lists: [[UInt64]] = []
+  private static let table = Mutex(FeatureTable(limit: FeatureList.limit))
+}
+
+/// Interned feature lists: a number per distinct list, at most `limit` lists.
+struct FeatureTable {
+  let limit: Int
+  private var ids: [[UInt64]: Int32] = [:]
+  fileprivate private(set) var lists: [[UInt64]] = []
+
+  init(limit: Int) { self.limit = limit }
+
+  /// The number of the non-empty `features`; `unshared` when they are new and the table full.
+  mutating func intern(_ features: [UInt64]) -> FeatureList {
+    if let known = ids[features] { return FeatureList(id: known) }
+    guard lists.count < limit else { return .unshared }
+    lists.append(features)
+    let id = Int32(lists.count)
+    ids[features] = id
+    return FeatureList(id: id)
   }
-  private static let table = Mutex(Table())
 }

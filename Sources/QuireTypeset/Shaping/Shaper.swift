@@ -73,37 +73,6 @@ struct ShapeKey: Hashable, Sendable {
         features: FeatureList(features)))
   }
 
-  var face: Int {
-    get { style.face }
-    set { style.face = newValue }
-  }
-  var smallCaps: Bool {
-    get { style.smallCaps }
-    set { style.smallCaps = newValue }
-  }
-  var rtl: Bool {
-    get { style.rtl }
-    set { style.rtl = newValue }
-  }
-  var script: UInt32 {
-    get { style.script }
-    set { style.script = newValue }
-  }
-  var language: ShapeLanguage {
-    get { style.language }
-    set { style.language = newValue }
-  }
-  var vertical: VerticalForm {
-    get { style.vertical }
-    set { style.vertical = newValue }
-  }
-  /// The OpenType features beyond kern, liga and smcp, each `tag << 32 | value` (interned:
-  /// `style.features`).
-  var features: [UInt64] {
-    get { style.features.features }
-    set { style.features = FeatureList(newValue) }
-  }
-
   static func fold<C: Collection<UInt32>>(_ text: C) -> UInt64 {
     var x: UInt64 = 0xcbf2_9ce4_8422_2325
     for v in text { x = (x ^ UInt64(v)) &* 0x100_0000_01b3 }
@@ -205,9 +174,16 @@ struct Shaper {
     return taken
   }
 
+  /// `key`'s text shaped with the feature list `features` that the process-wide table had
+  /// no room for (`key.style.features` is `.unshared`): never cached, as that number names
+  /// no one list.
+  func shapeUnshared(_ key: ShapeKey, features: [UInt64]) -> ShapedText {
+    Shaper.run(key, face: fonts.faces[key.style.face], buffer: scratch.buffer, unshared: features)
+  }
+
   mutating func shape(_ key: ShapeKey) -> ShapedText {
     if let hit = shared.get(key) { return hit }
-    let result = Shaper.run(key, face: fonts.faces[key.face], buffer: scratch.buffer)
+    let result = Shaper.run(key, face: fonts.faces[key.style.face], buffer: scratch.buffer)
     shared.put(key, result)
     return result
   }
@@ -218,43 +194,55 @@ struct Shaper {
     return run(key, face: face, buffer: buf)
   }
 
-  /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls.
-  static func run(_ key: ShapeKey, face: Face, buffer buf: OpaquePointer?) -> ShapedText {
+  /// The features every run is shaped with (kern, liga), made once: building them per call
+  /// (tags parsed from strings, an array grown) cost ~1 K instructions a word-cache miss.
+  static let plainFeatures = [
+    hb_feature_t(tag: Face.tag("kern"), value: 1, start: 0, end: UInt32.max),
+    hb_feature_t(tag: Face.tag("liga"), value: 1, start: 0, end: UInt32.max),
+  ]
+  /// `plainFeatures` and smcp: small capitals from the face.
+  static let smallCapsFeatures =
+    plainFeatures + [hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max)]
+
+  /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls, with the
+  /// features `key.style.features` names, or `unshared` (a list the table had no room for).
+  static func run(
+    _ key: ShapeKey, face: Face, buffer buf: OpaquePointer?, unshared: [UInt64]? = nil
+  ) -> ShapedText {
     guard let buf else { return ShapedText(glyphs: [], advance: 0) }
-    if key.vertical == .combined { return VerticalShaping.combined(key, face: face, buffer: buf) }
+    if key.style.vertical == .combined {
+      return VerticalShaping.combined(key, face: face, buffer: buf, unshared: unshared)
+    }
     hb_buffer_clear_contents(buf)
     key.text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buf, p.baseAddress, Int32(p.count), 0, Int32(p.count))
     }
     hb_buffer_set_direction(
       buf,
-      key.vertical == .upright ? HB_DIRECTION_TTB : key.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-    hb_buffer_set_script(buf, hb_script_t(rawValue: key.script))
-    if let l = key.language.hb {
+      key.style.vertical == .upright
+        ? HB_DIRECTION_TTB : key.style.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+    hb_buffer_set_script(buf, hb_script_t(rawValue: key.style.script))
+    if let l = key.style.language.hb {
       hb_buffer_set_language(buf, l)
     }
     hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
-    var features = [
-      hb_feature_t(tag: Face.tag("kern"), value: 1, start: 0, end: UInt32.max),
-      hb_feature_t(tag: Face.tag("liga"), value: 1, start: 0, end: UInt32.max),
-    ]
-    if key.smallCaps {
-      features.append(hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max))
+    var features = key.style.smallCaps ? Shaper.smallCapsFeatures : Shaper.plainFeatures
+    if unshared != nil || key.style.features != .none {
+      for f in unshared ?? key.style.features.features {
+        features.append(
+          hb_feature_t(
+            tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f),
+            start: 0, end: UInt32.max))
+      }
     }
-    for f in key.features {
-      features.append(
-        hb_feature_t(
-          tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f), start: 0,
-          end: UInt32.max))
-    }
-    hb_shape(face.hbFont, buf, &features, UInt32(features.count))
+    hb_shape(face.hbFont, buf, features, UInt32(features.count))
     var n: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(buf, &n),
       let pos = hb_buffer_get_glyph_positions(buf, &n)
     else {
       return ShapedText(glyphs: [], advance: 0)
     }
-    if key.vertical == .upright {
+    if key.style.vertical == .upright {
       return VerticalShaping.upright(infos, pos, count: Int(n), face: face)
     }
     var glyphs: [ShapedGlyph] = []

@@ -83,11 +83,13 @@ enum VerticalShaping {
   }
 
   /// Tate-chu-yoko: `key`'s text shaped horizontally, then set upright in one em.
-  static func combined(_ key: ShapeKey, face: Face, buffer: OpaquePointer) -> ShapedText {
+  static func combined(
+    _ key: ShapeKey, face: Face, buffer: OpaquePointer, unshared: [UInt64]? = nil
+  ) -> ShapedText {
     var flat = key
-    flat.vertical = .none
-    flat.rtl = false
-    let shaped = Shaper.run(flat, face: face, buffer: buffer)
+    flat.style.vertical = .none
+    flat.style.rtl = false
+    let shaped = Shaper.run(flat, face: face, buffer: buffer, unshared: unshared)
     let box = emBox(face)
     let em = face.upem
     let width = shaped.advance
