@@ -207,9 +207,12 @@ struct Manifest: Codable, Sendable {
   /// the full manifest, without holding the page list or its JSON in memory: the rest of the
   /// manifest is encoded with an empty page list, and each page's entry is encoded on its
   /// own, indented to its place (two spaces a level) and spliced into the empty list.
+  ///
+  /// `encoded` holds entries already encoded (`encode(pageInfo(…))` with the same file
+  /// names and `boxes`), by page number: a render's workers encode each page they draw.
   static func write(
     _ paginated: PaginatedBook, settings: LayoutSettings, files: [Int: String], boxes: Bool,
-    spreads: [Spread]? = nil, to file: AtomicFile
+    spreads: [Spread]? = nil, encoded: [Int: Data] = [:], to file: AtomicFile
   ) throws(QuireError) {
     var head = Manifest(
       book: paginated, settings: settings, files: files, boxes: boxes, pages: false)
@@ -218,7 +221,9 @@ struct Manifest: Codable, Sendable {
     try write(
       head: head, pageCount: records.count,
       page: { i throws(QuireError) in
-        try encode(pageInfo(records[i].page, files: files, boxes: boxes))
+        let page = records[i].page
+        if let done = encoded[page.number] { return done }
+        return try encode(pageInfo(page, files: files, boxes: boxes))
       }, to: file)
   }
 

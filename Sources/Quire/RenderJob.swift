@@ -90,7 +90,7 @@ public enum RenderJob {
     try out.lock()
     defer { out.unlock() }
     try out.remove(manifestName)
-    let cacheKey = request.cache?.key(request.book, request.layout)
+    let cacheKey = cacheKey(request)
     if let cacheKey, let hit = try cachedRun(request, key: cacheKey, out: out, progress: progress) {
       return hit
     }
@@ -98,6 +98,11 @@ public enum RenderJob {
     let flush = request.flushToDisk
     let format = request.color.format
     let written = Mutex<[Int]>([])
+    // Each drawn page's manifest entry, encoded by the worker that drew it (named with four
+    // digits), so the manifest written after the last page only splices them in. Not with
+    // boxes: those entries are large (lines, blocks), and the records hold the boxes anyway.
+    let entries = Mutex<[Int: Data]>([:])
+    let boxes = request.boxes
     let counts = Mutex<(done: Int, known: Int)>((0, 0))
     let total = request.pages.boundedCount
     var plan = PaginationPlan()
@@ -110,8 +115,13 @@ public enum RenderJob {
       visit: { page, renderer throws(QuireError) in
         let size = settings.outputSize(of: page)
         let image = renderer.render(page, width: size.width, height: size.height, format: format)
-        try out.write(
-          PNGCodec.encodePage(image), as: pageFileName(page.number, digits: 4), sync: flush)
+        let name = pageFileName(page.number, digits: 4)
+        try out.write(PNGCodec.encodePage(image), as: name, sync: flush)
+        if !boxes {
+          let entry = try Manifest.encode(
+            Manifest.pageInfo(page, files: [page.number: name], boxes: false))
+          entries.withLock { $0[page.number] = entry }
+        }
         written.withLock { $0.append(page.number) }
         let (done, known) = counts.withLock {
           $0.done += 1
@@ -136,12 +146,21 @@ public enum RenderJob {
           direction: book.document.metadata.direction, shown: { files[$0] != nil }),
         pages: files, in: out, format: format)
       : nil
+    // The layout cache's entry is built and stored beside the manifest: both read the book.
+    let storing = request.cache.flatMap { cache in
+      cacheKey.map { key in
+        Background { cache.remember(book, settings: settings, key: key, boxes: boxes) }
+      }
+    }
+    defer { storing?.wait() }
+    // The workers' entries name four-digit files: of no use once the names are widened.
+    let encoded = pageCount > 9999 ? [:] : entries.withLock { $0 }
     try out.write(manifestName, sync: flush) { file throws(QuireError) in
       try Manifest.write(
-        book, settings: settings, files: files, boxes: request.boxes, spreads: spreads, to: file)
+        book, settings: settings, files: files, boxes: boxes, spreads: spreads,
+        encoded: encoded, to: file)
     }
     if flush { try out.sync() }
-    request.cache?.remember(book, settings: settings, key: cacheKey, boxes: request.boxes)
     return RenderSummary(
       pageCount: pageCount, rendered: files.count, threads: request.workerThreads,
       removedStalePages: stale, diagnostics: book.diagnostics)
@@ -168,6 +187,22 @@ public enum RenderJob {
     }
     return files
   }
+}
+
+/// Work run on a thread of its own while the caller goes on; `wait()` returns once it is done.
+final class Background: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ body: @escaping @Sendable () -> Void) {
+    let done = self.done
+    Thread {
+      body()
+      done.signal()
+    }.start()
+  }
+
+  /// Blocks until the work has finished. Call it once.
+  func wait() { done.wait() }
 }
 
 /// The manifest's file name in a render's folder.

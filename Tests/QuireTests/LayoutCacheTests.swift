@@ -343,6 +343,47 @@ private func json(_ map: PageMap) throws -> String {
     #expect(manifest.contains("\"engine\" : \"tampered\""))
   }
 
+  @Test func aCacheThatCannotBeWrittenIsNeitherKeyedNorStoredByAFullRender() throws {
+    let book = try cacheTestBook("lc-ro-book")
+    // A folder under a regular file can never be made, not even by root.
+    let blocker = temporaryFolder("lc-ro-blocker")
+    try Data("a file".utf8).write(to: URL(fileURLWithPath: blocker))
+    let unwritable = LayoutCache(directory: URL(fileURLWithPath: blocker + "/cache"))
+    #expect(!unwritable.isWritable)
+    let writable = cache("lc-ro-writable")
+    #expect(writable.isWritable)
+    func request(_ name: String, _ cache: LayoutCache?) -> RenderRequest {
+      var r = RenderRequest(book: book, output: URL(fileURLWithPath: temporaryFolder(name)))
+      r.layout = settings()
+      r.threads = 2
+      r.cache = cache
+      return r
+    }
+    // The whole book can only be stored, never drawn from the cache: no key without a store.
+    #expect(RenderJob.cacheKey(request("lc-ro-k1", unwritable)) == nil)
+    #expect(RenderJob.cacheKey(request("lc-ro-k2", writable)) != nil)
+    // A few pages may be drawn from a cache that is only readable: keyed.
+    var few = request("lc-ro-k3", unwritable)
+    few.pages = PageSelection(pages: [2])
+    #expect(RenderJob.cacheKey(few) != nil)
+    let reference = request("lc-ro-ref", nil)
+    _ = try RenderJob.run(reference)
+    for (name, c) in [("lc-ro-no", unwritable), ("lc-ro-yes", writable)] {
+      let r = request(name, c)
+      let summary = try RenderJob.run(r)
+      let files = try FileManager.default.contentsOfDirectory(atPath: r.output.path).sorted()
+      #expect(files.count == summary.pageCount + 1)
+      for file in files {
+        let a = try Data(contentsOf: reference.output.appendingPathComponent(file))
+        let b = try Data(contentsOf: r.output.appendingPathComponent(file))
+        #expect(a == b, "\(file) with cache \(name)")
+      }
+    }
+    // The entry is stored beside the manifest, and stored before the render returns.
+    #expect(writable.entries().filter { $0.name.hasSuffix(LayoutCache.suffix) }.count == 1)
+    #expect(!FileManager.default.fileExists(atPath: blocker + "/cache"))
+  }
+
   @Test func unchangedBookFilesAreNotHashedAgain() throws {
     let folder = URL(fileURLWithPath: temporaryFolder("lc-memo-book"))
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

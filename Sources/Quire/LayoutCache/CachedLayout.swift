@@ -200,10 +200,12 @@ extension Manifest {
 
 extension LayoutCache {
   /// Stores the layout of a completely paginated book (an incomplete one is not stored).
+  /// Nothing is encoded for a cache that cannot be written (`isWritable`): building the
+  /// entry of moby-dick costs ~60 M instructions only for the store to fail.
   func remember(
     _ book: PaginatedBook, settings: LayoutSettings, key: LayoutCacheKey?, boxes: Bool
   ) {
-    guard let key, book.complete,
+    guard let key, book.complete, isWritable,
       let entry = LayoutCacheEntry(book, settings: settings, key: key, boxes: boxes)
     else { return }
     store(entry, key)

@@ -80,6 +80,20 @@ public struct LayoutCache: Sendable, Hashable {
     Hyphenator.keepCompiledPatterns(in: directory.path)
   }
 
+  /// Whether entries can be stored here: the folder exists or can be made, and this process
+  /// may write into it. A cache that cannot be written may still be read (a read-only copy),
+  /// but a run that cannot draw from it need not hash the book for a key nor encode an entry
+  /// only for the store to fail (`XDG_CACHE_HOME` naming a folder that cannot exist, as
+  /// `compare-mutool.py` sets it, a read-only home).
+  var isWritable: Bool {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      return false
+    }
+    return access(directory.path, W_OK) == 0
+  }
+
   /// The key of `book` laid out with `settings`.
   func key(_ book: URL, _ settings: LayoutSettings) -> LayoutCacheKey? {
     // Fontconfig's configuration is parsed only when system fonts are in play.

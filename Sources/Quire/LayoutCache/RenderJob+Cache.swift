@@ -16,8 +16,7 @@ extension RenderJob {
     _ request: RenderRequest, key: LayoutCacheKey, out: OutputFolder,
     progress: @escaping @Sendable (Int, Int) -> Void
   ) throws(QuireError) -> RenderSummary? {
-    guard let cache = request.cache, !request.strict, !request.spreads,
-      let bounded = request.pages.boundedCount, bounded <= CachedLayout.maxCachedPages,
+    guard let cache = request.cache, mayDrawFromCache(request),
       let entry = cache.load(key), entry.boxes || !request.boxes
     else { return nil }
     let pageCount = entry.index.count
@@ -62,6 +61,28 @@ extension RenderJob {
     return RenderSummary(
       pageCount: pageCount, rendered: numbers.count, threads: 1, removedStalePages: stale,
       diagnostics: diagnostics)
+  }
+}
+
+extension RenderJob {
+  /// Whether `cachedRun` may answer `request` from a stored entry: a bounded selection of at
+  /// most `CachedLayout.maxCachedPages` pages, not strict, without spreads.
+  static func mayDrawFromCache(_ request: RenderRequest) -> Bool {
+    guard !request.strict, !request.spreads, let bounded = request.pages.boundedCount else {
+      return false
+    }
+    return bounded <= CachedLayout.maxCachedPages
+  }
+
+  /// The layout-cache key of `request`, nil when the cache can serve it neither way: it
+  /// cannot draw the pages (`mayDrawFromCache`) and cannot store the layout (`isWritable`).
+  /// Then the book is not hashed (~89 M instructions for moby-dick's 1.6 MB when no
+  /// memo of its content hash can be kept either).
+  static func cacheKey(_ request: RenderRequest) -> LayoutCacheKey? {
+    guard let cache = request.cache, mayDrawFromCache(request) || cache.isWritable else {
+      return nil
+    }
+    return cache.key(request.book, request.layout)
   }
 }
 
