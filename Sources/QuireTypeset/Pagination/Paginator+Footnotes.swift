@@ -59,10 +59,12 @@ extension Paginator {
     return (spots, foot)
   }
 
-  /// Moves the note entries onto their pages and draws each foot's rule.
+  /// Moves the note entries onto their pages and draws each foot's rule, which starts
+  /// where the page's notes do (their column: Blocks/Footnotes.swift).
   func addFeet(_ pages: inout [Page], foot: FootPlacement, notes: [[FlowEntry]]) {
     guard !foot.spots.isEmpty else { return }
     let top = options.margins.top
+    var noteLeft: [Int: Double] = [:]
     var k = 0
     for note in notes {
       for e in note where k < foot.spots.count {
@@ -74,6 +76,7 @@ extension Paginator {
         for var l in e.lines {
           l.rect.y += dy
           pages[spot.page].lines.append(l)
+          noteLeft[spot.page] = min(noteLeft[spot.page] ?? l.rect.x, l.rect.x)
         }
         for var i in e.images {
           i.rect.y += dy
@@ -86,7 +89,9 @@ extension Paginator {
     for r in foot.rules where pages.indices.contains(r.page) {
       pages[r.page].items.append(
         .fill(
-          Rect(x: options.margins.left, y: top + r.y, width: width / 3, height: thickness), .black))
+          Rect(
+            x: max(options.margins.left, noteLeft[r.page] ?? 0), y: top + r.y, width: width / 3,
+            height: thickness), .black))
     }
   }
 }
