@@ -72,11 +72,14 @@ extension Paginator {
         k += 1
         guard pages.indices.contains(spot.page) else { continue }
         let dy = top + spot.y
+        // The notes' content edge, not their lines' (a first-line indent moves those).
+        for x in e.blockBoxes.map(\.rect.x) {
+          noteLeft[spot.page] = min(noteLeft[spot.page] ?? x, x)
+        }
         pages[spot.page].items += e.items.map { $0.offset(dy: dy) }
         for var l in e.lines {
           l.rect.y += dy
           pages[spot.page].lines.append(l)
-          noteLeft[spot.page] = min(noteLeft[spot.page] ?? l.rect.x, l.rect.x)
         }
         for var i in e.images {
           i.rect.y += dy
@@ -86,12 +89,11 @@ extension Paginator {
     }
     let width = Double(options.width) - options.margins.left - options.margins.right
     let thickness = max(1, (options.fontSize / 16).rounded())
+    let lastX = Double(options.width) - options.margins.right - width / 3
     for r in foot.rules where pages.indices.contains(r.page) {
+      let x = min(max(options.margins.left, noteLeft[r.page] ?? 0), lastX)
       pages[r.page].items.append(
-        .fill(
-          Rect(
-            x: max(options.margins.left, noteLeft[r.page] ?? 0), y: top + r.y, width: width / 3,
-            height: thickness), .black))
+        .fill(Rect(x: x, y: top + r.y, width: width / 3, height: thickness), .black))
     }
   }
 }
