@@ -693,7 +693,9 @@ def compare_inline_boxes(tally, spine, quire, dom, dx, scale, tol):
 def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
     """Vertical space between consecutive named blocks that share a page (collapsed margins,
     padding): the gap from one's last line to the next one's first, against the gap between
-    their content boxes in the browser. Cells and anonymous paragraphs are left out."""
+    their content boxes in the browser. Cells and anonymous paragraphs are left out, and so
+    are gaps that held a note Quire moved to the page foot (the browser's gap spans it)."""
+    notes = sorted({b["source"] for b in qch["blocks"].values() if b.get("note")})
     prev = None
     for index in qch["order"]:
         q = qch["blocks"][index]
@@ -701,7 +703,8 @@ def compare_spacing(tally, spine, qch, boxes, tags, scale, tol):
               and 0 <= q["source"] < len(tags) and tags[q["source"]] == q["tag"]
               and not boxes[q["source"]].get("inFloat"))
         if ok and prev is not None and prev["pages"] == 1 and prev["page"] == q["page"] \
-                and prev["source"] != q["source"]:
+                and prev["source"] != q["source"] \
+                and not any(prev["source"] < n < q["source"] for n in notes):
             a, b = boxes[prev["source"]], boxes[q["source"]]
             gq, gb = q["y"] - prev["bottom"], (b["t"] - a["b"]) * scale
             tally.c["gaps"] += 1

@@ -33,7 +33,7 @@ enum BrowserOracle {
     // Publisher CSS audit (cssaudit, 2026-12-01): text, white space, margins, generated
     // content, headings; generated was 80 (zero-indent lists without markers indented 32 px).
     "text-spacing.xhtml": 100, "white-space.xhtml": 100, "margins.xhtml": 100,
-    "generated.xhtml": 100, "headings.xhtml": 100,
+    "generated.xhtml": 100, "headings.xhtml": 100, "footnotes.xhtml": 100,
   ]
 
   /// A fixture's blocks as the manifest gives them, page by page.

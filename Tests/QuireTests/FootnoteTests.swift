@@ -73,6 +73,34 @@ import Testing
       pages.contains { $0.lines.contains { $0.role == .text && $0.text.hasPrefix("A sidebar") } })
   }
 
+  /// A note keeps the content edges of the block it sat in (Tests/Fixtures/browser-oracle/
+  /// footnotes.xhtml, where Chromium agrees): the body's 6 em / 2 em margins, a
+  /// blockquote's 3 em, a section's padding and border, a note's own negative margin.
+  @Test(arguments: [FootnotePlacement.foot, .end])
+  func notesKeepTheColumnOfTheirBlock(_ placement: FootnotePlacement) throws {
+    var settings = LayoutSettings(pageWidth: 600, pageHeight: 800)
+    settings.footnotes = placement
+    let path = packageRoot.appendingPathComponent("Tests/Fixtures/browser-oracle/footnotes.xhtml")
+    let lines = try EagerBook(path.path, settings: settings).layout.pages.flatMap(\.lines)
+    let notes = lines.filter { $0.role == .note }
+    let (left, right) = (50.0 + 96, 550.0 - 32)
+    func first(_ prefix: String) throws -> LineBox {
+      try #require(notes.first { $0.text.hasPrefix(prefix) }, "\(prefix)")
+    }
+    #expect(abs(try first("1. A footnote").rect.x - left) < 0.5)
+    #expect(abs(try first("2. A note inside").rect.x - (left + 48)) < 0.5)
+    #expect(abs(try first("3. A rear note").rect.x - (left + 24 + 2)) < 0.5)
+    // Running text and notes share the body's column; only note 4 (the last one) reaches
+    // past it, by its own negative margin.
+    let fourth = try #require(notes.firstIndex { $0.text.hasPrefix("4.") })
+    for l in lines.filter({ $0.role == .text }) + notes[..<fourth] {
+      #expect(l.rect.x >= left - 0.01 && l.rect.maxX <= right + 0.01, "\(l.text)")
+    }
+    #expect(
+      notes[fourth...].allSatisfy { abs($0.rect.x - (left + 26)) < 0.5 && $0.rect.maxX <= 550 })
+    #expect(notes[fourth...].contains { $0.rect.maxX > right + 5 })
+  }
+
   @Test func aLongNoteContinuesOnTheNextPage() throws {
     let pages = try Self.book(.foot).layout.pages
     let long = pages.filter { p in

@@ -199,6 +199,26 @@ struct TableTests {
     }
   }
 
+  @Test("Cell vertical-align: top, middle and bottom against the row's tallest cell (§17.5.3)")
+  func cellVerticalAlign() throws {
+    let b = try book(
+      page(
+        "<table style=\"border-spacing: 0\"><tr><td>one<br/>two<br/>three<br/>four</td>"
+          + "<td style=\"vertical-align: top\">top</td>"
+          + "<td style=\"vertical-align: middle\">mid</td>"
+          + "<td style=\"vertical-align: bottom\">bot</td>"
+          + "<td>base</td></tr></table>"), name: "valign.xhtml")
+    let lines = try #require(b.layout.pages.first).lines
+    func line(_ text: String) throws -> Rect { try #require(lines.first { $0.text == text }).rect }
+    let (one, four) = (try line("one"), try line("four"))
+    #expect(abs(try line("top").y - one.y) < 0.5)
+    #expect(abs(try line("bot").maxY - four.maxY) < 0.5)
+    let mid = try line("mid")
+    #expect(abs((mid.y + mid.maxY) / 2 - (one.y + four.maxY) / 2) < 0.5)
+    // A cell without the property inherits the row's `middle` (HTML's user-agent sheet).
+    #expect(abs(try line("base").y - mid.y) < 0.5)
+  }
+
   @Test("Separated and collapsed borders, spans, captions and backgrounds (PNG golden)")
   func bordersGolden() throws {
     let b = try EagerBook(Self.fixtures.appendingPathComponent("borders.xhtml").path)

@@ -158,7 +158,7 @@ struct ChapterFlow {
   }
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
-    if block.note != nil, takeNote(block) { return }
+    if block.note != nil, takeNote(block, left: left, right: right) { return }
     if positioned.enabled, takePositioned(block, left: left, right: right) { return }
     if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
     if case .table = block.kind {

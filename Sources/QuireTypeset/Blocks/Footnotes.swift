@@ -9,6 +9,12 @@
 //   end     the same notes are gathered at the end of the chapter, after a short rule, in
 //           the order of their first references.
 //
+// Width: a note keeps the content edges of the block it sat in (the body's margins, a
+// section's padding), as its text would have had in place and as a browser sets it, so the
+// notes line up with the running text's column. A note found inside a table cell, a float
+// or an inline block gets the text area instead: a page-foot note as narrow as a cell would
+// not be the page's notes area.
+//
 // Size: a note is set at 0.8 of its size unless the book already made it smaller (its first
 // text is below 0.95 rem): then the book's CSS decides. Notes keep their Locations; their
 // lines have the role `.note`, so the source-order invariant checks running text and notes
@@ -33,6 +39,8 @@ struct ChapterNotes {
   final class Taken {
     var blocks: [Block] = []
     var ids: [String: Location] = [:]
+    /// Note id → the left and right content edges of the block the note sat in (page px).
+    var edges: [String: (left: Double, right: Double)] = [:]
   }
   var taken = Taken()
   var moved: [Block] { taken.blocks }
@@ -96,12 +104,16 @@ struct FootNotes {
 
 extension ChapterFlow {
   /// Takes `block` out of the flow when it is a note this chapter moves; true when taken.
-  mutating func takeNote(_ block: Block) -> Bool {
+  /// `left`/`right` are the content edges of the block it sits in.
+  mutating func takeNote(_ block: Block, left: Double, right: Double) -> Bool {
     guard let m = block.note, footnotes.references[m.id] != nil else { return false }
     // A second element with the same id (bad markup) stays in the text.
     if let at = footnotes.taken.ids[m.id] { return at == block.location }
     footnotes.taken.ids[m.id] = block.location
     footnotes.taken.blocks.append(block)
+    if tableNesting == 0, floatNesting == 0, inlineBoxNesting == 0, right > left {
+      footnotes.taken.edges[m.id] = (left, right)
+    }
     return true
   }
 
@@ -139,9 +151,9 @@ extension ChapterFlow {
     block.note = nil
     let first = Self.firstTextSize(block) ?? block.style.fontSize
     if first >= 0.95 { Self.scale(&block, by: 0.8) }
-    layout(
-      block, left: options.margins.left, right: Double(options.width) - options.margins.right,
-      depth: 1)
+    let area = (left: options.margins.left, right: Double(options.width) - options.margins.right)
+    let edges = note.note.flatMap { footnotes.taken.edges[$0.id] } ?? area
+    layout(block, left: edges.left, right: edges.right, depth: 1)
     var out = entries
     entries = []
     let gap = options.fontSize * 0.25

@@ -383,7 +383,9 @@ extension ChapterFlow {
   static let letterStretch = 0.02
   static let letterShrink = 0.0
 
-  /// A list marker hanging in the margin, its right edge at `right`.
+  /// A list marker hanging in the margin, its right edge at `right`; one too long for the
+  /// room left of `right` starts at the page's edge instead (CSS 2.1 §12.5.1 leaves the
+  /// outside marker's place to the user agent; a page has no scroll to run into).
   mutating func markerItems(_ marker: String, style si: Int, right: Double, baseline: Double)
     -> [DisplayItem]
   {
@@ -404,7 +406,7 @@ extension ChapterFlow {
       .glyphs(
         builder.run(
           shaped, face: choice, size: rs.size, color: rs.style.color,
-          at: right - shaped.advance * builder.scale))
+          at: max(0, right - shaped.advance * builder.scale)))
     ]
   }
 }

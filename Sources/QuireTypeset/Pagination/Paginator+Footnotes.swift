@@ -59,10 +59,12 @@ extension Paginator {
     return (spots, foot)
   }
 
-  /// Moves the note entries onto their pages and draws each foot's rule.
+  /// Moves the note entries onto their pages and draws each foot's rule, which starts
+  /// where the page's notes do (their column: Blocks/Footnotes.swift).
   func addFeet(_ pages: inout [Page], foot: FootPlacement, notes: [[FlowEntry]]) {
     guard !foot.spots.isEmpty else { return }
     let top = options.margins.top
+    var noteLeft: [Int: Double] = [:]
     var k = 0
     for note in notes {
       for e in note where k < foot.spots.count {
@@ -70,6 +72,10 @@ extension Paginator {
         k += 1
         guard pages.indices.contains(spot.page) else { continue }
         let dy = top + spot.y
+        // The notes' content edge, not their lines' (a first-line indent moves those).
+        for x in e.blockBoxes.map(\.rect.x) {
+          noteLeft[spot.page] = min(noteLeft[spot.page] ?? x, x)
+        }
         pages[spot.page].items += e.items.map { $0.offset(dy: dy) }
         for var l in e.lines {
           l.rect.y += dy
@@ -83,10 +89,11 @@ extension Paginator {
     }
     let width = Double(options.width) - options.margins.left - options.margins.right
     let thickness = max(1, (options.fontSize / 16).rounded())
+    let lastX = Double(options.width) - options.margins.right - width / 3
     for r in foot.rules where pages.indices.contains(r.page) {
+      let x = min(max(options.margins.left, noteLeft[r.page] ?? 0), lastX)
       pages[r.page].items.append(
-        .fill(
-          Rect(x: options.margins.left, y: top + r.y, width: width / 3, height: thickness), .black))
+        .fill(Rect(x: x, y: top + r.y, width: width / 3, height: thickness), .black))
     }
   }
 }
