@@ -18,11 +18,17 @@
 // Decoded pages pass the same check against the entry as laid-out ones, and their font
 // table must be this run's; a file that fails is a miss (the chapter is laid out and the
 // file written again). They are not in the entry itself: a page's display list is ~100
-// times its map entry, so only chapters a cached render asked for are kept. Rejected:
-// resuming the chapter's layout at page N (its flow state at a page break — collapsing
-// margins, open box fragments, floats, column sets, pending footnotes — has no persisted
-// form yet) and pages' pixels (they depend on the colour mode and would be a second copy of
-// the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
+// times its map entry, so only chapters a cached render asked for are kept.
+//
+// A chapter without display lists resumes at a page break: the entry keeps, per page, a
+// checkpoint of the flow where one has a compact form (QuireTypeset's
+// Pagination/FlowCheckpoint.swift; the entry's CheckpointSection.swift), and a render of
+// page N lays out only from the nearest checkpoint at or before N to a little past the last
+// page asked for (the chapter's first page is always a place to start). Resumed pages pass
+// the same check against the entry (Locations per page, fonts among the chapter's); a
+// mismatch takes the whole-book path and the entry is rebuilt. Their display lists are not
+// written (the chapter was not laid out whole). Rejected: pages' pixels (they depend on the
+// colour mode and would be a second copy of the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
 // are kept, because decoding and resampling a cover costs more than the rest of its page,
 // and so are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
 // cost a tenth of a text page's render.
@@ -68,8 +74,11 @@ struct CachedLayout {
         wanted.append(numbers[k])
         k += 1
       }
-      guard let (pages, renderer) = try layOut(chapter, loader) else { return nil }
-      for n in wanted { try visit(pages[n - chapter.firstPage], renderer) }
+      guard let (pages, renderer) = try layOut(chapter, wanted, loader) else { return nil }
+      for n in wanted {
+        guard let page = pages[n] else { return nil }
+        try visit(page, renderer)
+      }
       for w in renderer.warnings where !raster.contains(w) { raster.append(w) }
     }
     return raster
@@ -81,10 +90,13 @@ struct CachedLayout {
     return KeptFontFiles(cache: cache, book: book)
   }
 
-  /// One chapter's pages, decoded from its display-list file or laid out alone and numbered
-  /// in place, nil when they differ from the entry.
-  private func layOut(_ chapter: LayoutCacheEntry.Chapter, _ loader: ChapterLoader)
-    throws(QuireError) -> ([Page], PageRenderer)?
+  /// Pages of one chapter by number, at least the `wanted` ones: decoded from its
+  /// display-list file, laid out from the checkpoint nearest before them, or the chapter laid
+  /// out alone and numbered in place; nil when they differ from the entry.
+  private func layOut(
+    _ chapter: LayoutCacheEntry.Chapter, _ wanted: [Int], _ loader: ChapterLoader
+  )
+    throws(QuireError) -> ([Int: Page], PageRenderer)?
   {
     guard chapter.spine < loader.count else { return nil }
     let document: Document
@@ -100,9 +112,12 @@ struct CachedLayout {
       throw QuireError(error, book: path)
     }
     let faces = typesetter.fonts.faces
-    let pages: [Page]
+    var pages: [Page]
     if let stored = storedPages(chapter, fonts: faces) {
       pages = stored
+    } else if let resumed = resumedPages(chapter, wanted, typesetter) {
+      guard resumed.allSatisfy({ matches($0, chapter, fonts: faces) }) else { return nil }
+      pages = resumed
     } else {
       let spine = chapter.spine
       pages = onLargeStack {
@@ -116,7 +131,51 @@ struct CachedLayout {
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
       embeddedFonts: document.fonts,
       scaledImages: cache.map { ScaledImageFiles(cache: $0, key: entry.key) })
-    return (pages, renderer)
+    return (Dictionary(pages.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a }), renderer)
+  }
+
+  /// The chapter's pages from the checkpoint nearest before the first of `wanted` up to
+  /// the last of them, numbered in place; nil when no page after the chapter's first has a
+  /// checkpoint there or the layout cannot resume from it.
+  private func resumedPages(
+    _ chapter: LayoutCacheEntry.Chapter, _ wanted: [Int], _ typesetter: Typesetter
+  ) -> [Page]? {
+    guard let low = wanted.first, let high = wanted.last,
+      entry.checkpoints.count == entry.index.count
+    else { return nil }
+    var page = low - chapter.firstPage
+    while page >= 1 && entry.checkpoints[chapter.firstPage - 1 + page] == nil { page -= 1 }
+    guard page >= 1, let checkpoint = entry.checkpoints[chapter.firstPage - 1 + page] else {
+      return nil
+    }
+    let (start, count) = (page, high - chapter.firstPage - page + 1)
+    guard
+      let resumed = onLargeStack({
+        typesetter.resumeChapter(chapter.spine, from: checkpoint, page: start, count: count)
+      }), resumed.pages.count >= count
+    else { return nil }
+    return typesetter.numbered(Array(resumed.pages.prefix(count)), from: chapter.firstPage + start)
+  }
+
+  /// Whether a page laid out from a checkpoint is the entry's page: same spine, href and
+  /// Locations, and only fonts the entry's chapter uses.
+  private func matches(_ page: Page, _ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace])
+    -> Bool
+  {
+    guard page.number >= 1, page.number <= entry.index.count else { return false }
+    let cached = entry.index[page.number - 1]
+    guard cached.spine == page.spine, cached.href == page.href,
+      cached.start == BookLocation(page.start), cached.end == BookLocation(page.end)
+    else { return false }
+    var known = true
+    for item in page.items {
+      item.forEachGlyphRun { run in
+        if !fonts.indices.contains(run.font) || !chapter.fonts.contains(fonts[run.font].name) {
+          known = false
+        }
+      }
+    }
+    return known
   }
 
   /// The chapter's pages from its display-list file, nil when there is none or it is not
