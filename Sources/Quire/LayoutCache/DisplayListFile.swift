@@ -18,12 +18,16 @@
 // and options, but the check is cheap). Line boxes, block boxes and math are not kept: the
 // manifest entries already hold what the manifest needs.
 //
+// A file holds every page of its chapter when the chapter was laid out whole, or the pages
+// renders laid out from checkpoints (CachedLayout.swift), each with its number: a later
+// render uses the file when it holds every page asked for.
+//
 // File (one per layout key and chapter, `<key>-<spine>.qdl` in the cache folder): a 24-byte
 // header as the entry's (magic "QUIREDL\n", version, CRC-32, payload length), then the
-// payload in little-endian fixed-width fields: the key digest, the chapter's spine, first
-// page and page count, its href, the font table's face names, then per page its fields and
-// items (see `Writer.page` and `Reader.page`). Doubles and floats are stored as their bit
-// patterns, so a decoded page equals the laid-out one exactly and draws the same pixels.
+// payload in little-endian fixed-width fields: the key digest, the chapter's spine and first
+// page, its href, the font table's face names, the number of pages kept, then per page its
+// fields and items (see `Writer.page` and `Reader.page`). Doubles and floats are stored as
+// their bit patterns, so a decoded page equals the laid-out one exactly and draws the same pixels.
 // Every count is checked against the bytes left and transformed groups nest at most
 // `maxDepth` deep, so a hostile file costs at most its length; anything that does not
 // check out is a miss and the chapter is laid out (and the file written) again.
@@ -45,10 +49,12 @@ import QuireTypeset
 struct ChapterDrawings: Equatable {
   var key: String
   var spine: Int
+  /// The chapter's first page (the pages kept may start later).
   var firstPage: Int
   var href: String
   /// The face names of the font table the glyph runs' `FontID`s index.
   var fonts: [String]
+  /// All of the chapter's pages, or some of them, ascending by number.
   var pages: [Page]
 
   static func == (a: ChapterDrawings, b: ChapterDrawings) -> Bool {
