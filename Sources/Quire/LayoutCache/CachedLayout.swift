@@ -29,10 +29,13 @@
 // mismatch takes the whole-book path and the entry is rebuilt. Their display lists are added
 // to the chapter's file (which then holds some of its pages, by number), so the next render
 // of any of them decodes it; a render asking for a page the file lacks resumes again and
-// adds its pages, and a whole layout of the chapter writes the file whole. Rejected: pages' pixels (they depend on the
-// colour mode and would be a second copy of the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
-// are kept, because decoding and resampling a cover costs more than the rest of its page,
-// and so are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
+// adds its pages, and a whole layout of the chapter writes the file whole (two processes
+// adding pages at once: the last rename wins, the other's pages resume again).
+//
+// Rejected: pages' pixels (they depend on the colour mode and would be a second copy of the
+// render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift) are
+// kept, because decoding and resampling a cover costs more than the rest of its page, and so
+// are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
 // cost a tenth of a text page's render.
 
 import Foundation

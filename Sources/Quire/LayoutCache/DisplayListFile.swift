@@ -22,8 +22,8 @@
 // renders laid out from checkpoints (CachedLayout.swift), each with its number: a later
 // render uses the file when it holds every page asked for.
 //
-// File (one per layout key and chapter, `<key>-<spine>.qdl` in the cache folder): a 24-byte
-// header as the entry's (magic "QUIREDL\n", version, CRC-32, payload length), then the
+// File (one per layout key and chapter, `<key>-<spine>.qdl` in the cache folder): a sealed
+// file's header (SealedFile.swift: magic "QUIREDL\n", version, CRC-32, payload length), then the
 // payload in little-endian fixed-width fields: the key digest, the chapter's spine and first
 // page, its href, the font table's face names, the number of pages kept, then per page its
 // fields and items (see `Writer.page` and `Reader.page`). Doubles and floats are stored as
@@ -66,9 +66,9 @@ struct ChapterDrawings: Equatable {
 
 /// The display-list file's format.
 enum DisplayListFile {
-  static let magic = Array("QUIREDL\n".utf8)
-  static let version: UInt32 = 1
-  static let headerSize = 24
+  /// The header's kind (SealedFile.swift).
+  static let sealed = SealedFile(magic: Array("QUIREDL\n".utf8), version: 1)
+  static let headerSize = SealedFile.headerSize
   /// The file name extension.
   static let suffix = ".qdl"
   /// The deepest nesting of transformed groups read.
@@ -93,24 +93,12 @@ enum DisplayListFile {
     w.int(drawings.pages.count)
     for page in drawings.pages { w.page(page) }
     if w.failed { return nil }
-    var out = magic
-    out.reserveCapacity(headerSize + w.bytes.count)
-    LayoutCacheFile.append(&out, UInt64(version), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(LayoutCacheFile.crc(w.bytes)), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(w.bytes.count), bytes: 8)
-    out += w.bytes
-    return out
+    return sealed.seal(w.bytes)
   }
 
   /// The drawings in `bytes`, nil unless the header, checksum and every field check out.
   static func decode(_ bytes: [UInt8]) -> ChapterDrawings? {
-    guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return nil }
-    let data = Data(bytes.prefix(headerSize))
-    guard LayoutCacheFile.read(data, at: 8, bytes: 4) == UInt64(version),
-      LayoutCacheFile.read(data, at: 16, bytes: 8) == UInt64(bytes.count - headerSize),
-      LayoutCacheFile.read(data, at: 12, bytes: 4)
-        == UInt64(LayoutCacheFile.crc(bytes[headerSize...]))
-    else { return nil }
+    guard sealed.isSealed(bytes) else { return nil }
     return bytes.withUnsafeBytes { raw -> ChapterDrawings? in
       var r = Reader(raw: raw, at: headerSize)
       guard let drawings = r.drawings(), r.at == raw.count else { return nil }
