@@ -2,12 +2,13 @@
 // entry so that a later `render --pages N` draws page N without laying its chapter out again.
 //
 // Why: with a filled layout cache a cached render still laid out the whole chapter holding
-// page N (~53 M of its ~200 M instructions for moby-dick). A chapter's flow cannot start in
-// its middle today (margins collapsing across the break, open box fragments, floats, column
-// sets and footnotes pending all carry over from the pages before), so instead of resuming
-// the layout the result is kept: the first cached render of a chapter lays it out as before,
-// checks it against the entry, and writes all its pages' display lists here (lazily: a
-// chapter no cached render asked for costs nothing); the next one decodes page N's.
+// page N (~53 M of its ~200 M instructions for moby-dick). Resuming from a page checkpoint
+// (CachedLayout.swift) shortens a first render where the flow has a compact state, but not
+// every page has one (floats, tables, column sets and notes carry over from the pages
+// before), and any layout costs more than reading its result: so the result is kept. The
+// first cached render of a chapter lays out its pages (all of them, or from a checkpoint),
+// checks them against the entry, and writes their display lists here (lazily: a chapter no
+// cached render asked for costs nothing); the next one decodes page N's.
 //
 // What is kept per page is what `PageRenderer` reads — the display list (glyph runs, fills,
 // images, box paints, filled paths, transformed groups), the canvas background, the
