@@ -61,6 +61,8 @@ public struct RenderSummary: Sendable {
   public var removedStalePages: Int
   /// What was worked around (also in manifest.json).
   public var diagnostics: DiagnosticLog
+  /// Where a render from the layout cache took its pages (nil: the whole-book path).
+  var cachedSources: CachedLayout.Sources? = nil
 }
 
 /// `quire render`: page images and manifest.json.

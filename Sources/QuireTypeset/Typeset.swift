@@ -89,6 +89,10 @@ package struct ChapterLayout: Sendable {
   package var pages: [Page]
   /// Characters no font has, and other degradations, for this chapter.
   package var warnings: [Diagnostic] = []
+  /// Per page, where a layout can resume to produce it and the pages after it
+  /// (Pagination/FlowCheckpoint.swift); empty unless the worker keeps checkpoints, nil for
+  /// the first page and pages without one.
+  package var checkpoints: [FlowCheckpoint?] = []
   package init(spineIndex: Int, pages: [Page], warnings: [Diagnostic] = []) {
     self.spineIndex = spineIndex
     self.pages = pages
@@ -198,6 +202,8 @@ package final class Typesetter: Sendable {
     /// Whether text lines get every glyph: false when the pages are only counted and mapped,
     /// never drawn (ChapterFlow.drawsGlyphs).
     var drawsGlyphs = true
+    /// Whether chapters keep their pages' checkpoints (`ChapterLayout.checkpoints`).
+    var keepsCheckpoints = false
   }
 
   package func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
@@ -215,6 +221,30 @@ package final class Typesetter: Sendable {
             message: "no such chapter")
         ])
     }
+    let chapter = document.chapters[spineIndex]
+    var flow = makeFlow(spineIndex, caches: &caches)
+    if caches.keepsCheckpoints && !flow.positioned.enabled && flow.footnotes.references.isEmpty {
+      flow.marks = []
+    }
+    defer { caches.keep(&flow) }
+    flow.layout(
+      blocks: chapter.blocks, left: flow.options.margins.left,
+      right: Double(flow.options.width) - flow.options.margins.right)
+    flow.endFloats()
+    let notes = flow.finishNotes()
+    let marks = notes.isEmpty && flow.columnSets.isEmpty ? flow.settledMarks() : []
+    var starts: [Int] = []
+    var pages = paginate(&flow, notes: notes, starts: &starts)
+    finish(&pages, flow: flow)
+    var layout = ChapterLayout(
+      spineIndex: spineIndex, pages: pages, warnings: diagnostics(of: flow))
+    if caches.keepsCheckpoints { layout.checkpoints = Self.checkpoints(marks, starts: starts) }
+    return layout
+  }
+
+  /// A chapter's flow set up for its writing mode, viewport and notes, with `caches`' shaped
+  /// words and hyphenation memo moved in (`WorkerCaches.keep` moves them back).
+  func makeFlow(_ spineIndex: Int, caches: inout WorkerCaches) -> ChapterFlow {
     let chapter = document.chapters[spineIndex]
     // A pre-paginated chapter is laid out at its ICB, on one page (Fixed/FixedLayout.swift).
     let viewport = fixedViewport(chapter)
@@ -242,39 +272,48 @@ package final class Typesetter: Sendable {
       flow.positioned.containingHeight = viewport.height
     }
     caches.hyphenRuns = HyphenRunMemo()
-    defer {
-      caches.shaper = flow.shaper.take()
-      caches.hyphenRuns = flow.hyphenation.runs
-      caches.hyphenDictionary = flow.hyphenation.runsDictionary
-      flow.hyphenation.runs = HyphenRunMemo()
-    }
-    flow.layout(
-      blocks: chapter.blocks, left: options.margins.left,
-      right: Double(options.width) - options.margins.right)
-    flow.endFloats()
-    let notes = flow.finishNotes()
+    return flow
+  }
+
+  /// The pages of a laid-out flow (its entries move to the paginator); `starts` gets each
+  /// page's first entry. With `resumingAt`, the entries before it go on a page 0 that the
+  /// caller drops (FlowCheckpoint.swift).
+  func paginate(
+    _ flow: inout ChapterFlow, notes: FootNotes, resumingAt: Int? = nil, starts: inout [Int]
+  ) -> [Page] {
+    let chapter = document.chapters[flow.spine]
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
-    var pages =
-      viewport == nil
-      ? Paginator(options: options).pages(
-        entries, notes: notes, spine: spineIndex, href: chapter.href,
-        fallback: Location(spine: spineIndex, offset: 0), boxes: flow.boxFlow.boxes,
-        columns: flow.columnSets)
-      : fixedPages(
-        entries, options: options, spine: spineIndex, href: chapter.href,
-        boxes: flow.boxFlow.boxes, layers: flow.positioned.layers)
+    guard flow.positioned.enabled else {
+      return Paginator(options: flow.options).pages(
+        entries, notes: notes, spine: flow.spine, href: chapter.href,
+        fallback: Location(spine: flow.spine, offset: 0), boxes: flow.boxFlow.boxes,
+        columns: flow.columnSets, resumingAt: resumingAt, starts: &starts)
+    }
+    return fixedPages(
+      entries, options: flow.options, spine: flow.spine, href: chapter.href,
+      boxes: flow.boxFlow.boxes, layers: flow.positioned.layers)
+  }
+
+  /// The page background, vertical mapping and rendition stamps of a chapter's pages.
+  func finish(_ pages: inout [Page], flow: ChapterFlow) {
+    let chapter = document.chapters[flow.spine]
     flow.paintPageBackground(chapter, on: &pages)
-    if vertical {
+    let viewport = flow.positioned.enabled ? fixedViewport(chapter) : nil
+    if flow.vertical {
+      let physical = viewport.map(fixedOptions) ?? self.options
       VerticalPage(mode: chapter.writingMode, width: physical.width).map(&pages)
     }
     stampRendition(chapter, viewport: viewport, on: &pages)
-    let warnings =
-      flow.missing.diagnostics(file: chapter.href, spine: spineIndex) {
-        fontSet.faces[$0].family
-      } + flow.notes.diagnostics(file: chapter.href, spine: spineIndex)
-      + flow.positioned.diagnostics(file: chapter.href, spine: spineIndex)
-    return ChapterLayout(spineIndex: spineIndex, pages: pages, warnings: warnings)
+  }
+
+  /// The chapter's diagnostics from its flow.
+  func diagnostics(of flow: ChapterFlow) -> [Diagnostic] {
+    let chapter = document.chapters[flow.spine]
+    return flow.missing.diagnostics(file: chapter.href, spine: flow.spine) {
+      fontSet.faces[$0].family
+    } + flow.notes.diagnostics(file: chapter.href, spine: flow.spine)
+      + flow.positioned.diagnostics(file: chapter.href, spine: flow.spine)
   }
 
   package func layoutBook(threads: Int) -> BookLayout {
@@ -402,10 +441,12 @@ extension Typesetter {
 
   /// A worker for `layoutChapter(_:worker:)`; with `drawing` false its pages' text lines
   /// carry only the first glyphs of each run (for a pass that never draws its pages: same
-  /// geometry, same fonts, no glyph arrays).
-  package func makeWorker(drawing: Bool = true) -> Worker {
+  /// geometry, same fonts, no glyph arrays); with `checkpoints` its chapters keep their
+  /// pages' checkpoints (`ChapterLayout.checkpoints`).
+  package func makeWorker(drawing: Bool = true, checkpoints: Bool = false) -> Worker {
     var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
     caches.drawsGlyphs = drawing
+    caches.keepsCheckpoints = checkpoints
     return Worker(caches)
   }
 

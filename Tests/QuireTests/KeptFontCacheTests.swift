@@ -16,34 +16,7 @@ import Testing
 
 /// The cache's kept font files.
 private func keptFonts(_ cache: LayoutCache) -> [String] {
-  ((try? FileManager.default.contentsOfDirectory(atPath: cache.directory.path)) ?? [])
-    .filter { $0.hasSuffix(KeptFontFile.suffix) }.sorted()
-}
-
-/// Renders `pages` of `book` with `cache` (nil: uncached) into a fresh folder `name`.
-private func render(
-  _ book: URL, _ pages: [Int]?, _ s: LayoutSettings, _ cache: LayoutCache?, _ name: String
-) throws -> URL {
-  var r = RenderRequest(book: book, output: URL(fileURLWithPath: temporaryFolder(name)))
-  r.layout = s
-  if let pages { r.pages = PageSelection(pages: pages) }
-  r.threads = 1
-  r.cache = cache
-  _ = try RenderJob.run(r)
-  return r.output
-}
-
-/// Fills `cache` with the layout of `book` (a cached `paginate`); returns the page count.
-private func paginate(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache) throws -> Int {
-  var p = PaginateRequest(book: book)
-  p.layout = s
-  p.cache = cache
-  return try PaginateJob.run(p).pageCount
-}
-
-/// The bytes of page `n` in `folder`.
-private func page(_ folder: URL, _ n: Int) throws -> Data {
-  try Data(contentsOf: folder.appendingPathComponent(pageFileName(n, digits: 4)))
+  cacheFiles(cache, suffix: KeptFontFile.suffix)
 }
 
 /// The package root's vendored font `name`.
@@ -70,14 +43,14 @@ private func fontBook(_ name: String) throws -> URL {
     guard Corpus.has(name) else { return }
     let book = Corpus.url(name)
     let s = LayoutSettings(pageWidth: 360, pageHeight: 480)
-    let full = try render(book, nil, s, nil, "qfb-full-\(name)")
+    let full = try renderThroughCache(book, nil, s, nil, "qfb-full-\(name)")
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qfb-cache-\(name)")))
-    let count = try paginate(book, s, cache)
+    let count = try paginateIntoCache(book, s, cache)
     #expect(keptFonts(cache).isEmpty, "paginate keeps no fonts")
     for n in 1...count {
       for pass in ["reads the book", "reads kept fonts"] {
-        let out = try render(book, [n], s, cache, "qfb-\(name)-\(pass)")
-        #expect(try page(out, n) == page(full, n), "\(name) page \(n), \(pass)")
+        let out = try renderThroughCache(book, [n], s, cache, "qfb-\(name)-\(pass)")
+        #expect(try pageBytes(out, n) == pageBytes(full, n), "\(name) page \(n), \(pass)")
       }
     }
     let fonts = try Book.open(book).fonts
@@ -96,8 +69,8 @@ private func fontBook(_ name: String) throws -> URL {
     let book = try fontBook("qfb-damaged-book")
     let s = LayoutSettings(pageWidth: 300, pageHeight: 400)
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qfb-damaged")))
-    _ = try paginate(book, s, cache)
-    let reference = try render(book, [1], s, cache, "qfb-damaged-ref")
+    _ = try paginateIntoCache(book, s, cache)
+    let reference = try renderThroughCache(book, [1], s, cache, "qfb-damaged-ref")
     let key = try #require(cache.key(book, s))
     #expect(keptFonts(cache) == [KeptFontFile.name(key.book, path: "OPS/f.ttf")])
     let path = URL(fileURLWithPath: cache.fontFilePath(key.book, path: "OPS/f.ttf"))
@@ -126,8 +99,8 @@ private func fontBook(_ name: String) throws -> URL {
     ].map { Data(KeptFontFile.encode($0)!) }
     for damaged in [good.prefix(good.count / 2), Data(), good.prefix(header)] + foreign {
       try damaged.write(to: path)
-      let out = try render(book, [1], s, cache, "qfb-damaged-out")
-      #expect(try page(out, 1) == page(reference, 1))
+      let out = try renderThroughCache(book, [1], s, cache, "qfb-damaged-out")
+      #expect(try pageBytes(out, 1) == pageBytes(reference, 1))
       #expect(try Data(contentsOf: path) == good)
     }
   }
@@ -138,13 +111,13 @@ private func fontBook(_ name: String) throws -> URL {
     let book = try fontBook("qfb-tamper-book")
     let s = LayoutSettings(pageWidth: 300, pageHeight: 400)
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qfb-tamper")))
-    _ = try paginate(book, s, cache)
-    let first = try page(render(book, [2], s, cache, "qfb-tamper-first"), 2)
+    _ = try paginateIntoCache(book, s, cache)
+    let first = try pageBytes(renderThroughCache(book, [2], s, cache, "qfb-tamper-first"), 2)
     let key = try #require(cache.key(book, s))
     let bold = KeptFontFile.Font(
       book: key.book, path: "OPS/f.ttf", bytes: try vendored("NotoSansMono-Bold.ttf"))
     #expect(cache.store(bold))
-    let swapped = try page(render(book, [2], s, cache, "qfb-tamper-bold"), 2)
+    let swapped = try pageBytes(renderThroughCache(book, [2], s, cache, "qfb-tamper-bold"), 2)
     #expect(swapped != first, "the kept bold font is drawn")
     let name = KeptFontFile.name(key.book, path: "OPS/f.ttf")
     #expect(cache.entries().contains { $0.name == name })
@@ -152,7 +125,7 @@ private func fontBook(_ name: String) throws -> URL {
     small.maxBytes = 0
     small.evict()
     #expect(keptFonts(cache).isEmpty)
-    let again = try page(render(book, [2], s, cache, "qfb-tamper-again"), 2)
+    let again = try pageBytes(renderThroughCache(book, [2], s, cache, "qfb-tamper-again"), 2)
     #expect(again == first, "an evicted font is read from the book again")
   }
 }

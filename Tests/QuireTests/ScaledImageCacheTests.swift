@@ -14,34 +14,7 @@ import Testing
 
 /// The cache's scaled-picture files.
 private func pictureFiles(_ cache: LayoutCache) -> [String] {
-  ((try? FileManager.default.contentsOfDirectory(atPath: cache.directory.path)) ?? [])
-    .filter { $0.hasSuffix(ScaledImageFile.suffix) }.sorted()
-}
-
-/// Renders `pages` of `book` with `cache` (nil: uncached) into a fresh folder `name`.
-private func render(
-  _ book: URL, _ pages: [Int]?, _ s: LayoutSettings, _ cache: LayoutCache?, _ name: String
-) throws -> URL {
-  var r = RenderRequest(book: book, output: URL(fileURLWithPath: temporaryFolder(name)))
-  r.layout = s
-  if let pages { r.pages = PageSelection(pages: pages) }
-  r.threads = 1
-  r.cache = cache
-  _ = try RenderJob.run(r)
-  return r.output
-}
-
-/// Fills `cache` with the layout of `book` (a cached `paginate`); returns the page count.
-private func paginate(_ book: URL, _ s: LayoutSettings, _ cache: LayoutCache) throws -> Int {
-  var p = PaginateRequest(book: book)
-  p.layout = s
-  p.cache = cache
-  return try PaginateJob.run(p).pageCount
-}
-
-/// The bytes of page `n` in `folder`.
-private func page(_ folder: URL, _ n: Int) throws -> Data {
-  try Data(contentsOf: folder.appendingPathComponent(pageFileName(n, digits: 4)))
+  cacheFiles(cache, suffix: ScaledImageFile.suffix)
 }
 
 private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
@@ -54,15 +27,15 @@ private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
   func everyPictureDrawnFromTheCacheMatchesTheFullRender() throws {
     let book = Corpus.url(bitmaps)
     let s = LayoutSettings(pageWidth: 360, pageHeight: 480)
-    let full = try render(book, nil, s, nil, "qsi-full")
+    let full = try renderThroughCache(book, nil, s, nil, "qsi-full")
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qsi-cache")))
-    let count = try paginate(book, s, cache)
+    let count = try paginateIntoCache(book, s, cache)
     #expect(count >= 9)
     #expect(pictureFiles(cache).isEmpty)
     for n in 1...count {
       for pass in ["decodes", "reads"] {
-        let out = try render(book, [n], s, cache, "qsi-\(pass)")
-        #expect(try page(out, n) == page(full, n), "page \(n), \(pass) run")
+        let out = try renderThroughCache(book, [n], s, cache, "qsi-\(pass)")
+        #expect(try pageBytes(out, n) == pageBytes(full, n), "page \(n), \(pass) run")
       }
     }
     #expect(pictureFiles(cache).count >= 9, "one file per distinct picture and size")
@@ -76,8 +49,8 @@ private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
     let book = Corpus.url(bitmaps)
     let s = LayoutSettings(pageWidth: 240, pageHeight: 320)
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qsi-damaged")))
-    _ = try paginate(book, s, cache)
-    let reference = try render(book, [1], s, cache, "qsi-damaged-ref")
+    _ = try paginateIntoCache(book, s, cache)
+    let reference = try renderThroughCache(book, [1], s, cache, "qsi-damaged-ref")
     let name = try #require(pictureFiles(cache).first)
     let path = cache.directory.appendingPathComponent(name)
     let good = try Data(contentsOf: path)
@@ -99,13 +72,13 @@ private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
       _ = ScaledImageFile.decode(Data(bytes))
     }
     // Another picture's file under this one's name is refused by its href or size.
-    _ = try render(book, [2], s, cache, "qsi-damaged-other")
+    _ = try renderThroughCache(book, [2], s, cache, "qsi-damaged-other")
     let otherName = try #require(pictureFiles(cache).first { $0 != name })
     let other = try Data(contentsOf: cache.directory.appendingPathComponent(otherName))
     for damaged in [good.prefix(good.count / 2), Data(), other] {
       try damaged.write(to: path)
-      let out = try render(book, [1], s, cache, "qsi-damaged-out")
-      #expect(try page(out, 1) == page(reference, 1))
+      let out = try renderThroughCache(book, [1], s, cache, "qsi-damaged-out")
+      #expect(try pageBytes(out, 1) == pageBytes(reference, 1))
       #expect(try Data(contentsOf: path) == good)
     }
   }
@@ -117,8 +90,9 @@ private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
     let book = Corpus.url(bitmaps)
     let s = LayoutSettings(pageWidth: 240, pageHeight: 320)
     let cache = LayoutCache(directory: URL(fileURLWithPath: temporaryFolder("qsi-tamper")))
-    _ = try paginate(book, s, cache)
-    let first = try PNGCodec.decode(try page(render(book, [1], s, cache, "qsi-tamper-first"), 1))
+    _ = try paginateIntoCache(book, s, cache)
+    let first = try PNGCodec.decode(
+      try pageBytes(renderThroughCache(book, [1], s, cache, "qsi-tamper-first"), 1))
     #expect(first.pixels.count { $0 == 0 } < first.pixels.count / 100)
     let name = try #require(pictureFiles(cache).first)
     var picture = try #require(
@@ -127,8 +101,8 @@ private let bitmaps = "page-blanche-bitmaps-in-spine.epub"
     picture.pixels = [UInt8](repeating: 0, count: drawn * 4)
     for k in 0..<drawn { picture.pixels[4 * k + 3] = 255 }
     #expect(cache.store(picture))
-    let out = try render(book, [1], s, cache, "qsi-tamper-black")
-    let image = try PNGCodec.decode(try page(out, 1))
+    let out = try renderThroughCache(book, [1], s, cache, "qsi-tamper-black")
+    let image = try PNGCodec.decode(try pageBytes(out, 1))
     // The picture fills the (pre-paginated) page, scaled to the output size.
     #expect(image.pixels.count { $0 == 0 } > image.pixels.count / 2, "the kept pixels drawn")
     #expect(cache.entries().contains { $0.name == name })

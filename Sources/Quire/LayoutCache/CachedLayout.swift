@@ -18,13 +18,24 @@
 // Decoded pages pass the same check against the entry as laid-out ones, and their font
 // table must be this run's; a file that fails is a miss (the chapter is laid out and the
 // file written again). They are not in the entry itself: a page's display list is ~100
-// times its map entry, so only chapters a cached render asked for are kept. Rejected:
-// resuming the chapter's layout at page N (its flow state at a page break — collapsing
-// margins, open box fragments, floats, column sets, pending footnotes — has no persisted
-// form yet) and pages' pixels (they depend on the colour mode and would be a second copy of
-// the render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift)
-// are kept, because decoding and resampling a cover costs more than the rest of its page,
-// and so are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
+// times its map entry, so only chapters a cached render asked for are kept.
+//
+// A chapter without display lists resumes at a page break: the entry keeps, per page, a
+// checkpoint of the flow where one has a compact form (QuireTypeset's
+// Pagination/FlowCheckpoint.swift; the entry's CheckpointSection.swift), and a render of
+// page N lays out only from the nearest checkpoint at or before N to a little past the last
+// page asked for (the chapter's first page is always a place to start). Resumed pages pass
+// the same check against the entry (Locations per page, fonts among the chapter's); a
+// mismatch takes the whole-book path and the entry is rebuilt. Their display lists are added
+// to the chapter's file (which then holds some of its pages, by number), so the next render
+// of any of them decodes it; a render asking for a page the file lacks resumes again and
+// adds its pages, and a whole layout of the chapter writes the file whole (two processes
+// adding pages at once: the last rename wins, the other's pages resume again).
+//
+// Rejected: pages' pixels (they depend on the colour mode and would be a second copy of the
+// render). Large pictures are the exception: their scaled pixels (ScaledImageFile.swift) are
+// kept, because decoding and resampling a cover costs more than the rest of its page, and so
+// are the book's embedded fonts ready to use (KeptFontFile.swift), because inflating them
 // cost a tenth of a text page's render.
 
 import Foundation
@@ -46,11 +57,29 @@ struct CachedLayout {
   /// The most pages a cached render draws (more go through the whole-book path).
   static let maxCachedPages = 64
 
+  /// Where a cached render's pages came from.
+  struct Sources: Equatable, Sendable {
+    /// Pages drawn from display lists decoded from the cache.
+    var decoded = 0
+    /// Pages laid out (whole chapters, or from a checkpoint to the last page asked for).
+    var laidOut = 0
+    /// Of those, the pages laid out from a checkpoint.
+    var resumed = 0
+  }
+
+  /// What `draw` reports.
+  struct Drawn {
+    /// The raster diagnostics.
+    var raster: [Diagnostic] = []
+    /// Where the pages came from.
+    var sources = Sources()
+  }
+
   /// Lays out the chapters holding `numbers` (ascending, all in the book) and visits their
-  /// pages with a renderer, in order. Returns the raster diagnostics, or nil when a chapter
-  /// laid out again does not match the entry.
+  /// pages with a renderer, in order. Returns the raster diagnostics and where the pages came
+  /// from, or nil when a chapter laid out again does not match the entry.
   func draw(_ numbers: [Int], visit: (Page, PageRenderer) throws(QuireError) -> Void)
-    throws(QuireError) -> [Diagnostic]?
+    throws(QuireError) -> Drawn?
   {
     let loader: ChapterLoader
     do {
@@ -59,7 +88,7 @@ struct CachedLayout {
     } catch {
       throw QuireError(error)
     }
-    var raster: [Diagnostic] = []
+    var drawn = Drawn()
     var k = 0
     while k < numbers.count {
       guard let chapter = entry.chapter(holding: numbers[k]) else { return nil }
@@ -68,11 +97,16 @@ struct CachedLayout {
         wanted.append(numbers[k])
         k += 1
       }
-      guard let (pages, renderer) = try layOut(chapter, loader) else { return nil }
-      for n in wanted { try visit(pages[n - chapter.firstPage], renderer) }
-      for w in renderer.warnings where !raster.contains(w) { raster.append(w) }
+      guard let (pages, renderer) = try layOut(chapter, wanted, loader, &drawn.sources) else {
+        return nil
+      }
+      for n in wanted {
+        guard let page = pages[n] else { return nil }
+        try visit(page, renderer)
+      }
+      for w in renderer.warnings where !drawn.raster.contains(w) { drawn.raster.append(w) }
     }
-    return raster
+    return drawn
   }
 
   /// Where the book's embedded fonts are kept ready to use, when the cache is on.
@@ -81,10 +115,15 @@ struct CachedLayout {
     return KeptFontFiles(cache: cache, book: book)
   }
 
-  /// One chapter's pages, decoded from its display-list file or laid out alone and numbered
-  /// in place, nil when they differ from the entry.
-  private func layOut(_ chapter: LayoutCacheEntry.Chapter, _ loader: ChapterLoader)
-    throws(QuireError) -> ([Page], PageRenderer)?
+  /// Pages of one chapter by number, at least the `wanted` ones: decoded from its
+  /// display-list file when it holds them all, else laid out from the checkpoint nearest
+  /// before them (and added to the file), else the chapter laid out alone and numbered in
+  /// place (the file written whole); nil when they differ from the entry.
+  private func layOut(
+    _ chapter: LayoutCacheEntry.Chapter, _ wanted: [Int], _ loader: ChapterLoader,
+    _ sources: inout Sources
+  )
+    throws(QuireError) -> ([Int: Page], PageRenderer)?
   {
     guard chapter.spine < loader.count else { return nil }
     let document: Document
@@ -100,15 +139,25 @@ struct CachedLayout {
       throw QuireError(error, book: path)
     }
     let faces = typesetter.fonts.faces
-    let pages: [Page]
-    if let stored = storedPages(chapter, fonts: faces) {
-      pages = stored
+    let allowed = Self.allowed(faces, in: chapter)
+    let stored = storedDrawings(chapter, fonts: faces, allowed: allowed)
+    var pages: [Page]
+    if let stored, Set(stored.pages.map(\.number)).isSuperset(of: wanted) {
+      pages = stored.pages
+      sources.decoded += wanted.count
+    } else if let resumed = resumedPages(chapter, wanted, typesetter) {
+      guard resumed.allSatisfy({ matches($0, chapter, allowed: allowed) }) else { return nil }
+      pages = resumed
+      sources.laidOut += resumed.count
+      sources.resumed += resumed.count
+      store(Self.merge(resumed, into: stored?.pages ?? []), chapter, fonts: faces)
     } else {
       let spine = chapter.spine
       pages = onLargeStack {
         typesetter.numbered(typesetter.layoutChapter(spine).pages, from: chapter.firstPage)
       }
       guard matches(pages, chapter, fonts: faces) else { return nil }
+      sources.laidOut += pages.count
       store(pages, chapter, fonts: faces)
     }
     let resources = document.resources
@@ -116,34 +165,86 @@ struct CachedLayout {
       fonts: typesetter.fonts, images: { href in resources.data(forHref: href) },
       embeddedFonts: document.fonts,
       scaledImages: cache.map { ScaledImageFiles(cache: $0, key: entry.key) })
-    return (pages, renderer)
+    return (Dictionary(pages.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a }), renderer)
   }
 
-  /// The chapter's pages from its display-list file, nil when there is none or it is not
-  /// this entry's chapter drawn with this font table.
-  private func storedPages(_ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace]) -> [Page]? {
-    guard let cache, let drawings = cache.drawings(entry.key, spine: chapter.spine),
-      drawings.key == entry.key, drawings.spine == chapter.spine,
-      drawings.firstPage == chapter.firstPage, drawings.fonts == fonts.map(\.name),
-      drawings.pages.enumerated().allSatisfy({ $1.number == chapter.firstPage + $0 }),
-      drawings.pages.allSatisfy({ Self.fontsKnown($0.items, count: fonts.count) }),
-      matches(drawings.pages, chapter, fonts: fonts)
+  /// The chapter's pages from the checkpoint nearest before the first of `wanted` up to
+  /// the last of them, numbered in place; nil when no page after the chapter's first has a
+  /// checkpoint there or the layout cannot resume from it.
+  private func resumedPages(
+    _ chapter: LayoutCacheEntry.Chapter, _ wanted: [Int], _ typesetter: Typesetter
+  ) -> [Page]? {
+    guard let low = wanted.first, let high = wanted.last,
+      entry.checkpoints.count == entry.index.count
     else { return nil }
-    return drawings.pages
+    var page = low - chapter.firstPage
+    while page >= 1 && entry.checkpoints[chapter.firstPage - 1 + page] == nil { page -= 1 }
+    guard page >= 1, let checkpoint = entry.checkpoints[chapter.firstPage - 1 + page] else {
+      return nil
+    }
+    let (start, count) = (page, high - chapter.firstPage - page + 1)
+    guard
+      let resumed = onLargeStack({
+        typesetter.resumeChapter(chapter.spine, from: checkpoint, page: start, count: count)
+      }), resumed.pages.count >= count
+    else { return nil }
+    return typesetter.numbered(Array(resumed.pages.prefix(count)), from: chapter.firstPage + start)
   }
 
-  /// Whether every glyph run of `items` names a face of a table of `count` faces.
-  static func fontsKnown(_ items: [DisplayItem], count: Int) -> Bool {
+  /// Which of this run's font table's faces (by `FontID`) the entry's chapter uses.
+  private static func allowed(_ fonts: [FontFace], in chapter: LayoutCacheEntry.Chapter)
+    -> [Bool]
+  {
+    fonts.map { chapter.fonts.contains($0.name) }
+  }
+
+  /// Whether a page not laid out with the whole chapter (resumed, or decoded) is the entry's
+  /// page: in the chapter, same spine, href and Locations, and only fonts the entry's chapter
+  /// uses (`allowed`, by `FontID`).
+  private func matches(_ page: Page, _ chapter: LayoutCacheEntry.Chapter, allowed: [Bool])
+    -> Bool
+  {
+    guard page.number >= chapter.firstPage, page.number < chapter.firstPage + chapter.pageCount,
+      page.number >= 1, page.number <= entry.index.count
+    else { return false }
+    let cached = entry.index[page.number - 1]
+    guard cached.spine == page.spine, cached.href == page.href,
+      cached.start == BookLocation(page.start), cached.end == BookLocation(page.end)
+    else { return false }
     var known = true
-    for item in items {
+    for item in page.items {
       item.forEachGlyphRun { run in
-        if run.font < 0 || run.font >= count { known = false }
+        if !allowed.indices.contains(run.font) || !allowed[run.font] { known = false }
       }
     }
     return known
   }
 
-  /// Writes the display lists of a chapter that was laid out (a failure is only slower).
+  /// The chapter's display-list file, nil when there is none or it is not this entry's
+  /// chapter drawn with this font table: its pages (all of the chapter's, or those that
+  /// renders resumed) ascend and each is the entry's page.
+  private func storedDrawings(
+    _ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace], allowed: [Bool]
+  ) -> ChapterDrawings? {
+    guard let cache, let drawings = cache.drawings(entry.key, spine: chapter.spine),
+      drawings.key == entry.key, drawings.spine == chapter.spine,
+      drawings.firstPage == chapter.firstPage, drawings.fonts == fonts.map(\.name),
+      zip(drawings.pages, drawings.pages.dropFirst()).allSatisfy({ $0.number < $1.number }),
+      drawings.pages.allSatisfy({ matches($0, chapter, allowed: allowed) })
+    else { return nil }
+    return drawings
+  }
+
+  /// `fresh` pages and the `kept` ones of other numbers, by number.
+  static func merge(_ fresh: [Page], into kept: [Page]) -> [Page] {
+    let numbers = Set(fresh.map(\.number))
+    return (fresh + kept.filter { !numbers.contains($0.number) }).sorted {
+      $0.number < $1.number
+    }
+  }
+
+  /// Writes display lists of a chapter's pages, all of them or the ones laid out so far
+  /// (a failure is only slower).
   private func store(_ pages: [Page], _ chapter: LayoutCacheEntry.Chapter, fonts: [FontFace]) {
     guard let cache, let href = pages.first?.href else { return }
     cache.store(

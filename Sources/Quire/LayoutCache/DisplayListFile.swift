@@ -2,12 +2,13 @@
 // entry so that a later `render --pages N` draws page N without laying its chapter out again.
 //
 // Why: with a filled layout cache a cached render still laid out the whole chapter holding
-// page N (~53 M of its ~200 M instructions for moby-dick). A chapter's flow cannot start in
-// its middle today (margins collapsing across the break, open box fragments, floats, column
-// sets and footnotes pending all carry over from the pages before), so instead of resuming
-// the layout the result is kept: the first cached render of a chapter lays it out as before,
-// checks it against the entry, and writes all its pages' display lists here (lazily: a
-// chapter no cached render asked for costs nothing); the next one decodes page N's.
+// page N (~53 M of its ~200 M instructions for moby-dick). Resuming from a page checkpoint
+// (CachedLayout.swift) shortens a first render where the flow has a compact state, but not
+// every page has one (floats, tables, column sets and notes carry over from the pages
+// before), and any layout costs more than reading its result: so the result is kept. The
+// first cached render of a chapter lays out its pages (all of them, or from a checkpoint),
+// checks them against the entry, and writes their display lists here (lazily: a chapter no
+// cached render asked for costs nothing); the next one decodes page N's.
 //
 // What is kept per page is what `PageRenderer` reads — the display list (glyph runs, fills,
 // images, box paints, filled paths, transformed groups), the canvas background, the
@@ -18,12 +19,16 @@
 // and options, but the check is cheap). Line boxes, block boxes and math are not kept: the
 // manifest entries already hold what the manifest needs.
 //
-// File (one per layout key and chapter, `<key>-<spine>.qdl` in the cache folder): a 24-byte
-// header as the entry's (magic "QUIREDL\n", version, CRC-32, payload length), then the
-// payload in little-endian fixed-width fields: the key digest, the chapter's spine, first
-// page and page count, its href, the font table's face names, then per page its fields and
-// items (see `Writer.page` and `Reader.page`). Doubles and floats are stored as their bit
-// patterns, so a decoded page equals the laid-out one exactly and draws the same pixels.
+// A file holds every page of its chapter when the chapter was laid out whole, or the pages
+// renders laid out from checkpoints (CachedLayout.swift), each with its number: a later
+// render uses the file when it holds every page asked for.
+//
+// File (one per layout key and chapter, `<key>-<spine>.qdl` in the cache folder): a sealed
+// file's header (SealedFile.swift: magic "QUIREDL\n", version, CRC-32, payload length), then the
+// payload in little-endian fixed-width fields: the key digest, the chapter's spine and first
+// page, its href, the font table's face names, the number of pages kept, then per page its
+// fields and items (see `Writer.page` and `Reader.page`). Doubles and floats are stored as
+// their bit patterns, so a decoded page equals the laid-out one exactly and draws the same pixels.
 // Every count is checked against the bytes left and transformed groups nest at most
 // `maxDepth` deep, so a hostile file costs at most its length; anything that does not
 // check out is a miss and the chapter is laid out (and the file written) again.
@@ -45,10 +50,12 @@ import QuireTypeset
 struct ChapterDrawings: Equatable {
   var key: String
   var spine: Int
+  /// The chapter's first page (the pages kept may start later).
   var firstPage: Int
   var href: String
   /// The face names of the font table the glyph runs' `FontID`s index.
   var fonts: [String]
+  /// All of the chapter's pages, or some of them, ascending by number.
   var pages: [Page]
 
   static func == (a: ChapterDrawings, b: ChapterDrawings) -> Bool {
@@ -60,9 +67,9 @@ struct ChapterDrawings: Equatable {
 
 /// The display-list file's format.
 enum DisplayListFile {
-  static let magic = Array("QUIREDL\n".utf8)
-  static let version: UInt32 = 1
-  static let headerSize = 24
+  /// The header's kind (SealedFile.swift).
+  static let sealed = SealedFile(magic: Array("QUIREDL\n".utf8), version: 1)
+  static let headerSize = SealedFile.headerSize
   /// The file name extension.
   static let suffix = ".qdl"
   /// The deepest nesting of transformed groups read.
@@ -87,24 +94,12 @@ enum DisplayListFile {
     w.int(drawings.pages.count)
     for page in drawings.pages { w.page(page) }
     if w.failed { return nil }
-    var out = magic
-    out.reserveCapacity(headerSize + w.bytes.count)
-    LayoutCacheFile.append(&out, UInt64(version), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(LayoutCacheFile.crc(w.bytes)), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(w.bytes.count), bytes: 8)
-    out += w.bytes
-    return out
+    return sealed.seal(w.bytes)
   }
 
   /// The drawings in `bytes`, nil unless the header, checksum and every field check out.
   static func decode(_ bytes: [UInt8]) -> ChapterDrawings? {
-    guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return nil }
-    let data = Data(bytes.prefix(headerSize))
-    guard LayoutCacheFile.read(data, at: 8, bytes: 4) == UInt64(version),
-      LayoutCacheFile.read(data, at: 16, bytes: 8) == UInt64(bytes.count - headerSize),
-      LayoutCacheFile.read(data, at: 12, bytes: 4)
-        == UInt64(LayoutCacheFile.crc(bytes[headerSize...]))
-    else { return nil }
+    guard sealed.isSealed(bytes) else { return nil }
     return bytes.withUnsafeBytes { raw -> ChapterDrawings? in
       var r = Reader(raw: raw, at: headerSize)
       guard let drawings = r.drawings(), r.at == raw.count else { return nil }

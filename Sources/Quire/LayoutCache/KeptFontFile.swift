@@ -12,8 +12,8 @@
 // fonts. The file repeats the content hash and path, which must match (a hash collision is
 // then a miss).
 //
-// File: a 24-byte header as the entry's (magic "QUIREFB\n", version, CRC-32, payload
-// length), then the content hash and path (length-prefixed UTF-8) and the font's bytes (the
+// File: a sealed file's header (SealedFile.swift: magic "QUIREFB\n", version, CRC-32,
+// payload length), then the content hash and path (length-prefixed UTF-8) and the font's bytes (the
 // rest of the file, at most `maxFontBytes`). Anything else is a miss: the font is read from
 // the book again and the file written again. Files count against the cache's size bound and
 // leave least recently used first, as entries do. Read, not mapped: a mapped file truncated
@@ -42,9 +42,9 @@ struct KeptFontFiles: FontFileArchive {
 
 /// The kept font file's format.
 enum KeptFontFile {
-  static let magic = Array("QUIREFB\n".utf8)
-  static let version: UInt32 = 1
-  static let headerSize = 24
+  /// The header's kind (SealedFile.swift).
+  static let sealed = SealedFile(magic: Array("QUIREFB\n".utf8), version: 1)
+  static let headerSize = SealedFile.headerSize
   /// The file name extension.
   static let suffix = ".qfb"
   /// The largest font kept.
@@ -77,23 +77,12 @@ enum KeptFontFile {
     w.string(f.book)
     w.string(f.path)
     w.bytes += f.bytes
-    var out = magic
-    out.reserveCapacity(headerSize + w.bytes.count)
-    LayoutCacheFile.append(&out, UInt64(version), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(LayoutCacheFile.crc(w.bytes)), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(w.bytes.count), bytes: 8)
-    out += w.bytes
-    return out
+    return sealed.seal(w.bytes)
   }
 
   /// The font in `bytes`, nil unless the header, checksum and every field check out.
   static func decode(_ bytes: Data) -> Font? {
-    guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic),
-      LayoutCacheFile.read(bytes, at: 8, bytes: 4) == UInt64(version),
-      LayoutCacheFile.read(bytes, at: 16, bytes: 8) == UInt64(bytes.count - headerSize),
-      LayoutCacheFile.read(bytes, at: 12, bytes: 4)
-        == UInt64(LayoutCacheFile.crc(bytes.dropFirst(headerSize)))
-    else { return nil }
+    guard sealed.isSealed(bytes) else { return nil }
     return bytes.withUnsafeBytes { raw -> Font? in
       var r = DisplayListFile.Reader(raw: raw, at: headerSize)
       guard let book = r.string(), let path = r.string(), book.utf8.count <= maxNameBytes,
@@ -114,14 +103,12 @@ extension LayoutCache {
   /// they are not kept or do not check out. A hit becomes the most recently used file.
   func fontFile(_ book: String, path: String) -> Data? {
     let file = fontFilePath(book, path: path)
-    var info = stat()
-    guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      info.st_size <= KeptFontFile.headerSize + 16 + 2 * KeptFontFile.maxNameBytes
-        + KeptFontFile.maxFontBytes,
-      let data = FileManager.default.contents(atPath: file),
+    let most =
+      KeptFontFile.headerSize + 16 + 2 * KeptFontFile.maxNameBytes + KeptFontFile.maxFontBytes
+    guard let data = readSealed(file, maxBytes: most),
       let font = KeptFontFile.decode(data), font.book == book, font.path == path
     else { return nil }
-    _ = utimensat(AT_FDCWD, file, nil, 0)
+    touch(file)
     return font.bytes
   }
 
@@ -129,13 +116,6 @@ extension LayoutCache {
   @discardableResult
   func store(_ font: KeptFontFile.Font) -> Bool {
     guard let bytes = KeptFontFile.encode(font), bytes.count <= maxBytes else { return false }
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try AtomicFile.write(bytes, to: fontFilePath(font.book, path: font.path))
-    } catch {
-      return false
-    }
-    evict()
-    return true
+    return writeSealed(bytes, to: fontFilePath(font.book, path: font.path))
   }
 }

@@ -154,13 +154,10 @@ public struct LayoutCache: Sendable, Hashable {
   /// none or they do not check out. A hit becomes the most recently used file.
   func drawings(_ key: String, spine: Int) -> ChapterDrawings? {
     let path = drawingsPath(key, spine: spine)
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      info.st_size <= Self.maxEntryBytes,
-      let data = FileManager.default.contents(atPath: path),
+    guard let data = readSealed(path, maxBytes: Self.maxEntryBytes),
       let drawings = DisplayListFile.decode([UInt8](data))
     else { return nil }
-    _ = utimensat(AT_FDCWD, path, nil, 0)
+    touch(path)
     return drawings
   }
 
@@ -171,14 +168,7 @@ public struct LayoutCache: Sendable, Hashable {
     guard let bytes = DisplayListFile.encode(drawings),
       bytes.count <= min(maxBytes, Self.maxEntryBytes)
     else { return false }
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try AtomicFile.write(bytes, to: drawingsPath(drawings.key, spine: drawings.spine))
-    } catch {
-      return false
-    }
-    evict()
-    return true
+    return writeSealed(bytes, to: drawingsPath(drawings.key, spine: drawings.spine))
   }
 
   /// The entries' files (layouts, display lists, scaled pictures, fonts, content-hash memos and

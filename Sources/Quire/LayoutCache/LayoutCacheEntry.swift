@@ -11,7 +11,7 @@
 // File format: a 24-byte header, then the sections.
 //
 //     0  8  magic "QUIRELC\n"
-//     8  4  format version, little-endian (3)
+//     8  4  format version, little-endian (4)
 //    12  4  CRC-32 of the payload, little-endian
 //    16  8  payload length in bytes, little-endian
 //    24  …  payload, every integer a little-endian 64-bit one:
@@ -27,6 +27,8 @@
 //             page count N; N × 48 bytes: the page index, per page its spine, href (index
 //               into the hrefs), start spine and offset, end spine and offset (the number is
 //               the position)
+//             checkpoint section length K; K bytes: per page where its chapter's layout
+//               can resume (CheckpointSection.swift)
 //             N × (length L, L bytes): each page's manifest entry, as the manifest writes it
 //               (`Manifest.encode`), without a file name
 //
@@ -81,6 +83,9 @@ struct LayoutCacheEntry: Sendable {
   /// (`Manifest.encode(_:)`); empty when the entry was read without them
   /// (`LayoutCacheFile.decode(_:pages:)`).
   var pages: [Data]
+  /// Per page, where its chapter's layout can resume (`PageRecord.checkpoint`); empty when
+  /// the entry was read without its page entries.
+  var checkpoints: [FlowCheckpoint?] = []
   /// The manifest's head (empty page list, `diagnostics` as its warnings) as read from the
   /// entry's file: what a cached render that adds no warning writes. nil for an entry not
   /// read from a file; a stored entry's is always encoded again from its fields.
@@ -113,6 +118,7 @@ struct LayoutCacheEntry: Sendable {
       PageMap.Entry(number: $0.number, spine: $0.spine, href: $0.href, start: $0.start, end: $0.end)
     }
     chapters = Self.chapters(paginated.records)
+    checkpoints = paginated.records.map(\.checkpoint)
   }
 
   /// The chapters of a book's pages, with the fonts each one's pages use.
@@ -165,14 +171,15 @@ struct LayoutCacheEntry: Sendable {
     }
     guard next == index.count + 1 else { return false }
     for (i, p) in index.enumerated() where p.number != i + 1 { return false }
-    return pages.isEmpty || pages.count == index.count
+    return (pages.isEmpty || pages.count == index.count)
+      && (checkpoints.isEmpty || checkpoints.count == index.count)
   }
 }
 
 /// The entry's file format (see the essay above).
 enum LayoutCacheFile {
   static let magic = Array("QUIRELC\n".utf8)
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   static let headerSize = 24
   /// Bytes per page in the page index.
   static let indexRecordSize = 48
@@ -199,7 +206,8 @@ enum LayoutCacheFile {
     let head = Head(
       key: entry.key, book: entry.book, layout: entry.layout, diagnostics: entry.diagnostics,
       boxes: entry.boxes)
-    guard entry.pages.count == entry.index.count, let headJSON = try? jsonEncoder.encode(head),
+    guard entry.pages.count == entry.index.count,
+      entry.checkpoints.count == entry.index.count, let headJSON = try? jsonEncoder.encode(head),
       let manifestHead = Manifest(cached: entry, diagnostics: entry.diagnostics)?.encoded()
     else { return nil }
     var payload = Writer()
@@ -222,6 +230,7 @@ enum LayoutCacheFile {
         payload.int(v)
       }
     }
+    payload.block(CheckpointSection.encode(entry.checkpoints))
     for json in entry.pages { payload.block(json) }
     var out = magic
     out.reserveCapacity(headerSize + payload.bytes.count)
@@ -278,8 +287,12 @@ enum LayoutCacheFile {
     var entry = LayoutCacheEntry(
       head: head, chapters: chapters, toc: Data(toc), index: index, pages: [])
     if pages {
-      guard let read = pageEntries(bytes, r.at, count: index.count) else { return nil }
+      guard let section = r.block(),
+        let checkpoints = CheckpointSection.decode(section, count: index.count),
+        let read = pageEntries(bytes, r.at, count: index.count)
+      else { return nil }
       entry.pages = read
+      entry.checkpoints = checkpoints
       entry.manifestHead = Data(manifestHead)
     }
     return entry.isConsistent ? entry : nil

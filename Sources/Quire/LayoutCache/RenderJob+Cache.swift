@@ -44,7 +44,8 @@ extension RenderJob {
       done += 1
       progress(done, numbers.count)
     }
-    guard let raster = drawn else { return nil }
+    guard let drawn else { return nil }
+    let raster = drawn.raster
     var diagnostics = entry.diagnostics
     diagnostics.add(contentsOf: raster)
     // The stored head holds the entry's diagnostics: it is this run's unless drawing warned.
@@ -60,7 +61,7 @@ extension RenderJob {
     if request.flushToDisk { try out.sync() }
     return RenderSummary(
       pageCount: pageCount, rendered: numbers.count, threads: 1, removedStalePages: stale,
-      diagnostics: diagnostics)
+      diagnostics: diagnostics, cachedSources: drawn.sources)
   }
 }
 

@@ -15,8 +15,8 @@
 // "WxH". The key holds the book's content hash, so the href names the same bytes. The file
 // repeats the key, href and size, which must match (a hash collision is then a miss).
 //
-// File: a 24-byte header as the entry's (magic "QUIRESI\n", version, CRC-32, payload
-// length), then the key and href (length-prefixed UTF-8), width and height (8 bytes each,
+// File: a sealed file's header (SealedFile.swift: magic "QUIRESI\n", version, CRC-32,
+// payload length), then the key and href (length-prefixed UTF-8), width and height (8 bytes each,
 // little-endian) and exactly width x height x 4 bytes of pixels. Anything else is a miss and
 // the picture is decoded (and the file written) again; files count against the cache's size
 // bound and leave least recently used first, as entries do. Rejected: keeping the decoded
@@ -46,9 +46,9 @@ struct ScaledImageFiles: ScaledImageArchive {
 
 /// The scaled-picture file's format.
 enum ScaledImageFile {
-  static let magic = Array("QUIRESI\n".utf8)
-  static let version: UInt32 = 1
-  static let headerSize = 24
+  /// The header's kind (SealedFile.swift).
+  static let sealed = SealedFile(magic: Array("QUIRESI\n".utf8), version: 1)
+  static let headerSize = SealedFile.headerSize
   /// The file name extension.
   static let suffix = ".qsi"
   /// The largest picture kept (a 4096x4096 placement).
@@ -81,23 +81,12 @@ enum ScaledImageFile {
     w.int(p.width)
     w.int(p.height)
     w.bytes += p.pixels
-    var out = magic
-    out.reserveCapacity(headerSize + w.bytes.count)
-    LayoutCacheFile.append(&out, UInt64(version), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(LayoutCacheFile.crc(w.bytes)), bytes: 4)
-    LayoutCacheFile.append(&out, UInt64(w.bytes.count), bytes: 8)
-    out += w.bytes
-    return out
+    return sealed.seal(w.bytes)
   }
 
   /// The picture in `bytes`, nil unless the header, checksum and every field check out.
   static func decode(_ bytes: Data) -> Picture? {
-    guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic),
-      LayoutCacheFile.read(bytes, at: 8, bytes: 4) == UInt64(version),
-      LayoutCacheFile.read(bytes, at: 16, bytes: 8) == UInt64(bytes.count - headerSize),
-      LayoutCacheFile.read(bytes, at: 12, bytes: 4)
-        == UInt64(LayoutCacheFile.crc(bytes.dropFirst(headerSize)))
-    else { return nil }
+    guard sealed.isSealed(bytes) else { return nil }
     return bytes.withUnsafeBytes { raw -> Picture? in
       var r = DisplayListFile.Reader(raw: raw, at: headerSize)
       guard let key = r.string(), let href = r.string(), let width = r.int(),
@@ -122,14 +111,13 @@ extension LayoutCache {
   /// not kept or do not check out. A hit becomes the most recently used file.
   func scaledImage(_ key: String, href: String, width: Int, height: Int) -> [UInt8]? {
     let path = scaledImagePath(key, href: href, width: width, height: height)
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      info.st_size <= ScaledImageFile.headerSize + 4096 + ScaledImageFile.maxPixelBytes,
-      let data = FileManager.default.contents(atPath: path),
+    guard
+      let data = readSealed(
+        path, maxBytes: ScaledImageFile.headerSize + 4096 + ScaledImageFile.maxPixelBytes),
       let picture = ScaledImageFile.decode(data), picture.key == key, picture.href == href,
       picture.width == width, picture.height == height
     else { return nil }
-    _ = utimensat(AT_FDCWD, path, nil, 0)
+    touch(path)
     return picture.pixels
   }
 
@@ -139,15 +127,9 @@ extension LayoutCache {
     guard let bytes = ScaledImageFile.encode(picture), bytes.count <= maxBytes else {
       return false
     }
-    let path = scaledImagePath(
-      picture.key, href: picture.href, width: picture.width, height: picture.height)
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try AtomicFile.write(bytes, to: path)
-    } catch {
-      return false
-    }
-    evict()
-    return true
+    return writeSealed(
+      bytes,
+      to: scaledImagePath(
+        picture.key, href: picture.href, width: picture.width, height: picture.height))
   }
 }

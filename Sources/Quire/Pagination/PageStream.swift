@@ -38,6 +38,9 @@ struct PageRecord: Sendable {
   var page: Page
   /// The faces the page's glyph runs use, in first-use order.
   var faces: [FontFace]
+  /// Where its chapter's layout can resume to produce it (nil: the chapter's first page, or
+  /// a break without a simple state; Pagination/FlowCheckpoint.swift in QuireTypeset).
+  var checkpoint: FlowCheckpoint? = nil
 }
 
 /// What one run of a `PageStream` leaves: the page records (numbered from its first page),
@@ -134,7 +137,7 @@ final class PageStream: @unchecked Sendable {
   }
 
   private func work(workers: Int) {
-    let worker = typesetter.makeWorker(drawing: drawing)
+    let worker = typesetter.makeWorker(drawing: drawing, checkpoints: true)
     while let task = nextTask(workers: workers) {
       switch task {
       case .layout(let k):
@@ -218,8 +221,11 @@ final class PageStream: @unchecked Sendable {
         if failure == nil { failure = .strict(first) }
         return
       }
-      for page in pages {
-        records.append(PageRecord(page: thin(page), faces: faces(of: page)))
+      for (i, page) in pages.enumerated() {
+        records.append(
+          PageRecord(
+            page: thin(page), faces: faces(of: page),
+            checkpoint: i < layout.checkpoints.count ? layout.checkpoints[i] : nil))
         if wanted(page.number) { queue.append(page) }
       }
       nextNumber += 1

@@ -76,6 +76,18 @@ struct ChapterFlow {
   /// The chapter's column sets and the one being laid out (Blocks/MultiColumn.swift).
   var columnSets: [ColumnSet] = []
   var columnSet: Int? = nil
+  /// Checkpoint marks, when the layout keeps them (Pagination/FlowCheckpoint.swift).
+  var marks: [FlowMark]? = nil
+  /// The current block's path in the block tree (child index per level).
+  var walk: [Int] = []
+  /// Blocks being laid out whose state a checkpoint cannot restore (tables, floats, notes,
+  /// positioned and column blocks, ancestors that cannot be entered again).
+  var resumeBlocked = 0
+  /// Where a resumed walk stops, and whether it has.
+  var stop: FlowStop? = nil
+  var stopped = false
+  /// Paragraphs laid out (for tests of resumed layouts).
+  var paragraphCount = 0
 
   init(
     options: LayoutOptions, fonts: FontSet, shaper: Shaper, spine: Int, language: String?,
@@ -124,6 +136,7 @@ struct ChapterFlow {
     pendingSpace = 0
     pendingBreak = false
     lastLocation = e.end
+    if stop != nil, entries.count == stop?.fromEntry { stop?.base = boxFlow.flowY }
     if !floatArea.isEmpty { floatsBeside(&e) }
     attachBoxes(&e)
     entries.append(e)
@@ -154,45 +167,26 @@ struct ChapterFlow {
       }
       return
     }
-    for b in blocks { layout(b, left: left, right: right, depth: depth) }
+    for (k, b) in blocks.enumerated() {
+      if stopped { return }
+      walk.append(k)
+      layout(b, left: left, right: right, depth: depth)
+      walk.removeLast()
+    }
   }
 
   mutating func layout(_ block: Block, left: Double, right: Double, depth: Int) {
-    if block.note != nil, takeNote(block, left: left, right: right) { return }
-    if positioned.enabled, takePositioned(block, left: left, right: right) { return }
-    if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
-    if case .table = block.kind {
-      if block.box.float != .none, floatedTable(block, left: left, right: right, depth: depth) {
-        return
-      }
-      tableBlock(block, left: left, right: right, depth: depth)
+    guard markBlock(block, left: left, right: right, depth: depth) else { return }
+    resumeBlocked += 1
+    if laidOutApart(block, left: left, right: right, depth: depth) {
+      resumeBlocked -= 1
       return
     }
+    resumeBlocked -= 1
     let st = block.style
-    if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
-      return
-    }
-    if Self.floatsAsTextBlock(block),
-      floatedTextBlock(block, left: left, right: right, depth: depth)
-    {
-      return
-    }
-    if startsColumns(block) {
-      return multiColumnBlock(block, left: left, right: right, depth: depth)
-    }
-    let first = entries.count
-    if forcesBreak(st.breakBefore), !entries.isEmpty { pendingBreak = true }
-    let frame = openBox(block, left: left, right: right)
-    var l = frame.left
-    var r = frame.right
+    let entered = enterBlock(block, left: left, right: right)
+    let (l, r) = (entered.left, entered.right)
     let em = options.fontSize * st.fontSize
-    // A list its CSS gives no start indent still keeps its outside markers on the page (an
-    // e-reader choice: a browser hangs them past the box's edge, into the page margin).
-    if case .list = block.kind, l - left < 0.5, Self.hasOutsideMarkers(block) { l += 2 * em }
-    if r - l < (block.box.width == nil ? em * 2 : 1) {  // hostile margins: keep a sliver
-      l = left
-      r = right
-    }
     switch block.kind {
     case .image(let ref):
       blockImage(ref, style: st, left: l, right: r, location: block.location)
@@ -207,13 +201,82 @@ struct ChapterFlow {
       if !block.inlines.isEmpty {
         paragraph(block, left: l, right: r)
       }
+      let blocked = !Self.reenterable(block, entered.frame)
+      if blocked { resumeBlocked += 1 }
       layout(blocks: block.children, left: l, right: r, depth: depth + 1)
+      if blocked { resumeBlocked -= 1 }
+      if stopped { return }
       if case .listItem = block.kind { pendingMarker = nil }
     }
-    closeBox(frame, block)
+    leaveBlock(block, entered, left: left, right: right)
+  }
+
+  /// What `enterBlock` decided, for `leaveBlock`.
+  struct EnteredBlock {
+    var frame: OpenBoxFrame
+    /// Content edges after list and quote indents, px.
+    var left: Double
+    var right: Double
+    /// The first entry laid out after entering.
+    var first: Int
+  }
+
+  /// Enters a block of the normal flow: a forced break before it, its box opened, its
+  /// content edges with list and quote indents.
+  mutating func enterBlock(_ block: Block, left: Double, right: Double) -> EnteredBlock {
+    let first = entries.count
+    let st = block.style
+    if forcesBreak(st.breakBefore), !entries.isEmpty { pendingBreak = true }
+    let frame = openBox(block, left: left, right: right)
+    var l = frame.left
+    var r = frame.right
+    let em = options.fontSize * st.fontSize
+    // A list its CSS gives no start indent still keeps its outside markers on the page (an
+    // e-reader choice: a browser hangs them past the box's edge, into the page margin).
+    if case .list = block.kind, l - left < 0.5, Self.hasOutsideMarkers(block) { l += 2 * em }
+    if r - l < (block.box.width == nil ? em * 2 : 1) {  // hostile margins: keep a sliver
+      l = left
+      r = right
+    }
+    return EnteredBlock(frame: frame, left: l, right: r, first: first)
+  }
+
+  /// Leaves a block `enterBlock` entered: closes its box, collapses its bottom margin and
+  /// marks its entries' breaks.
+  mutating func leaveBlock(_ block: Block, _ entered: EnteredBlock, left: Double, right: Double) {
+    let st = block.style
+    closeBox(entered.frame, block)
     collapse(px(st.margin.bottom, of: max(1, right - left)))
     if forcesBreak(st.breakAfter) { pendingBreak = true }
-    applyBreaks(block, from: first)
+    applyBreaks(block, from: entered.first)
+  }
+
+  /// Lays out a block that takes a path of its own (a note, a positioned box, a table, a
+  /// float, a column set); false when it belongs to the normal flow.
+  mutating func laidOutApart(_ block: Block, left: Double, right: Double, depth: Int) -> Bool {
+    if block.note != nil, takeNote(block, left: left, right: right) { return true }
+    if positioned.enabled, takePositioned(block, left: left, right: right) { return true }
+    if block.box.clear != .none, !floatArea.isEmpty { clearFloats(block.box.clear) }
+    if case .table = block.kind {
+      if block.box.float != .none, floatedTable(block, left: left, right: right, depth: depth) {
+        return true
+      }
+      tableBlock(block, left: left, right: right, depth: depth)
+      return true
+    }
+    if case .image(let ref) = block.kind, floatedImage(block, ref, left: left, right: right) {
+      return true
+    }
+    if Self.floatsAsTextBlock(block),
+      floatedTextBlock(block, left: left, right: right, depth: depth)
+    {
+      return true
+    }
+    if startsColumns(block) {
+      multiColumnBlock(block, left: left, right: right, depth: depth)
+      return true
+    }
+    return false
   }
 
   /// Whether a `break-before/after` value forces a break here: `page` always, `column` in

@@ -60,6 +60,7 @@ extension ChapterFlow {
   /// Lays out one block's inlines: in parts when it is enormous (`ParagraphParts`); its
   /// floated inline elements beside the lines they sit in (Blocks/InlineFloats.swift).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
+    paragraphCount += 1
     var block = block
     var floats: [PendingFloat] = []
     if block.inlines.contains(where: ChapterFlow.isFloated) {

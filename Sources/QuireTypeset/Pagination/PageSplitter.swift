@@ -167,25 +167,28 @@ package struct PageSplitter: Sendable, Hashable {
 
   /// As `split(_:pageHeight:)`, with the height of page k depending on its first line too
   /// (a table's repeated header takes the top of a page its rows continue on).
+  /// With `start`, the pages cover the lines from `start` on (a layout resumed at a page
+  /// break, Pagination/FlowCheckpoint.swift); the costs still see every line.
   package func split(
-    _ lines: [SplitLine], pageHeightFrom: (_ page: Int, _ firstLine: Int) -> Double
+    _ lines: [SplitLine], from start: Int = 0,
+    pageHeightFrom: (_ page: Int, _ firstLine: Int) -> Double
   )
     -> [Range<Int>]
   {
     let n = lines.count
-    guard n > 0 else { return [] }
+    guard n > 0, start >= 0 else { return [] }
     let costs = costs(lines)
-    var top = [Double](repeating: 0, count: n + 1)  // y of each line's top
-    for i in 0..<n { top[i + 1] = top[i] + max(0, lines[i].advance) }
     var pages: [Range<Int>] = []
-    var s = 0
+    var s = start
     while s < n {
       let limit = pageHeightFrom(pages.count, s) + 1e-9
       // Largest e such that lines s..<e fit (at least one line), stopping at forced breaks.
+      // `y` is line e's top from the page's: summed per page, so a page's fit does not
+      // depend on the lines before it (a resumed layout sums the same numbers).
       var e = s + 1
-      while e < n && costs[e] != Cost.always
-        && top[e] + max(0, lines[e].height) - top[s] <= limit
-      {
+      var y = max(0, lines[s].advance)
+      while e < n && costs[e] != Cost.always && y + max(0, lines[e].height) <= limit {
+        y += max(0, lines[e].advance)
         e += 1
       }
       let end = e < n && costs[e] != Cost.always ? pageEnd(s, e, lines, costs) : e

@@ -69,13 +69,29 @@ struct Paginator {
     _ entries: consuming [FlowEntry], notes: consuming FootNotes = FootNotes(), spine: Int,
     href: String, fallback: Location, boxes: [FlowBox] = [], columns: [ColumnSet] = []
   ) -> [Page] {
+    var starts: [Int] = []
+    return pages(
+      entries, notes: notes, spine: spine, href: href, fallback: fallback, boxes: boxes,
+      columns: columns, resumingAt: nil, starts: &starts)
+  }
+
+  /// As `pages(_:notes:spine:href:fallback:boxes:columns:)`; `starts` gets each page's first
+  /// entry (−1 for a page without one). With `resumingAt` (no notes, no column sets), the
+  /// entries before it go on a page 0 for the caller to drop (FlowCheckpoint.swift).
+  func pages(
+    _ entries: consuming [FlowEntry], notes: consuming FootNotes, spine: Int,
+    href: String, fallback: Location, boxes: [FlowBox], columns: [ColumnSet],
+    resumingAt: Int?, starts: inout [Int]
+  ) -> [Page] {
     var spots: [(page: Int, y: Double)]
     var foot = FootPlacement()
     // Column offsets per entry (empty without column sets; with notes at the page feet
     // the sets are set in one column).
     var shifts: [Double] = []
     var pieces: [ColumnPiece] = []
-    if notes.isEmpty {
+    if let resumingAt {
+      spots = place(entries, resumingAt: resumingAt)
+    } else if notes.isEmpty {
       if columns.isEmpty {
         spots = place(entries)
       } else {
@@ -91,6 +107,8 @@ struct Paginator {
       Page(number: $0 + 1, spine: spine, href: href, start: fallback, end: fallback)
     }
     var seen = [Bool](repeating: false, count: lastPage + 1)
+    starts = [Int](repeating: -1, count: lastPage + 1)
+    for (k, spot) in spots.enumerated() where starts[spot.page] < 0 { starts[spot.page] = k }
     var lineShifts = [[Double]](repeating: [], count: shifts.isEmpty ? 0 : lastPage + 1)
     let top = options.margins.top
     var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
