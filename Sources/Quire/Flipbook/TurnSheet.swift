@@ -57,27 +57,11 @@ struct TurnSheet {
         reason: "\(function) failed on a \(grid.width)x\(grid.height) sheet"
           + (code.map { " (error \($0.rawValue))" } ?? ""))
     }
-    var config = WebPConfig()
-    guard cwebp_config_init(&config) != 0, WebPConfigLosslessPreset(&config, Self.effort) != 0
-    else { throw failure("WebPConfigInit") }
-    var picture = WebPPicture()
-    defer { WebPPictureFree(&picture) }
-    if let refused = importRGBA(
-      &picture, width: grid.width, height: grid.height, pixels: pixels.pixels)
+    switch losslessWebP(
+      pixels.pixels, width: grid.width, height: grid.height, preset: Self.effort, exact: false)
     {
-      throw failure(refused)
+    case .success(let bytes): return bytes
+    case .failure(let refused): throw failure(refused.function, refused.code)
     }
-    var writer = WebPMemoryWriter()
-    WebPMemoryWriterInit(&writer)
-    defer { WebPMemoryWriterClear(&writer) }
-    let encoded = withUnsafeMutablePointer(to: &writer) { w in
-      picture.writer = WebPMemoryWrite
-      picture.custom_ptr = UnsafeMutableRawPointer(w)
-      return WebPEncode(&config, &picture)
-    }
-    guard encoded != 0, let bytes = writer.mem else {
-      throw failure("WebPEncode", picture.error_code)
-    }
-    return Array(UnsafeBufferPointer(start: bytes, count: writer.size))
   }
 }

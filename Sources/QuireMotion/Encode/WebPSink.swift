@@ -92,32 +92,15 @@ package struct WebPFrameBits: Sendable {
 
   /// Lossless WebP at effort preset 0, exact RGB under transparent pixels.
   private static func encode(_ image: PixelBuffer, path: String) throws -> [UInt8] {
-    var config = WebPConfig()
-    guard cwebp_config_init(&config) != 0, WebPConfigLosslessPreset(&config, 0) != 0 else {
-      throw FrameSinkError.library(path: path, function: "WebPConfigInit", detail: "")
-    }
-    config.lossless = 1
-    config.exact = 1
-    var picture = WebPPicture()
-    defer { WebPPictureFree(&picture) }
-    if let refused = importRGBA(
-      &picture, width: image.width, height: image.height, pixels: image.pixels)
+    switch losslessWebP(
+      image.pixels, width: image.width, height: image.height, preset: 0, exact: true)
     {
-      throw FrameSinkError.library(path: path, function: refused, detail: "")
-    }
-    var writer = WebPMemoryWriter()
-    WebPMemoryWriterInit(&writer)
-    defer { WebPMemoryWriterClear(&writer) }
-    let encoded = withUnsafeMutablePointer(to: &writer) { w in
-      picture.writer = WebPMemoryWrite
-      picture.custom_ptr = UnsafeMutableRawPointer(w)
-      return WebPEncode(&config, &picture)
-    }
-    guard encoded != 0, let bytes = writer.mem else {
+    case .success(let bytes): return bytes
+    case .failure(let failure):
       throw FrameSinkError.library(
-        path: path, function: "WebPEncode", detail: "error \(picture.error_code.rawValue)")
+        path: path, function: failure.function,
+        detail: failure.code.map { "error \($0.rawValue)" } ?? "")
     }
-    return Array(UnsafeBufferPointer(start: bytes, count: writer.size))
   }
 }
 

@@ -45,14 +45,9 @@ struct Piece {
     width: Double, image: ImagePlacement? = nil, imageAbove: Double = 0, imageBelow: Double = 0,
     math: LaidOutMath? = nil, inlineBox: LaidOutInlineBox? = nil, form: VerticalForm = .none
   ) {
-    self.start = start
-    self.end = end
-    self.style = style
-    self.face = face
-    self.size = size
-    self.shaped = shaped
-    self.width = width
-    self.form = form
+    self.init(
+      text: start, end: end, style: style, face: face, size: size, shaped: shaped, width: width,
+      form: form)
     if image != nil || math != nil || inlineBox != nil || imageAbove != 0 || imageBelow != 0 {
       object = PieceObject(
         image: image, imageAbove: imageAbove, imageBelow: imageBelow, math: math,
