@@ -55,15 +55,17 @@ import Testing
     <div class="r"><img src="small.png" alt=""/></div>
     <div class="j"><img src="small.png" alt=""/></div>
     <div dir="rtl"><img src="small.png" alt=""/></div>
+    <p class="i"><img src="small.png" alt=""/></p>
     """
 
   @Test func publisherCSSPlacesImagesAsABrowserDoes() throws {
     let css = """
       p { margin: 0 } .c { text-align: center } .r { text-align: right }
       .j { text-align: justify } img.auto { display: block; margin: 0 auto }
+      .i { text-indent: 2em }
       """
     let xs = lefts(try page(Self.images, css: css, name: "styled"))
-    try #require(xs.count == 6)
+    try #require(xs.count == 7)
     let (l, r) = column
     let centred = l + (r - l - 120) / 2
     #expect(abs(xs[0] - l) < 0.01, "start: the left edge")
@@ -72,11 +74,12 @@ import Testing
     #expect(abs(xs[3] - (r - 120)) < 0.01, "text-align: right")
     #expect(abs(xs[4] - l) < 0.01, "justify: the last line is not justified")
     #expect(abs(xs[5] - (r - 120)) < 0.01, "start in a right-to-left block: the right edge")
+    #expect(abs(xs[6] - (l + 32)) < 0.01, "the block's 2 em text-indent opens the line")
   }
 
   @Test func unstyledImagesAreCentred() throws {
     let xs = lefts(try page(Self.images, css: nil, name: "bare"))
-    try #require(xs.count == 6)
+    try #require(xs.count == 7)
     let (l, r) = column
     let centred = l + (r - l - 120) / 2
     for (i, x) in xs.enumerated() { #expect(abs(x - centred) < 0.01, "image \(i)") }

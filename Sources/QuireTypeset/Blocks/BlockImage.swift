@@ -7,8 +7,9 @@
 // `text-align`): at the start edge for `start` (the initial value) and `justify` (the
 // last line of a block is not justified), centred for `center` or when the image's own
 // side margins are both `auto` (the `display: block; margin: 0 auto` idiom), at the right
-// for `right`, the end edge for `end`. The publisher laid the book out for a browser
-// engine; where their CSS leaves an image at the start edge, so does Quire. In a chapter
+// for `right`, the end edge for `end`, on the line the block's `text-indent` opens. The
+// publisher laid the book out for a browser engine; where their CSS leaves an image at the
+// start edge, so does Quire. In a chapter
 // without one (a bare XHTML or plain text file, or `--publisher-styles off`), centring is
 // the reader's user-agent default for an illustration alone in its block, as e-readers
 // present unstyled pictures; `left`/`right`/`end` set by the document (a `style`
@@ -43,18 +44,28 @@ extension ChapterFlow {
   func blockImageLeft(
     _ ref: ImageRef, style: ComputedStyle, width: Double, left: Double, right: Double
   ) -> Double {
-    let centred = left + (right - left - width) / 2
     let rtl = style.direction == .rtl
-    if ref.box.marginLeftAuto && ref.box.marginRightAuto { return centred }
+    if ref.box.marginLeftAuto && ref.box.marginRightAuto {
+      return left + (right - left - width) / 2
+    }
+    guard authorStyles || positioned.enabled else {
+      switch style.textAlign {
+      case .left: return left
+      case .right: return right - width
+      case .end: return rtl ? left : right - width
+      default: return left + (right - left - width) / 2
+      }
+    }
+    // The image is the first (only) line of its block: the block's `text-indent` opens it
+    // on the start side (CSS Text 3 §8.1), as in a browser.
+    let indent = min(max(0, px(style.textIndent, of: right - left)), right - left)
+    let (l, r) = rtl ? (left, right - indent) : (left + indent, right)
     switch style.textAlign {
-    case .left: return left
-    case .right: return right - width
-    case .center: return centred
-    case .end: return rtl ? left : right - width
-    case .start, .justify:
-      // The publisher's CSS (or a fixed-layout page) leaves it at the start edge.
-      guard authorStyles || positioned.enabled else { return centred }
-      return rtl ? right - width : left
+    case .left: return l
+    case .right: return r - width
+    case .center: return l + (r - l - width) / 2
+    case .end: return rtl ? l : r - width
+    case .start, .justify: return rtl ? r - width : l
     }
   }
 
