@@ -59,7 +59,7 @@ package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
   package init(digest: String) { self.digest = digest }
   package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  package static let engineVersion = "quire-typeset/8"
+  package static let engineVersion = "quire-typeset/9"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.
@@ -267,6 +267,7 @@ package final class Typesetter: Sendable {
     flow.verticalRL = chapter.writingMode == .verticalRL
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
+    flow.authorStyles = chapter.authorStyles
     if let viewport {
       flow.positioned.enabled = true
       flow.positioned.containingHeight = viewport.height

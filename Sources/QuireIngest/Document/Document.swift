@@ -242,6 +242,10 @@ package struct Chapter: Sendable {
   package var inlineImages: [String: Data] = [:]
   /// The `writing-mode` of the document's `body` (or `html`): its lines' direction.
   package var writingMode = WritingMode.horizontalTB
+  /// Whether the document has a publisher style sheet (a `<link>`ed sheet or a `<style>`
+  /// element with at least one rule, publisher styles on): its images are then placed by
+  /// its CSS alone (Blocks/BlockImage.swift).
+  package var authorStyles = false
   /// The item's rendition properties (EPUB fixed layout, Package/Rendition.swift); nil for
   /// books that are not EPUBs.
   package var rendition: Rendition? = nil

@@ -170,7 +170,8 @@ package struct ChapterConverter: Sendable {
       }
       rules.add(author, origin: 1)
       styles = CachedStyles(
-        rules: rules, fontFaces: author.fontFaces, warnings: author.warnings + rules.warnings)
+        rules: rules, fontFaces: author.fontFaces, warnings: author.warnings + rules.warnings,
+        authored: !author.rules.isEmpty)
       styleCache.set(key, styles)
     }
     let rules = styles.rules
@@ -203,6 +204,7 @@ package struct ChapterConverter: Sendable {
     chapter.rootBackground = builder.rootBackground
     chapter.writingMode = builder.documentWritingMode
     chapter.inlineImages = builder.inlineImages
+    chapter.authorStyles = options.publisherStyles && styles.authored
     chapter.rendition = rendition(of: source, tree: tree, warnings: &warnings)
     return ConvertedChapter(
       chapter: chapter, fontFaces: fontFaces, warnings: warnings, elements: tree.elementCount,
@@ -219,6 +221,8 @@ struct CachedStyles: Sendable {
   var rules: RuleSet
   var fontFaces: [FontFaceRule]
   var warnings: [String]
+  /// Whether the author sheets hold any rule.
+  var authored = false
 }
 
 /// Parsed style sheets by the list of sheets a document links. Chapters are converted in

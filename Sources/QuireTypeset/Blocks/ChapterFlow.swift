@@ -69,6 +69,9 @@ struct ChapterFlow {
   var firstLineExpected: Int? = nil
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
+  /// The chapter has a publisher style sheet (`Chapter.authorStyles`): block images follow
+  /// its CSS, not the reader's centring (Blocks/BlockImage.swift).
+  var authorStyles = false
   /// `vertical-rl`: the logical block axis runs right to left on the page.
   var verticalRL = false
   /// Positioned boxes of a fixed-layout page (Fixed/PositionedBoxes.swift).

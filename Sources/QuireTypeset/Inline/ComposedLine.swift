@@ -335,13 +335,27 @@ struct LineComposer {
     var style = -1
     var above = 0.0
     var below = 0.0
+    /// Whether the style aligns its images and inline blocks with the line box.
+    var lineRelative = false
+  }
+
+  /// Whether piece `p` is an image or inline block aligned with the line box (`top` or
+  /// `bottom`), and which.
+  func lineAligned(_ p: Int) -> (top: Bool, height: Double)? {
+    let piece = pieces[p]
+    guard piece.image != nil || piece.inlineBox != nil else { return nil }
+    let v = styles[piece.style].style.text.verticalShift
+    guard LineAlignedBoxes.isLineRelative(v) else { return nil }
+    return (v == .top, piece.imageAbove + piece.imageBelow)
   }
 
   /// Space above and below the baseline: the block's strut plus every piece's style and
-  /// inline image, cut to the page.
+  /// inline image, then the boxes aligned with the line box (VerticalAlign.swift), cut to
+  /// the page.
   func lineMetrics(_ order: [Int], cache: inout MetricCache) -> (Double, Double) {
     var above = styles[blockStyle].above
     var below = styles[blockStyle].below
+    var aligned = LineAlignedBoxes()
     for k in order {
       if case .piece(let p) = sources[k] {
         let ps = pieceSpans[p].style
@@ -349,11 +363,19 @@ struct LineComposer {
           cache.style = ps
           cache.above = styles[ps].above
           cache.below = styles[ps].below
+          cache.lineRelative = LineAlignedBoxes.isLineRelative(styles[ps].style.text.verticalShift)
         }
-        above = max(above, cache.above, pieceSpans[p].imageAbove)
-        below = max(below, cache.below, pieceSpans[p].imageBelow)
+        above = max(above, cache.above)
+        below = max(below, cache.below)
+        if cache.lineRelative, let box = lineAligned(p) {
+          aligned.add(height: box.height, top: box.top)
+        } else {
+          above = max(above, pieceSpans[p].imageAbove)
+          below = max(below, pieceSpans[p].imageBelow)
+        }
       }
     }
+    (above, below) = aligned.grow(above: above, below: below)
     // A line never exceeds the page (an image is already scaled to fit; a huge strut is cut).
     let pageHeight = geometry.pageHeight
     if above + below > pageHeight { below = max(0, pageHeight - above) }

@@ -10,6 +10,15 @@ import QuireCore
 import QuireIngest
 
 extension LineComposer {
+  /// How far image or inline block `piece` (number `p`) reaches above `line`'s baseline:
+  /// its own extent, or from the line box's top or bottom when aligned with it.
+  @inline(__always)
+  func above(_ p: Int, _ piece: Piece, in line: ComposedLine) -> Double {
+    guard let box = lineAligned(p) else { return piece.imageAbove }
+    return LineAlignedBoxes.above(
+      height: box.height, top: box.top, baseline: line.baseline, lineHeight: line.height)
+  }
+
   /// Places the items of `order` (visual order) from `line.start`, filling `line`'s runs,
   /// fills, images, source range and end pen.
   func place(_ order: [Int], ratio: Double, into line: inout ComposedLine, shaper: inout Shaper) {
@@ -53,11 +62,11 @@ extension LineComposer {
                 x: x, y: baseline - m.box.ascent, width: m.box.width,
                 height: m.box.ascent + m.box.descent), display: m.display, text: m.text))
         } else if let b = piece.inlineBox {
-          line.boxes.add(b, x: x, top: baseline - piece.imageAbove)
+          line.boxes.add(b, x: x, top: baseline - above(p, piece, in: line))
           line.lastSource = max(line.lastSource, b.end - 1)
         } else if var img = piece.image {
           img.rect.x = x
-          img.rect.y = baseline - piece.imageAbove
+          img.rect.y = baseline - above(p, piece, in: line)
           if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
             line.images.append(img)
             if edges != nil { line.keep(img.rect.x, img.rect.maxX) }

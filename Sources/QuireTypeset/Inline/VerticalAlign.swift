@@ -7,12 +7,17 @@
 // the parent's box is not known when a style is resolved (styles are resolved one by one,
 // not per element tree), so the reader's body size in the same face stands for it — exact
 // for text in a body-size paragraph, the common case (`<sup>`-like spans, small icons).
-// `top`/`bottom` are taken as `text-top`/`text-bottom` (the line's strut is the parent's
-// text box unless something taller sits on the line).
+// For text, `top`/`bottom` are taken as `text-top`/`text-bottom` (the line's strut is the
+// parent's text box unless something taller sits on the line).
 //
-// Images: the same keywords on the image's box, which extends `above` the baseline and
-// `below` it; the line grows to fit both (compose takes the largest of every piece's, as
-// for text), so a tall `middle` image pushes the line open on both sides.
+// Images and inline blocks: the same keywords on the box, which extends `above` the
+// baseline and `below` it; the line grows to fit both (compose takes the largest of every
+// piece's, as for text), so a tall `middle` image pushes the line open on both sides.
+// `top` and `bottom` are aligned with the LINE box (§10.8): the line's height and baseline
+// come from every other box first; a `top` box taller than that line extends it downwards,
+// a `bottom` box upwards (the baseline stays where the rest of the line put it, so a
+// short one never moves it), in line order as browsers do; then a `top` box's top sits at
+// the line's top and a `bottom` box's bottom at its bottom (`LineAlignedBoxes`).
 
 import QuireIngest
 
@@ -43,5 +48,40 @@ extension ChapterFlow {
     case .textBottom?, .bottom?: above = height - face.descent * size
     }
     return (above, max(0, height - above))
+  }
+}
+
+/// Boxes aligned with the line box, not its baseline (`vertical-align: top`/`bottom` on an
+/// image or inline block; CSS 2.1 §10.8): set aside while the rest of the line is measured,
+/// then each grows the line if it is taller, in line order.
+struct LineAlignedBoxes {
+  /// The boxes' heights, negative for `bottom` (a line rarely holds more than one or two).
+  private var heights: [Double] = []
+
+  /// Whether `v` aligns a box with the line box.
+  @inline(__always) static func isLineRelative(_ v: VerticalShift?) -> Bool {
+    switch v {
+    case .top?, .bottom?: return true
+    default: return false
+    }
+  }
+
+  /// Sets aside a box `height` px tall, aligned `top` or else `bottom`.
+  mutating func add(height: Double, top: Bool) { heights.append(top ? height : -height) }
+
+  /// The line's space above and below its baseline once the set-aside boxes fit in it.
+  func grow(above: Double, below: Double) -> (Double, Double) {
+    var (a, b) = (above, below)
+    for h in heights where abs(h) > a + b {
+      if h > 0 { b = h - a } else { a = -h - b }
+    }
+    return (a, b)
+  }
+
+  /// How far a box `height` px tall reaches above the baseline of a line `lineHeight` px
+  /// tall whose baseline lies `baseline` px below its top: its top at the line's top for
+  /// `top`, its bottom at the line's bottom for `bottom`.
+  static func above(height: Double, top: Bool, baseline: Double, lineHeight: Double) -> Double {
+    top ? baseline : baseline - (lineHeight - height)
   }
 }
