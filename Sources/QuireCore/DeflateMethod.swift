@@ -95,23 +95,26 @@ final class IgzipStream {
 /// as a user picks it (`quire render --png-compression fast|small`). Either way the files
 /// decode to the same pixels; only their bytes differ.
 public enum PNGCompression: String, Sendable, Hashable, CaseIterable {
-  /// igzip level 2, filter none: a moby-dick page in ~2.9 M instructions instead of ~9 M,
-  /// files ~7 % larger than `small`'s (Benchmarks/render-speed.md, session 13).
+  /// Gray pages by igzip level 2: a moby-dick page in 2.9 M instructions instead of 9.0 M,
+  /// files 7 % larger than `small`'s. Colour (RGBA) pages stay with libdeflate level 1:
+  /// there igzip's files grew 12 % (text) to 30–100 % (flat colour fills) (Benchmarks/
+  /// render-speed.md, session 13).
   case fast
-  /// libdeflate level 1, filter none: the files of every render before session 13.
+  /// libdeflate level 1: the files of every render before session 13.
   case small
 
   /// The compression a render uses unless told otherwise.
   public static let standard = PNGCompression.fast
 
-  /// The row filter.
+  /// The row filter: none for both (filters made text pages 8–20 % larger with either
+  /// library).
   public var filter: PNGEncoder.Filter { .none }
 
-  /// The deflate library and level.
-  public var method: DeflateMethod {
-    switch self {
-    case .fast: return .igzip(2)
-    case .small: return .libdeflate(1)
+  /// The deflate library and level for pages of `format`.
+  public func method(for format: PixelBuffer.Format) -> DeflateMethod {
+    switch (self, format) {
+    case (.fast, .gray8): return .igzip(2)
+    case (.fast, .rgba8), (.small, _): return .libdeflate(1)
     }
   }
 }

@@ -1,7 +1,7 @@
 import CDeflate
 
-/// Still PNG files from pixels: filtered rows, compressed by libdeflate or (a render's page
-/// files by default, `PNGCompression.fast`) by ISA-L's igzip, framed by `PNGChunkWriter`.
+/// Still PNG files from pixels: filtered rows, compressed by libdeflate or (a render's gray
+/// page files by default, `PNGCompression.fast`) by ISA-L's igzip, framed by `PNGChunkWriter`.
 /// Deterministic — the same pixels, filter and method give the same bytes (no time, text or
 /// gamma chunks).
 ///

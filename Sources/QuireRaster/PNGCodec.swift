@@ -29,7 +29,7 @@ package enum PNGCodec {
   package static func encodePage(
     _ b: PixelBuffer, compression: PNGCompression = .standard
   ) -> [UInt8] {
-    PNGEncoder.encode(b, filter: compression.filter, method: compression.method)
+    PNGEncoder.encode(b, filter: compression.filter, method: compression.method(for: b.format))
   }
 
   /// Encodes with an explicit row filter and deflate method, for measurement and tests.

@@ -79,8 +79,8 @@ let commandHelp: [String: String] = [
     --spreads          also two-page spreads DIR/spread-0001.png … (page-progression and
                        page-spread-* decide the pairs; manifest "spreads")
     --png-compression fast|small
-                       page files by igzip (fast: ~3x faster encoding, ~7 % larger) or
-                       libdeflate (small); the same pixels either way [fast]
+                       gray page files by igzip (fast: ~3x faster encoding, ~7 % larger)
+                       or libdeflate (small; colour pages always); the same pixels [fast]
 
   """ + layoutHelp,
   "batch": """
