@@ -27,6 +27,7 @@ let package = Package(
       name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
@@ -42,7 +43,7 @@ let package = Package(
 
     // The shared core: colour, diagnostics, pixels (owned buffers, borrowed views), atomic
     // files, PNG chunks and encoding, one lock type; knows no stage.
-    .target(name: "QuireCore", dependencies: ["CDeflate"]),
+    .target(name: "QuireCore", dependencies: ["CDeflate", "CIsal"]),
 
     // The pipeline.
     .target(

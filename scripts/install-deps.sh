@@ -14,7 +14,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   pkg-config libxml2-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libunibreak-dev \
   libfribidi-dev libhyphen-dev hyphen-en-us hyphen-de hyphen-fr hyphen-es hyphen-it \
   hyphen-pt-pt hyphen-nl hyphen-ru libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev \
-  libdeflate-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver python3-selenium \
+  libdeflate-dev libisal-dev libwebp-dev libuchardet-dev ffmpeg python3-pil chromium chromium-driver python3-selenium \
   libgif-dev libavif-dev libjxl-dev libjxl-tools libavif-bin webp \
   librsvg2-dev libcairo2-dev librsvg2-bin libharfbuzz-bin libicu-dev libfontconfig-dev \
   fonts-unifont \

@@ -31,6 +31,7 @@ import QuireTypeset
 @_exported import struct QuireCache.ReadingReport
 @_exported import struct QuireCore.Diagnostic
 @_exported import struct QuireCore.DiagnosticLog
+@_exported import enum QuireCore.PNGCompression
 @_exported import struct QuireCore.PixelBuffer
 @_exported import struct QuireCore.RGBA
 @_exported import enum QuireMotion.LeafBack

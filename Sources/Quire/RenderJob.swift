@@ -33,6 +33,9 @@ public struct RenderRequest: Sendable {
   public var cache: LayoutCache? = nil
   /// Also write two-page spread images (`spread-NNNN.png`, Spreads.swift).
   public var spreads = false
+  /// How the page files are compressed (`--png-compression`): the same pixels either way;
+  /// the layout and its cache key do not depend on it.
+  public var compression = PNGCompression.standard
 
   /// The worker threads the render runs: `threads`, cut to what
   /// `QuireLimits.workerMemoryBudget` allows for pages of this size and colour.
@@ -118,7 +121,8 @@ public enum RenderJob {
         let size = settings.outputSize(of: page)
         let image = renderer.render(page, width: size.width, height: size.height, format: format)
         let name = pageFileName(page.number, digits: 4)
-        try out.write(PNGCodec.encodePage(image), as: name, sync: flush)
+        try out.write(
+          PNGCodec.encodePage(image, compression: request.compression), as: name, sync: flush)
         if !boxes {
           let entry = try Manifest.encode(
             Manifest.pageInfo(page, files: [page.number: name], boxes: false))
@@ -146,7 +150,7 @@ public enum RenderJob {
         SpreadPlan.pair(
           book.records.map { ($0.page.number, $0.page.rendition) },
           direction: book.document.metadata.direction, shown: { files[$0] != nil }),
-        pages: files, in: out, format: format)
+        pages: files, in: out, format: format, compression: request.compression)
       : nil
     // The layout cache's entry is built and stored beside the manifest: both read the book.
     let storing = request.cache.flatMap { cache in

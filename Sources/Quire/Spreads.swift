@@ -146,7 +146,7 @@ enum SpreadPlan {
   /// files. Spread files of an earlier render are removed.
   static func write(
     _ spreads: [Spread], pages files: [Int: String], in out: OutputFolder,
-    format: PixelBuffer.Format
+    format: PixelBuffer.Format, compression: PNGCompression
   ) throws(QuireError) -> [Spread] {
     let digits = digits(spreads)
     var written: [Spread] = []
@@ -160,7 +160,8 @@ enum SpreadPlan {
         try decode(name, in: out, format: format)
       }
       let name = fileName(spread.number, digits: digits)
-      try out.write(PNGCodec.encodePage(compose(left, right, format: format)), as: name)
+      let image = compose(left, right, format: format)
+      try out.write(PNGCodec.encodePage(image, compression: compression), as: name)
       spread.file = name
       written.append(spread)
     }

@@ -1,8 +1,9 @@
 import CDeflate
 
-/// Still PNG files from pixels: filtered rows, compressed by libdeflate, framed by
-/// `PNGChunkWriter`. Deterministic — the same pixels, filter and level give the same bytes
-/// (no time, text or gamma chunks).
+/// Still PNG files from pixels: filtered rows, compressed by libdeflate or (a render's gray
+/// page files by default, `PNGCompression.fast`) by ISA-L's igzip, framed by `PNGChunkWriter`.
+/// Deterministic — the same pixels, filter and method give the same bytes (no time, text or
+/// gamma chunks).
 ///
 /// Why not libpng's writer: it compresses with zlib, 2–3× slower than libdeflate for the same
 /// size on text pages (Benchmarks/png-encoding.md), and cannot be told which row filter to use.
@@ -55,7 +56,19 @@ public enum PNGEncoder {
   public static func encode(
     _ view: PixelView, filter: Filter = defaultFilter, level: Int32 = defaultLevel
   ) -> [UInt8] {
-    Deflater.withScratch(level: level) { scratch in
+    encode(view, filter: filter, method: .libdeflate(level))
+  }
+
+  /// A complete PNG of `image`, its rows filtered by `filter` and deflated by `method`.
+  public static func encode(_ image: PixelBuffer, filter: Filter, method: DeflateMethod) -> [UInt8]
+  {
+    image.withView { encode($0, filter: filter, method: method) }
+  }
+
+  /// A complete PNG of the borrowed window `view`, its rows filtered by `filter` and deflated
+  /// by `method`.
+  public static func encode(_ view: PixelView, filter: Filter, method: DeflateMethod) -> [UInt8] {
+    Deflater.withScratch(method: method) { scratch in
       let idat = scratch.compress(rowsOf: view, filter: filter)
       var png = PNGChunkWriter(capacity: idat.count)
       png.header(width: view.width, height: view.height, format: view.format)
@@ -67,7 +80,14 @@ public enum PNGEncoder {
 
   /// The zlib stream an IDAT (or APNG fdAT) carries for `view`: its rows filtered, deflated.
   public static func imageData(_ view: PixelView, filter: Filter, level: Int32) -> [UInt8] {
-    Deflater.withScratch(level: level) { [UInt8]($0.compress(rowsOf: view, filter: filter)) }
+    imageData(view, filter: filter, method: .libdeflate(level))
+  }
+
+  /// The zlib stream an IDAT carries for `view`: its rows filtered, deflated by `method`.
+  public static func imageData(_ view: PixelView, filter: Filter, method: DeflateMethod)
+    -> [UInt8]
+  {
+    Deflater.withScratch(method: method) { [UInt8]($0.compress(rowsOf: view, filter: filter)) }
   }
 
   /// One filter-type byte before each row, then the filtered row: what PNG compresses.
@@ -179,24 +199,39 @@ public enum PNGEncoder {
 /// pages allocates and faults in those ~1 MB once per thread instead of once per page. Only
 /// buffers up to `keptScratchBytes` are kept: a huge image's scratch is freed after use.
 public enum Deflater {
-  /// One libdeflate compressor and its scratch; this class is their only owner. It moves
-  /// between threads only through the pool's mutex, never shared, hence `@unchecked Sendable`.
+  /// One compressor (libdeflate's, or an igzip stream) and its scratch; this class is their
+  /// only owner. It moves between threads only through the pool's mutex, never shared, hence
+  /// `@unchecked Sendable`.
   final class Compressor: @unchecked Sendable {
-    let level: Int32
-    let handle: OpaquePointer
+    let method: DeflateMethod
+    /// libdeflate's compressor: the method's own, or the fallback of an igzip method (for an
+    /// input igzip cannot take), made when first needed.
+    private var handle: OpaquePointer?
+    private let igzip: IgzipStream?
     /// Filtered rows (input) and the zlib stream (output), grown on demand.
     private var input = ScratchBytes()
     private var output = ScratchBytes()
 
-    init(level: Int32) {
+    init(method: DeflateMethod) {
+      self.method = method
+      switch method.engine {
+      case .libdeflate:
+        handle = Self.libdeflateCompressor(level: method.level)
+        igzip = nil
+      case .igzip:
+        handle = nil
+        igzip = IgzipStream(level: method.level)
+      }
+    }
+    deinit { handle.map { libdeflate_free_compressor($0) } }
+
+    private static func libdeflateCompressor(level: Int32) -> OpaquePointer {
       // Fails only when out of memory.
       guard let h = libdeflate_alloc_compressor(level) else {
         preconditionFailure("libdeflate_alloc_compressor(\(level)) failed: out of memory")
       }
-      self.level = level
-      self.handle = h
+      return h
     }
-    deinit { libdeflate_free_compressor(handle) }
 
     /// The zlib stream of `view`'s filtered rows, in this compressor's output scratch: valid
     /// until the compressor's next use.
@@ -209,9 +244,22 @@ public enum Deflater {
 
     /// The zlib stream of `data`, in this compressor's output scratch.
     func compress(_ data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-      let bound = libdeflate_zlib_compress_bound(handle, data.count)
+      if let igzip {
+        let out = output.reserve(IgzipStream.bound(data.count))
+        if let n = igzip.compress(data, into: out) {
+          return UnsafeRawBufferPointer(start: out, count: n)
+        }
+      }
+      return libdeflateCompress(data)
+    }
+
+    /// libdeflate's zlib stream of `data` (an igzip method's fallback: libdeflate at level 1).
+    private func libdeflateCompress(_ data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+      let h = handle ?? Self.libdeflateCompressor(level: 1)
+      handle = h
+      let bound = libdeflate_zlib_compress_bound(h, data.count)
       let out = output.reserve(bound)
-      let n = libdeflate_zlib_compress(handle, data.baseAddress, data.count, out, bound)
+      let n = libdeflate_zlib_compress(h, data.baseAddress, data.count, out, bound)
       // The bound guarantees success; 0 would mean libdeflate broke its contract.
       precondition(n > 0, "libdeflate_zlib_compress returned 0 within its own bound")
       return UnsafeRawBufferPointer(start: out, count: n)
@@ -230,14 +278,19 @@ public enum Deflater {
   /// The largest scratch buffer an idle compressor keeps (a 1200×1600 RGBA page fits).
   static let keptScratchBytes = 8 << 20
 
-  /// Runs `body` with an idle compressor of `level` (clamped to 0…12), then returns it to
-  /// the pool. What `body` gets from the compressor is valid only inside `body`.
+  /// Runs `body` with an idle compressor of libdeflate `level` (clamped to 0…12), then
+  /// returns it to the pool. What `body` gets from the compressor is valid only inside `body`.
   static func withScratch<R>(level: Int32, _ body: (Compressor) -> R) -> R {
-    let level = max(0, min(12, level))
+    withScratch(method: .libdeflate(level), body)
+  }
+
+  /// Runs `body` with an idle compressor of `method`, then returns it to the pool. What
+  /// `body` gets from the compressor is valid only inside `body`.
+  static func withScratch<R>(method: DeflateMethod, _ body: (Compressor) -> R) -> R {
     let compressor =
       idle.withLock { pool -> Compressor? in
-        pool.lastIndex { $0.level == level }.map { pool.remove(at: $0) }
-      } ?? Compressor(level: level)
+        pool.lastIndex { $0.method == method }.map { pool.remove(at: $0) }
+      } ?? Compressor(method: method)
     defer {
       compressor.trim()
       idle.withLock { pool in
@@ -254,7 +307,12 @@ public enum Deflater {
 
   /// The zlib-wrapped deflate stream of `input` at libdeflate `level` (clamped to 0…12).
   public static func compress(_ input: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
-    withScratch(level: level) { [UInt8]($0.compress(input)) }
+    compress(input, method: .libdeflate(level))
+  }
+
+  /// The zlib-wrapped deflate stream of `input` made by `method`.
+  public static func compress(_ input: UnsafeRawBufferPointer, method: DeflateMethod) -> [UInt8] {
+    withScratch(method: method) { [UInt8]($0.compress(input)) }
   }
 }
 

@@ -17,17 +17,24 @@ package enum PNGCodec {
     PNGEncoder.encode(b, filter: defaultFilter, level: defaultLevel)
   }
 
-  /// libdeflate's level for the page files of a render (`encodePage`): 1, where the
-  /// library's default (3, `defaultLevel`) is kept for everything else (tests' goldens, flip
-  /// frames, APNG). A render of a book is mostly deflate: on moby-dick's text pages level 1
-  /// runs about half the instructions of level 3 (8.0 M against 15.5 M a page, callgrind)
-  /// for files 2–3 % larger; the pixels are the same (Benchmarks/render-speed.md).
+  /// libdeflate's level of `PNGCompression.small`, the page files of every render before
+  /// session 13: level 1, where the library's default (3, `defaultLevel`) is kept for
+  /// everything else (tests' goldens, flip frames, APNG). On moby-dick's text pages level 1
+  /// runs about half the instructions of level 3 for files 2–3 % larger.
   package static let pageLevel: Int32 = 1
 
-  /// A page file of a render: `encode` at `pageLevel`, filter none. Every path that writes
-  /// page files (fresh, from the layout cache, spreads, bench) uses it, so their bytes agree.
-  package static func encodePage(_ b: PixelBuffer) -> [UInt8] {
-    PNGEncoder.encode(b, filter: defaultFilter, level: pageLevel)
+  /// A page file of a render, compressed as `compression` says (`PNGCompression.standard`
+  /// unless the user chose). Every path that writes page files (fresh, from the layout
+  /// cache, spreads, bench) uses it, so their bytes agree.
+  package static func encodePage(
+    _ b: PixelBuffer, compression: PNGCompression = .standard
+  ) -> [UInt8] {
+    PNGEncoder.encode(b, filter: compression.filter, method: compression.method(for: b.format))
+  }
+
+  /// Encodes with an explicit row filter and deflate method, for measurement and tests.
+  package static func encode(_ b: PixelBuffer, filter: Filter, method: DeflateMethod) -> [UInt8] {
+    PNGEncoder.encode(b, filter: filter, method: method)
   }
 
   /// Encodes with an explicit row filter and libdeflate level (1…12), for measurement.

@@ -17,6 +17,7 @@ enum BatchCommand {
     let root = try output(a, "batch")
     _ = try layoutSettings(a)  // every option checked once here, not once per book
     _ = try a.choice("--color", PageColor.self)
+    _ = try a.choice("--png-compression", PNGCompression.self)
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let jobs = try a.int("--jobs", in: 1...256) ?? cores
     let passed = renderOptions(words)

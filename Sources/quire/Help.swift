@@ -56,6 +56,7 @@ let commandHelp: [String: String] = [
   "render": """
   quire render BOOK -o DIR [layout options] [--color gray|rgb] [--pages 1-10,15]
                [--threads N] [--boxes] [--fsync] [--cache DIR|off] [--spreads]
+               [--png-compression fast|small]
 
   Writes DIR/page-0001.png … (exactly --size) and DIR/manifest.json (format quire-pages/2:
   book, layout, pageCount, toc, warnings, pages with spine/href/start/end Locations; with
@@ -77,6 +78,9 @@ let commandHelp: [String: String] = [
                        least recently used out)
     --spreads          also two-page spreads DIR/spread-0001.png … (page-progression and
                        page-spread-* decide the pairs; manifest "spreads")
+    --png-compression fast|small
+                       gray page files by igzip (fast: ~3x faster encoding, ~7 % larger)
+                       or libdeflate (small; colour pages always); the same pixels [fast]
 
   """ + layoutHelp,
   "batch": """

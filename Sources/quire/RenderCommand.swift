@@ -5,7 +5,7 @@ import Quire
 enum RenderCommand {
   /// The options of `render` that take a value (`quire batch` passes them on).
   static let valued = layoutValued.union([
-    "-o", "--output", "--color", "--pages", "--threads", "--cache",
+    "-o", "--output", "--color", "--pages", "--threads", "--cache", "--png-compression",
   ])
   /// The switches of `render`.
   static let switches = layoutSwitches.union(["--boxes", "--fsync", "--spreads"])
@@ -24,6 +24,7 @@ enum RenderCommand {
     r.flushToDisk = a.flag("--fsync")
     r.cache = try layoutCache(a)
     r.spreads = a.flag("--spreads")
+    r.compression = try a.choice("--png-compression", PNGCompression.self) ?? .standard
     if a.value("--threads") != nil, r.workerThreads < r.threads {
       Terminal.note(
         "--threads \(r.threads): \(r.workerThreads) used; \(r.layout.pageWidth)x"

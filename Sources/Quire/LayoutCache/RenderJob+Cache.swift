@@ -39,7 +39,8 @@ extension RenderJob {
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)
       try out.write(
-        PNGCodec.encodePage(image), as: pageFileName(page.number, digits: digits),
+        PNGCodec.encodePage(image, compression: request.compression),
+        as: pageFileName(page.number, digits: digits),
         sync: request.flushToDisk)
       done += 1
       progress(done, numbers.count)
