@@ -1,6 +1,7 @@
 import Foundation
 import QuireMotion
 import QuireRaster
+import QuireTypeset
 
 /// How many frames and how fast; shared by turns, openings and shelves.
 public struct AnimationTiming: Sendable, Hashable {
@@ -188,11 +189,24 @@ extension PagedBook {
       }
       return try spreadTurn(from: current, to: target, turn)
     }
+    return try singleTurn(turn, pages: singleTurnPages(from: number, turn))
+  }
+
+  /// The display lists of a single-page turn from page `number` (from 1): the page and the
+  /// one it turns to. Laid out here; drawn by `singleTurn(_:pages:)`, on any thread.
+  func singleTurnPages(from number: Int, _ turn: PageTurn) throws(QuireError) -> [Page?] {
     let first = number - 1
-    guard (0..<count).contains(turn.target(from: first)) else {
+    guard (0..<pageCount).contains(turn.target(from: first)) else {
       throw .invalidRequest(.nothingToTurnTo(page: number, direction: turn.direction))
     }
-    let images = try shownPages([first, turn.target(from: first)])
+    return try shownPageLists([first, turn.target(from: first)])
+  }
+
+  /// The single-page turn between the two pages of `lists` (`singleTurnPages`), drawn here.
+  func singleTurn(_ turn: PageTurn, pages lists: [Page?]) throws(QuireError)
+    -> PageTurnAnimation
+  {
+    let images = draw(lists)
     return try animation(turn, .single(TurnPages(current: images[0], next: images[1])))
   }
 
@@ -201,10 +215,23 @@ extension PagedBook {
   func spreadTurn(from current: Spread, to target: Spread, _ turn: PageTurn) throws(QuireError)
     -> PageTurnAnimation
   {
+    try spreadTurn(turn, pages: spreadTurnPages(from: current, to: target))
+  }
+
+  /// The display lists of a spread turn from `current` to `target`: left and right of each,
+  /// nil for an empty side. Laid out here; drawn by `spreadTurn(_:pages:)`, on any thread.
+  func spreadTurnPages(from current: Spread, to target: Spread) throws(QuireError) -> [Page?] {
+    let shown = [current.left, current.right, target.left, target.right].map { ($0 ?? 0) - 1 }
+    return try shownPageLists(shown)
+  }
+
+  /// The spread turn between the four pages of `lists` (`spreadTurnPages`), drawn here.
+  func spreadTurn(_ turn: PageTurn, pages lists: [Page?]) throws(QuireError)
+    -> PageTurnAnimation
+  {
     var turn = turn
     turn.spread = true
-    let shown = [current.left, current.right, target.left, target.right].map { ($0 ?? 0) - 1 }
-    let images = try shownPages(shown)
+    let images = draw(lists)
     let pages = SpreadPages(
       leftCurrent: images[0], rightCurrent: images[1], leftNext: images[2], rightNext: images[3])
     return try animation(turn, .spread(turn.spineShading ? pages.withSpineShading() : pages))
@@ -275,24 +302,41 @@ extension PagedBook {
   /// Spread `spread` at rest: its two pages side by side (white paper for an empty side), with
   /// the gutter shadow when `turn` asks for it — the first frame of a spread turn from it.
   func still(_ spread: Spread, _ turn: PageTurn) throws(QuireError) -> PixelBuffer {
-    let images = try shownPages([spread.left, spread.right].map { ($0 ?? 0) - 1 })
+    still(turn, pages: try stillPages(spread))
+  }
+
+  /// The display lists of spread `spread`'s two pages (nil: an empty side), laid out here.
+  func stillPages(_ spread: Spread) throws(QuireError) -> [Page?] {
+    try shownPageLists([spread.left, spread.right].map { ($0 ?? 0) - 1 })
+  }
+
+  /// The spread at rest of the two pages of `lists` (`stillPages`), drawn here.
+  func still(_ turn: PageTurn, pages lists: [Page?]) -> PixelBuffer {
+    let images = draw(lists)
     let pages = SpreadPages(
       leftCurrent: images[0], rightCurrent: images[1], leftNext: images[0], rightNext: images[1])
     return (turn.spineShading ? pages.withSpineShading() : pages).currentSpread
   }
 
-  /// The pages at `indices` (from 0), rendered here and now; blank paper where out of range.
+  /// The display lists of the pages at `indices` (from 0), nil where out of range (blank
+  /// paper). Laying out is the part of drawing a page that must run one page at a time
+  /// (`BookPages` keeps the two most recent chapters); `draw` then runs on any thread.
   /// Not through a `PageCache` and `blocking`: a turn needs two to four pages once, and
   /// waiting on an async task from synchronous code starves Swift's cooperative pool when
   /// every pool thread is such a caller (tests run on it): the turn never finished.
-  private func shownPages(_ indices: [Int]) throws(QuireError) -> [PixelBuffer] {
-    let source = pages
-    let blank = PixelBuffer(width: source.width, height: source.height, format: .rgba8)
-    var out: [PixelBuffer] = []
+  func shownPageLists(_ indices: [Int]) throws(QuireError) -> [Page?] {
+    var out: [Page?] = []
     for i in indices {
-      out.append(i >= 0 && i < source.pageCount ? try source.render(i, format: .rgba8) : blank)
+      out.append(i >= 0 && i < pages.pageCount ? try pages.page(i) : nil)
     }
     return out
+  }
+
+  /// The pages of `lists` drawn as rgba8, blank paper for nil; safe on several threads at
+  /// once (`PageRenderer` is).
+  func draw(_ lists: [Page?]) -> [PixelBuffer] {
+    let blank = PixelBuffer(width: pages.width, height: pages.height, format: .rgba8)
+    return lists.map { $0.map { pages.draw($0, format: .rgba8) } ?? blank }
   }
 }
 

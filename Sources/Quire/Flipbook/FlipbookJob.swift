@@ -41,6 +41,7 @@ import Foundation
 import QuireCore
 import QuireMotion
 import QuireRaster
+import QuireTypeset
 
 /// What `quire flipbook` asks for.
 public struct FlipbookRequest: Sendable {
@@ -156,12 +157,7 @@ struct FlipbookWriter {
   }
 
   mutating func write() throws(QuireError) -> FlipbookSummary {
-    var pages: [FlipbookManifest.PageEntry] = []
-    for n in plan.pages {
-      let name = plan.pageFile(n)
-      try put(book.pagePNG(n, color: request.color), as: name)
-      pages.append(.init(number: n, file: name))
-    }
+    let pages = try writePages()
     let maker = self  // turns are prepared by non-mutating methods, sheets written by self
     let turns = try sheets(plan.singleTurns) { (n) throws(QuireError) in
       try maker.turn(from: n)
@@ -169,7 +165,7 @@ struct FlipbookWriter {
     let spreads = try sheets(plan.spreadTurns) { (pair) throws(QuireError) in
       try maker.spreadTurn(from: pair.from, to: pair.to)
     }
-    let stills = try plan.spreads.map { (s) throws(QuireError) in try spreadStill(s) }
+    let stills = try writeStills()
     for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
       try put(Array(text.utf8), as: name)
     }
@@ -208,51 +204,115 @@ struct FlipbookWriter {
     return t
   }
 
-  /// The single-page turn from page `n`: its sheet still to be drawn and encoded.
+  /// The cores the pages, stills and sheets are drawn and encoded on.
+  private static var cores: Int { Swift.max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+  /// Pages or stills handled at once: a few per core, so that the cores stay busy while the
+  /// encoded files (not the drawn pixels) of one chunk wait to be written in order.
+  private static var chunk: Int { 4 * cores }
+
+  /// The pages, the PNGs `quire render` writes: laid out one at a time (the book keeps its
+  /// two most recent chapters), then a chunk drawn and encoded on every core at once and
+  /// written in order.
+  private mutating func writePages() throws(QuireError) -> [FlipbookManifest.PageEntry] {
+    let book = book
+    let format = request.color.format
+    var entries: [FlipbookManifest.PageEntry] = []
+    for start in stride(from: plan.pages.lowerBound, through: plan.pages.upperBound, by: Self.chunk)
+    {
+      let numbers = start...Swift.min(plan.pages.upperBound, start + Self.chunk - 1)
+      let lists = try numbers.map { (n) throws(QuireError) in try book.pages.page(n - 1) }
+      let encoded = try Self.inParallel(
+        lists.map { page in { .success(PNGCodec.encodePage(book.pages.draw(page, format: format))) }
+        })
+      for (n, bytes) in zip(numbers, encoded) {
+        let name = plan.pageFile(n)
+        try put(bytes, as: name)
+        entries.append(.init(number: n, file: name))
+      }
+    }
+    return entries
+  }
+
+  /// Every spread at rest, in display order, with the gutter shadow: what the player shows in
+  /// spread view and what a spread turn starts and ends on. Laid out one at a time, drawn and
+  /// encoded a chunk on every core at once, written in order.
+  private mutating func writeStills() throws(QuireError) -> [FlipbookManifest.SpreadEntry] {
+    var t = request.turn
+    t.spread = true
+    t.rightToLeft = nil
+    let (book, turn, gray) = (book, t, request.color == .gray)
+    var entries: [FlipbookManifest.SpreadEntry] = []
+    for start in stride(from: 0, to: plan.spreads.count, by: Self.chunk) {
+      let spreads = plan.spreads[start..<Swift.min(plan.spreads.count, start + Self.chunk)]
+      let lists = try spreads.map { (s) throws(QuireError) in try book.stillPages(s) }
+      let encoded = try Self.inParallel(
+        lists.map { pages in
+          {
+            let still = book.still(turn, pages: pages)
+            return .success(PNGCodec.encodePage(gray ? still.converted(to: .gray8) : still))
+          }
+        })
+      for (s, bytes) in zip(spreads, encoded) {
+        let name = plan.spreadStillFile(s)
+        try put(bytes, as: name)
+        entries.append(
+          .init(
+            number: s.number, from: s.readingOrder(rtl: book.rightToLeft)[0], left: s.left,
+            right: s.right, file: name))
+      }
+    }
+    return entries
+  }
+
+  /// The single-page turn from page `n`: its pages laid out, to be drawn with its sheet.
   private func turn(from n: Int) throws(QuireError) -> PendingSheet {
     var t = linearTurn
     t.spread = false
     let name = plan.turnFile(n)
+    let (book, turn) = (book, t)
+    let pages = try book.singleTurnPages(from: n, turn)
     return PendingSheet(
-      animation: try book.turn(from: n, t), grid: plan.single, name: name,
-      entry: .init(from: n, to: n + 1, file: name, bytes: 0))
+      animation: { Result { () throws(QuireError) in try book.singleTurn(turn, pages: pages) } },
+      grid: plan.single, name: name, entry: .init(from: n, to: n + 1, file: name, bytes: 0))
   }
 
-  /// The spread turn from spread `a` to the next spread `b`: its sheet still to be drawn.
+  /// The spread turn from spread `a` to the next spread `b`: its pages laid out, to be drawn
+  /// with its sheet.
   private func spreadTurn(from a: Spread, to b: Spread) throws(QuireError) -> PendingSheet {
     guard let grid = plan.spread else {
       throw .internalError("a spread turn without a spread sheet")
     }
     let name = plan.spreadFile(a)
     let rtl = book.rightToLeft
+    let (book, turn) = (book, linearTurn)
+    let pages = try book.spreadTurnPages(from: a, to: b)
     return PendingSheet(
-      animation: try book.spreadTurn(from: a, to: b, linearTurn), grid: grid, name: name,
+      animation: { Result { () throws(QuireError) in try book.spreadTurn(turn, pages: pages) } },
+      grid: grid, name: name,
       entry: .init(
         from: a.readingOrder(rtl: rtl)[0], to: b.readingOrder(rtl: rtl)[0], file: name,
         bytes: 0))
   }
 
-  /// Writes the sheets of `items` in order: `pending` prepares each turn (one at a time: the
-  /// book's page cache is not shared between threads), then the sheets of one core's worth of
-  /// turns are drawn and encoded in parallel — a sheet is one WebPEncode call on one thread,
-  /// most of a strip's time — and written in order. At most `cores` turns are alive at once.
+  /// Writes the sheets of `items` in order: `pending` lays out each turn's pages (one at a
+  /// time: the book keeps its two most recent chapters), then one core's worth of turns have
+  /// their pages drawn and their sheets drawn and encoded in parallel — a sheet is one
+  /// WebPEncode call on one thread, most of a strip's time — and written in order. At most
+  /// `cores` turns are alive at once.
   private mutating func sheets<Item>(
     _ items: [Item], _ pending: (Item) throws(QuireError) -> PendingSheet
   ) throws(QuireError) -> [FlipbookManifest.TurnEntry] {
-    let cores = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
     var entries: [FlipbookManifest.TurnEntry] = []
     var start = 0
     while start < items.count {
-      let chunk = try items[start..<Swift.min(items.count, start + cores)].map {
+      let chunk = try items[start..<Swift.min(items.count, start + Self.cores)].map {
         (item) throws(QuireError) in try pending(item)
       }
       let root = out.root
-      let encoded = ParallelResults<[UInt8]>(count: chunk.count)
-      DispatchQueue.concurrentPerform(iterations: chunk.count) { k in
-        encoded.set(k, Result { () throws(QuireError) in try chunk[k].encode(in: root) })
-      }
-      for (k, sheet) in chunk.enumerated() {
-        let bytes = try encoded.take(k).get()
+      let encoded = try Self.inParallel(
+        chunk.map { sheet in { sheet.encode(in: root) } })
+      for (sheet, bytes) in zip(chunk, encoded) {
         try put(bytes, as: sheet.name)
         var entry = sheet.entry
         entry.bytes = bytes.count
@@ -263,20 +323,14 @@ struct FlipbookWriter {
     return entries
   }
 
-  /// Spread `s` at rest, in display order, with the gutter shadow: what the player shows in
-  /// spread view and what a spread turn starts and ends on.
-  private mutating func spreadStill(_ s: Spread) throws(QuireError) -> FlipbookManifest.SpreadEntry
+  /// Runs `jobs` on every core at once; their results in order (the first failure in order
+  /// is thrown).
+  private static func inParallel(_ jobs: [@Sendable () -> Result<[UInt8], QuireError>])
+    throws(QuireError) -> [[UInt8]]
   {
-    var t = request.turn
-    t.spread = true
-    t.rightToLeft = nil
-    var still = try book.still(s, t)
-    if request.color == .gray { still = still.converted(to: .gray8) }
-    let name = plan.spreadStillFile(s)
-    try put(Data(PNGCodec.encodePage(still)), as: name)
-    return .init(
-      number: s.number, from: s.readingOrder(rtl: book.rightToLeft)[0], left: s.left,
-      right: s.right, file: name)
+    let results = ParallelResults<[UInt8]>(count: jobs.count)
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { k in results.set(k, jobs[k]()) }
+    return try (0..<jobs.count).map { (k) throws(QuireError) in try results.take(k).get() }
   }
 
   private func makeManifest(
@@ -308,19 +362,23 @@ struct FlipbookWriter {
   }
 }
 
-/// One turn's sheet before it is drawn: the animation, the grid, the file name and its
-/// manifest entry (bytes filled in once encoded).
+/// One turn's sheet before it is drawn: its animation still to be made (the turn's pages are
+/// laid out, not drawn), the grid, the file name and its manifest entry (bytes filled in once
+/// encoded).
 private struct PendingSheet: Sendable {
-  var animation: PageTurnAnimation
+  var animation: @Sendable () -> Result<PageTurnAnimation, QuireError>
   var grid: SheetGrid
   var name: String
   var entry: FlipbookManifest.TurnEntry
 
-  /// The moving frames drawn into the sheet, encoded as WebP.
-  func encode(in root: URL) throws(QuireError) -> [UInt8] {
-    var sheet = TurnSheet(grid: grid)
-    for i in 0..<grid.frames { try sheet.draw(animation.frame(i + 1), at: i) }
-    return try sheet.webp(path: root.appendingPathComponent(name).path)
+  /// The turn's pages drawn, its moving frames drawn into the sheet, encoded as WebP.
+  func encode(in root: URL) -> Result<[UInt8], QuireError> {
+    Result { () throws(QuireError) in
+      let turn = try animation().get()
+      var sheet = TurnSheet(grid: grid)
+      for i in 0..<grid.frames { try sheet.draw(turn.frame(i + 1), at: i) }
+      return try sheet.webp(path: root.appendingPathComponent(name).path)
+    }
   }
 }
 

@@ -34,7 +34,12 @@ final class BookPages: PageSource, Sendable {
 
   /// Page `index` (from 0) drawn in `format`.
   func render(_ index: Int, format: PixelBuffer.Format) throws(QuireError) -> PixelBuffer {
-    renderer.render(try page(index), width: width, height: height, format: format)
+    draw(try page(index), format: format)
+  }
+
+  /// `page` (a display list of this book) drawn in `format`; safe on several threads at once.
+  func draw(_ page: Page, format: PixelBuffer.Format) -> PixelBuffer {
+    renderer.render(page, width: width, height: height, format: format)
   }
 
   /// Page `index` (from 0) with its display list.

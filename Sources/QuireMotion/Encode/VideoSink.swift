@@ -11,7 +11,11 @@ import Foundation
 /// H.264 is x264's `superfast` preset at CRF 18: on a 60-frame curl at 600x800 it takes 0.31
 /// CPU-seconds against `fast`'s 0.78 at the same quality (PSNR 47.4 against 47.6 dB, SSIM
 /// 0.9987 against 0.9988) for a file 1.6× larger (183 against 113 kB; Benchmarks/flip.md,
-/// session 12) — the encoder, not the drawing, bounded the frames per second.
+/// session 12) — the encoder, not the drawing, bounded the frames per second. x264 runs on
+/// one thread (`-threads 1`: no frame threads, lookahead on the same thread): it costs the
+/// same CPU-seconds as x264's default of 1.5 threads a core (0.33–0.35 s on that curl, equal
+/// quality, a file 1 % smaller) but no longer competes with the recorder's frame workers for
+/// the cores, which is what made the end-to-end rate swing from run to run (session 13).
 package struct VideoSink: FrameSink {
   package let path: String
   package let width: Int
@@ -56,7 +60,8 @@ package struct VideoSink: FrameSink {
       container = "webm"
     default:
       codec = [
-        "-c:v", "libx264", "-preset", "superfast", "-crf", "18", "-movflags", "+faststart",
+        "-c:v", "libx264", "-preset", "superfast", "-crf", "18", "-threads", "1", "-movflags",
+        "+faststart",
       ]
       container = "mp4"
     }
