@@ -16,22 +16,12 @@ import Testing
   /// The first page of a chapter holding `body`, with a `<style>` of `css` when given, and
   /// the oracle's 120 × 80 px small.png beside it.
   func page(_ body: String, css: String?, name: String) throws -> Page {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "quire-imgplace-\(ProcessInfo.processInfo.processIdentifier)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let url = try writeXHTMLChapter(body, css: css, folder: "imgplace", name: name)
     let png = packageRoot.appendingPathComponent("Tests/Fixtures/browser-oracle/small.png")
-    let copy = dir.appendingPathComponent("small.png")
+    let copy = url.deletingLastPathComponent().appendingPathComponent("small.png")
     if !FileManager.default.fileExists(atPath: copy.path) {
       try FileManager.default.copyItem(at: png, to: copy)
     }
-    let url = dir.appendingPathComponent(name + ".xhtml")
-    let style = css.map { "<style>\($0)</style>" } ?? ""
-    let xhtml = """
-      <?xml version="1.0" encoding="utf-8"?>
-      <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title>\(style)</head>
-      <body>\(body)</body></html>
-      """
-    try Data(xhtml.utf8).write(to: url)
     let book = try EagerBook(
       url.path, settings: LayoutSettings(pageWidth: Self.width, pageHeight: 800))
     return try #require(book.layout.pages.first)

@@ -11,16 +11,7 @@ import Testing
 
 @Suite struct ListMarkerTests {
   func book(_ body: String, name: String) throws -> EagerBook {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "quire-markers-\(ProcessInfo.processInfo.processIdentifier)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent(name + ".xhtml")
-    let xhtml = """
-      <?xml version="1.0" encoding="utf-8"?>
-      <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title></head>
-      <body>\(body)</body></html>
-      """
-    try Data(xhtml.utf8).write(to: url)
+    let url = try writeXHTMLChapter(body, folder: "markers", name: name)
     return try EagerBook(url.path, settings: LayoutSettings(pageWidth: 600, pageHeight: 800))
   }
 

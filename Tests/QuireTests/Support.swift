@@ -76,6 +76,27 @@ func runProcess(_ executable: String, _ args: [String]) throws -> CommandResult 
     stderr: String(decoding: e, as: UTF8.self))
 }
 
+/// Writes a one-chapter XHTML document `name`.xhtml into the test run's temporary folder
+/// `folder` (created when missing): `body` inside `<body>`, a `<style>` of `css` when given,
+/// and `lang` on `<html>` when given. Returns the file's URL.
+func writeXHTMLChapter(
+  _ body: String, css: String? = nil, lang: String? = "en", folder: String, name: String
+) throws -> URL {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "quire-\(folder)-\(ProcessInfo.processInfo.processIdentifier)")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let url = dir.appendingPathComponent(name + ".xhtml")
+  let style = css.map { "<style>\($0)</style>" } ?? ""
+  let langAttribute = lang.map { " lang=\"\($0)\"" } ?? ""
+  let xhtml = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <html xmlns="http://www.w3.org/1999/xhtml"\(langAttribute)><head><title>t</title>\(style)</head>
+    <body>\(body)</body></html>
+    """
+  try Data(xhtml.utf8).write(to: url)
+  return url
+}
+
 /// Writes an unpacked EPUB into the folder `dir`: mimetype, META-INF/container.xml naming
 /// OPS/content.opf, the package document `opf`, and `files` under OPS/.
 func writeUnpackedEPUB(_ dir: String, opf: String, files: [String: Data]) throws {

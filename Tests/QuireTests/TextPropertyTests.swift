@@ -12,17 +12,9 @@ import Testing
 
 @Suite struct TextPropertyTests {
   func page(_ body: String, css: String, name: String) throws -> Page {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "quire-textprops-\(ProcessInfo.processInfo.processIdentifier)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent(name + ".xhtml")
-    let xhtml = """
-      <?xml version="1.0" encoding="utf-8"?>
-      <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>t</title>
-      <style>p { margin: 0; text-align: left; hyphens: none } \(css)</style></head>
-      <body>\(body)</body></html>
-      """
-    try Data(xhtml.utf8).write(to: url)
+    let url = try writeXHTMLChapter(
+      body, css: "p { margin: 0; text-align: left; hyphens: none } \(css)", folder: "textprops",
+      name: name)
     let book = try EagerBook(url.path, settings: LayoutSettings(pageWidth: 600, pageHeight: 800))
     return try #require(book.layout.pages.first)
   }
