@@ -155,6 +155,26 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     var hyphenRun: Int
     var demerits: Double
     var previous: Int
+    /// The measure of the line that starts here (`widths[line]`) and the line class of a
+    /// node that line ends in (`widths.lineClass(line + 1)`): read when the node is made,
+    /// not at every break it is compared with.
+    var target: Double
+    var nextClass: Int
+
+    init(
+      position: Int, start: Int, line: Int, fitness: Int, hyphenRun: Int, demerits: Double,
+      previous: Int, widths: inout LineWidths
+    ) {
+      self.position = position
+      self.start = start
+      self.line = line
+      self.fitness = fitness
+      self.hyphenRun = hyphenRun
+      self.demerits = demerits
+      self.previous = previous
+      target = widths[line]
+      nextClass = widths.lineClass(line + 1)
+    }
   }
 
   private struct Candidate {
@@ -176,8 +196,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
   /// only the cheapest per (fitness class, line class, hyphen run).
   @inline(__always)
   private func consider(
-    _ candidates: inout [Candidate], node: Node, index a: Int, ratio r: Double, step: Step,
-    lineClass: Int, artificial: Bool
+    _ candidates: inout [Candidate], count: inout Int, node: Node, index a: Int, ratio r: Double,
+    step: Step, lineClass: Int, artificial: Bool
   ) {
     let run = step.flagged ? node.hyphenRun + 1 : 0
     var d: Double
@@ -207,7 +227,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     }
     if abs(fitness - node.fitness) > 1 { d += fitnessDemerits }
     let total = node.demerits + d
-    for k in candidates.indices
+    for k in 0..<count
     where candidates[k].fitness == fitness && candidates[k].lineClass == lineClass
       && candidates[k].hyphenRun == run
     {
@@ -217,8 +237,11 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       }
       return
     }
-    candidates.append(
-      Candidate(fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a))
+    // The first `count` entries are this break's; later ones are kept storage.
+    let c = Candidate(
+      fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a)
+    if count < candidates.count { candidates[count] = c } else { candidates.append(c) }
+    count += 1
   }
 
   /// Ratio used to judge the line: justified uses stretch (+ emergency) or shrink; ragged
@@ -246,11 +269,15 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
   ) -> (positions: [Int], achieved: Int)? {
     let n = sums.count
     var nodes: [Node] = [
-      Node(position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1)
+      Node(
+        position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
+        widths: &widths)
     ]
+    nodes.reserveCapacity(64)
     var active: [Int] = [0]
-    var kept: [Int] = []
+    // This break's candidates are the first `count`; the array keeps its storage.
     var candidates: [Candidate] = []
+    var count = 0
 
     for i in 0..<n {
       guard sums.isLegalBreak(i) else { continue }
@@ -260,49 +287,56 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       let p = forced ? 0 : sums.cost(i) + (flagged ? hyphenPenalty : 0)
       let step = Step(
         flagged: flagged, forced: forced, penaltyTerm: p >= 0 ? p * p : -(p * p), rescue: rescue)
-      candidates.removeAll(keepingCapacity: true)
-      kept.removeAll(keepingCapacity: true)
+      count = 0
+      let end = sums.lineEnd(i)
+      var survivors = 0
       var lastDropped = -1
       var lastDroppedRatio = 0.0
-      for a in active {
-        let node = nodes[a]
-        if node.start > i {
-          kept.append(a)
-          continue
-        }
-        let target = widths[node.line]
-        let r = judgedRatio(sums.line(from: node.start, to: i), target, extra: extra)
-        if r >= -1 && r <= threshold {
-          consider(
-            &candidates, node: node, index: a, ratio: r, step: step,
-            lineClass: widths.lineClass(node.line + 1), artificial: false)
-        }
-        if r < -1 || forced {
-          lastDropped = a
-          lastDroppedRatio = r
-        } else {
-          kept.append(a)
+      // The active list is filtered in place (survivors keep their order).
+      active.withUnsafeMutableBufferPointer { act in
+        for a in act {
+          let node = nodes[a]
+          if node.start > i {
+            act[survivors] = a
+            survivors += 1
+            continue
+          }
+          let r = judgedRatio(sums.line(from: node.start, to: end), node.target, extra: extra)
+          if r >= -1 && r <= threshold {
+            consider(
+              &candidates, count: &count, node: node, index: a, ratio: r, step: step,
+              lineClass: node.nextClass, artificial: false)
+          }
+          if r < -1 || forced {
+            lastDropped = a
+            lastDroppedRatio = r
+          } else {
+            act[survivors] = a
+            survivors += 1
+          }
         }
       }
-      swap(&active, &kept)
-      if rescue && candidates.isEmpty && active.isEmpty && lastDropped >= 0 {
+      if survivors < active.count { active.removeLast(active.count - survivors) }
+      if rescue && count == 0 && active.isEmpty && lastDropped >= 0 {
         // Nothing else can reach this point: accept the line anyway (TeX's artificial
         // demerits), overfull or underfull, so the pass always completes.
         let node = nodes[lastDropped]
         consider(
-          &candidates, node: node, index: lastDropped, ratio: max(lastDroppedRatio, -1),
-          step: step, lineClass: widths.lineClass(node.line + 1), artificial: true)
+          &candidates, count: &count, node: node, index: lastDropped,
+          ratio: max(lastDroppedRatio, -1), step: step, lineClass: node.nextClass,
+          artificial: true)
       }
-      guard !candidates.isEmpty else {
+      guard count > 0 else {
         if active.isEmpty { return nil }
         continue
       }
       let start = sums.nextStart(i)
-      for c in candidates {
+      for k in 0..<count {
+        let c = candidates[k]
         nodes.append(
           Node(
             position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
-            hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from))
+            hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths))
         active.append(nodes.count - 1)
       }
       if active.count > maxActive {

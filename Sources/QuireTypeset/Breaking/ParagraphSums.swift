@@ -8,7 +8,7 @@ struct ParagraphSums {
   /// Per item: what a break there means (`Break`).
   private var breaks: [Break]
 
-  private struct Prefix {
+  struct Prefix {
     var width: Double
     var stretch: Double
     var shrink: Double
@@ -102,6 +102,30 @@ struct ParagraphSums {
     return LineMeasure(
       width: hi.width - lo.width + b.extra, stretch: hi.stretch - lo.stretch,
       shrink: hi.shrink - lo.shrink, fils: hi.fils - lo.fils)
+  }
+
+  /// What every line ending with a break at `end` shares: where its sums stop and the
+  /// width the break adds. The Knuth–Plass pass reads it once per break, not once per
+  /// active node.
+  struct LineEnd {
+    fileprivate let upper: Int
+    fileprivate let extra: Double
+    fileprivate let hi: Prefix
+  }
+
+  @inline(__always)
+  func lineEnd(_ end: Int) -> LineEnd {
+    let b = breaks[end]
+    return LineEnd(upper: b.upper, extra: b.extra, hi: prefix[b.upper])
+  }
+
+  /// `line(from:to:)` for a break read by `lineEnd` (the same sums, in the same order).
+  @inline(__always)
+  func line(from start: Int, to e: LineEnd) -> LineMeasure {
+    let lo = prefix[min(start, e.upper)]
+    return LineMeasure(
+      width: e.hi.width - lo.width + e.extra, stretch: e.hi.stretch - lo.stretch,
+      shrink: e.hi.shrink - lo.shrink, fils: e.hi.fils - lo.fils)
   }
 
   @inline(__always) func isLegalBreak(_ i: Int) -> Bool { breaks[i].kind & 1 != 0 }

@@ -238,6 +238,7 @@ struct LineComposer {
   func kept(from first: Int, firstBox s: Int, to end: Int, _ ratio: Double) -> ([Int], Double) {
     var natural = 0.0
     var order: [Int] = []
+    order.reserveCapacity(end - first + 1)
     for k in first...end {
       if k < s, case .penalty = items[k] { continue }
       switch items[k] {

@@ -182,13 +182,17 @@ extension LineComposer {
     _ piece: Piece, style rs: ResolvedStyle, at x: Double, extra: Double,
     into line: inout ComposedLine, clip edges: (lo: Double, hi: Double)?
   ) {
-    let face = fonts.faces[piece.face]
-    let choice =
-      piece.face == rs.choice.face
-      ? rs.choice
-      : FaceChoice(
+    // The face is read only when the piece's differs from the style's, and for its scale
+    // below: most pieces of a page that is not drawn stop before that.
+    let choice: FaceChoice
+    if piece.face == rs.choice.face {
+      choice = rs.choice
+    } else {
+      let face = fonts.faces[piece.face]
+      choice = FaceChoice(
         face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
         syntheticItalic: rs.style.italic && !face.italic)
+    }
     // The last run's fields are read in place: `runs.last` would copy the run (retaining
     // its three arrays) once per piece.
     var joins = false
@@ -212,7 +216,7 @@ extension LineComposer {
     // append touches one uniquely held array instead of going through `runs[r]`.
     var run = line.runs.removeLast()
     let before = run.glyphs.count
-    let scale = piece.size / face.upem
+    let scale = piece.size / fonts.faces[piece.face].upem
     GlyphRunBuilder(scale: scale, baseline: line.baseline - rs.shift)
       .append(piece.shaped, at: x, extra: extra, to: &run)
     if let edges {
