@@ -456,3 +456,16 @@ extension Typesetter {
     layoutChapter(spineIndex, caches: &worker.caches)
   }
 }
+
+extension Typesetter {
+  /// Starts loading, in the background, the hyphenation dictionary a book's text will most
+  /// likely ask for — its `dc:language`, else the reader's `--lang` — when `options`
+  /// hyphenate (`Hyphenator.prefetch`): called once the package is read, it overlaps the
+  /// load with the chapters' conversion instead of stalling the first layout worker.
+  package static func prefetchHyphenation(bookLanguage: String?, options: LayoutOptions) {
+    guard options.hyphenate == .auto else { return }
+    let language = bookLanguage.flatMap { $0.isEmpty ? nil : $0 } ?? options.language
+    guard let language, !language.isEmpty else { return }
+    Hyphenator.prefetch(language)
+  }
+}

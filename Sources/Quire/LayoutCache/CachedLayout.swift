@@ -4,6 +4,8 @@
 // opens the book lazily (package and spine only), converts and lays out the one chapter that
 // holds page N (its pages numbered from the chapter's first page, as in a whole-book run) and
 // draws page N; the manifest is the entry's, with this run's file names and raster warnings.
+// The book's hyphenation dictionary starts loading in the background as soon as the package
+// is read (`Typesetter.prefetchHyphenation`), while the chapter converts.
 // Before a chapter's pages are drawn they are checked against the entry (page count, every
 // page's spine, href and start/end Locations, the fonts used): a chapter whose layout
 // depends on more than itself (which chapter independence rules out, but the check is cheap)
@@ -88,6 +90,8 @@ struct CachedLayout {
     } catch {
       throw QuireError(error)
     }
+    Typesetter.prefetchHyphenation(
+      bookLanguage: loader.metadata.language, options: settings.layoutOptions)
     var drawn = Drawn()
     var k = 0
     while k < numbers.count {
