@@ -458,6 +458,12 @@ extension Typesetter {
 }
 
 extension Typesetter {
+  /// Starts opening the vendored faces on another core (`VendoredFaces`): every typesetter
+  /// of the process shares them, and a job calls this before reading the book.
+  package static func prefetchFaces() {
+    VendoredFaces.prefetch()
+  }
+
   /// Starts loading, in the background, the hyphenation dictionary a book's text will most
   /// likely ask for — its `dc:language`, else the reader's `--lang` — when `options`
   /// hyphenate (`Hyphenator.prefetch`): called once the package is read, it overlaps the

@@ -31,6 +31,18 @@ import Testing
     #expect(gaps >= 32 * FontTests.set.faces.count)
   }
 
+  /// Font sets share the vendored faces, opened once, in `FontSet.vendored` order.
+  @Test func fontSetsShareTheVendoredFaces() throws {
+    Typesetter.prefetchFaces()
+    let a = try FontSet(embedded: [], userFont: nil)
+    let b = try FontSet(embedded: [], userFont: "monospace")
+    #expect(a.faces.count == FontSet.vendored.count && b.faces.count == a.faces.count)
+    for (k, v) in FontSet.vendored.enumerated() {
+      #expect(a.faces[k] === b.faces[k] && a.faces[k] === FontTests.set.faces[k])
+      #expect(a.faces[k].record.origin == "fonts/\(v.file)")
+    }
+  }
+
   @Test func genericFamiliesAndCSSMatching() {
     let s = FontTests.set
     var st = ComputedStyle()

@@ -4,8 +4,9 @@
 // opens the book lazily (package and spine only), converts and lays out the one chapter that
 // holds page N (its pages numbered from the chapter's first page, as in a whole-book run) and
 // draws page N; the manifest is the entry's, with this run's file names and raster warnings.
-// The book's hyphenation dictionary starts loading in the background as soon as the package
-// is read (`Typesetter.prefetchHyphenation`), while the chapter converts.
+// The vendored faces start opening in the background before the book is read, and the
+// book's hyphenation dictionary as soon as the package names its language
+// (`Typesetter.prefetchFaces`, `prefetchHyphenation`): both overlap the chapter's conversion.
 // Before a chapter's pages are drawn they are checked against the entry (page count, every
 // page's spine, href and start/end Locations, the fonts used): a chapter whose layout
 // depends on more than itself (which chapter independence rules out, but the check is cheap)
@@ -83,6 +84,7 @@ struct CachedLayout {
   func draw(_ numbers: [Int], visit: (Page, PageRenderer) throws(QuireError) -> Void)
     throws(QuireError) -> Drawn?
   {
+    Typesetter.prefetchFaces()
     let loader: ChapterLoader
     do {
       loader = try Book.openLazily(

@@ -9,9 +9,11 @@
 // the whole book is then converted (or, with no page to put first, read at once: opened
 // lazily, then `document()`, which is `Book.open`'s Document) and the chapters not laid out
 // yet are streamed through one typesetter: the Document and layout key are exactly those of
-// `Book.open`. Once the package is read, the hyphenation dictionary of the book's language
-// starts loading in the background (`Typesetter.prefetchHyphenation`), overlapping the
-// chapters' conversion instead of stalling the first layout worker that meets a word. Pages laid out by a prefix's
+// `Book.open`. The vendored faces start opening in the background before the book is read
+// (`Typesetter.prefetchFaces`), and once the package is read the hyphenation dictionary of
+// the book's language (`prefetchHyphenation`): both overlap the reading of the book instead
+// of running on one core before the layout (or, the dictionary, stalling the first layout
+// worker that meets a word while the other waits for it). Pages laid out by a prefix's
 // typesetter equal the whole book's (a chapter's layout depends only on the chapter, the
 // options and the fonts; the FastPath tests pin it).
 //
@@ -102,6 +104,7 @@ struct BookPagination {
     try settings.check()
     try FontFile.check(settings.font)
     var state = Progress()
+    Typesetter.prefetchFaces()
     let url = URL(fileURLWithPath: path)
     var next = 0
     let document: Document
