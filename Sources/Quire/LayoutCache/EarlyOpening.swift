@@ -28,9 +28,8 @@ final class EarlyOpening: Sendable {
   init?(path: String, options: IngestOptions) {
     guard Self.isPackage(path) else { return nil }
     let url = URL(fileURLWithPath: path)
-    let (done, result) = (done, result)
     done.enter()
-    Thread {
+    Thread { [self] in
       let opened: Result<ChapterLoader, IngestError>
       do throws(IngestError) {
         opened = .success(try Book.openLazily(url, options: options))
