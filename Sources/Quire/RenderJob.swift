@@ -95,8 +95,15 @@ public enum RenderJob {
     try out.lock()
     defer { out.unlock() }
     try out.remove(manifestName)
+    // The book starts opening on another thread while the key is made and the entry read.
+    let early =
+      request.cache != nil && mayDrawFromCache(request)
+      ? EarlyOpening(path: request.book.path, options: request.layout.ingestOptions) : nil
+    defer { early?.wait() }
     let cacheKey = cacheKey(request)
-    if let cacheKey, let hit = try cachedRun(request, key: cacheKey, out: out, progress: progress) {
+    if let cacheKey,
+      let hit = try cachedRun(request, key: cacheKey, out: out, early: early, progress: progress)
+    {
       return hit
     }
     let settings = request.layout

@@ -516,6 +516,13 @@ package final class ChapterLoader: Sendable {
     state = Mutex(([], nil))
   }
 
+  /// This loader's package with `fontFiles` keeping its embedded fonts' usable bytes, for a
+  /// loader opened before the store was known (no chapter converted yet is shared).
+  package func keeping(_ fontFiles: (any FontFileArchive)?) -> ChapterLoader {
+    guard let reader, let plan else { return self }
+    return ChapterLoader(reader: reader, plan: plan, fontFiles: fontFiles)
+  }
+
   /// Number of chapters (readable spine items).
   package var count: Int { whole?.chapters.count ?? plan!.items.count }
 

@@ -456,3 +456,22 @@ extension Typesetter {
     layoutChapter(spineIndex, caches: &worker.caches)
   }
 }
+
+extension Typesetter {
+  /// Starts opening the vendored faces on another core (`VendoredFaces`): every typesetter
+  /// of the process shares them, and a job calls this before reading the book.
+  package static func prefetchFaces() {
+    VendoredFaces.prefetch()
+  }
+
+  /// Starts loading, in the background, the hyphenation dictionary a book's text will most
+  /// likely ask for — its `dc:language`, else the reader's `--lang` — when `options`
+  /// hyphenate (`Hyphenator.prefetch`): called once the package is read, it overlaps the
+  /// load with the chapters' conversion instead of stalling the first layout worker.
+  package static func prefetchHyphenation(bookLanguage: String?, options: LayoutOptions) {
+    guard options.hyphenate == .auto else { return }
+    let language = bookLanguage.flatMap { $0.isEmpty ? nil : $0 } ?? options.language
+    guard let language, !language.isEmpty else { return }
+    Hyphenator.prefetch(language)
+  }
+}

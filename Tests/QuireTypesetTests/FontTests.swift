@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Foundation
 import QuireIngest
 import Testing
@@ -12,6 +13,34 @@ import Testing
     #expect(
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("DejaVuSans.ttf").path))
     #expect(FontTests.set.faces.count == FontSet.vendored.count)
+  }
+
+  /// The Latin coverage table asked in runs equals one nominal-glyph lookup per code point,
+  /// for every vendored face (their gaps differ: controls, unassigned and uncovered letters).
+  @Test func latinCoverageEqualsPerCodePointLookups() {
+    var gaps = 0
+    for face in FontTests.set.faces {
+      let table = Face.latinCoverage(face.hbFont)
+      let single = (0..<UInt32(0x250)).map { c in
+        var g: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(face.hbFont, c, &g) != 0
+      }
+      #expect(table == single, "\(face.record.origin)")
+      gaps += single.filter { !$0 }.count
+    }
+    #expect(gaps >= 32 * FontTests.set.faces.count)
+  }
+
+  /// Font sets share the vendored faces, opened once, in `FontSet.vendored` order.
+  @Test func fontSetsShareTheVendoredFaces() throws {
+    Typesetter.prefetchFaces()
+    let a = try FontSet(embedded: [], userFont: nil)
+    let b = try FontSet(embedded: [], userFont: "monospace")
+    #expect(a.faces.count == FontSet.vendored.count && b.faces.count == a.faces.count)
+    for (k, v) in FontSet.vendored.enumerated() {
+      #expect(a.faces[k] === b.faces[k] && a.faces[k] === FontTests.set.faces[k])
+      #expect(a.faces[k].record.origin == "fonts/\(v.file)")
+    }
   }
 
   @Test func genericFamiliesAndCSSMatching() {

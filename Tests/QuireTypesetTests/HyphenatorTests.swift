@@ -126,6 +126,46 @@ private func dictionaryInstalled(_ name: String) -> Bool {
     #expect(!Hyphenator.diagnostics().contains { $0.contains("'ja'") || $0.contains("zh") })
   }
 
+  /// A prefetch is a quiet lookup: a tag without a dictionary records nothing and stays
+  /// unanswered (the next lookup tries again and records the note once); a dictionary it
+  /// loads is the one every tag of that file gets.
+  @Test func quietLookupRecordsNothingAndLeavesTheTagOpen() {
+    let registry = HyphenatorRegistry()
+    #expect(registry.lookup("zz-qq", quiet: true) == nil)
+    #expect(registry.messages().isEmpty)
+    #expect(registry.lookup("zz-qq") == nil)
+    #expect(registry.lookup("zz-qq") == nil)
+    #expect(registry.messages().filter { $0.contains("'zz-qq'") }.count == 1)
+  }
+
+  @Test(.enabled(if: dictionaryInstalled("en_US")))
+  func tagsOfOneFileShareTheLoadedDictionary() async throws {
+    let registry = HyphenatorRegistry()
+    let tags = ["en-us", "en", "en-us", "en", "en-us", "en", "en-us", "en"]
+    // Concurrent first lookups of two tags landing on hyph_en_US.dic: one load, one instance.
+    let found = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+      for (k, tag) in tags.enumerated() {
+        group.addTask { registry.lookup(tag, quiet: k == 0).map(ObjectIdentifier.init) }
+      }
+      var all: [ObjectIdentifier?] = []
+      for await h in group { all.append(h) }
+      return all
+    }
+    #expect(found.count == tags.count && found.allSatisfy { $0 != nil })
+    #expect(Set(found).count == 1)
+    let h = try #require(registry.lookup("en"))
+    #expect(h.dictionaryPath.hasSuffix("hyph_en_US.dic"))
+    #expect(h.hyphenationPoints(in: "hyphenation") == [2, 6])
+    #expect(registry.messages().isEmpty)
+  }
+
+  @Test(.enabled(if: dictionaryInstalled("en_US")))
+  func prefetchThenLookupGivesTheSameHyphenator() throws {
+    Hyphenator.prefetch("en-US")
+    let h = try #require(Hyphenator.forLanguage("en-US"))
+    #expect(Hyphenator.forLanguage("en") === h)
+  }
+
   @Test(.enabled(if: dictionaryInstalled("en_US")))
   func concurrentUseAgrees() async throws {
     let h = try #require(Hyphenator.forLanguage("en"))

@@ -4,6 +4,10 @@
 // opens the book lazily (package and spine only), converts and lays out the one chapter that
 // holds page N (its pages numbered from the chapter's first page, as in a whole-book run) and
 // draws page N; the manifest is the entry's, with this run's file names and raster warnings.
+// The book is opened on another thread while the key is made and the entry read
+// (EarlyOpening.swift); the vendored faces start opening in the background before the
+// chapter converts, and the book's hyphenation dictionary as soon as the package names its
+// language (`Typesetter.prefetchFaces`, `prefetchHyphenation`): both overlap the conversion.
 // Before a chapter's pages are drawn they are checked against the entry (page count, every
 // page's spine, href and start/end Locations, the fonts used): a chapter whose layout
 // depends on more than itself (which chapter independence rules out, but the check is cheap)
@@ -53,6 +57,8 @@ struct CachedLayout {
   var cache: LayoutCache? = nil
   /// The book's content hash, which keys its kept font files (nil: fonts read every time).
   var book: String? = nil
+  /// The book opened on another thread while the entry was found (nil: opened here).
+  var early: EarlyOpening? = nil
 
   /// The most pages a cached render draws (more go through the whole-book path).
   static let maxCachedPages = 64
@@ -81,13 +87,20 @@ struct CachedLayout {
   func draw(_ numbers: [Int], visit: (Page, PageRenderer) throws(QuireError) -> Void)
     throws(QuireError) -> Drawn?
   {
+    Typesetter.prefetchFaces()
     let loader: ChapterLoader
     do {
-      loader = try Book.openLazily(
-        URL(fileURLWithPath: path), options: settings.ingestOptions, fontFiles: fontFiles)
+      if let early {
+        loader = try early.loader(keeping: fontFiles)
+      } else {
+        loader = try Book.openLazily(
+          URL(fileURLWithPath: path), options: settings.ingestOptions, fontFiles: fontFiles)
+      }
     } catch {
       throw QuireError(error)
     }
+    Typesetter.prefetchHyphenation(
+      bookLanguage: loader.metadata.language, options: settings.layoutOptions)
     var drawn = Drawn()
     var k = 0
     while k < numbers.count {

@@ -13,7 +13,7 @@ extension RenderJob {
   /// chapter that lays out differently, `--spreads`: the spreads are paired from the laid-out
   /// pages' renditions, which the entry does not hold).
   static func cachedRun(
-    _ request: RenderRequest, key: LayoutCacheKey, out: OutputFolder,
+    _ request: RenderRequest, key: LayoutCacheKey, out: OutputFolder, early: EarlyOpening? = nil,
     progress: @escaping @Sendable (Int, Int) -> Void
   ) throws(QuireError) -> RenderSummary? {
     guard let cache = request.cache, mayDrawFromCache(request),
@@ -34,7 +34,8 @@ extension RenderJob {
     let format = request.color.format
     var done = 0
     let layout = CachedLayout(
-      entry: entry, path: request.book.path, settings: settings, cache: cache, book: key.book)
+      entry: entry, path: request.book.path, settings: settings, cache: cache, book: key.book,
+      early: early)
     let drawn = try layout.draw(numbers) { page, renderer throws(QuireError) in
       let image = renderer.render(
         page, width: settings.pageWidth, height: settings.pageHeight, format: format)

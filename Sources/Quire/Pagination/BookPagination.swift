@@ -6,9 +6,14 @@
 // its own with the fonts its chapters declare) only until the last wanted page is numbered:
 // that is what puts the first pages of a `--pages 1-3` render on disk before the rest of
 // the book is read. A job that needs nothing more (a flip of page 3) stops there. Otherwise
-// the whole book is then converted (or, with no page to put first, read at once by
-// `Book.open`) and the chapters not laid out yet are streamed through one typesetter: the
-// Document and layout key are exactly those of `Book.open`. Pages laid out by a prefix's
+// the whole book is then converted (or, with no page to put first, read at once: opened
+// lazily, then `document()`, which is `Book.open`'s Document) and the chapters not laid out
+// yet are streamed through one typesetter: the Document and layout key are exactly those of
+// `Book.open`. The vendored faces start opening in the background before the book is read
+// (`Typesetter.prefetchFaces`), and once the package is read the hyphenation dictionary of
+// the book's language (`prefetchHyphenation`): both overlap the reading of the book instead
+// of running on one core before the layout (or, the dictionary, stalling the first layout
+// worker that meets a word while the other waits for it). Pages laid out by a prefix's
 // typesetter equal the whole book's (a chapter's layout depends only on the chapter, the
 // options and the fonts; the FastPath tests pin it).
 //
@@ -99,6 +104,7 @@ struct BookPagination {
     try settings.check()
     try FontFile.check(settings.font)
     var state = Progress()
+    Typesetter.prefetchFaces()
     let url = URL(fileURLWithPath: path)
     var next = 0
     let document: Document
@@ -106,6 +112,7 @@ struct BookPagination {
       let loader = try timed(&state) { () throws(IngestError) in
         try Book.openLazily(url, options: settings.ingestOptions)
       }
+      prefetchHyphenation(loader)
       var batch = 1
       var last: (Document, Typesetter)?
       while next < loader.count && state.records.count < limit {
@@ -123,9 +130,12 @@ struct BookPagination {
       }
       document = try timed(&state) { () throws(IngestError) in try loader.document() }
     } else {
-      // No page to put first: the whole book at once, as `Book.open` reads it.
+      // No page to put first: the whole book at once, as `Book.open` reads it (the
+      // hyphenation dictionary loading meanwhile).
       document = try timed(&state) { () throws(IngestError) in
-        try Book.open(url, options: settings.ingestOptions)
+        let loader = try Book.openLazily(url, options: settings.ingestOptions)
+        prefetchHyphenation(loader)
+        return try loader.document()
       }
     }
     let typesetter = try makeTypesetter(document)
@@ -192,6 +202,12 @@ struct BookPagination {
     // Only the warnings are kept: the renderer holds its typesetter's fonts.
     for w in renderer.warnings where !state.raster.contains(w) { state.raster.append(w) }
     return result.nextChapter
+  }
+
+  /// Starts loading the book's hyphenation dictionary while its chapters convert.
+  private func prefetchHyphenation(_ loader: ChapterLoader) {
+    Typesetter.prefetchHyphenation(
+      bookLanguage: loader.metadata.language, options: settings.layoutOptions)
   }
 
   private func makeTypesetter(_ document: Document) throws(QuireError) -> Typesetter {

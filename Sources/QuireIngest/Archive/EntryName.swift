@@ -34,6 +34,11 @@ enum EntryName {
   /// Normalizes a decoded name: "\" → "/", drops a drive letter and leading "/", resolves
   /// "." and "..". A ".." that would climb above the root rejects the name (no guessing).
   static func normalize(_ name: String) -> Normalized {
+    isClean(name) ? .path(name, notes: []) : rebuild(name)
+  }
+
+  /// `normalize` of a name that is not clean: rewritten segment by segment, with notes.
+  static func rebuild(_ name: String) -> Normalized {
     var notes: [String] = []
     var s = name
     if s.contains("\0") { return .rejected("name contains NUL") }
@@ -67,6 +72,34 @@ enum EntryName {
     }
     let joined = parts.joined(separator: "/")
     return .path(joined, notes: notes)
+  }
+
+  /// Whether `name` is already normalized, decided in one pass over its UTF-8 bytes: no NUL
+  /// or backslash, no drive letter, no leading "/", and no empty, "." or ".." segment: what
+  /// `rebuild` returns unchanged and without notes. Nearly every real name is clean, and
+  /// `normalize` returns it as it is instead of rebuilding it (~30,000 instructions a name
+  /// in String searches and splits: 4.6 M for moby-dick's 154 entries on every open).
+  static func isClean(_ name: String) -> Bool {
+    name.utf8.withContiguousStorageIfAvailable { bytes in
+      guard !bytes.isEmpty, bytes[0] != UInt8(ascii: "/"),
+        bytes.count < 2 || bytes[1] != UInt8(ascii: ":")
+      else { return false }
+      var segmentStart = 0
+      for i in 0...bytes.count {
+        let b = i < bytes.count ? bytes[i] : UInt8(ascii: "/")
+        if b == 0 || b == UInt8(ascii: "\\") { return false }
+        guard b == UInt8(ascii: "/") else { continue }
+        let length = i - segmentStart
+        if length == 0 { return false }
+        if bytes[segmentStart] == UInt8(ascii: "."),
+          length == 1 || (length == 2 && bytes[segmentStart + 1] == UInt8(ascii: "."))
+        {
+          return false
+        }
+        segmentStart = i + 1
+      }
+      return true
+    } ?? false
   }
 
   /// Resolves `href` (already percent-decoded, no fragment) against the folder of `base`

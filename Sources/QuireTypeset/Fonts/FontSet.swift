@@ -111,16 +111,8 @@ final class FontSet: Sendable {
       families[family, default: []].append(faces.count)
       faces.append(face)
     }
-    for v in FontSet.vendored {
-      let path = folder.appendingPathComponent(v.file)
-      let data: Data
-      do { data = try Data(contentsOf: path, options: .alwaysMapped) } catch {
-        throw .unreadable(path: path.path, reason: "\(error.localizedDescription)")
-      }
-      add(
-        try Face(
-          data: data, origin: "fonts/\(v.file)", family: v.family, weight: v.weight,
-          italic: v.italic, file: path.path), v.family)
+    for (v, face) in zip(FontSet.vendored, try VendoredFaces.faces(in: folder)) {
+      add(face, v.family)
     }
     for alias in [
       "noto serif cjk jp", "noto serif cjk sc", "noto serif cjk tc", "noto serif jp",

@@ -15,7 +15,11 @@
 // Loading: a dictionary's trie is built from its text (PatternLoader; ~75 M instructions for
 // en-US) unless the layout cache's folder holds its compiled form (CompiledPatterns.swift,
 // keyed by the file's SHA-1 and the format version), which reads back in a few hundred
-// thousand; the first process to build a trie with a cache folder set stores it there.
+// thousand; the first process to build a trie with a cache folder set stores it there. The
+// registry loads each file once, whichever tags land on it ("en", "en-US"), and a job can
+// start the load in the background once it knows the book's language (`prefetch`), so the
+// load overlaps the chapters' conversion instead of stalling the first layout worker while
+// the other waits for the same file.
 
 import CHyphen
 import Foundation
@@ -68,12 +72,30 @@ package final class Hyphenator: Sendable {
   /// (en → en_US, de → de_DE, pt → pt_PT, es → es_ES, it → it_IT, nl → nl_NL, ru → ru_RU,
   /// fr → fr), then hyph_<lang>.dic. Results, including misses, are cached per tag.
   package static func forLanguage(_ bcp47: String) -> Hyphenator? {
+    guard let tag = registryTag(bcp47) else { return nil }
+    return registry.lookup(tag)
+  }
+
+  /// Starts loading, on a background thread, the dictionary `forLanguage(bcp47)` would load,
+  /// so that the first word to hyphenate finds it ready: a layout asking meanwhile waits on
+  /// the tag's slot for the rest of that load instead of starting its own (the en-US trie
+  /// built from its text is ~75 M instructions, otherwise spent by the first layout worker
+  /// while the other waits). Changes no result: the load is the lookup's own, and a tag
+  /// without a dictionary records its diagnostic only when a layout asks for it (prefetching
+  /// a language no text is in says nothing).
+  package static func prefetch(_ bcp47: String) {
+    guard let tag = registryTag(bcp47) else { return }
+    DispatchQueue.global(qos: .userInitiated).async { _ = registry.lookup(tag, quiet: true) }
+  }
+
+  /// The registry's key for a BCP 47 tag, nil for one never hyphenated.
+  private static func registryTag(_ bcp47: String) -> String? {
     let tag = bcp47.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
       .lowercased()
     guard !tag.isEmpty, tag.count <= 35 else { return nil }
     let language = tag.split(separator: "-").first.map(String.init) ?? tag
     if LanguageRules.unhyphenated.contains(language) { return nil }
-    return registry.lookup(tag)
+    return tag
   }
 
   /// Messages about dictionaries that were missing or failed to load (for the CLI to show;
@@ -90,7 +112,10 @@ package final class Hyphenator: Sendable {
     return dirs
   }
 
-  static func load(tag: String) -> Result<Hyphenator, LoadFailure> {
+  /// The dictionary file for `tag` and the language's rules: the first readable
+  /// candidate (exact region, the language's default, the bare language) in the first
+  /// search directory holding one. Only looks for files; nothing is loaded.
+  static func locate(tag: String) -> Result<(path: String, rules: LanguageRules), LoadFailure> {
     let parts = tag.split(separator: "-").map(String.init)
     let language = parts[0]
     var names: [String] = []
@@ -103,16 +128,10 @@ package final class Hyphenator: Sendable {
     if let fallback = LanguageRules.defaultDictionary[language] { names.append(fallback) }
     names.append(language)
     let rules = LanguageRules.forLanguage(language)
-    var tried: [String] = []
     for dir in searchDirectories {
       for name in names {
         let path = "\(dir)/hyph_\(name).dic"
-        tried.append(path)
-        guard FileManager.default.isReadableFile(atPath: path) else { continue }
-        guard let (dict, compiled) = loadDictionary(path) else {
-          return .failure(LoadFailure(message: "\(path): hnj_hyphen_load failed"))
-        }
-        return .success(Hyphenator(path: path, dict: dict, compiled: compiled, rules: rules))
+        if FileManager.default.isReadableFile(atPath: path) { return .success((path, rules)) }
       }
     }
     return .failure(
@@ -120,6 +139,14 @@ package final class Hyphenator: Sendable {
         message:
           "no hyphenation dictionary for '\(tag)' (looked for \(names.map { "hyph_\($0).dic" }.joined(separator: ", ")) in \(searchDirectories.joined(separator: ", "))); hyphenation off"
       ))
+  }
+
+  /// The hyphenator of the dictionary file at `path` with `rules`.
+  static func load(path: String, rules: LanguageRules) -> Result<Hyphenator, LoadFailure> {
+    guard let (dict, compiled) = loadDictionary(path) else {
+      return .failure(LoadFailure(message: "\(path): hnj_hyphen_load failed"))
+    }
+    return .success(Hyphenator(path: path, dict: dict, compiled: compiled, rules: rules))
   }
 
   struct LoadFailure: Error { var message: String }
@@ -460,17 +487,19 @@ enum DictionaryEncoding: Sendable {
 
 /// The process-wide cache: one Hyphenator per dictionary file, one entry per tag.
 final class HyphenatorRegistry: Sendable {
-  /// One tag's dictionary: empty until loaded, and locked by the thread loading it.
+  /// One tag's or one file's result: empty until known, and locked by the thread finding it.
   private final class Slot: Sendable {
     let loaded = Mutex<Hyphenator??>(nil)
   }
   private struct Tables {
     var byTag: [String: Slot] = [:]
-    var byPath: [String: Hyphenator] = [:]
+    var byPath: [String: Slot] = [:]
     var notes: [String] = []
   }
   private let tables = Mutex(Tables())
   private let folder = Mutex<String?>(nil)
+  /// The most tags (and so files) the registry keeps.
+  static let maxTags = 256
 
   /// Where compiled pattern tries are kept (nil: nowhere).
   var compiledFolder: String? {
@@ -480,36 +509,60 @@ final class HyphenatorRegistry: Sendable {
 
   /// Loading happens outside the table lock (hyph_de_DE.dic takes seconds in libhyphen), so
   /// a slow language never blocks lookups of others. The first thread to lock a tag's slot
-  /// loads it while holding that slot; a thread asking for the same tag meanwhile waits on
-  /// the slot and then reads the result instead of repeating the load: parallel chapters all
-  /// ask for the book's language at once, and each load is pure CPU. (Lock order: a slot,
-  /// then the tables; never the other way round.)
-  func lookup(_ tag: String) -> Hyphenator? {
-    let slot = tables.withLock { t -> Slot? in
-      if let s = t.byTag[tag] { return s }
-      if t.byTag.count >= 256 { return nil }
-      let s = Slot()
-      t.byTag[tag] = s
-      return s
-    }
-    guard let slot else { return nil }
+  /// finds the tag's file while holding that slot, then loads the file while holding the
+  /// file's slot; a thread asking for the same tag, or another tag of the same file ("en"
+  /// and "en-us" both land on hyph_en_US.dic), meanwhile waits on the slot and then reads
+  /// the result instead of repeating the load: parallel chapters all ask for the book's
+  /// language at once, and each load is pure CPU. (Lock order: a tag's slot, then a file's,
+  /// then the tables; never the other way round.) A `quiet` lookup (a prefetch) that finds
+  /// no dictionary records nothing and leaves the slots empty, for the next lookup to try.
+  func lookup(_ tag: String, quiet: Bool = false) -> Hyphenator? {
+    guard let slot = slot(tag, in: \.byTag) else { return nil }
     return slot.loaded.withLock { loaded -> Hyphenator? in
       if let done = loaded { return done }
-      let result: Hyphenator?
-      switch Hyphenator.load(tag: tag) {
-      case .success(let h):
-        // Share one instance per file (en, en-US and en-GB may all land on en_US).
-        result = tables.withLock { t in
-          let shared = t.byPath[h.dictionaryPath] ?? h
-          t.byPath[h.dictionaryPath] = shared
-          return shared
-        }
-      case .failure(let f):
-        tables.withLock { $0.notes.append(f.message) }
-        result = nil
+      let result: Result<Hyphenator, Hyphenator.LoadFailure>
+      switch Hyphenator.locate(tag: tag) {
+      case .success(let (path, rules)): result = load(path, rules: rules)
+      case .failure(let f): result = .failure(f)
       }
-      loaded = .some(result)
+      switch result {
+      case .success(let h):
+        loaded = .some(h)
+        return h
+      case .failure(let f):
+        if quiet { return nil }
+        tables.withLock { $0.notes.append(f.message) }
+        loaded = .some(nil)
+        return nil
+      }
+    }
+  }
+
+  /// The hyphenator of the file at `path`, loaded once per file (every tag landing on the
+  /// file shares the instance of the first).
+  private func load(_ path: String, rules: LanguageRules) -> Result<
+    Hyphenator, Hyphenator.LoadFailure
+  > {
+    guard let slot = slot(path, in: \.byPath) else {
+      return .failure(Hyphenator.LoadFailure(message: "\(path): too many dictionaries"))
+    }
+    return slot.loaded.withLock { loaded in
+      if let done = loaded, let h = done { return .success(h) }
+      let result = Hyphenator.load(path: path, rules: rules)
+      if case .success(let h) = result { loaded = .some(h) }
       return result
+    }
+  }
+
+  /// The slot of `key` in one of the tables, created when missing; nil when that table is
+  /// full.
+  private func slot(_ key: String, in table: WritableKeyPath<Tables, [String: Slot]>) -> Slot? {
+    tables.withLock { t -> Slot? in
+      if let s = t[keyPath: table][key] { return s }
+      if t[keyPath: table].count >= Self.maxTags { return nil }
+      let s = Slot()
+      t[keyPath: table][key] = s
+      return s
     }
   }
 
