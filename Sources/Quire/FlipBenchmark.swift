@@ -16,8 +16,9 @@ import QuireMotion
 // both ways (`--toggle`) at the page size and at its own 1200x900; a `--timeline` chain (open,
 // turn, turn, close); and `quire flipbook` over six pages: every frame it writes (pages,
 // spread stills and the moving frames of its turn strips) per second end to end, and per
-// turn strip (a single-page and a spread strip: its frames drawn, packed and encoded as
-// lossless WebP, per second of that strip's own time).
+// kind of turn strip (single-page, spread: frames drawn, packed and encoded in the default
+// sheet format, per second of the strips' own time — each sheet timed on its thread — with
+// every core making strips).
 
 /// One animation's speed.
 public struct FlipSpeed: Codable, Sendable, Hashable {
@@ -199,36 +200,30 @@ public enum FlipBenchmark {
     r.firstPage = page
     r.lastPage = page + 5
     r.layout = layout
-    var stamps: [UInt64] = []
+    var files = 0
     let start = DispatchTime.now().uptimeNanoseconds
-    let summary = try FlipbookJob.run(r) { _, _ in
-      stamps.append(DispatchTime.now().uptimeNanoseconds)
-    }
+    let summary = try FlipbookJob.run(r) { done, _ in files = done }
     let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let moving = FlipbookLimits.defaultFrames - 2
-    let stills = stamps.count - summary.pages - summary.turns - summary.spreadTurns
+    let stills = files - summary.pages - summary.turns - summary.spreadTurns
     let frames = summary.pages + stills + moving * (summary.turns + summary.spreadTurns)
-    // Writes come in order: pages, single-page strips, spread strips, spread stills.
-    func strip(_ k: Int) -> Double {
-      guard k > 0, k < stamps.count else { return 0 }
-      return Double(stamps[k] - stamps[k - 1]) / 1e9
+    // A strip's rate: its moving frames per second of its own drawing and encoding (timed
+    // per sheet, on the thread that made it), with every core making strips.
+    let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+    func rate(_ count: Int, _ seconds: Double) -> Double {
+      count == 0 ? 0 : Double(moving * count) * cores / max(1e-9, seconds)
     }
-    let single = (summary.pages..<(summary.pages + summary.turns)).map(strip)
-    let spread =
-      ((summary.pages + summary.turns)..<(summary.pages + summary.turns + summary.spreadTurns)).map(
-        strip)
-    func rate(_ times: [Double]) -> Double {
-      times.isEmpty ? 0 : Double(moving) * Double(times.count) / times.reduce(0, +)
-    }
+    let single = rate(summary.turns, summary.sheetSeconds.single)
+    let spread = rate(summary.spreadTurns, summary.sheetSeconds.spread)
     return [
       FlipSpeed(
         animation: "flipbook (6 pages: pages, stills, strips)", frames: frames,
         endToEndFPS: Double(frames) / max(1e-9, total), compositedFPS: nil),
       FlipSpeed(
-        animation: "flipbook turn strip", frames: moving, endToEndFPS: rate(single),
+        animation: "flipbook turn strip", frames: moving, endToEndFPS: single,
         compositedFPS: nil),
       FlipSpeed(
-        animation: "flipbook spread strip", frames: moving, endToEndFPS: rate(spread),
+        animation: "flipbook spread strip", frames: moving, endToEndFPS: spread,
         compositedFPS: nil),
     ]
   }

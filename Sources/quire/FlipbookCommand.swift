@@ -6,7 +6,7 @@ enum FlipbookCommand {
   /// `render`'s valued options (layout, --color, --pages, --threads), the turn's timing and
   /// its look.
   static let valued = RenderCommand.valued.union(timingValued).union([
-    "--style", "--corner", "--back",
+    "--style", "--corner", "--back", "--sheet-format",
   ])
   /// The layout switches and `--no-spreads`.
   static let switches = layoutSwitches.union(["--no-spreads"])
@@ -32,6 +32,7 @@ enum FlipbookCommand {
     }
     r.turn.timing = timing
     r.spreads = !a.flag("--no-spreads")
+    r.sheetFormat = try a.choice("--sheet-format", SheetFormat.self) ?? .png
     let bar = ProgressBar("flipbook")
     let s = try withFlagNames(book: book, pages: a.value("--pages")) {
       () throws(QuireError) in try FlipbookJob.run(r, progress: { bar.update($0, $1) })

@@ -120,7 +120,7 @@ enum FlipbookFixture {
   }
 
   /// The pages are what `quire render --color rgb` draws; a sheet's cells are exactly the
-  /// moving frames of the linear-timed turn `PagedBook.turn` draws (lossless WebP).
+  /// moving frames of the linear-timed turn `PagedBook.turn` draws (PNG by default).
   @Test func pagesAreRenderPagesAndSheetsHoldTheTurnFrames() throws {
     let (out, r) = try FlipbookFixture.make(FlipbookFixture.ltr, "sheets")
     defer { try? FileManager.default.removeItem(atPath: out) }
@@ -137,7 +137,7 @@ enum FlipbookFixture {
         try FlipbookFixture.bytes(out, name) == FlipbookFixture.bytes(rendered, name), "\(name)")
     }
     let sheet = try #require(
-      decodeImage(try FlipbookFixture.bytes(out, "turn-0001.webp"), href: "turn-0001.webp"))
+      decodeImage(try FlipbookFixture.bytes(out, "turn-0001.png"), href: "turn-0001.png"))
     let m = try FlipbookFixture.manifest(out)
     let grid = try #require((m["turn"] as? [String: Any])?["single"] as? [String: Int])
     #expect(sheet.width == grid["columns"]! * 300 && sheet.height == grid["rows"]! * 400)
@@ -215,13 +215,77 @@ enum FlipbookFixture {
     let left = try FlipbookFixture.files(a)
     #expect(
       left.filter { $0.hasPrefix("page-") } == ["page-0002.png", "page-0003.png", "page-0004.png"])
-    #expect(left.filter { $0.hasPrefix("turn-") } == ["turn-0002.webp", "turn-0003.webp"])
+    #expect(left.filter { $0.hasPrefix("turn-") } == ["turn-0002.png", "turn-0003.png"])
     // Spreads (2, 3) and (4, 5) of the book's pairing, page 5 outside the range: blank.
     #expect(
       left.filter { $0.hasPrefix("spread-") } == [
-        "spread-0002.png", "spread-0002.webp", "spread-0003.png",
+        "spread-0002-turn.png", "spread-0002.png", "spread-0003.png",
       ])
     #expect(!left.contains(".quire-lock"))
+  }
+
+  /// `--sheet-format webp` writes lossless WebP sheets (`.webp`, manifest "webp-lossless")
+  /// holding exactly the pixels of the default PNG sheets; a rerun in the other format
+  /// replaces the sheets.
+  @Test func sheetFormatsHoldTheSamePixels() throws {
+    let (png, rp) = try FlipbookFixture.make(FlipbookFixture.ltr, "sheet-png")
+    let (webp, rw) = try FlipbookFixture.make(
+      FlipbookFixture.ltr, "sheet-webp", FlipbookFixture.options + ["--sheet-format", "webp"])
+    defer {
+      try? FileManager.default.removeItem(atPath: png)
+      try? FileManager.default.removeItem(atPath: webp)
+    }
+    try #require(rp.status == 0 && rw.status == 0, "\(rp.stderr) \(rw.stderr)")
+    func format(_ folder: String) throws -> String? {
+      (try FlipbookFixture.manifest(folder)["turn"] as? [String: Any])?["sheetFormat"] as? String
+    }
+    #expect(try format(png) == "png" && format(webp) == "webp-lossless")
+    let pairs = [("turn-0001.png", "turn-0001.webp"), ("spread-0002-turn.png", "spread-0002.webp")]
+    for (a, b) in pairs {
+      let x = try #require(decodeImage(try FlipbookFixture.bytes(png, a), href: a))
+      let y = try #require(decodeImage(try FlipbookFixture.bytes(webp, b), href: b))
+      #expect(x.width == y.width && x.height == y.height && meanDifference(x, y) == 0, "\(a)")
+      #expect(x.converted(to: .rgba8) == y.converted(to: .rgba8), "\(a) and \(b)")
+    }
+    let r = try runQuire(
+      ["flipbook", FlipbookFixture.ltr, "-o", png, "--sheet-format", "webp"]
+        + FlipbookFixture.options)
+    try #require(r.status == 0, "\(r.stderr)")
+    let left = try FlipbookFixture.files(png)
+    #expect(!left.contains { $0.hasSuffix("-turn.png") || $0.hasPrefix("turn-0001.png") })
+    #expect(left.contains("turn-0001.webp") && left.contains("spread-0002.webp"))
+  }
+
+  /// A sheet stays 8-bit gray while every frame drawn is an opaque gray and turns RGBA at the
+  /// first that is not (a colour, a translucent pixel), keeping the cells drawn before; its
+  /// PNG decodes to exactly the frames either way.
+  @Test func sheetIsGrayOnlyWhileEveryFrameIs() throws {
+    let grid = try SheetGrid.fitting(frames: 3, width: 8, height: 6).get()
+    var frame = PixelBuffer(width: 8, height: 6, format: .rgba8)
+    for i in stride(from: 0, to: frame.pixels.count, by: 4) {
+      let v = UInt8(i % 251)
+      frame.pixels.replaceSubrange(i..<(i + 3), with: [v, v, v])
+    }
+    func cell(_ sheet: TurnSheet, _ k: Int) throws -> PixelBuffer {
+      let decoded = try PNGCodec.decode(Data(sheet.png()))
+      #expect(decoded.format == sheet.pixels.format && decoded == sheet.pixels)
+      let (x, y) = grid.origin(k)
+      return decoded.cropped(x: x, y: y, width: 8, height: 6).converted(to: .rgba8)
+    }
+    for (offset, value) in [(4 * 13 + 2, UInt8(7)), (4 * 20 + 3, UInt8(254))] {
+      var sheet = TurnSheet(grid: grid)
+      for k in 0..<2 { try sheet.draw(frame, at: k) }
+      #expect(sheet.pixels.format == .gray8)
+      #expect(try cell(sheet, 0) == frame && cell(sheet, 1) == frame)
+      var coloured = frame
+      coloured.pixels[offset] = value  // a blue, then an alpha, unlike the others
+      try sheet.draw(coloured, at: 2)
+      #expect(sheet.pixels.format == .rgba8)
+      #expect(try cell(sheet, 0) == frame && cell(sheet, 2) == coloured)
+      try sheet.draw(frame, at: 1)
+      let redrawn = try cell(sheet, 1)
+      #expect(sheet.pixels.format == .rgba8 && redrawn == frame)
+    }
   }
 
   @Test func rightToLeftBookSaysSo() throws {

@@ -116,7 +116,7 @@ import Testing
     #expect(
       turns.map { $0["file"] as? String }
         == stills.dropLast().map {
-          ($0["file"] as? String)?.replacingOccurrences(of: ".png", with: ".webp")
+          ($0["file"] as? String)?.replacingOccurrences(of: ".png", with: "-turn.png")
         })
     // `flip --spread` from the first pair of neighbouring spreads the range shows whole
     // starts on the first one's still and ends on the second one's.

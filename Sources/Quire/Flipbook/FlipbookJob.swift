@@ -6,11 +6,13 @@
 //   book.js                                 the manifest as a script (file:// pages may not
 //                                           fetch JSON), read by flipbook.js
 //   page-0001.png …                         the pages, exactly what `quire render` draws
-//   turn-0001.webp …                        per page N, the turn N → N+1 as a sprite sheet
+//   turn-0001.png …                         per page N, the turn N → N+1 as a sprite sheet
+//                                           (PNG, or lossless WebP `.webp`: `SheetFormat`)
 //   spread-0001.png …                       per spread, the spread at rest: both pages with
 //                                           the gutter shadow (`SpineShading`), named and
 //                                           drawn as `quire render --spreads` does
-//   spread-0001.webp …                      per spread, the spread turn to the next spread
+//   spread-0001-turn.png …                  per spread, the spread turn to the next spread
+//                                           (`spread-0001.webp` as WebP)
 //   flipbook.json                           the manifest, written last
 //
 // Units: pixels of the page (`--size`); pages numbered from 1. The turns are pre-rendered by
@@ -67,6 +69,8 @@ public struct FlipbookRequest: Sendable {
   public var color = PageColor.rgb
   /// Also make the spread turns (two pages side by side on wide screens).
   public var spreads = true
+  /// How the turns' sprite sheets are encoded.
+  public var sheetFormat = SheetFormat.png
   /// Worker threads for the pagination.
   public var threads = ProcessInfo.processInfo.activeProcessorCount
 
@@ -89,6 +93,9 @@ public struct FlipbookSummary: Sendable {
   public var totalBytes: Int
   /// What was worked around (also in flipbook.json).
   public var diagnostics: DiagnosticLog
+  /// Seconds spent drawing and encoding the single-page and the spread turns' sheets, summed
+  /// over the sheets (each timed on the thread that made it), for `quire bench --flip`.
+  var sheetSeconds: (single: Double, spread: Double) = (0, 0)
 }
 
 /// `quire flipbook`: a static HTML flipbook of a book.
@@ -158,13 +165,11 @@ struct FlipbookWriter {
 
   mutating func write() throws(QuireError) -> FlipbookSummary {
     let pages = try writePages()
-    let maker = self  // turns are prepared by non-mutating methods, sheets written by self
-    let turns = try sheets(plan.singleTurns) { (n) throws(QuireError) in
-      try maker.turn(from: n)
-    }
-    let spreads = try sheets(plan.spreadTurns) { (pair) throws(QuireError) in
-      try maker.spreadTurn(from: pair.from, to: pair.to)
-    }
+    let single = plan.singleTurns.map(TurnItem.single)
+    let spread = plan.spreadTurns.map { TurnItem.spread($0.from, $0.to) }
+    let (entries, seconds) = try sheets(single + spread)
+    let turns = Array(entries.prefix(single.count))
+    let spreads = Array(entries.dropFirst(single.count))
     let stills = try writeStills()
     for (name, text) in FlipbookAssets.files(title: book.info.title, language: book.info.language) {
       try put(Array(text.utf8), as: name)
@@ -178,9 +183,13 @@ struct FlipbookWriter {
     try removeStaleFiles()
     try out.write(json, as: FlipbookJob.manifestName, sync: true)
     try out.sync()
-    return FlipbookSummary(
+    var summary = FlipbookSummary(
       pages: pages.count, turns: turns.count, spreadTurns: spreads.count,
       totalBytes: manifest.totalBytes + script.count + json.count, diagnostics: book.diagnostics)
+    summary.sheetSeconds = (
+      seconds.prefix(single.count).reduce(0, +), seconds.dropFirst(single.count).reduce(0, +)
+    )
+    return summary
   }
 
   private mutating func put(_ bytes: some Collection<UInt8>, as name: String)
@@ -265,16 +274,31 @@ struct FlipbookWriter {
     return entries
   }
 
+  /// A turn of the flipbook: from page `n` to the next, or from spread `a` to the next `b`.
+  private enum TurnItem {
+    case single(Int)
+    case spread(Spread, Spread)
+  }
+
+  /// The turn `item` with its pages laid out, to be drawn with its sheet.
+  private func pending(_ item: TurnItem) throws(QuireError) -> PendingSheet {
+    switch item {
+    case .single(let n): return try turn(from: n)
+    case .spread(let a, let b): return try spreadTurn(from: a, to: b)
+    }
+  }
+
   /// The single-page turn from page `n`: its pages laid out, to be drawn with its sheet.
   private func turn(from n: Int) throws(QuireError) -> PendingSheet {
     var t = linearTurn
     t.spread = false
-    let name = plan.turnFile(n)
+    let name = plan.turnFile(n, request.sheetFormat)
     let (book, turn) = (book, t)
     let pages = try book.singleTurnPages(from: n, turn)
     return PendingSheet(
       animation: { Result { () throws(QuireError) in try book.singleTurn(turn, pages: pages) } },
-      grid: plan.single, name: name, entry: .init(from: n, to: n + 1, file: name, bytes: 0))
+      grid: plan.single, format: request.sheetFormat, name: name,
+      entry: .init(from: n, to: n + 1, file: name, bytes: 0))
   }
 
   /// The spread turn from spread `a` to the next spread `b`: its pages laid out, to be drawn
@@ -283,53 +307,62 @@ struct FlipbookWriter {
     guard let grid = plan.spread else {
       throw .internalError("a spread turn without a spread sheet")
     }
-    let name = plan.spreadFile(a)
+    let name = plan.spreadFile(a, request.sheetFormat)
     let rtl = book.rightToLeft
     let (book, turn) = (book, linearTurn)
     let pages = try book.spreadTurnPages(from: a, to: b)
     return PendingSheet(
       animation: { Result { () throws(QuireError) in try book.spreadTurn(turn, pages: pages) } },
-      grid: grid, name: name,
+      grid: grid, format: request.sheetFormat, name: name,
       entry: .init(
         from: a.readingOrder(rtl: rtl)[0], to: b.readingOrder(rtl: rtl)[0], file: name,
         bytes: 0))
   }
 
-  /// Writes the sheets of `items` in order: `pending` lays out each turn's pages (one at a
-  /// time: the book keeps its two most recent chapters), then one core's worth of turns have
-  /// their pages drawn and their sheets drawn and encoded in parallel — a sheet is one
-  /// WebPEncode call on one thread, most of a strip's time — and written in order. At most
-  /// `cores` turns are alive at once.
-  private mutating func sheets<Item>(
-    _ items: [Item], _ pending: (Item) throws(QuireError) -> PendingSheet
-  ) throws(QuireError) -> [FlipbookManifest.TurnEntry] {
+  /// Writes the sheets in order, single-page and spread turns as one work list: `pending`
+  /// lays out each turn's pages (one at a time: the book keeps its two most recent chapters),
+  /// then a chunk of turns have their pages drawn and their sheets drawn and encoded on every
+  /// core at once — the heaviest (the spread turns, at the list's end) started first — and
+  /// are written in order. One list instead of one per kind: the cores wait for the slowest
+  /// sheet of a chunk once, not once per kind and round. At most `chunk` turns are alive.
+  /// Also returns the seconds each sheet took to draw and encode.
+  private mutating func sheets(_ items: [TurnItem])
+    throws(QuireError) -> ([FlipbookManifest.TurnEntry], [Double])
+  {
     var entries: [FlipbookManifest.TurnEntry] = []
+    var seconds: [Double] = []
     var start = 0
     while start < items.count {
-      let chunk = try items[start..<Swift.min(items.count, start + Self.cores)].map {
+      let chunk = try items[start..<Swift.min(items.count, start + Self.chunk)].map {
         (item) throws(QuireError) in try pending(item)
       }
       let root = out.root
       let encoded = try Self.inParallel(
-        chunk.map { sheet in { sheet.encode(in: root) } })
-      for (sheet, bytes) in zip(chunk, encoded) {
+        chunk.map { sheet in { sheet.encode(in: root) } }, lastFirst: true)
+      for (sheet, (bytes, time)) in zip(chunk, encoded) {
         try put(bytes, as: sheet.name)
         var entry = sheet.entry
         entry.bytes = bytes.count
         entries.append(entry)
+        seconds.append(time)
       }
       start += chunk.count
     }
-    return entries
+    return (entries, seconds)
   }
 
-  /// Runs `jobs` on every core at once; their results in order (the first failure in order
-  /// is thrown).
-  private static func inParallel(_ jobs: [@Sendable () -> Result<[UInt8], QuireError>])
-    throws(QuireError) -> [[UInt8]]
-  {
-    let results = ParallelResults<[UInt8]>(count: jobs.count)
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { k in results.set(k, jobs[k]()) }
+  /// Runs `jobs` on every core at once, each core taking the next job as it finishes one
+  /// (from the last job backwards when `lastFirst`); their results in order (the first
+  /// failure in order is thrown).
+  private static func inParallel<T>(
+    _ jobs: [@Sendable () -> Result<T, QuireError>], lastFirst: Bool = false
+  ) throws(QuireError) -> [T] {
+    let results = ParallelResults<T>(count: jobs.count)
+    let n = jobs.count
+    DispatchQueue.concurrentPerform(iterations: n) { k in
+      let j = lastFirst ? n - 1 - k : k
+      results.set(j, jobs[j]())
+    }
     return try (0..<jobs.count).map { (k) throws(QuireError) in try results.take(k).get() }
   }
 
@@ -341,7 +374,7 @@ struct FlipbookWriter {
     let info = FlipbookManifest.TurnInfo(
       style: request.turn.style.rawValue, frames: plan.frameCount, fps: timing.fps,
       timing: timing.timing.css, easing: timing.timing.samples, single: plan.single,
-      spread: plan.spread, sheetFormat: "webp-lossless")
+      spread: plan.spread, sheetFormat: request.sheetFormat.manifestName)
     return FlipbookManifest(
       book: book.info, width: request.layout.pageWidth, height: request.layout.pageHeight,
       color: request.color.rawValue, layoutKey: book.layoutKey, turn: info, pages: pages,
@@ -354,8 +387,8 @@ struct FlipbookWriter {
     let stale = try out.names { name in
       let ours =
         (name.hasPrefix("page-") && name.hasSuffix(".png"))
-        || ((name.hasPrefix("turn-") || name.hasPrefix("spread-")) && name.hasSuffix(".webp"))
-        || (name.hasPrefix("spread-") && name.hasSuffix(".png"))
+        || ((name.hasPrefix("turn-") || name.hasPrefix("spread-"))
+          && (name.hasSuffix(".webp") || name.hasSuffix(".png")))
       return ours && written[name] == nil
     }
     for name in stale { try out.remove(name) }
@@ -363,21 +396,25 @@ struct FlipbookWriter {
 }
 
 /// One turn's sheet before it is drawn: its animation still to be made (the turn's pages are
-/// laid out, not drawn), the grid, the file name and its manifest entry (bytes filled in once
-/// encoded).
+/// laid out, not drawn), the grid, the format, the file name and its manifest entry (bytes
+/// filled in once encoded).
 private struct PendingSheet: Sendable {
   var animation: @Sendable () -> Result<PageTurnAnimation, QuireError>
   var grid: SheetGrid
+  var format: SheetFormat
   var name: String
   var entry: FlipbookManifest.TurnEntry
 
-  /// The turn's pages drawn, its moving frames drawn into the sheet, encoded as WebP.
-  func encode(in root: URL) -> Result<[UInt8], QuireError> {
-    Result { () throws(QuireError) in
+  /// The turn's pages drawn, its moving frames drawn into the sheet, encoded; and the
+  /// seconds that took.
+  func encode(in root: URL) -> Result<([UInt8], Double), QuireError> {
+    let start = DispatchTime.now().uptimeNanoseconds
+    return Result { () throws(QuireError) in
       let turn = try animation().get()
       var sheet = TurnSheet(grid: grid)
       for i in 0..<grid.frames { try sheet.draw(turn.frame(i + 1), at: i) }
-      return try sheet.webp(path: root.appendingPathComponent(name).path)
+      let bytes = try sheet.encoded(format, path: root.appendingPathComponent(name).path)
+      return (bytes, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
   }
 }

@@ -58,7 +58,7 @@ public struct FlipbookManifest: Codable, Sendable, Hashable {
     public var single: SheetGrid
     /// The cells of a spread turn's sheet (absent when spreads were not made).
     public var spread: SheetGrid?
-    /// How the sheets are encoded: "webp-lossless" (see `TurnSheet`).
+    /// How the sheets are encoded: "png" or "webp-lossless" (see `SheetFormat`).
     public var sheetFormat: String
   }
 

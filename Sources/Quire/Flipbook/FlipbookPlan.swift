@@ -150,17 +150,20 @@ struct FlipbookPlan: Sendable {
     SpreadPlan.fileName(s.number, digits: SpreadPlan.digits(spreads))
   }
 
-  /// `spread-0001.webp`: the spread turn from spread `s` to the next one.
-  func spreadFile(_ s: Spread) -> String {
-    String(spreadStillFile(s).dropLast(".png".count)) + ".webp"
+  /// The spread turn from spread `s` to the next one: `spread-0001.webp` as lossless WebP,
+  /// `spread-0001-turn.png` as PNG (`spread-0001.png` is the still).
+  func spreadFile(_ s: Spread, _ format: SheetFormat) -> String {
+    let stem = String(spreadStillFile(s).dropLast(".png".count))
+    return stem + (format == .png ? "-turn.png" : ".webp")
   }
 
   /// `page-0001.png`.
   func pageFile(_ n: Int) -> String { pageFileName(n, digits: digits) }
 
-  /// `turn-0001.webp`: the single-page turn from page `n`.
-  func turnFile(_ n: Int) -> String {
+  /// `turn-0001.png` (or `.webp`): the single-page turn from page `n`.
+  func turnFile(_ n: Int, _ format: SheetFormat) -> String {
     let s = String(n)
-    return "turn-" + String(repeating: "0", count: max(0, digits - s.count)) + s + ".webp"
+    return "turn-" + String(repeating: "0", count: max(0, digits - s.count)) + s + "."
+      + format.fileExtension
   }
 }
