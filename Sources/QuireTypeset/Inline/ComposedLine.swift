@@ -335,8 +335,18 @@ struct LineComposer {
     var style = -1
     var above = 0.0
     var below = 0.0
-    /// Whether the style aligns its images and inline blocks with the line box.
+    /// Whether the style aligns its boxes with the line box (`top`, `bottom`).
     var lineRelative = false
+  }
+
+  /// Whether piece `p` is text aligned with the line box: its inline box (the style's
+  /// line height, `above` + `below`) sits at the line's top or bottom (VerticalAlign.swift).
+  func textLineAligned(_ p: Int) -> (top: Bool, height: Double)? {
+    let piece = pieces[p]
+    guard piece.image == nil, piece.inlineBox == nil, piece.math == nil else { return nil }
+    let rs = styles[piece.style]
+    guard LineAlignedBoxes.isLineRelative(rs.style.text.verticalShift) else { return nil }
+    return (rs.style.text.verticalShift == .top, rs.above + rs.below)
   }
 
   /// Whether piece `p` is an image or inline block aligned with the line box (`top` or
@@ -350,8 +360,8 @@ struct LineComposer {
   }
 
   /// Space above and below the baseline: the block's strut plus every piece's style and
-  /// inline image, then the boxes aligned with the line box (VerticalAlign.swift), cut to
-  /// the page.
+  /// inline image, then the boxes aligned with the line box — images, inline blocks and
+  /// text (VerticalAlign.swift) — cut to the page.
   func lineMetrics(_ order: [Int], cache: inout MetricCache) -> (Double, Double) {
     var above = styles[blockStyle].above
     var below = styles[blockStyle].below
@@ -364,6 +374,10 @@ struct LineComposer {
           cache.above = styles[ps].above
           cache.below = styles[ps].below
           cache.lineRelative = LineAlignedBoxes.isLineRelative(styles[ps].style.text.verticalShift)
+        }
+        if cache.lineRelative, let text = textLineAligned(p) {
+          aligned.add(height: text.height, top: text.top)
+          continue
         }
         above = max(above, cache.above)
         below = max(below, cache.below)
