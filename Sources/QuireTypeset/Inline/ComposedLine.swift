@@ -335,6 +335,8 @@ struct LineComposer {
     var style = -1
     var above = 0.0
     var below = 0.0
+    /// The style's baseline shift (its strut is taken unshifted beside an atomic box).
+    var shift = 0.0
     /// Whether the style aligns its boxes with the line box (`top`, `bottom`).
     var lineRelative = false
   }
@@ -359,9 +361,10 @@ struct LineComposer {
     return (v == .top, piece.imageAbove + piece.imageBelow)
   }
 
-  /// Space above and below the baseline: the block's strut plus every piece's style and
-  /// inline image, then the boxes aligned with the line box — images, inline blocks and
-  /// text (VerticalAlign.swift) — cut to the page.
+  /// Space above and below the baseline: the block's strut plus every piece's style (for
+  /// an atomic box, the style's strut unshifted) and inline image, then the boxes aligned
+  /// with the line box — images, inline blocks and text (VerticalAlign.swift) — cut to the
+  /// page.
   func lineMetrics(_ order: [Int], cache: inout MetricCache) -> (Double, Double) {
     var above = styles[blockStyle].above
     var below = styles[blockStyle].below
@@ -373,14 +376,23 @@ struct LineComposer {
           cache.style = ps
           cache.above = styles[ps].above
           cache.below = styles[ps].below
+          cache.shift = styles[ps].shift
           cache.lineRelative = LineAlignedBoxes.isLineRelative(styles[ps].style.text.verticalShift)
         }
         if cache.lineRelative, let text = textLineAligned(p) {
           aligned.add(height: text.height, top: text.top)
           continue
         }
-        above = max(above, cache.above)
-        below = max(below, cache.below)
+        let span = pieceSpans[p]
+        if span.imageAbove == 0 && span.imageBelow == 0 {
+          above = max(above, cache.above)
+          below = max(below, cache.below)
+        } else {
+          // An image, inline block or formula: its `vertical-align` moves the box, not the
+          // strut of the text around it (CSS 2.1 §10.8: its inline box is its margin box).
+          above = max(above, cache.above - cache.shift)
+          below = max(below, cache.below + cache.shift)
+        }
         if cache.lineRelative, let box = lineAligned(p) {
           aligned.add(height: box.height, top: box.top)
         } else {
