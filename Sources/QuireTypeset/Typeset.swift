@@ -59,7 +59,7 @@ package struct LayoutKey: Hashable, Sendable, Codable, CustomStringConvertible {
   package init(digest: String) { self.digest = digest }
   package var description: String { digest }
   /// Bumped whenever a change in this module can move a line or a page break.
-  package static let engineVersion = "quire-typeset/9"
+  package static let engineVersion = "quire-typeset/10"
 
   /// 128-bit FNV-1a (two 64-bit lanes with different offsets): not cryptographic, but a
   /// cache key only needs to tell layouts apart, and Foundation on Linux has no SHA.

@@ -101,6 +101,26 @@ import Testing
     #expect(notes[fourth...].contains { $0.rect.maxX > right + 5 })
   }
 
+  /// A decorated link inside a note moved to the page foot keeps its `inlineBoxes` entry
+  /// (wasteland's rear notes lost theirs): one fragment, on the note's page, within its line.
+  @Test func inlineBoxesInANoteAtTheFootAreReported() throws {
+    var settings = LayoutSettings(pageWidth: 600, pageHeight: 800)
+    settings.footnotes = .foot
+    let path = packageRoot.appendingPathComponent("Tests/Fixtures/browser-oracle/footnotes.xhtml")
+    let pages = try EagerBook(path.path, settings: settings).layout.pages
+    let page = try #require(
+      pages.first { $0.lines.contains { $0.role == .note && $0.text.hasPrefix("3. A rear") } })
+    let line = try #require(page.lines.first { $0.text.hasPrefix("3. A rear") })
+    let inLine = page.inlineBoxes.filter {
+      $0.rect.y >= line.rect.y - 2 && $0.rect.maxY <= line.rect.maxY + 2
+    }
+    // "A rear note": its border box starts after "3. " and ends before " in a section".
+    #expect(inLine.count == 1)
+    let box = try #require(inLine.first)
+    #expect(box.rect.x > line.rect.x + 5 && box.rect.maxX < line.rect.maxX - 50)
+    #expect(box.rect.height > 5 && box.rect.width > 30)
+  }
+
   @Test func aLongNoteContinuesOnTheNextPage() throws {
     let pages = try Self.book(.foot).layout.pages
     let long = pages.filter { p in

@@ -198,12 +198,19 @@ extension ChapterFlow {
     return nil
   }
 
+  /// Scales a style's font size and its decorated inline boxes' (whose content areas
+  /// follow their own font size, InlineBoxEdges.swift).
+  static func scale(_ style: inout ComputedStyle, by factor: Double) {
+    style.fontSize *= factor
+    for k in style.text.inlineBoxes.indices { style.text.inlineBoxes[k].fontSize *= factor }
+  }
+
   static func scale(_ b: inout Block, by factor: Double, depth: Int = 0) {
     b.style.fontSize *= factor
     for i in b.inlines.indices {
       switch b.inlines[i] {
       case .text(var run):
-        run.style.fontSize *= factor
+        scale(&run.style, by: factor)
         b.inlines[i] = .text(run)
       case .image(var img):
         img.style.fontSize *= factor

@@ -336,8 +336,20 @@ struct LineComposer {
     var style = -1
     var above = 0.0
     var below = 0.0
-    /// Whether the style aligns its images and inline blocks with the line box.
+    /// The style's baseline shift (its strut is taken unshifted beside an atomic box).
+    var shift = 0.0
+    /// Whether the style aligns its boxes with the line box (`top`, `bottom`).
     var lineRelative = false
+  }
+
+  /// Whether piece `p` is text aligned with the line box: its inline box (the style's
+  /// line height, `above` + `below`) sits at the line's top or bottom (VerticalAlign.swift).
+  func textLineAligned(_ p: Int) -> (top: Bool, height: Double)? {
+    let piece = pieces[p]
+    guard piece.image == nil, piece.inlineBox == nil, piece.math == nil else { return nil }
+    let rs = styles[piece.style]
+    guard LineAlignedBoxes.isLineRelative(rs.style.text.verticalShift) else { return nil }
+    return (rs.style.text.verticalShift == .top, rs.above + rs.below)
   }
 
   /// Whether piece `p` is an image or inline block aligned with the line box (`top` or
@@ -350,9 +362,10 @@ struct LineComposer {
     return (v == .top, piece.imageAbove + piece.imageBelow)
   }
 
-  /// Space above and below the baseline: the block's strut plus every piece's style and
-  /// inline image, then the boxes aligned with the line box (VerticalAlign.swift), cut to
-  /// the page.
+  /// Space above and below the baseline: the block's strut plus every piece's style (for
+  /// an atomic box, the style's strut unshifted) and inline image, then the boxes aligned
+  /// with the line box — images, inline blocks and text (VerticalAlign.swift) — cut to the
+  /// page.
   func lineMetrics(_ order: [Int], cache: inout MetricCache) -> (Double, Double) {
     var above = styles[blockStyle].above
     var below = styles[blockStyle].below
@@ -364,10 +377,23 @@ struct LineComposer {
           cache.style = ps
           cache.above = styles[ps].above
           cache.below = styles[ps].below
+          cache.shift = styles[ps].shift
           cache.lineRelative = LineAlignedBoxes.isLineRelative(styles[ps].style.text.verticalShift)
         }
-        above = max(above, cache.above)
-        below = max(below, cache.below)
+        if cache.lineRelative, let text = textLineAligned(p) {
+          aligned.add(height: text.height, top: text.top)
+          continue
+        }
+        let span = pieceSpans[p]
+        if span.imageAbove == 0 && span.imageBelow == 0 {
+          above = max(above, cache.above)
+          below = max(below, cache.below)
+        } else {
+          // An image, inline block or formula: its `vertical-align` moves the box, not the
+          // strut of the text around it (CSS 2.1 §10.8: its inline box is its margin box).
+          above = max(above, cache.above - cache.shift)
+          below = max(below, cache.below + cache.shift)
+        }
         if cache.lineRelative, let box = lineAligned(p) {
           aligned.add(height: box.height, top: box.top)
         } else {

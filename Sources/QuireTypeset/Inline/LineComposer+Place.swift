@@ -19,6 +19,20 @@ extension LineComposer {
       height: box.height, top: box.top, baseline: line.baseline, lineHeight: line.height)
   }
 
+  /// Style `i` as text on `line`: text aligned with the line box (`top`, `bottom`) gets the
+  /// shift that puts its inline box's top at the line's top or its bottom at the line's
+  /// bottom (VerticalAlign.swift); other styles are as resolved.
+  @inline(__always)
+  func lineStyle(_ i: Int, on line: ComposedLine) -> ResolvedStyle {
+    var rs = styles[i]
+    switch rs.style.text.verticalShift {
+    case .top?: rs.shift = line.baseline - rs.above
+    case .bottom?: rs.shift = line.baseline - line.height + rs.below
+    default: break
+    }
+    return rs
+  }
+
   /// Places the items of `order` (visual order) from `line.start`, filling `line`'s runs,
   /// fills, images, source range and end pen.
   func place(_ order: [Int], ratio: Double, into line: inout ComposedLine, shaper: inout Shaper) {
@@ -47,7 +61,7 @@ extension LineComposer {
         // `styles[i]` copies (and retains) the whole computed style: once per style run.
         if piece.style != rsIndex {
           rsIndex = piece.style
-          rs = styles[piece.style]
+          rs = lineStyle(piece.style, on: line)
           decorated = LineDecorations.lines(
             rs, face: fonts.faces[rs.choice.face], baseline: baseline)
           band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
@@ -90,11 +104,11 @@ extension LineComposer {
         let width = adjusted(w, st, sh, ratio)
         if si != spaceStyle {
           spaceStyle = si
+          let ss = lineStyle(si, on: line)
           spaceLines = LineDecorations.lines(
-            styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
-          spaceBand = BackgroundBand.of(
-            styles[si], face: fonts.faces[styles[si].choice.face], baseline: baseline)
-          spaceBoxes = styles[si].inlineBoxes
+            ss, face: fonts.faces[ss.choice.face], baseline: baseline)
+          spaceBand = BackgroundBand.of(ss, face: fonts.faces[ss.choice.face], baseline: baseline)
+          spaceBoxes = ss.inlineBoxes
         }
         if !spaceBoxes.isEmpty { boxes.add(spaceBoxes, from: x, to: x + width) }
         if !spaceLines.isEmpty { decorations.add(spaceLines, from: x, to: x + width) }
@@ -110,7 +124,7 @@ extension LineComposer {
         x += w
       case (.penalty(let w, _, _), .soft(_, let si)):
         // The inserted hyphen: drawn, not part of the line's text.
-        let rs = styles[si]
+        let rs = lineStyle(si, on: line)
         let hy = shaper.shape(
           ShapeKey(
             text: [0x2D], face: rs.choice.face, smallCaps: false, rtl: false,

@@ -7,17 +7,19 @@
 // the parent's box is not known when a style is resolved (styles are resolved one by one,
 // not per element tree), so the reader's body size in the same face stands for it — exact
 // for text in a body-size paragraph, the common case (`<sup>`-like spans, small icons).
-// For text, `top`/`bottom` are taken as `text-top`/`text-bottom` (the line's strut is the
-// parent's text box unless something taller sits on the line).
 //
 // Images and inline blocks: the same keywords on the box, which extends `above` the
 // baseline and `below` it; the line grows to fit both (compose takes the largest of every
 // piece's, as for text), so a tall `middle` image pushes the line open on both sides.
-// `top` and `bottom` are aligned with the LINE box (§10.8): the line's height and baseline
-// come from every other box first; a `top` box taller than that line extends it downwards,
-// a `bottom` box upwards (the baseline stays where the rest of the line put it, so a
-// short one never moves it), in line order as browsers do; then a `top` box's top sits at
-// the line's top and a `bottom` box's bottom at its bottom (`LineAlignedBoxes`).
+// `top` and `bottom` are aligned with the LINE box (§10.8), for images, inline blocks and
+// text alike (a text piece's box is its style's inline box, line-height tall): the line's
+// height and baseline come from every other box first; a `top` box taller than that line
+// extends it downwards, a `bottom` box upwards (the baseline stays where the rest of the
+// line put it, so a short one never moves it), in line order as browsers do; then a `top`
+// box's top sits at the line's top and a `bottom` box's bottom at its bottom
+// (`LineAlignedBoxes`; text gets the shift that does this per line when it is placed,
+// `LineComposer.lineStyle(_:on:)`). Each piece is aligned on its own: text nested inside a
+// `top` span (vertical-align is not inherited) stays on the line's baseline.
 
 import QuireIngest
 
@@ -31,8 +33,9 @@ extension ChapterFlow {
     case .lineHeightPercent(let p): shift = p / 100 * lineHeight
     case .middle:
       shift = face.decoration.xHeight * size / 2 - (face.ascent - face.descent) * size / 2
-    case .textTop, .top: shift = face.ascent * (body - size)
-    case .textBottom, .bottom: shift = -face.descent * (body - size)
+    case .textTop: shift = face.ascent * (body - size)
+    case .textBottom: shift = -face.descent * (body - size)
+    case .top, .bottom: shift = 0  // set per line (LineComposer.lineStyle(_:on:))
     }
     return shift.isFinite ? min(max(shift, -pageHeight / 2), pageHeight / 2) : 0
   }

@@ -85,6 +85,15 @@ extension Paginator {
           i.rect.y += dy
           pages[spot.page].images.append(i)
         }
+        for var m in e.maths {
+          m.rect.y += dy
+          pages[spot.page].math.append(m)
+        }
+        // A note's inline boxes (links, spans with edges) are reported like the body's.
+        for var f in e.inlineBoxes {
+          f.rect.y += dy
+          pages[spot.page].inlineBoxes.append(f)
+        }
       }
     }
     let width = Double(options.width) - options.margins.left - options.margins.right
