@@ -31,6 +31,14 @@
 // precomputed per element (StyleResolver+Pseudo.swift); rules for pseudo-elements share the
 // buckets of their element and come back separately (`MatchedDeclarations`).
 // `StyleResolver(reference: true)` is the plain matcher, kept for tests.
+//
+// Computing values costs more than matching (each declaration's tokens are read again for
+// every element it applies to), so computed styles are shared (`StyleSharing`, after
+// WebKit's style sharing): matching reports which rules an element matched, and an element
+// without a style attribute or presentational hints whose parent, `dir` and matched rules
+// equal an earlier sibling's takes that sibling's computed style. Matching still runs for
+// every element, so structural pseudo-classes and sibling combinators need no special case:
+// they change the matched rules, hence the key.
 
 import Foundation
 import QuireCore
