@@ -78,6 +78,8 @@ private struct Frame {
 
 private struct StyleContext {
   var style: ElementStyle
+  /// This context's number, naming `style` as a parent for `StyleSharing`.
+  var shareID = 0
   var lang: String?
   var link: String?
   /// Whether the element opened a frame (popped on exit).
@@ -105,6 +107,9 @@ struct ChapterBuilder {
   let publisherStyles: Bool
   /// Absolutely positioned inline elements become blocks (fixed-layout chapters only).
   var blockifiesPositioned = false
+  /// Whether elements share computed styles (`StyleSharing`); off, every element computes
+  /// its own (tests compare the two).
+  var sharesStyles = true
 
   private(set) var blocks: [Block] = []
   private(set) var anchors: [String: Int] = [:]
@@ -138,6 +143,10 @@ struct ChapterBuilder {
   private var noteRefs: Set<String> = []
   /// Each node's element ordinal, for `Block.source`.
   private let ordinals: [Int32]
+  /// Computed styles by parent, `dir` and matched rules (Style/Cascade.swift).
+  private(set) var sharing = StyleSharing()
+  /// The last `StyleContext.shareID` given out (the document's context is 0).
+  private var lastShareID = 0
 
   init(
     tree: MarkupTree, resolver: StyleResolver, spineIndex: Int, href: String, publisherStyles: Bool
@@ -182,25 +191,8 @@ struct ChapterBuilder {
           continue
         }
         if ["head", "script", "style", "title", "template"].contains(node.name) { continue }
-        var inline: [CSSDeclaration] = []
-        if publisherStyles, let s = node.attribute("style") {
-          inline = CSSRuleParser.styleAttribute(s, baseHref: href)
-        }
-        var base = ElementStyle.inheriting(from: parent.style)
-        if let dir = node.attribute("dir")?.lowercased() {
-          if dir == "rtl" {
-            base.computed.direction = .rtl
-          } else if dir == "ltr" {
-            base.computed.direction = .ltr
-          }
-        }
-        let matched = resolver.match(
-          n, inlineStyle: inline,
-          hints: publisherStyles
-            ? TableMarkup.hints(n, in: tree)
-              + (MathMarkup.isMath(node) ? MathMarkup.hints(node) : [])
-            : [])
-        var style = StyleComputer.compute(matched.element, parent: parent.style, base: base)
+        let (matched, computed) = elementStyle(n, node, parent: parent)
+        var style = computed
         // Ids of hidden elements still resolve (a TOC may point at one), to where they are.
         if let id = node.attribute("id"), !id.isEmpty, anchors[id] == nil {
           frames[frames.count - 1].pending.append(.anchor(id))
@@ -246,6 +238,8 @@ struct ChapterBuilder {
             n, in: tree, style: style, parent: parent.style)
         }
         var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
+        lastShareID += 1
+        ctx.shareID = lastShareID
         ctx.openedInlineBox = openedBox
         ctx.openedBoxBlock = openedBoxBlock
         ctx.after = pseudoStyle(.after, matched, style)
@@ -263,6 +257,34 @@ struct ChapterBuilder {
     let root = finish(frames.removeLast())
     blocks = root.children
     NoteDetection.confirm(&blocks, referenced: noteRefs)
+  }
+
+  /// The element's matched declarations and its computed style (before the fixes that
+  /// depend on where it is), shared with earlier elements that matched the same rules under
+  /// the same parent when neither has a style attribute or presentational hints.
+  private mutating func elementStyle(_ n: Int, _ node: MarkupNode, parent: StyleContext) -> (
+    MatchedDeclarations, ElementStyle
+  ) {
+    var inline: [CSSDeclaration] = []
+    if publisherStyles, let s = node.attribute("style") {
+      inline = CSSRuleParser.styleAttribute(s, baseHref: href)
+    }
+    let hints =
+      publisherStyles
+      ? TableMarkup.hints(n, in: tree) + (MathMarkup.isMath(node) ? MathMarkup.hints(node) : [])
+      : []
+    let matched = resolver.match(n, inlineStyle: inline, hints: hints)
+    var dir: UInt8 = 0
+    if let d = node.attribute("dir")?.lowercased() { dir = d == "rtl" ? 1 : d == "ltr" ? 2 : 0 }
+    let compute = {
+      var base = ElementStyle.inheriting(from: parent.style)
+      if dir == 1 { base.computed.direction = .rtl }
+      if dir == 2 { base.computed.direction = .ltr }
+      return StyleComputer.compute(matched.element, parent: parent.style, base: base)
+    }
+    guard sharesStyles, inline.isEmpty && hints.isEmpty else { return (matched, compute()) }
+    let key = StyleSharing.Key(parent: parent.shareID, dir: dir, rules: matched.rules)
+    return (matched, sharing.style(key, compute: compute))
   }
 
   /// After an element's content: its `::after`, then the end of what it opened.
@@ -1254,6 +1276,10 @@ private struct WhiteSpaceCollapser {
   private mutating func addCollapsed(
     _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
   ) {
+    if st.whiteSpace != .preLine {
+      addCollapsedRun(raw, st, link: link, lang: lang)
+      return
+    }
     var buf: [UInt8] = []
     buf.reserveCapacity(raw.utf8.count)
     for c in raw.utf8 {
@@ -1286,6 +1312,44 @@ private struct WhiteSpaceCollapser {
         .text(
           String(decoding: buf, as: UTF8.self), st, link: link, lang: lang, collapsibleTail: true,
           generated: generated))
+    }
+  }
+
+  /// `normal` and `nowrap` (no newline is kept): the collapsed text is written straight into
+  /// the new String's storage, one pass over the source's UTF-8 and one allocation, instead
+  /// of a byte array grown byte by byte and then copied (its uniqueness check per byte cost
+  /// more than the collapsing).
+  private mutating func addCollapsedRun(
+    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+  ) {
+    var source = raw
+    var lastWasSpace = self.lastWasSpace
+    var sawOther = false
+    let text = source.withUTF8 { bytes in
+      String(unsafeUninitializedCapacity: bytes.count) { out in
+        var n = 0
+        for c in bytes {
+          if c <= 0x20, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C {
+            if !lastWasSpace {
+              out[n] = 0x20
+              n += 1
+              lastWasSpace = true
+            }
+          } else {
+            out[n] = c
+            n += 1
+            lastWasSpace = false
+            sawOther = true
+          }
+        }
+        return n
+      }
+    }
+    self.lastWasSpace = lastWasSpace
+    if sawOther { atStart = false }
+    if !text.isEmpty {
+      pieces.append(
+        .text(text, st, link: link, lang: lang, collapsibleTail: true, generated: generated))
     }
   }
 }

@@ -106,6 +106,8 @@ package struct ChapterConverter: Sendable {
   /// Match every rule against every element, without buckets or the ancestor filter: the
   /// plain matcher the fast one must agree with (tests only).
   var referenceMatching = false
+  /// Compute every element's style, sharing none between siblings (tests only).
+  var sharesStyles = true
 
   package init(
     options: IngestOptions, bookLanguage: String?,
@@ -185,6 +187,7 @@ package struct ChapterConverter: Sendable {
       spineIndex: source.spineIndex,
       href: source.href, publisherStyles: options.publisherStyles)
     builder.blockifiesPositioned = source.rendition?.isFixed == true
+    builder.sharesStyles = sharesStyles
     builder.build()
     warnings += builder.mathReport.diagnostics(file: source.href, spine: source.spineIndex)
     if builder.resolver.budgetExhausted {

@@ -31,6 +31,14 @@
 // precomputed per element (StyleResolver+Pseudo.swift); rules for pseudo-elements share the
 // buckets of their element and come back separately (`MatchedDeclarations`).
 // `StyleResolver(reference: true)` is the plain matcher, kept for tests.
+//
+// Computing values costs more than matching (each declaration's tokens are read again for
+// every element it applies to), so computed styles are shared (`StyleSharing`, after
+// WebKit's style sharing): matching reports which rules an element matched, and an element
+// without a style attribute or presentational hints whose parent, `dir` and matched rules
+// equal an earlier sibling's takes that sibling's computed style. Matching still runs for
+// every element, so structural pseudo-classes and sibling combinators need no special case:
+// they change the matched rules, hence the key.
 
 import Foundation
 import QuireCore
@@ -478,8 +486,8 @@ struct StyleResolver {
     typealias Weighted = (key: (Int, Int, Int, Int), decl: CSSDeclaration)
     var weighted: [Weighted] = []
     var pseudo: [PseudoElement: [Weighted]] = [:]
-    var seen = Set<Int>()
-    for idx in candidates(e, s) where seen.insert(idx).inserted {
+    var own: [Int32] = []
+    for idx in Self.firstOccurrences(candidates(e, s)) {
       let r = rules.rules[idx]
       if !reference {
         if budgetExhausted && r.origin != 0 { continue }
@@ -496,6 +504,7 @@ struct StyleResolver {
       siblingMemo = memo
       guard matched else { continue }
       let target = r.selector.compounds.last?.pseudoElement
+      if target == nil { own.append(Int32(idx)) }
       for (i, d) in r.declarations.enumerated() {
         let band = d.important ? (r.origin == 0 ? 3 : 2) : r.origin
         let w: Weighted = ((band, r.specificity, r.order, i), d)
@@ -507,9 +516,26 @@ struct StyleResolver {
       weighted.append(((d.important ? 2 : 1, 1_000_000, Int.max / 2, i), d))
     }
     weighted.sort { $0.key < $1.key }
+    own.sort()
     return MatchedDeclarations(
       element: weighted.map(\.decl),
-      pseudo: pseudo.mapValues { $0.sorted { $0.key < $1.key }.map(\.decl) })
+      pseudo: pseudo.mapValues { $0.sorted { $0.key < $1.key }.map(\.decl) }, rules: own)
+  }
+}
+
+extension StyleResolver {
+  /// `candidates` without repeats, in the order found. An element meets a handful of
+  /// candidates: comparing each with those kept is cheaper than hashing them into a Set
+  /// (~800 instructions an insert, with its allocation); long lists still use one.
+  static func firstOccurrences(_ candidates: [Int]) -> [Int] {
+    if candidates.count > 32 {
+      var seen = Set<Int>()
+      return candidates.filter { seen.insert($0).inserted }
+    }
+    var out: [Int] = []
+    out.reserveCapacity(candidates.count)
+    for c in candidates where !out.contains(c) { out.append(c) }
+    return out
   }
 }
 
@@ -545,6 +571,45 @@ struct SiblingMemo {
 struct MatchedDeclarations {
   var element: [CSSDeclaration]
   var pseudo: [PseudoElement: [CSSDeclaration]] = [:]
+  /// The rules (indices into `RuleSet.rules`, ascending) whose declarations make up
+  /// `element`, before hints and the style attribute: with those two empty, elements that
+  /// matched the same rules under the same parent style compute the same style
+  /// (`StyleSharing`).
+  var rules: [Int32] = []
+}
+
+/// Computed styles shared between elements (WebKit's style sharing, keyed by what the
+/// computation reads rather than by a guess at it): an element's computed style is a
+/// function of its parent's style, its `dir` attribute, and the declarations it matched —
+/// which, without a style attribute or presentational hints, are fixed by the set of rules it
+/// matched. Siblings such as a chapter's thousand `<p>`s under one parent compute theirs
+/// once. Parents are named by a number the builder gives each element context, so only
+/// elements under the same parent element share (cousins do not). Bounded: the memo is
+/// emptied when it reaches `maxEntries`.
+struct StyleSharing {
+  struct Key: Hashable {
+    /// The parent element context's number (`ChapterBuilder`).
+    var parent: Int
+    /// 0 no (or another) `dir`, 1 `rtl`, 2 `ltr`.
+    var dir: UInt8
+    var rules: [Int32]
+  }
+  static let maxEntries = 4_096
+  private var styles: [Key: ElementStyle] = [:]
+  /// Lookups answered from the memo (tests and profiles).
+  private(set) var hits = 0
+
+  /// The style for `key`, computing and remembering it when it is not known.
+  mutating func style(_ key: Key, compute: () -> ElementStyle) -> ElementStyle {
+    if let s = styles[key] {
+      hits += 1
+      return s
+    }
+    let s = compute()
+    if styles.count >= Self.maxEntries { styles.removeAll(keepingCapacity: true) }
+    styles[key] = s
+    return s
+  }
 }
 
 /// Applies declarations to a style, resolving values against the parent.
@@ -675,13 +740,25 @@ enum StyleComputer {
       case .string: current.append(t.text)
       case .ident: current.append(t.text)
       case .comma:
-        let name = current.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let name = trimmingSpaces(current.joined(separator: " "))
         if !name.isEmpty { out.append(name) }
         current = []
       default: break
       }
     }
     return Array(out.prefix(16))
+  }
+
+  /// `s` without leading and trailing `CharacterSet.whitespaces`. A name that starts and
+  /// ends with an ASCII character other than space and tab has none to trim: it is returned
+  /// as is, without Foundation's bridging (~4,000 instructions a call).
+  static func trimmingSpaces(_ s: String) -> String {
+    if let first = s.utf8.first, let last = s.utf8.last, first < 0x80, last < 0x80,
+      first != 0x20, first != 0x09, last != 0x20, last != 0x09
+    {
+      return s
+    }
+    return s.trimmingCharacters(in: .whitespaces)
   }
 
   static func applyFont(
