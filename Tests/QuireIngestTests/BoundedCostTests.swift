@@ -196,27 +196,17 @@ private enum Cascades {
   /// Corpus chapters convert to the same blocks and styles with either matcher.
   @Test(.enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
   func corpusChaptersStyleTheSameWithEitherMatcher() throws {
-    var compared = 0
-    for name in [
-      "moby-dick.epub", "accessible_epub_3.epub", "childrens-literature.epub", "trees.epub",
-    ]
-    where Corpus.has(name) {
-      let data = try Data(contentsOf: Corpus.url(name))
-      let archive = try ZipArchive(data: data, file: name, limits: IngestLimits())
-      let plan = try EPUBReader(files: archive, options: IngestOptions()).prepare()
-      var plainConverter = plan.converter
+    let chapters = try corpusChapters(
+      ["moby-dick.epub", "accessible_epub_3.epub", "childrens-literature.epub", "trees.epub"],
+      prefix: 12)
+    for c in chapters {
+      var plainConverter = c.converter
       plainConverter.referenceMatching = true
-      for (i, (item, linear)) in plan.items.enumerated().prefix(12) {
-        let source = ChapterSource(
-          spineIndex: i, href: item.path, mediaType: item.mediaType, linear: linear,
-          data: try archive.read(item.path))
-        let fast = plan.converter.convert(source).chapter.textDump()
-        let plain = plainConverter.convert(source).chapter.textDump()
-        #expect(fast == plain, "\(name) \(item.path)")
-        compared += 1
-      }
+      let fast = c.converter.convert(c.source).chapter.textDump()
+      let plain = plainConverter.convert(c.source).chapter.textDump()
+      #expect(fast == plain, "\(c.book) \(c.source.href)")
     }
-    #expect(compared > 10)
+    #expect(chapters.count > 10)
   }
 
   /// Past `maxSelectors`, selectors are dropped with one warning.

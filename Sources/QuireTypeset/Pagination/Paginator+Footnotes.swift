@@ -59,6 +59,17 @@ extension Paginator {
     return (spots, foot)
   }
 
+  /// `parts` moved `dy` down the page (each one's `rect`).
+  static func lowered<Part>(_ parts: [Part], by dy: Double, _ rect: WritableKeyPath<Part, Rect>)
+    -> [Part]
+  {
+    parts.map {
+      var part = $0
+      part[keyPath: rect].y += dy
+      return part
+    }
+  }
+
   /// Moves the note entries onto their pages and draws each foot's rule, which starts
   /// where the page's notes do (their column: Blocks/Footnotes.swift).
   func addFeet(_ pages: inout [Page], foot: FootPlacement, notes: [[FlowEntry]]) {
@@ -77,23 +88,11 @@ extension Paginator {
           noteLeft[spot.page] = min(noteLeft[spot.page] ?? x, x)
         }
         pages[spot.page].items += e.items.map { $0.offset(dy: dy) }
-        for var l in e.lines {
-          l.rect.y += dy
-          pages[spot.page].lines.append(l)
-        }
-        for var i in e.images {
-          i.rect.y += dy
-          pages[spot.page].images.append(i)
-        }
-        for var m in e.maths {
-          m.rect.y += dy
-          pages[spot.page].math.append(m)
-        }
+        pages[spot.page].lines += Self.lowered(e.lines, by: dy, \.rect)
+        pages[spot.page].images += Self.lowered(e.images, by: dy, \.rect)
+        pages[spot.page].math += Self.lowered(e.maths, by: dy, \.rect)
         // A note's inline boxes (links, spans with edges) are reported like the body's.
-        for var f in e.inlineBoxes {
-          f.rect.y += dy
-          pages[spot.page].inlineBoxes.append(f)
-        }
+        pages[spot.page].inlineBoxes += Self.lowered(e.inlineBoxes, by: dy, \.rect)
       }
     }
     let width = Double(options.width) - options.margins.left - options.margins.right
