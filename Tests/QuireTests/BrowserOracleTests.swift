@@ -20,6 +20,33 @@ enum BrowserOracle {
   static let required = ProcessInfo.processInfo.environment["QUIRE_BROWSER_ORACLE"] == "required"
   static var runnable: Bool { chromium != nil || required }
 
+  /// Why a browser test is skipped when `runnable` is false.
+  static let missing = Comment(
+    rawValue: "chromium is not installed (scripts/install-deps.sh installs it); the oracle needs it"
+  )
+
+  /// What one run of an oracle script gave: its exit status, standard output, and the JSON
+  /// report it wrote (nil when it wrote none).
+  struct Run {
+    var status: Int32
+    var output: String
+    var report: Any?
+  }
+
+  /// Runs the oracle `script` (a Python file in scripts/) with `arguments`, then `--quire`
+  /// and `--json REPORT` for a fresh report file named after `name`, and reads the report.
+  static func run(_ script: String, _ arguments: [String], report name: String) throws -> Run {
+    let report = temporaryFolder(name) + ".json"
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    let r = try Subprocess.run(
+      Subprocess.python,
+      [script] + arguments + ["--quire", try #require(quireExecutable), "--json", report])
+    let data = try? Data(contentsOf: URL(fileURLWithPath: report))
+    return Run(
+      status: r.status, output: String(decoding: r.out, as: UTF8.self),
+      report: data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+  }
+
   /// Block agreement floors per fixture, in percent (measured 2026-11-30 after the box
   /// model, tables and lists of issue #10 landed; centred was 33 and table 14 before;
   /// jlreq-tables 87 before `line-break: normal` and the oracle's half collapsed borders).
@@ -91,24 +118,15 @@ enum BrowserOracle {
 
 @Suite(.serialized) struct BrowserOracleTests {
   @Test(
-    .enabled(
-      if: BrowserOracle.runnable,
-      "chromium is not installed (scripts/install-deps.sh installs it); the browser oracle needs it"
-    ), .timeLimit(.minutes(4)))
+    .enabled(if: BrowserOracle.runnable, BrowserOracle.missing), .timeLimit(.minutes(4)))
   func fixturesAgreeWithChromium() throws {
-    let report = temporaryFolder("oracle-report") + ".json"
-    defer { try? FileManager.default.removeItem(atPath: report) }
     let fixtures = BrowserOracle.floors.keys.sorted().map {
       BrowserOracle.fixtures.appendingPathComponent($0).path
     }
-    let r = try Subprocess.run(
-      Subprocess.python,
-      [BrowserOracle.script] + fixtures + [
-        "--quire", try #require(quireExecutable), "--json", report, "--classes", "0",
-      ])
+    let r = try BrowserOracle.run(
+      BrowserOracle.script, fixtures + ["--classes", "0"], report: "oracle-report")
     try #require(r.status == 0, "browser-oracle.py exited \(r.status)")
-    let data = try Data(contentsOf: URL(fileURLWithPath: report))
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let json = try #require(r.report as? [String: Any])
     let books = try #require(json["books"] as? [[String: Any]])
     #expect(books.count == BrowserOracle.floors.count)
     for book in books {
@@ -169,23 +187,14 @@ enum BrowserOracle {
   /// back to DejaVu Sans for the obfuscated face), and every decorated inline box has as
   /// many fragments in both engines (the notes' links had none in Quire before css11).
   @Test(
-    .enabled(
-      if: BrowserOracle.runnable,
-      "chromium is not installed (scripts/install-deps.sh installs it); the browser oracle needs it"
-    ), .enabled(if: Corpus.has("wasteland-otf-obf.epub"), Comment(rawValue: Corpus.missing)),
+    .enabled(if: BrowserOracle.runnable, BrowserOracle.missing),
+    .enabled(if: Corpus.has("wasteland-otf-obf.epub"), Comment(rawValue: Corpus.missing)),
     .timeLimit(.minutes(4)))
   func aCorpusBookAgreesWithChromium() throws {
-    let report = temporaryFolder("oracle-wasteland") + ".json"
-    defer { try? FileManager.default.removeItem(atPath: report) }
-    let r = try Subprocess.run(
-      Subprocess.python,
-      [
-        BrowserOracle.script, Corpus.path("wasteland-otf-obf.epub"), "--quire",
-        try #require(quireExecutable), "--json", report,
-      ])
+    let r = try BrowserOracle.run(
+      BrowserOracle.script, [Corpus.path("wasteland-otf-obf.epub")], report: "oracle-wasteland")
     try #require(r.status == 0, "browser-oracle.py exited \(r.status)")
-    let data = try Data(contentsOf: URL(fileURLWithPath: report))
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let json = try #require(r.report as? [String: Any])
     let total = try #require(json["summary"] as? [String: Any])
     #expect((total["blocks"] as? Int ?? 0) >= 560)
     #expect((total["agreementPercent"] as? Double ?? 0) >= 100)

@@ -336,24 +336,12 @@ enum FixedLayoutFixture {
   /// Each pre-paginated page of the fixture at --size native against Chromium's screenshot
   /// at the same viewport: every solid box within 2 px (scripts/fixed-layout-oracle.py).
   @Test(
-    .enabled(
-      if: BrowserOracle.runnable,
-      "chromium is not installed (scripts/install-deps.sh installs it); the oracle needs it"),
-    .timeLimit(.minutes(5)))
+    .enabled(if: BrowserOracle.runnable, BrowserOracle.missing), .timeLimit(.minutes(5)))
   func fixturePagesMatchChromium() throws {
-    let report = temporaryFolder("fixed-oracle") + ".json"
-    defer { try? FileManager.default.removeItem(atPath: report) }
-    let r = try Subprocess.run(
-      Subprocess.python,
-      [
-        FixedLayoutFixture.oracle, FixedLayoutFixture.book, "--quire",
-        try #require(quireExecutable), "--json", report,
-      ])
-    #expect(
-      r.status == 0,
-      "fixed-layout-oracle.py exited \(r.status): \(String(decoding: r.out, as: UTF8.self))")
-    let data = try Data(contentsOf: URL(fileURLWithPath: report))
-    let pages = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    let r = try BrowserOracle.run(
+      FixedLayoutFixture.oracle, [FixedLayoutFixture.book], report: "fixed-oracle")
+    #expect(r.status == 0, "fixed-layout-oracle.py exited \(r.status): \(r.output)")
+    let pages = try #require(r.report as? [[String: Any]])
     #expect(pages.count == 2)
     let boxes = pages.flatMap { ($0["boxes"] as? [[String: Any]]) ?? [] }
     #expect(boxes.count >= 16)

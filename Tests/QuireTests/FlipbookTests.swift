@@ -329,17 +329,13 @@ enum FlipbookFixture {
       "chromium, chromedriver or python3-selenium is missing (scripts/install-deps.sh)"),
     .timeLimit(.minutes(10)))
   func playsInHeadlessChromium() throws {
-    let report = temporaryFolder("flipbook-browser") + ".json"
-    defer { try? FileManager.default.removeItem(atPath: report) }
-    let r = try Subprocess.run(
-      Subprocess.python,
+    let r = try BrowserOracle.run(
+      FlipbookFixture.script,
       [
-        FlipbookFixture.script, "--quire", try #require(quireExecutable), "--ltr",
-        FlipbookFixture.ltr, "--rtl", FlipbookFixture.rtl, "--fixed", FixedLayoutFixture.book,
-        "--json", report,
-      ])
-    let data = try Data(contentsOf: URL(fileURLWithPath: report))
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        "--ltr", FlipbookFixture.ltr, "--rtl", FlipbookFixture.rtl, "--fixed",
+        FixedLayoutFixture.book,
+      ], report: "flipbook-browser")
+    let json = try #require(r.report as? [String: Any], "no report: \(r.output)")
     let checks = try #require(json["checks"] as? [[String: Any]])
     for c in checks where c["ok"] as? Bool != true {
       Issue.record("\(c["name"] ?? ""): \(c["detail"] ?? "")")

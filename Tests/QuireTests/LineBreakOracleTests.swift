@@ -14,22 +14,12 @@ import Testing
   static let script = packageRoot.appendingPathComponent("scripts/line-break-oracle.py").path
 
   @Test(
-    .enabled(
-      if: BrowserOracle.runnable,
-      "chromium is not installed (scripts/install-deps.sh installs it); the oracle needs it"),
-    .timeLimit(.minutes(2)))
+    .enabled(if: BrowserOracle.runnable, BrowserOracle.missing), .timeLimit(.minutes(2)))
   func dictionaryScriptsBreakAsInChromium() throws {
-    let report = temporaryFolder("line-oracle") + ".json"
-    defer { try? FileManager.default.removeItem(atPath: report) }
-    let r = try Subprocess.run(
-      Subprocess.python,
-      [
-        Self.script, Self.fixture, "--size", "400x1000", "--quire", try #require(quireExecutable),
-        "--json", report,
-      ])
+    let r = try BrowserOracle.run(
+      Self.script, [Self.fixture, "--size", "400x1000"], report: "line-oracle")
     try #require(r.status == 0, "line-break-oracle.py exited \(r.status)")
-    let data = try Data(contentsOf: URL(fileURLWithPath: report))
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let json = try #require(r.report as? [String: Any])
     let rows = try #require(json["paragraphs"] as? [[String: Any]])
     #expect(rows.count == 5)
     // Every paragraph is longer than its measure: breaks inside space-less runs are needed.
