@@ -344,7 +344,11 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           Node(
             position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
             hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths))
-        if live < active.count { active[live] = nodes.count - 1 } else { active.append(nodes.count - 1) }
+        if live < active.count {
+          active[live] = nodes.count - 1
+        } else {
+          active.append(nodes.count - 1)
+        }
         live += 1
       }
       if live > maxActive {
