@@ -126,7 +126,7 @@ struct PieceSpan {
   /// Text: no image, formula or inline block.
   var isText: Bool
 
-  init(_ piece: Piece) {
+  init(_ piece: borrowing Piece) {
     start = piece.start
     end = piece.end
     style = piece.style
@@ -136,7 +136,7 @@ struct PieceSpan {
     imageAbove = piece.imageAbove
     imageBelow = piece.imageBelow
     form = piece.form
-    isText = piece.math == nil && piece.inlineBox == nil && piece.image == nil
+    isText = piece.isText
   }
 }
 
@@ -182,7 +182,13 @@ struct LineComposer {
     self.bidi = bidi
     self.geometry = geometry
     self.blockStyle = blockStyle
-    pieceSpans = shaped.pieces.map(PieceSpan.init)
+    // Read in place: `map` copied each piece (retaining its glyphs) to build its span.
+    var spans: [PieceSpan] = []
+    spans.reserveCapacity(shaped.pieces.count)
+    shaped.pieces.withUnsafeBufferPointer { pieces in
+      for p in pieces.indices { spans.append(PieceSpan(pieces[p])) }
+    }
+    pieceSpans = spans
   }
 
   /// Composes every line of `breaks` (a line with no box, e.g. between two `<br>`, is

@@ -196,19 +196,17 @@ extension ChapterFlow {
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
-    let lines = composer.compose(breaks, shaper: &shaper)
-    // Borrowed through the buffer: `for line in` and `lines[k]` copied each line (a dozen
-    // references retained and released).
-    lines.withUnsafeBufferPointer { lines in
-      for k in lines.indices {
-        if beside != nil {
-          setBeside(
-            &beside!, line: lines[k].index, top: top, lineHeight: strut, left: left, right: right)
-        }
-        appendLine(
-          lines[k], of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
-          left: left, endOffset: text.endOffset)
+    var lines = composer.compose(breaks, shaper: &shaper)
+    // Moved out one by one, in order: `for line in` and `lines[k]` copied each line (a
+    // dozen references retained and released).
+    lines.reverse()
+    while let line = lines.popLast() {
+      if beside != nil {
+        setBeside(&beside!, line: line.index, top: top, lineHeight: strut, left: left, right: right)
       }
+      appendLine(
+        line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
+        left: left, endOffset: text.endOffset)
     }
     guard var beside else {
       recordBlockBox(

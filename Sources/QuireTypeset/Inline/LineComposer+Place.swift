@@ -258,6 +258,13 @@ extension LineComposer {
     let before = run.glyphs.count
     let scale = span.size / fonts.faces[span.face].upem
     let shaped = pieces[p].shaped
+    if before == 0 {
+      // A new run: one allocation per array instead of growing from empty (a page that is
+      // not drawn keeps exactly these glyphs).
+      run.glyphs.reserveCapacity(shaped.glyphs.count)
+      run.x.reserveCapacity(shaped.glyphs.count)
+      run.y.reserveCapacity(shaped.glyphs.count)
+    }
     GlyphRunBuilder(scale: scale, baseline: line.baseline - rs.shift)
       .append(shaped, at: x, extra: extra, to: &run)
     if let edges {

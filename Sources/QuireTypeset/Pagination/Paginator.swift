@@ -117,58 +117,54 @@ struct Paginator {
     for note in notes.entries {
       for e in note { for b in e.blockBoxes { blockBoxes[b.index] = b } }
     }
-    // Through the buffer: `entries[k]` passed to the fragmenter copied each entry (its
-    // arrays retained and released).
-    entries.withUnsafeMutableBufferPointer { entries in
-      for k in entries.indices {
-        for b in entries[k].blockBoxes { blockBoxes[b.index] = b }
-        let spot = spots[k]
-        let dy = top + spot.y
-        let (start, end) = (entries[k].start, entries[k].end)
-        // Notes gathered at the chapter's end (`--footnotes end`) keep their Locations but do
-        // not widen the page's range, which covers the running text.
-        if entries[k].lines.first?.role != .note {
-          if !seen[spot.page] {
-            seen[spot.page] = true
-            if let header = entries[k].repeatHeader {
-              pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
-            }
-            pages[spot.page].start = start
-            pages[spot.page].end = end
+    for k in entries.indices {
+      for b in entries[k].blockBoxes { blockBoxes[b.index] = b }
+      let spot = spots[k]
+      let dy = top + spot.y
+      let (start, end) = (entries[k].start, entries[k].end)
+      // Notes gathered at the chapter's end (`--footnotes end`) keep their Locations but do
+      // not widen the page's range, which covers the running text.
+      if entries[k].lines.first?.role != .note {
+        if !seen[spot.page] {
+          seen[spot.page] = true
+          if let header = entries[k].repeatHeader {
+            pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
           }
-          pages[spot.page].start = min(pages[spot.page].start, start)
-          pages[spot.page].end = max(pages[spot.page].end, end)
+          pages[spot.page].start = start
+          pages[spot.page].end = end
         }
-        let dx = shifts.isEmpty ? 0 : shifts[k]
-        var items: [DisplayItem] = []
-        swap(&items, &entries[k].items)
-        for i in items.indices { items[i].shift(dx: dx, dy: dy) }
-        fragments.willPlace(
-          entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count, shift: dx)
-        pages[spot.page].items += items
-        fragments.didPlace(
-          entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
-        for var l in entries[k].lines {
-          l.rect.x += dx
-          l.rect.y += dy
-          pages[spot.page].lines.append(l)
-          if !shifts.isEmpty { lineShifts[spot.page].append(dx) }
-        }
-        for var i in entries[k].images {
-          i.rect.x += dx
-          i.rect.y += dy
-          pages[spot.page].images.append(i)
-        }
-        for var m in entries[k].maths {
-          m.rect.x += dx
-          m.rect.y += dy
-          pages[spot.page].math.append(m)
-        }
-        for var f in entries[k].inlineBoxes {
-          f.rect.x += dx
-          f.rect.y += dy
-          pages[spot.page].inlineBoxes.append(f)
-        }
+        pages[spot.page].start = min(pages[spot.page].start, start)
+        pages[spot.page].end = max(pages[spot.page].end, end)
+      }
+      let dx = shifts.isEmpty ? 0 : shifts[k]
+      var items = entries[k].items
+      entries[k].items = []
+      for i in items.indices { items[i].shift(dx: dx, dy: dy) }
+      fragments.willPlace(
+        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count, shift: dx)
+      pages[spot.page].items += items
+      fragments.didPlace(
+        entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
+      for var l in entries[k].lines {
+        l.rect.x += dx
+        l.rect.y += dy
+        pages[spot.page].lines.append(l)
+        if !shifts.isEmpty { lineShifts[spot.page].append(dx) }
+      }
+      for var i in entries[k].images {
+        i.rect.x += dx
+        i.rect.y += dy
+        pages[spot.page].images.append(i)
+      }
+      for var m in entries[k].maths {
+        m.rect.x += dx
+        m.rect.y += dy
+        pages[spot.page].math.append(m)
+      }
+      for var f in entries[k].inlineBoxes {
+        f.rect.x += dx
+        f.rect.y += dy
+        pages[spot.page].inlineBoxes.append(f)
       }
     }
     fragments.finish(&pages)
