@@ -26,6 +26,8 @@ struct ChapterFlow {
   /// full (`FeatureList.unshared`); empty for every ordinary book.
   var unsharedFeatures: [Int: [UInt64]] = [:]
   var styleIndex: [ComputedStyle: Int] = [:]
+  /// The last few styles `resolve` answered, tried before `styleIndex` (ResolvedStyle.swift).
+  var recentStyles = RecentStyles()
   var entries: [FlowEntry] = []
   /// Characters no font has, by script and face (for the chapter's diagnostics).
   var missing = MissingGlyphs()

@@ -114,6 +114,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     // Passes in order; with looseness ≠ 0 keep going until it is achieved (as TeX does).
     var positions: [Int]? = nil
     var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
+    attempts.reserveCapacity(4)
     if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
     attempts.append((tolerance, true, false, false))
     if mode == .justified { attempts.append((tolerance, true, true, false)) }
@@ -273,8 +274,14 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
         widths: &widths)
     ]
-    nodes.reserveCapacity(64)
+    // About one node per four items (a few feasible breaks per line, a line of ~25 items):
+    // growing by doubling copied every node of a long paragraph several times.
+    nodes.reserveCapacity(max(64, n / 4))
+    // The active nodes are the first `live` entries; later ones are kept storage (no
+    // `removeLast` per break).
     var active: [Int] = [0]
+    active.reserveCapacity(32)
+    var live = 1
     // This break's candidates are the first `count`; the array keeps its storage.
     var candidates: [Candidate] = []
     var count = 0
@@ -294,7 +301,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       var lastDroppedRatio = 0.0
       // The active list is filtered in place (survivors keep their order).
       active.withUnsafeMutableBufferPointer { act in
-        for a in act {
+        for a in act[..<live] {
           let node = nodes[a]
           if node.start > i {
             act[survivors] = a
@@ -316,8 +323,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           }
         }
       }
-      if survivors < active.count { active.removeLast(active.count - survivors) }
-      if rescue && count == 0 && active.isEmpty && lastDropped >= 0 {
+      live = survivors
+      if rescue && count == 0 && live == 0 && lastDropped >= 0 {
         // Nothing else can reach this point: accept the line anyway (TeX's artificial
         // demerits), overfull or underfull, so the pass always completes.
         let node = nodes[lastDropped]
@@ -327,7 +334,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           artificial: true)
       }
       guard count > 0 else {
-        if active.isEmpty { return nil }
+        if live == 0 { return nil }
         continue
       }
       let start = sums.nextStart(i)
@@ -337,17 +344,24 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           Node(
             position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
             hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths))
-        active.append(nodes.count - 1)
+        if live < active.count {
+          active[live] = nodes.count - 1
+        } else {
+          active.append(nodes.count - 1)
+        }
+        live += 1
       }
-      if active.count > maxActive {
+      if live > maxActive {
+        active.removeLast(active.count - live)
         active.sort { nodes[$0].demerits < nodes[$1].demerits }
         active.removeLast(active.count - maxActive / 2)
         active.sort()
+        live = active.count
       }
     }
 
     // Finished nodes: nothing but discardable material follows them.
-    let finished = active.filter { nodes[$0].start >= n }
+    let finished = active[..<live].filter { nodes[$0].start >= n }
     guard var best = finished.min(by: { nodes[$0].demerits < nodes[$1].demerits }) else {
       return nil
     }

@@ -111,6 +111,35 @@ struct LineGeometry {
   }
 }
 
+/// A piece's trivially copyable fields (`LineComposer.pieceSpans`): what placing a piece of
+/// text reads, so that only a drawn page copies the piece itself (for its glyphs).
+struct PieceSpan {
+  var start: Int
+  var end: Int
+  var style: Int
+  var face: Int
+  var size: Double
+  var width: Double
+  var imageAbove: Double
+  var imageBelow: Double
+  var form: VerticalForm
+  /// Text: no image, formula or inline block.
+  var isText: Bool
+
+  init(_ piece: borrowing Piece) {
+    start = piece.start
+    end = piece.end
+    style = piece.style
+    face = piece.face
+    size = piece.size
+    width = piece.width
+    imageAbove = piece.imageAbove
+    imageBelow = piece.imageBelow
+    form = piece.form
+    isText = piece.isText
+  }
+}
+
 /// Places the lines of one shaped paragraph.
 struct LineComposer {
   let text: [UInt32]
@@ -129,7 +158,7 @@ struct LineComposer {
   let blockStyle: Int
   /// A piece's trivially copyable fields, read many times per line: an element of `pieces`
   /// is copied whole (with retains) by each subscript read.
-  let pieceSpans: [(start: Int, end: Int, style: Int, imageAbove: Double, imageBelow: Double)]
+  let pieceSpans: [PieceSpan]
   /// Whether every glyph goes into the line's runs. False for pages that are never drawn
   /// (`paginate`): each run still starts where it would, with its face, size and colour
   /// (the page's font list) and its first piece's glyphs (a run's first baseline is read by
@@ -153,12 +182,13 @@ struct LineComposer {
     self.bidi = bidi
     self.geometry = geometry
     self.blockStyle = blockStyle
-    pieceSpans = shaped.pieces.map {
-      (
-        start: $0.start, end: $0.end, style: $0.style, imageAbove: $0.imageAbove,
-        imageBelow: $0.imageBelow
-      )
+    // Read in place: `map` copied each piece (retaining its glyphs) to build its span.
+    var spans: [PieceSpan] = []
+    spans.reserveCapacity(shaped.pieces.count)
+    shaped.pieces.withUnsafeBufferPointer { pieces in
+      for p in pieces.indices { spans.append(PieceSpan(pieces[p])) }
     }
+    pieceSpans = spans
   }
 
   /// Composes every line of `breaks` (a line with no box, e.g. between two `<br>`, is
@@ -198,7 +228,7 @@ struct LineComposer {
       // The breaker measures the first line from item 0; later lines from their first box.
       var (order, natural) = kept(
         from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
-      let (shown, spaceFactor) = shownText(order, ratio: ratio, capacity: 4 * (lb.index - s + 1))
+      let (shown, spaceFactor) = shownText(order, ratio: ratio)
       if !bidi.levels.isEmpty {
         order = visualOrder(order)
       } else if geometry.rtl {
@@ -215,7 +245,7 @@ struct LineComposer {
         continue
       }
       place(order, ratio: ratio, into: &line, shaper: &shaper)
-      lines.append(line)
+      lines.append(consume line)  // moved: a copy retained and released a dozen references
     }
     return lines
   }
@@ -262,22 +292,31 @@ struct LineComposer {
 
   /// The line's text as shown (pieces and word spaces, logical order) and the first word
   /// space's width over its natural width.
-  func shownText(_ order: [Int], ratio: Double, capacity: Int) -> (String, Double?) {
-    var shown = LineText(capacity: capacity)
+  func shownText(_ order: [Int], ratio: Double) -> (String, Double?) {
     var spaceFactor: Double? = nil
+    var bound = 0
     for k in order {
-      if spaceFactor == nil, case .space = sources[k], case .glue(let w, let st, let sh) = items[k],
-        w > 0
-      {
-        spaceFactor = adjusted(w, st, sh, ratio) / w
-      }
       switch sources[k] {
-      case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
-      case .space: if case .glue = items[k] { shown.appendSpace() }
+      case .piece(let p): bound += 4 * (pieceSpans[p].end - pieceSpans[p].start)
+      case .space: bound += 1
       default: break
       }
     }
-    return (shown.string, spaceFactor)
+    let shown = LineText.string(bound: bound) { shown in
+      for k in order {
+        if spaceFactor == nil, case .space = sources[k],
+          case .glue(let w, let st, let sh) = items[k], w > 0
+        {
+          spaceFactor = adjusted(w, st, sh, ratio) / w
+        }
+        switch sources[k] {
+        case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
+        case .space: if case .glue = items[k] { shown.appendSpace() }
+        default: break
+        }
+      }
+    }
+    return (shown, spaceFactor)
   }
 
   /// Visual order: the bidi runs of the line, items inside a run in its direction.

@@ -196,14 +196,16 @@ extension ChapterFlow {
       text, shaped, bidi: itemized.bidi, styles: styles, fonts: fonts, geometry: geometry,
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
-    let lines = composer.compose(breaks, shaper: &shaper)
-    for k in lines.indices {  // borrowed: `for line in` copied each line (a dozen references)
+    var lines = composer.compose(breaks, shaper: &shaper)
+    // Moved out one by one, in order: `for line in` and `lines[k]` copied each line (a
+    // dozen references retained and released).
+    lines.reverse()
+    while let line = lines.popLast() {
       if beside != nil {
-        setBeside(
-          &beside!, line: lines[k].index, top: top, lineHeight: strut, left: left, right: right)
+        setBeside(&beside!, line: line.index, top: top, lineHeight: strut, left: left, right: right)
       }
       appendLine(
-        lines[k], of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
+        line, of: breaks.count, block: blockNumber, style: st, blockStyle: blockStyle,
         left: left, endOffset: text.endOffset)
     }
     guard var beside else {
@@ -343,8 +345,15 @@ extension ChapterFlow {
         marker, style: blockStyle, right: left - styles[blockStyle].size * 0.4,
         baseline: line.baseline)
     }
+    // Appended in place, in paint order: a `map` and `+` per kind built three temporary
+    // arrays for each of a book's lines.
+    entry.items.reserveCapacity(
+      entry.items.count + line.backgrounds.count + line.runs.count + line.fills.count
+        + line.images.count + line.mathItems.count)
     entry.items += line.backgrounds
-    entry.items += line.runs.map { .glyphs($0) } + line.fills + line.images.map { .image($0) }
+    for run in line.runs { entry.items.append(.glyphs(run)) }
+    entry.items += line.fills
+    for image in line.images { entry.items.append(.image(image)) }
     entry.images = line.images
     entry.items += line.mathItems
     entry.maths = line.maths

@@ -36,9 +36,15 @@ struct BackgroundBand: Equatable {
 struct LineBackgrounds {
   private(set) var spans: [(band: BackgroundBand, x0: Double, x1: Double)] = []
 
-  /// Records `band` painted from `x0` to `x1`.
+  /// Records `band` painted from `x0` to `x1`. Called for every piece and word space of a
+  /// book's lines, nearly all without a background: that test is inlined.
+  @inline(__always)
   mutating func add(_ band: BackgroundBand?, from x0: Double, to x1: Double) {
     guard let band, x1 > x0 else { return }
+    add(band, x0, x1)
+  }
+
+  private mutating func add(_ band: BackgroundBand, _ x0: Double, _ x1: Double) {
     if let last = spans.last, last.band == band, x0 <= last.x1 + 0.01, x1 >= last.x0 - 0.01 {
       spans[spans.count - 1].x0 = min(last.x0, x0)
       spans[spans.count - 1].x1 = max(last.x1, x1)

@@ -40,7 +40,9 @@ extension LineComposer {
     let baseline = line.baseline
     var rsIndex = blockStyle
     var rs = styles[blockStyle]
-    let letters = LetterExtras(order, items: items, sources: sources, ratio: ratio)
+    // The line's first item in logical order: letter-spacing glue before it is not the line's.
+    var from = Int.max
+    for k in order { from = min(from, k) }
     var decorations = LineDecorations()
     var annotations = LineAnnotations()
     var annotated = LineAnnotations.wants(rs)
@@ -57,48 +59,34 @@ extension LineComposer {
     for k in order {
       switch (items[k], sources[k]) {
       case (.box, .piece(let p)):
-        let piece = pieces[p]
+        // The piece's plain fields: the piece itself (its glyphs) is copied only to draw it.
+        let span = pieceSpans[p]
         // `styles[i]` copies (and retains) the whole computed style: once per style run.
-        if piece.style != rsIndex {
-          rsIndex = piece.style
-          rs = lineStyle(piece.style, on: line)
+        if span.style != rsIndex {
+          rsIndex = span.style
+          rs = lineStyle(span.style, on: line)
           decorated = LineDecorations.lines(
             rs, face: fonts.faces[rs.choice.face], baseline: baseline)
           band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
           annotated = LineAnnotations.wants(rs)
         }
-        let extra = letters[p]
-        if let m = piece.math {
-          line.mathItems += m.box.items(x: x, y: baseline, font: m.font, color: rs.style.color)
-          line.maths.append(
-            MathPlacement(
-              rect: Rect(
-                x: x, y: baseline - m.box.ascent, width: m.box.width,
-                height: m.box.ascent + m.box.descent), display: m.display, text: m.text))
-        } else if let b = piece.inlineBox {
-          line.boxes.add(b, x: x, top: baseline - above(p, piece, in: line))
-          line.lastSource = max(line.lastSource, b.end - 1)
-        } else if var img = piece.image {
-          img.rect.x = x
-          img.rect.y = baseline - above(p, piece, in: line)
-          if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
-            line.images.append(img)
-            if edges != nil { line.keep(img.rect.x, img.rect.maxX) }
-          }
+        let extra = letterExtra(before: k, of: p, from: from, ratio: ratio)
+        if !span.isText {
+          placeObject(p, style: rs, at: x, into: &line, clip: edges)
         } else {
-          placeGlyphs(piece, style: rs, at: x, extra: extra, into: &line, clip: edges)
+          placeGlyphs(p, span, style: rs, at: x, extra: extra, into: &line, clip: edges)
           if annotated {
-            annotations.add(piece, style: rs, at: x, extra: extra, text: text, fonts: fonts)
+            annotations.add(pieces[p], style: rs, at: x, extra: extra, text: text, fonts: fonts)
           }
-          if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + piece.width + extra) }
-          backgrounds.add(band, from: x, to: x + piece.width + extra)
+          if !decorated.isEmpty { decorations.add(decorated, from: x, to: x + span.width + extra) }
+          backgrounds.add(band, from: x, to: x + span.width + extra)
         }
         if !rs.inlineBoxes.isEmpty {
-          boxes.add(rs.inlineBoxes, from: x, to: x + piece.width + extra)
+          boxes.add(rs.inlineBoxes, from: x, to: x + span.width + extra)
         }
-        line.firstSource = min(line.firstSource, src[piece.start])
-        line.lastSource = max(line.lastSource, src[piece.end - 1])
-        x += piece.width + extra
+        line.firstSource = min(line.firstSource, src[span.start])
+        line.lastSource = max(line.lastSource, src[span.end - 1])
+        x += span.width + extra
       case (.glue, .letter): break  // spread over its piece's glyphs
       case (.glue(let w, let st, let sh), .space(_, let si)):
         let width = adjusted(w, st, sh, ratio)
@@ -154,6 +142,44 @@ extension LineComposer {
       boxes: &boxes, clip: edges, shaper: &shaper)
   }
 
+  /// The width letter-spacing glue adds to piece `p` (whose box is item `k`) at `ratio`: the
+  /// glue stands just before the box (PieceShaper), and is the line's when it is not before
+  /// the line's first item `from` (a line after a break starts at its first box).
+  @inline(__always)
+  func letterExtra(before k: Int, of p: Int, from: Int, ratio: Double) -> Double {
+    guard k > from, case .letter(let q) = sources[k - 1], q == p,
+      case .glue(let w, let st, let sh) = items[k - 1]
+    else { return 0 }
+    return adjusted(w, st, sh, ratio)
+  }
+
+  /// An image, formula or inline block: piece `p` placed at `x` on `line`.
+  func placeObject(
+    _ p: Int, style rs: ResolvedStyle, at x: Double, into line: inout ComposedLine,
+    clip edges: (lo: Double, hi: Double)?
+  ) {
+    let piece = pieces[p]
+    let baseline = line.baseline
+    if let m = piece.math {
+      line.mathItems += m.box.items(x: x, y: baseline, font: m.font, color: rs.style.color)
+      line.maths.append(
+        MathPlacement(
+          rect: Rect(
+            x: x, y: baseline - m.box.ascent, width: m.box.width,
+            height: m.box.ascent + m.box.descent), display: m.display, text: m.text))
+    } else if let b = piece.inlineBox {
+      line.boxes.add(b, x: x, top: baseline - above(p, piece, in: line))
+      line.lastSource = max(line.lastSource, b.end - 1)
+    } else if var img = piece.image {
+      img.rect.x = x
+      img.rect.y = baseline - above(p, piece, in: line)
+      if edges.map({ img.rect.x >= $0.lo - 0.5 && img.rect.maxX <= $0.hi + 0.5 }) ?? true {
+        line.images.append(img)
+        if edges != nil { line.keep(img.rect.x, img.rect.maxX) }
+      }
+    }
+  }
+
   /// The end of `place`: ruby annotations, the clip of a line that may not wrap, and the
   /// line's fills, backgrounds and inline box paints.
   func finish(
@@ -189,22 +215,22 @@ extension LineComposer {
     }
   }
 
-  /// One text piece's glyphs (joining the line's last run when they can) and its
-  /// underline or strike-through.
+  /// Text piece `p`'s glyphs (joining the line's last run when they can); `span` its plain
+  /// fields. A page that is not drawn stops before the piece (its glyphs) is read.
   @inline(__always)
   func placeGlyphs(
-    _ piece: Piece, style rs: ResolvedStyle, at x: Double, extra: Double,
+    _ p: Int, _ span: PieceSpan, style rs: ResolvedStyle, at x: Double, extra: Double,
     into line: inout ComposedLine, clip edges: (lo: Double, hi: Double)?
   ) {
     // The face is read only when the piece's differs from the style's, and for its scale
     // below: most pieces of a page that is not drawn stop before that.
     let choice: FaceChoice
-    if piece.face == rs.choice.face {
+    if span.face == rs.choice.face {
       choice = rs.choice
     } else {
-      let face = fonts.faces[piece.face]
+      let face = fonts.faces[span.face]
       choice = FaceChoice(
-        face: piece.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
+        face: span.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
         syntheticItalic: rs.style.italic && !face.italic)
     }
     // The last run's fields are read in place: `runs.last` would copy the run (retaining
@@ -212,33 +238,41 @@ extension LineComposer {
     var joins = false
     if let k = line.runs.indices.last {
       joins =
-        line.runs[k].font == piece.face && line.runs[k].size == piece.size
+        line.runs[k].font == span.face && line.runs[k].size == span.size
         && line.runs[k].color == rs.style.color
         && line.runs[k].syntheticBold == choice.syntheticBold
         && line.runs[k].syntheticItalic == choice.syntheticItalic
-        && (line.runs[k].orientation == .upright) == (piece.form != .none)
+        && (line.runs[k].orientation == .upright) == (span.form != .none)
     }
     if !joins {
       line.runs.append(
         GlyphRun(
-          font: piece.face, size: piece.size, color: rs.style.color, glyphs: [], x: [], y: [],
+          font: span.face, size: span.size, color: rs.style.color, glyphs: [], x: [], y: [],
           syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
-      if piece.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
+      if span.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
     }
     if !drawsGlyphs && edges == nil && !line.runs[line.runs.count - 1].glyphs.isEmpty { return }
     // The run is moved out while its glyphs are appended (and back after), so each
     // append touches one uniquely held array instead of going through `runs[r]`.
     var run = line.runs.removeLast()
     let before = run.glyphs.count
-    let scale = piece.size / fonts.faces[piece.face].upem
+    let scale = span.size / fonts.faces[span.face].upem
+    let shaped = pieces[p].shaped
+    if before == 0 {
+      // A new run: one allocation per array instead of growing from empty (a page that is
+      // not drawn keeps exactly these glyphs).
+      run.glyphs.reserveCapacity(shaped.glyphs.count)
+      run.x.reserveCapacity(shaped.glyphs.count)
+      run.y.reserveCapacity(shaped.glyphs.count)
+    }
     GlyphRunBuilder(scale: scale, baseline: line.baseline - rs.shift)
-      .append(piece.shaped, at: x, extra: extra, to: &run)
+      .append(shaped, at: x, extra: extra, to: &run)
     if let edges {
-      if x < edges.lo - 0.5 || x + piece.width + extra > edges.hi + 0.5 {
-        let kept = Self.clip(&run, from: before, piece.shaped, at: x, scale: scale, edges: edges)
+      if x < edges.lo - 0.5 || x + span.width + extra > edges.hi + 0.5 {
+        let kept = Self.clip(&run, from: before, shaped, at: x, scale: scale, edges: edges)
         line.keep(kept.lo, kept.hi)
       } else {
-        line.keep(x, x + piece.width + extra)
+        line.keep(x, x + span.width + extra)
       }
     }
     line.runs.append(run)
@@ -284,35 +318,5 @@ extension LineComposer {
     run.x += xs
     run.y += ys
     return kept
-  }
-}
-
-/// Letter-spacing glue's width, by piece, spread over that piece's glyphs. A line's pieces
-/// are a contiguous run of piece indices, so a flat array over that span replaces a per-line
-/// dictionary (its hashing and growth were a few % of layout).
-struct LetterExtras {
-  private var low = Int.max
-  private var high = Int.min
-  private var extras: [Double] = []
-
-  init(_ order: [Int], items: [BreakItem], sources: [ItemSource], ratio: Double) {
-    for k in order {
-      if case .letter(let p) = sources[k] {
-        low = min(low, p)
-        high = max(high, p)
-      }
-    }
-    guard low <= high else { return }
-    extras = Array(repeating: 0, count: high - low + 1)
-    for k in order {
-      if case .letter(let p) = sources[k], case .glue(let w, let st, let sh) = items[k] {
-        extras[p - low] = adjusted(w, st, sh, ratio)
-      }
-    }
-  }
-
-  /// The extra width of piece `p` (0 without letter spacing).
-  @inline(__always) subscript(_ p: Int) -> Double {
-    p >= low && p <= high ? extras[p - low] : 0
   }
 }

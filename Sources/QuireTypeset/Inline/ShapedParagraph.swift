@@ -73,6 +73,12 @@ struct Piece {
     self.form = form
   }
 
+  /// Text: no image, formula or inline block (read without building those optionals).
+  var isText: Bool {
+    guard let object else { return true }
+    return object.image == nil && object.math == nil && object.inlineBox == nil
+  }
+
   var image: ImagePlacement? {
     get { object?.image }
     set { withObject { $0.image = newValue } }
