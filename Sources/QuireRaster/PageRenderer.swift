@@ -371,27 +371,27 @@ struct Canvas {
     let cx1 = Swift.min(img.width, right - x)
     let cy1 = Swift.min(img.height, bottom - y)
     guard cx0 < cx1, cy0 < cy1 else { return }
-    let w = width
-    let fmt = format
-    let iw = img.width
+    let (w, iw, gray) = (width, img.width, format == .gray8)
+    // Raw rows (the ranges are clipped above): a cover is ~0.5 M pixels, and per-byte bounds
+    // checks were most of its compositing. An opaque pixel (inv 0) is the source's colour.
     img.premultiplied.withUnsafeBufferPointer { src in
       pixels.withUnsafeMutableBufferPointer { buf in
+        guard let src = src.baseAddress, let buf = buf.baseAddress else { return }
         for r in cy0..<cy1 {
+          let row = src + 4 * (r * iw)
+          let out = gray ? buf + ((y + r) * w + x) : buf + 4 * ((y + r) * w + x)
           for c in cx0..<cx1 {
-            let s = 4 * ((r) * iw + c)
-            let sr = Int32(src[s])
-            let sg = Int32(src[s + 1])
-            let sb = Int32(src[s + 2])
-            let inv = 255 - Int32(src[s + 3])
-            if fmt == .gray8 {
-              let o = (y + r) * w + x + c
+            let s = row + 4 * c
+            let (sr, sg, sb) = (Int32(s[0]), Int32(s[1]), Int32(s[2]))
+            let inv = 255 - Int32(s[3])
+            if gray {
               let lum = (54 * sr + 183 * sg + 19 * sb + 128) >> 8
-              buf[o] = UInt8(clamping: lum + div255(Int32(buf[o]) * inv))
+              out[c] = UInt8(clamping: inv == 0 ? lum : lum + div255(Int32(out[c]) * inv))
             } else {
-              let o = ((y + r) * w + x + c) * 4
-              buf[o] = UInt8(clamping: sr + div255(Int32(buf[o]) * inv))
-              buf[o + 1] = UInt8(clamping: sg + div255(Int32(buf[o + 1]) * inv))
-              buf[o + 2] = UInt8(clamping: sb + div255(Int32(buf[o + 2]) * inv))
+              let o = out + 4 * c
+              o[0] = UInt8(clamping: sr + div255(Int32(o[0]) * inv))
+              o[1] = UInt8(clamping: sg + div255(Int32(o[1]) * inv))
+              o[2] = UInt8(clamping: sb + div255(Int32(o[2]) * inv))
             }
           }
         }

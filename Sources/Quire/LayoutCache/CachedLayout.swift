@@ -139,13 +139,15 @@ struct CachedLayout {
     throws(QuireError) -> ([Int: Page], PageRenderer)?
   {
     guard chapter.spine < loader.count else { return nil }
-    let document: Document
+    var document: Document
     let typesetter: Typesetter
     do {
       document = try loader.only(chapter.spine)
     } catch {
       throw QuireError(error)
     }
+    // The layout reads a picture for its size and the renderer for its pixels: once.
+    document.resources = RememberedResources(document.resources)
     do {
       typesetter = try Typesetter(document: document, options: settings.layoutOptions)
     } catch {
