@@ -104,3 +104,33 @@ package indirect enum FirstLineStyle: Sendable, Hashable, Codable {
     }
   }
 }
+
+extension ComputedStyle {
+  /// Hashes the values that tell a book's styles apart (font, size, weight, slant, colour,
+  /// alignment, spacing, white space, decoration); `==` still compares every value, so equal
+  /// styles hash equally and unequal ones that agree on these only share a bucket. A style
+  /// holds ~60 values, arrays and nested styles: hashing all of them cost ~8 K instructions
+  /// a lookup in the typesetter's table of a chapter's run styles (ChapterFlow), where a
+  /// book holds a few dozen distinct styles.
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(fontFamilies.first)
+    hasher.combine(fontSize)
+    hasher.combine(italic)
+    hasher.combine(fontWeight)
+    hasher.combine(smallCaps)
+    hasher.combine(textAlign)
+    hasher.combine(textIndent)
+    hasher.combine(textTransform)
+    hasher.combine(margin)
+    hasher.combine(padding)
+    hasher.combine(lineHeight)
+    hasher.combine(whiteSpace)
+    hasher.combine(verticalAlign)
+    hasher.combine(hyphens)
+    hasher.combine(direction)
+    hasher.combine(color)
+    hasher.combine(underline)
+    hasher.combine(lineThrough)
+    hasher.combine(firstLine != nil)
+  }
+}

@@ -299,19 +299,14 @@ struct StyleResolver {
     self.onStack = [Bool](repeating: false, count: tree.nodes.count)
     var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
     // One pass over every child list: previous element sibling and last-child flags.
-    for (parent, node) in tree.nodes.enumerated() where node.kind == .element {
+    for parent in tree.nodes.indices where tree.nodes[parent].kind == .element {
       var prev: Int? = nil
       var lastElement: Int? = nil
-      for child in node.children where tree.nodes[child].kind == .element {
+      for child in tree.nodes[parent].children where tree.nodes[child].kind == .element {
         let c = tree.nodes[child]
-        var classes: [String] = []
-        for name in (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }) {
-          guard classes.count < MatchLimits.maxClassesPerElement else { break }
-          let s = String(name)
-          if !classes.contains(s) { classes.append(s) }
-        }
         subjects[child] = SelectorSubject(
-          name: c.name, id: c.attribute("id"), classes: classes,
+          name: c.name, id: c.attribute("id"),
+          classes: Self.classNames(c.attribute("class") ?? ""),
           parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
         prev = child
         lastElement = child
@@ -358,12 +353,12 @@ struct StyleResolver {
   func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
     guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
     if sel.compounds.count == 1 { return true }
-    var failed = Set<Int>()
+    var failed = FailedPairs()
     return match(sel, sel.compounds.count - 1, e, &failed, &memo)
   }
 
   private func match(
-    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout FailedPairs, _ memo: inout SiblingMemo
   ) -> Bool {
     let key = k &* tree.nodes.count &+ e
     if failed.contains(key) { return false }
@@ -396,7 +391,7 @@ struct StyleResolver {
   /// S(e) = M(prev e) or S(prev e): with the rule's memo, a long sibling list costs one
   /// step per element, not a scan back to its start for each (quadratic).
   private func previousSiblingMatches(
-    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout FailedPairs, _ memo: inout SiblingMemo
   ) -> Bool {
     var chain: [Int] = []
     var x = e
@@ -487,6 +482,7 @@ struct StyleResolver {
     var weighted: [Weighted] = []
     var pseudo: [PseudoElement: [Weighted]] = [:]
     var own: [Int32] = []
+    weighted.reserveCapacity(32)
     for idx in Self.firstOccurrences(candidates(e, s)) {
       let r = rules.rules[idx]
       if !reference {
@@ -524,6 +520,30 @@ struct StyleResolver {
 }
 
 extension StyleResolver {
+  /// The names in a `class` attribute, split at white space, without repeats, at most
+  /// `MatchLimits.maxClassesPerElement`. ASCII values (nearly all) are split on their UTF-8
+  /// bytes: the ASCII white space of `Character.isWhitespace` is U+0009…U+000D and U+0020,
+  /// so the result is the same as the general path's without reading graphemes.
+  static func classNames(_ value: String) -> [String] {
+    var classes: [String] = []
+    func add<S: StringProtocol>(_ name: S) -> Bool {
+      guard classes.count < MatchLimits.maxClassesPerElement else { return false }
+      let s = String(name)
+      if !classes.contains(s) { classes.append(s) }
+      return true
+    }
+    if value.utf8.allSatisfy({ $0 < 0x80 }) {
+      for name in value.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
+        guard add(Substring(name)) else { break }
+      }
+    } else {
+      for name in value.split(whereSeparator: { $0.isWhitespace }) {
+        guard add(name) else { break }
+      }
+    }
+    return classes
+  }
+
   /// `candidates` without repeats, in the order found. An element meets a handful of
   /// candidates: comparing each with those kept is cheaper than hashing them into a Set
   /// (~800 instructions an insert, with its allocation); long lists still use one.
@@ -536,6 +556,33 @@ extension StyleResolver {
     out.reserveCapacity(candidates.count)
     for c in candidates where !out.contains(c) { out.append(c) }
     return out
+  }
+}
+
+/// The (compound, element) pairs one selector check found not to match (the memo that keeps
+/// right-to-left matching polynomial). A check meets a few: they are kept in a short array
+/// scanned linearly, and move to a Set once there are more than `maxScanned` (so a deep or
+/// wide check stays linear).
+struct FailedPairs {
+  static let maxScanned = 16
+  private var few: [Int] = []
+  private var many: Set<Int>? = nil
+
+  func contains(_ key: Int) -> Bool {
+    if let many { return many.contains(key) }
+    return few.contains(key)
+  }
+
+  mutating func insert(_ key: Int) {
+    if many != nil {
+      many?.insert(key)
+      return
+    }
+    few.append(key)
+    if few.count > Self.maxScanned {
+      many = Set(few)
+      few = []
+    }
   }
 }
 
