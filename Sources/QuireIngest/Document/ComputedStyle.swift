@@ -106,11 +106,12 @@ package indirect enum FirstLineStyle: Sendable, Hashable, Codable {
 }
 
 extension ComputedStyle {
-  /// Hashes the values that tell a book's styles apart (font, size, weight, slant, colour,
-  /// alignment, spacing, white space, decoration); `==` still compares every value, so equal
-  /// styles hash equally and unequal ones that agree on these only share a bucket. A style
-  /// holds ~60 values, arrays and nested styles: hashing all of them cost ~8 K instructions
-  /// a lookup in the typesetter's table of a chapter's run styles (ChapterFlow), where a
+  /// Hashes the values that tell a book's styles apart (first family, size, weight, slant,
+  /// colour, decoration, line height, indent, top and left margin, direction); `==` still
+  /// compares every value, so equal styles hash equally and unequal ones that agree on these
+  /// only share a bucket. A style holds ~60 values, arrays and nested styles, and its
+  /// keyword enums hash their raw strings: hashing all of them cost ~8 K instructions a
+  /// lookup in the typesetter's table of a chapter's run styles (ChapterFlow), where a
   /// book holds a few dozen distinct styles.
   package func hash(into hasher: inout Hasher) {
     hasher.combine(fontFamilies.first)
@@ -118,19 +119,14 @@ extension ComputedStyle {
     hasher.combine(italic)
     hasher.combine(fontWeight)
     hasher.combine(smallCaps)
-    hasher.combine(textAlign)
-    hasher.combine(textIndent)
-    hasher.combine(textTransform)
-    hasher.combine(margin)
-    hasher.combine(padding)
-    hasher.combine(lineHeight)
-    hasher.combine(whiteSpace)
-    hasher.combine(verticalAlign)
-    hasher.combine(hyphens)
-    hasher.combine(direction)
     hasher.combine(color)
     hasher.combine(underline)
     hasher.combine(lineThrough)
+    hasher.combine(lineHeight)
+    hasher.combine(textIndent)
+    hasher.combine(margin.top)
+    hasher.combine(margin.left)
+    hasher.combine(direction.map { $0 == .rtl ? 2 : 1 } ?? 0)
     hasher.combine(firstLine != nil)
   }
 }

@@ -145,6 +145,9 @@ struct ChapterBuilder {
   private let ordinals: [Int32]
   /// Computed styles by parent, `dir` and matched rules (Style/Cascade.swift).
   private(set) var sharing = StyleSharing()
+  /// Computed styles shared with the book's other chapters (`BookStyleSharing`), behind
+  /// `sharing`; nil: this chapter's only.
+  var bookSharing: BookStyleSharing? = nil
   /// The last `StyleContext.shareID` given out (the document's context is 0).
   private var lastShareID = 0
 
@@ -286,7 +289,15 @@ struct ChapterBuilder {
     }
     guard sharesStyles, inline.isEmpty && hints.isEmpty else { return (matched, compute()) }
     let key = StyleSharing.Key(parent: parent.shareID, dir: dir, rules: matched.rules)
-    return (matched, sharing.style(key, compute: compute))
+    let book = bookSharing
+    return (
+      matched,
+      sharing.style(key) {
+        guard let book else { return compute() }
+        let key = BookStyleSharing.Key(parent: parent.style, dir: dir, rules: matched.rules)
+        return book.style(key, compute: compute)
+      }
+    )
   }
 
   /// After an element's content: its `::after`, then the end of what it opened.

@@ -130,7 +130,8 @@ package struct ChapterConverter: Sendable {
     }
 
     // Style sheets, in document order. Chapters of one book link the same sheets, so the
-    // parsed rules are cached per converter, keyed by what the document links.
+    // parsed rules are cached per converter, keyed by what the document links, and parsed
+    // once even when workers ask for them at the same moment (`StyleCache`).
     var sources: [(href: String?, text: String?)] = []
     if options.publisherStyles {
       var stack = [tree.root]
@@ -184,6 +185,7 @@ package struct ChapterConverter: Sendable {
       href: source.href, publisherStyles: options.publisherStyles)
     builder.blockifiesPositioned = source.rendition?.isFixed == true
     builder.sharesStyles = sharesStyles
+    builder.bookSharing = sharesStyles ? styles.sharing : nil
     builder.build()
     warnings += builder.mathReport.diagnostics(file: source.href, spine: source.spineIndex)
     if builder.resolver.budgetExhausted {
@@ -222,6 +224,8 @@ struct CachedStyles: Sendable {
   var warnings: [String]
   /// Whether the author sheets hold any rule.
   var authored = false
+  /// Computed styles shared by the chapters that use these rules.
+  let sharing = BookStyleSharing()
 }
 
 /// Parsed style sheets by the list of sheets a document links. Chapters are converted in

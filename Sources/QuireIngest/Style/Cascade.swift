@@ -38,7 +38,10 @@
 // without a style attribute or presentational hints whose parent, `dir` and matched rules
 // equal an earlier sibling's takes that sibling's computed style. Matching still runs for
 // every element, so structural pseudo-classes and sibling combinators need no special case:
-// they change the matched rules, hence the key.
+// they change the matched rules, hence the key. Behind that per-chapter memo, the chapters
+// of a book that link the same sheets share one keyed by the parent's style by value
+// (`BookStyleSharing`): chapter after chapter repeats the same `body`, section and
+// paragraph styles, and computes each once for the book.
 
 import Foundation
 import QuireCore
@@ -48,7 +51,7 @@ enum Display: Sendable, Hashable {
 }
 
 /// The computed style of one element, with the few values Document does not carry.
-struct ElementStyle: Sendable {
+struct ElementStyle: Sendable, Equatable {
   var computed = ComputedStyle()
   var display: Display = .inline
   var listStyle: CounterStyle = .disc
@@ -351,7 +354,8 @@ struct StyleResolver {
   /// `sel` against `e`; `memo` carries what `~` scans learnt across elements (when its
   /// `rule` is set).
   func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
-    guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
+    let n = sel.compounds.count
+    guard n > 0, compoundMatches(sel.compounds[n - 1], e) else { return false }
     if sel.compounds.count == 1 { return true }
     var failed = FailedPairs()
     return match(sel, sel.compounds.count - 1, e, &failed, &memo)
@@ -483,10 +487,11 @@ struct StyleResolver {
     var pseudo: [PseudoElement: [Weighted]] = [:]
     var own: [Int32] = []
     weighted.reserveCapacity(32)
+    own.reserveCapacity(16)
     for idx in Self.firstOccurrences(candidates(e, s)) {
-      let r = rules.rules[idx]
+      // The rule is bound (its selector and declarations retained) only once it matched.
       if !reference {
-        if budgetExhausted && r.origin != 0 { continue }
+        if budgetExhausted && rules.rules[idx].origin != 0 { continue }
         guard rules.ancestorKeys[idx].allSatisfy(filter.mayContain) else { continue }
       }
       selectorChecks += 1
@@ -496,9 +501,10 @@ struct StyleResolver {
       var memo = siblingMemo
       siblingMemo = SiblingMemo()
       if !reference { memo.rule = idx }
-      let matched = matches(r.selector, e, &memo)
+      let matched = matches(rules.rules[idx].selector, e, &memo)
       siblingMemo = memo
       guard matched else { continue }
+      let r = rules.rules[idx]
       let target = r.selector.compounds.last?.pseudoElement
       if target == nil { own.append(Int32(idx)) }
       for (i, d) in r.declarations.enumerated() {
@@ -655,6 +661,48 @@ struct StyleSharing {
     let s = compute()
     if styles.count >= Self.maxEntries { styles.removeAll(keepingCapacity: true) }
     styles[key] = s
+    return s
+  }
+}
+
+/// Computed styles shared by a book's chapters (those that link the same style sheets, so
+/// rule numbers mean the same rules): the second level behind `StyleSharing`, which shares
+/// only under one parent element. Keyed by the parent's style by value (what the
+/// computation reads: the chapters of a book repeat the same few parents, `body`, a
+/// section, a paragraph), its `dir` and the matched rules. The hash reads the parent's
+/// computed style only (its partial hash, ComputedStyle.swift); equality compares every
+/// value. Chapters are converted in parallel, hence the mutex; the lock is not held while a
+/// style is computed (the computation is a pure function of the key, so whichever worker
+/// stores it stores the same value). Bounded like `StyleSharing`.
+final class BookStyleSharing: Sendable {
+  struct Key: Hashable {
+    var parent: ElementStyle
+    var dir: UInt8
+    var rules: [Int32]
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(parent.computed)
+      hasher.combine(dir)
+      hasher.combine(rules)
+    }
+  }
+  static let maxEntries = 4_096
+  private let styles = Mutex<[Key: ElementStyle]>([:])
+  private let answered = Mutex(0)
+  /// Lookups answered from the memo (tests and profiles).
+  var hits: Int { answered.withLock { $0 } }
+
+  /// The style for `key`, computing and remembering it when it is not known.
+  func style(_ key: Key, compute: () -> ElementStyle) -> ElementStyle {
+    if let s = styles.withLock({ $0[key] }) {
+      answered.withLock { $0 += 1 }
+      return s
+    }
+    let s = compute()
+    styles.withLock { styles in
+      if styles.count >= Self.maxEntries { styles.removeAll(keepingCapacity: true) }
+      styles[key] = s
+    }
     return s
   }
 }
