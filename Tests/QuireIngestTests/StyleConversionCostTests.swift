@@ -94,15 +94,19 @@ import Testing
         data: Data(
           "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>\(xhtml)</body></html>".utf8))
     ).chapter
-    return chapter.blocks.flatMap { b in
-      b.inlines.map { inline -> String in
+    var out: [String] = []
+    var stack = Array(chapter.blocks.reversed())
+    while let b = stack.popLast() {
+      for inline in b.inlines {
         switch inline {
-        case .text(let r): return r.text
-        case .lineBreak: return "|"
-        default: return "?"
+        case .text(let r): out.append(r.text)
+        case .lineBreak: out.append("|")
+        default: out.append("?")
         }
       }
+      stack.append(contentsOf: b.children.reversed())
     }
+    return out
   }
 
   /// CR LF, CR and LF each break a line once; the newline right after `<pre>` goes (CR LF
