@@ -76,6 +76,44 @@ import Testing
       })
   }
 
+  /// Chapters of one book share computed styles by the parent's value
+  /// (`BookStyleSharing`): the second chapter's `html`, `body` and paragraphs take the
+  /// first's, a paragraph under another parent does not, and every style equals one
+  /// computed apart.
+  @Test func chaptersShareStylesByParentValue() {
+    let css = "p { margin: 1em 0 } .c p { color: red } p + p { text-indent: 1em }"
+    let converter = ChapterConverter(
+      options: IngestOptions(), bookLanguage: nil,
+      loadResource: { $0 == "OPS/s.css" ? Data(css.utf8) : nil })
+    var plain = converter
+    plain.sharesStyles = false
+    func source(_ i: Int, _ body: String) -> ChapterSource {
+      let xhtml = """
+        <html xmlns="http://www.w3.org/1999/xhtml"><head>
+        <link rel="stylesheet" href="s.css"/></head><body>\(body)</body></html>
+        """
+      return ChapterSource(
+        spineIndex: i, href: "OPS/c\(i).xhtml", mediaType: "application/xhtml+xml",
+        linear: true, data: Data(xhtml.utf8))
+    }
+    let chapters = [
+      source(0, "<p>a</p><p>b</p>"),
+      source(1, "<p>c</p><p>d</p><div class='c'><p>e</p><p>f</p></div><p dir='rtl'>g</p>"),
+    ]
+    var shared: [[String]] = []
+    for c in chapters {
+      shared.append(Self.styles(converter.convert(c).chapter.blocks))
+      #expect(shared.last == Self.styles(plain.convert(c).chapter.blocks))
+    }
+    #expect(shared[1].contains { $0.hasPrefix("block p") && $0.contains("r: 255") })
+    let cached = converter.styleCache.styles("L:OPS/s.css") {
+      Issue.record("the sheet was not cached under its link")
+      return CachedStyles(rules: RuleSet(), fontFaces: [], warnings: [])
+    }
+    // html, body, the first and the second paragraph of chapter two.
+    #expect(cached.sharing.hits >= 4)
+  }
+
   /// The memo is bounded and counts what it answered.
   @Test func siblingsHitTheMemo() {
     var sharing = StyleSharing()

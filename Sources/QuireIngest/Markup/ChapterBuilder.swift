@@ -145,6 +145,9 @@ struct ChapterBuilder {
   private let ordinals: [Int32]
   /// Computed styles by parent, `dir` and matched rules (Style/Cascade.swift).
   private(set) var sharing = StyleSharing()
+  /// Computed styles shared with the book's other chapters (`BookStyleSharing`), behind
+  /// `sharing`; nil: this chapter's only.
+  var bookSharing: BookStyleSharing? = nil
   /// The last `StyleContext.shareID` given out (the document's context is 0).
   private var lastShareID = 0
 
@@ -184,12 +187,14 @@ struct ChapterBuilder {
         var ctx = contexts.removeLast()
         exitElement(n, &ctx)
       case .enter(let n):
-        let node = tree.nodes[n]
-        let parent = contexts[contexts.count - 1]
-        if node.kind == .text {
-          appendText(node.text, parent)
+        // Text (most nodes) reads its parent's context in place: binding it, or the node,
+        // copies every field.
+        if tree.nodes[n].kind == .text {
+          appendText(tree.nodes[n].text, contexts[contexts.count - 1])
           continue
         }
+        let node = tree.nodes[n]
+        let parent = contexts[contexts.count - 1]
         if ["head", "script", "style", "title", "template"].contains(node.name) { continue }
         let (matched, computed) = elementStyle(n, node, parent: parent)
         var style = computed
@@ -284,7 +289,15 @@ struct ChapterBuilder {
     }
     guard sharesStyles, inline.isEmpty && hints.isEmpty else { return (matched, compute()) }
     let key = StyleSharing.Key(parent: parent.shareID, dir: dir, rules: matched.rules)
-    return (matched, sharing.style(key, compute: compute))
+    let book = bookSharing
+    return (
+      matched,
+      sharing.style(key) {
+        guard let book else { return compute() }
+        let key = BookStyleSharing.Key(parent: parent.style, dir: dir, rules: matched.rules)
+        return book.style(key, compute: compute)
+      }
+    )
   }
 
   /// After an element's content: its `::after`, then the end of what it opened.
@@ -559,8 +572,11 @@ struct ChapterBuilder {
   }
 
   private mutating func appendText(_ text: String, _ ctx: StyleContext) {
-    let style = FirstLineCascade.attach(
-      ctx.firstLine.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(ctx.style.computed))
+    var style = Self.inlineStyle(ctx.style.computed)
+    // Nearly always no first line: the style is not copied once more to attach none.
+    if let first = ctx.firstLine {
+      style = FirstLineCascade.attach(Self.inlineStyle(first.computed), to: style)
+    }
     frames[frames.count - 1].pending.append(
       .text(text, style, link: ctx.link, lang: ctx.lang))
   }
@@ -1010,12 +1026,24 @@ struct ChapterBuilder {
 
   /// The number of Unicode scalars in `s`: its UTF-8 bytes that are not continuation bytes
   /// (a String's UTF-8 is valid). `unicodeScalars.count` decodes every scalar, ~10
-  /// instructions a byte on a chapter's long text runs.
+  /// instructions a byte on a chapter's long text runs; this counts eight bytes a step (a
+  /// continuation byte is 10xxxxxx: bit 7 set, bit 6 clear).
   static func scalarCount(_ s: String) -> Int {
     var s = s
     return s.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return 0 }
+      let raw = UnsafeRawPointer(base)
       var n = 0
-      for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+      var i = 0
+      while i + 8 <= bytes.count {
+        let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        n += 8 - (w & ~(w << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+        i += 8
+      }
+      while i < bytes.count {
+        if bytes[i] & 0xC0 != 0x80 { n += 1 }
+        i += 1
+      }
       return n
     }
   }
@@ -1239,32 +1267,55 @@ private struct WhiteSpaceCollapser {
     }
   }
 
+  /// `pre` and `pre-wrap`: text kept as is, each newline (CR LF, LF or CR) a forced break,
+  /// and a first newline right after `<pre>` dropped. Split on the source's UTF-8 bytes (the
+  /// breaks are ASCII, so every piece between them is valid UTF-8 as it stands).
   private mutating func addPreserved(
     _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
   ) {
-    var s = raw.replacingOccurrences(of: "\r\n", with: "\n")
-    if isPre && atStart && s.hasPrefix("\n") { s.removeFirst() }
-    var buf = String.UnicodeScalarView()
-    for c in s.unicodeScalars {
-      if c == "\n" || c == "\r" {
-        if !buf.isEmpty {
-          pieces.append(
-            .text(
-              String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
-          )
+    var source = raw
+    let dropsFirstNewline = isPre && atStart
+    var parts: [String?] = []  // nil: a newline
+    var isEmpty = true
+    source.withUTF8 { bytes in
+      var i = 0
+      if dropsFirstNewline, let first = bytes.first {
+        if first == 0x0A {
+          i = 1
+        } else if first == 0x0D, bytes.count > 1, bytes[1] == 0x0A {
+          i = 2
         }
-        buf = String.UnicodeScalarView()
-        pieces.append(.lineBreak(st, fromNewline: true))
-      } else {
-        buf.append(c)
+      }
+      isEmpty = i == bytes.count
+      var start = i
+      while i < bytes.count {
+        let c = bytes[i]
+        guard c == 0x0A || c == 0x0D else {
+          i += 1
+          continue
+        }
+        if start < i {
+          parts.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+        }
+        parts.append(nil)
+        i += c == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+        start = i
+      }
+      if start < bytes.count {
+        parts.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
       }
     }
-    if !buf.isEmpty {
-      pieces.append(
-        .text(String(buf), st, link: link, lang: lang, collapsibleTail: false, generated: generated)
-      )
+    for part in parts {
+      if let text = part {
+        pieces.append(
+          .text(text, st, link: link, lang: lang, collapsibleTail: false, generated: generated))
+      } else {
+        pieces.append(.lineBreak(st, fromNewline: true))
+      }
     }
-    if !s.isEmpty {
+    if !isEmpty {
       lastWasSpace = false
       atStart = false
     }

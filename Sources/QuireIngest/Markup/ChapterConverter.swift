@@ -130,7 +130,8 @@ package struct ChapterConverter: Sendable {
     }
 
     // Style sheets, in document order. Chapters of one book link the same sheets, so the
-    // parsed rules are cached per converter, keyed by what the document links.
+    // parsed rules are cached per converter, keyed by what the document links, and parsed
+    // once even when workers ask for them at the same moment (`StyleCache`).
     var sources: [(href: String?, text: String?)] = []
     if options.publisherStyles {
       var stack = [tree.root]
@@ -155,10 +156,7 @@ package struct ChapterConverter: Sendable {
     }
     let key = sources.map { s in s.href.map { "L:" + $0 } ?? "S:\(source.href):\(s.text!)" }
       .joined(separator: "\u{0}")
-    let styles: CachedStyles
-    if let hit = styleCache.get(key) {
-      styles = hit
-    } else {
+    let styles = styleCache.styles(key) {
       var rules = RuleSet()
       rules.add(UserAgentSheet.sheet, origin: 0)
       var author = StyleSheet()
@@ -171,10 +169,9 @@ package struct ChapterConverter: Sendable {
         }
       }
       rules.add(author, origin: 1)
-      styles = CachedStyles(
+      return CachedStyles(
         rules: rules, fontFaces: author.fontFaces, warnings: author.warnings + rules.warnings,
         authored: !author.rules.isEmpty)
-      styleCache.set(key, styles)
     }
     let rules = styles.rules
     let fontFaces = styles.fontFaces
@@ -188,6 +185,7 @@ package struct ChapterConverter: Sendable {
       href: source.href, publisherStyles: options.publisherStyles)
     builder.blockifiesPositioned = source.rendition?.isFixed == true
     builder.sharesStyles = sharesStyles
+    builder.bookSharing = sharesStyles ? styles.sharing : nil
     builder.build()
     warnings += builder.mathReport.diagnostics(file: source.href, spine: source.spineIndex)
     if builder.resolver.budgetExhausted {
@@ -226,22 +224,44 @@ struct CachedStyles: Sendable {
   var warnings: [String]
   /// Whether the author sheets hold any rule.
   var authored = false
+  /// Computed styles shared by the chapters that use these rules.
+  let sharing = BookStyleSharing()
 }
 
 /// Parsed style sheets by the list of sheets a document links. Chapters are converted in
-/// parallel, hence the mutex.
+/// parallel: the first chapter that needs a list parses it while the others that need the
+/// same list wait for its result (one slot, with its own lock, per list), so a book's sheets
+/// are parsed once however many workers start at the same moment. Parsing different lists
+/// does not serialize.
 final class StyleCache: Sendable {
-  private let entries = Mutex<[String: CachedStyles]>([:])
-  static let maxEntries = 64
-
-  func get(_ key: String) -> CachedStyles? {
-    entries.withLock { $0[key] }
+  /// One list's parsed styles, filled by the first chapter that needs them.
+  private final class Slot: Sendable {
+    let styles = Mutex<CachedStyles?>(nil)
   }
+  private let slots = Mutex<[String: Slot]>([:])
+  static let maxEntries = 64
+  /// Lists parsed so far (tests: each list once).
+  private let parses = Mutex(0)
 
-  func set(_ key: String, _ value: CachedStyles) {
-    entries.withLock { entries in
-      if entries.count >= Self.maxEntries { entries.removeAll() }
-      entries[key] = value
+  /// How many times a list was parsed.
+  var parseCount: Int { parses.withLock { $0 } }
+
+  /// The styles for `key`: cached, else parsed here by `parse` (other callers with the same
+  /// key wait for it).
+  func styles(_ key: String, parse: () -> CachedStyles) -> CachedStyles {
+    let slot = slots.withLock { slots in
+      if let s = slots[key] { return s }
+      if slots.count >= Self.maxEntries { slots.removeAll() }
+      let s = Slot()
+      slots[key] = s
+      return s
+    }
+    return slot.styles.withLock { cached in
+      if let cached { return cached }
+      let parsed = parse()
+      parses.withLock { $0 += 1 }
+      cached = parsed
+      return parsed
     }
   }
 }

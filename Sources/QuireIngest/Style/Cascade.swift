@@ -38,7 +38,10 @@
 // without a style attribute or presentational hints whose parent, `dir` and matched rules
 // equal an earlier sibling's takes that sibling's computed style. Matching still runs for
 // every element, so structural pseudo-classes and sibling combinators need no special case:
-// they change the matched rules, hence the key.
+// they change the matched rules, hence the key. Behind that per-chapter memo, the chapters
+// of a book that link the same sheets share one keyed by the parent's style by value
+// (`BookStyleSharing`): chapter after chapter repeats the same `body`, section and
+// paragraph styles, and computes each once for the book.
 
 import Foundation
 import QuireCore
@@ -48,7 +51,7 @@ enum Display: Sendable, Hashable {
 }
 
 /// The computed style of one element, with the few values Document does not carry.
-struct ElementStyle: Sendable {
+struct ElementStyle: Sendable, Equatable {
   var computed = ComputedStyle()
   var display: Display = .inline
   var listStyle: CounterStyle = .disc
@@ -299,19 +302,14 @@ struct StyleResolver {
     self.onStack = [Bool](repeating: false, count: tree.nodes.count)
     var subjects = [SelectorSubject?](repeating: nil, count: tree.nodes.count)
     // One pass over every child list: previous element sibling and last-child flags.
-    for (parent, node) in tree.nodes.enumerated() where node.kind == .element {
+    for parent in tree.nodes.indices where tree.nodes[parent].kind == .element {
       var prev: Int? = nil
       var lastElement: Int? = nil
-      for child in node.children where tree.nodes[child].kind == .element {
+      for child in tree.nodes[parent].children where tree.nodes[child].kind == .element {
         let c = tree.nodes[child]
-        var classes: [String] = []
-        for name in (c.attribute("class") ?? "").split(whereSeparator: { $0.isWhitespace }) {
-          guard classes.count < MatchLimits.maxClassesPerElement else { break }
-          let s = String(name)
-          if !classes.contains(s) { classes.append(s) }
-        }
         subjects[child] = SelectorSubject(
-          name: c.name, id: c.attribute("id"), classes: classes,
+          name: c.name, id: c.attribute("id"),
+          classes: Self.classNames(c.attribute("class") ?? ""),
           parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
         prev = child
         lastElement = child
@@ -356,14 +354,15 @@ struct StyleResolver {
   /// `sel` against `e`; `memo` carries what `~` scans learnt across elements (when its
   /// `rule` is set).
   func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
-    guard let last = sel.compounds.last, compoundMatches(last, e) else { return false }
+    let n = sel.compounds.count
+    guard n > 0, compoundMatches(sel.compounds[n - 1], e) else { return false }
     if sel.compounds.count == 1 { return true }
-    var failed = Set<Int>()
+    var failed = FailedPairs()
     return match(sel, sel.compounds.count - 1, e, &failed, &memo)
   }
 
   private func match(
-    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout FailedPairs, _ memo: inout SiblingMemo
   ) -> Bool {
     let key = k &* tree.nodes.count &+ e
     if failed.contains(key) { return false }
@@ -396,7 +395,7 @@ struct StyleResolver {
   /// S(e) = M(prev e) or S(prev e): with the rule's memo, a long sibling list costs one
   /// step per element, not a scan back to its start for each (quadratic).
   private func previousSiblingMatches(
-    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout Set<Int>, _ memo: inout SiblingMemo
+    _ sel: Selector, _ k: Int, _ e: Int, _ failed: inout FailedPairs, _ memo: inout SiblingMemo
   ) -> Bool {
     var chain: [Int] = []
     var x = e
@@ -487,10 +486,12 @@ struct StyleResolver {
     var weighted: [Weighted] = []
     var pseudo: [PseudoElement: [Weighted]] = [:]
     var own: [Int32] = []
+    weighted.reserveCapacity(32)
+    own.reserveCapacity(16)
     for idx in Self.firstOccurrences(candidates(e, s)) {
-      let r = rules.rules[idx]
+      // The rule is bound (its selector and declarations retained) only once it matched.
       if !reference {
-        if budgetExhausted && r.origin != 0 { continue }
+        if budgetExhausted && rules.rules[idx].origin != 0 { continue }
         guard rules.ancestorKeys[idx].allSatisfy(filter.mayContain) else { continue }
       }
       selectorChecks += 1
@@ -500,9 +501,10 @@ struct StyleResolver {
       var memo = siblingMemo
       siblingMemo = SiblingMemo()
       if !reference { memo.rule = idx }
-      let matched = matches(r.selector, e, &memo)
+      let matched = matches(rules.rules[idx].selector, e, &memo)
       siblingMemo = memo
       guard matched else { continue }
+      let r = rules.rules[idx]
       let target = r.selector.compounds.last?.pseudoElement
       if target == nil { own.append(Int32(idx)) }
       for (i, d) in r.declarations.enumerated() {
@@ -524,6 +526,30 @@ struct StyleResolver {
 }
 
 extension StyleResolver {
+  /// The names in a `class` attribute, split at white space, without repeats, at most
+  /// `MatchLimits.maxClassesPerElement`. ASCII values (nearly all) are split on their UTF-8
+  /// bytes: the ASCII white space of `Character.isWhitespace` is U+0009…U+000D and U+0020,
+  /// so the result is the same as the general path's without reading graphemes.
+  static func classNames(_ value: String) -> [String] {
+    var classes: [String] = []
+    func add<S: StringProtocol>(_ name: S) -> Bool {
+      guard classes.count < MatchLimits.maxClassesPerElement else { return false }
+      let s = String(name)
+      if !classes.contains(s) { classes.append(s) }
+      return true
+    }
+    if value.utf8.allSatisfy({ $0 < 0x80 }) {
+      for name in value.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
+        guard add(Substring(name)) else { break }
+      }
+    } else {
+      for name in value.split(whereSeparator: { $0.isWhitespace }) {
+        guard add(name) else { break }
+      }
+    }
+    return classes
+  }
+
   /// `candidates` without repeats, in the order found. An element meets a handful of
   /// candidates: comparing each with those kept is cheaper than hashing them into a Set
   /// (~800 instructions an insert, with its allocation); long lists still use one.
@@ -536,6 +562,33 @@ extension StyleResolver {
     out.reserveCapacity(candidates.count)
     for c in candidates where !out.contains(c) { out.append(c) }
     return out
+  }
+}
+
+/// The (compound, element) pairs one selector check found not to match (the memo that keeps
+/// right-to-left matching polynomial). A check meets a few: they are kept in a short array
+/// scanned linearly, and move to a Set once there are more than `maxScanned` (so a deep or
+/// wide check stays linear).
+struct FailedPairs {
+  static let maxScanned = 16
+  private var few: [Int] = []
+  private var many: Set<Int>? = nil
+
+  func contains(_ key: Int) -> Bool {
+    if let many { return many.contains(key) }
+    return few.contains(key)
+  }
+
+  mutating func insert(_ key: Int) {
+    if many != nil {
+      many?.insert(key)
+      return
+    }
+    few.append(key)
+    if few.count > Self.maxScanned {
+      many = Set(few)
+      few = []
+    }
   }
 }
 
@@ -608,6 +661,48 @@ struct StyleSharing {
     let s = compute()
     if styles.count >= Self.maxEntries { styles.removeAll(keepingCapacity: true) }
     styles[key] = s
+    return s
+  }
+}
+
+/// Computed styles shared by a book's chapters (those that link the same style sheets, so
+/// rule numbers mean the same rules): the second level behind `StyleSharing`, which shares
+/// only under one parent element. Keyed by the parent's style by value (what the
+/// computation reads: the chapters of a book repeat the same few parents, `body`, a
+/// section, a paragraph), its `dir` and the matched rules. The hash reads the parent's
+/// computed style only (its partial hash, ComputedStyle.swift); equality compares every
+/// value. Chapters are converted in parallel, hence the mutex; the lock is not held while a
+/// style is computed (the computation is a pure function of the key, so whichever worker
+/// stores it stores the same value). Bounded like `StyleSharing`.
+final class BookStyleSharing: Sendable {
+  struct Key: Hashable {
+    var parent: ElementStyle
+    var dir: UInt8
+    var rules: [Int32]
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(parent.computed)
+      hasher.combine(dir)
+      hasher.combine(rules)
+    }
+  }
+  static let maxEntries = 4_096
+  private let styles = Mutex<[Key: ElementStyle]>([:])
+  private let answered = Mutex(0)
+  /// Lookups answered from the memo (tests and profiles).
+  var hits: Int { answered.withLock { $0 } }
+
+  /// The style for `key`, computing and remembering it when it is not known.
+  func style(_ key: Key, compute: () -> ElementStyle) -> ElementStyle {
+    if let s = styles.withLock({ $0[key] }) {
+      answered.withLock { $0 += 1 }
+      return s
+    }
+    let s = compute()
+    styles.withLock { styles in
+      if styles.count >= Self.maxEntries { styles.removeAll(keepingCapacity: true) }
+      styles[key] = s
+    }
     return s
   }
 }

@@ -48,7 +48,7 @@ enum GeneratedLimits {
 }
 
 /// The generated-content part of an element's computed style.
-struct GeneratedStyle: Sendable {
+struct GeneratedStyle: Sendable, Equatable {
   var content: ContentValue = .normal
   /// nil when not declared (`none` is the empty list).
   var counterReset: [CounterChange]? = nil

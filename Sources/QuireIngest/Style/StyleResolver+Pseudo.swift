@@ -23,26 +23,26 @@ extension StyleResolver {
     _ subjects: inout [SelectorSubject?], tree: MarkupTree, language: String?
   ) {
     let rootLang = language.flatMap { $0.isEmpty ? nil : $0.lowercased() }
-    var typeCounts: [String: Int] = [:]
-    for (parent, node) in tree.nodes.enumerated() where node.kind == .element || parent == 0 {
-      let elements = node.children.filter { tree.nodes[$0].kind == .element }
-      typeCounts.removeAll(keepingCapacity: true)
-      for c in elements { typeCounts[tree.nodes[c].name, default: 0] += 1 }
-      var seen: [String: Int] = [:]
+    var names = SiblingNames()
+    var elements: [Int] = []
+    for parent in tree.nodes.indices
+    where tree.nodes[parent].kind == .element || parent == tree.root {
+      elements.removeAll(keepingCapacity: true)
+      for c in tree.nodes[parent].children where tree.nodes[c].kind == .element {
+        elements.append(c)
+      }
+      if elements.isEmpty { continue }
+      names.count(elements, in: tree)
       let parentLang = parent == tree.root ? rootLang : subjects[parent]?.position.lang
       for (k, c) in elements.enumerated() {
-        let child = tree.nodes[c]
         var p = SiblingPosition()
         p.index = k + 1
         p.count = elements.count
-        let typeIndex = (seen[child.name] ?? 0) + 1
-        seen[child.name] = typeIndex
-        p.typeIndex = typeIndex
-        p.typeCount = typeCounts[child.name] ?? 1
-        p.isEmpty = !child.children.contains {
+        (p.typeIndex, p.typeCount) = names.position(k)
+        p.isEmpty = !tree.nodes[c].children.contains {
           tree.nodes[$0].kind == .element || !tree.nodes[$0].text.isEmpty
         }
-        if let own = child.attribute("xml:lang") ?? child.attribute("lang") {
+        if let own = tree.nodes[c].attribute("xml:lang") ?? tree.nodes[c].attribute("lang") {
           p.lang = own.isEmpty ? nil : own.lowercased()
         } else {
           p.lang = parentLang
@@ -118,4 +118,58 @@ final class NthOfMemo {
   static let maxSteps = 2_000_000
   var positions: [Key: Positions] = [:]
   var steps = 0
+}
+
+/// Names of one child list, for `:nth-of-type` and friends: each child's name as a number
+/// in order of first appearance, and how many children bear each. A child list holds a few
+/// names, so they are found by a linear scan (no hashing, no allocation once the buffers
+/// grew); past `maxScanned` names a dictionary takes over, so a list of many distinct
+/// names stays linear.
+private struct SiblingNames {
+  static let maxScanned = 16
+  private var names: [String] = []
+  private var index: [String: Int] = [:]
+  private var totals: [Int] = []
+  private var seen: [Int] = []
+  /// Each child's name number, by position in the list.
+  private var numbers: [Int] = []
+
+  /// Numbers the names of `elements` (element nodes of `tree`, in order).
+  mutating func count(_ elements: [Int], in tree: MarkupTree) {
+    names.removeAll(keepingCapacity: true)
+    index.removeAll(keepingCapacity: true)
+    totals.removeAll(keepingCapacity: true)
+    numbers.removeAll(keepingCapacity: true)
+    for c in elements {
+      let j = number(tree.nodes[c].name)
+      totals[j] += 1
+      numbers.append(j)
+    }
+    seen.removeAll(keepingCapacity: true)
+    seen.append(contentsOf: repeatElement(0, count: names.count))
+  }
+
+  private mutating func number(_ name: String) -> Int {
+    if names.count <= Self.maxScanned {
+      if let j = names.firstIndex(of: name) { return j }
+    } else if let j = index[name] {
+      return j
+    }
+    names.append(name)
+    totals.append(0)
+    if names.count == Self.maxScanned + 1 {
+      for (j, n) in names.enumerated() { index[n] = j }
+    } else if names.count > Self.maxScanned + 1 {
+      index[name] = names.count - 1
+    }
+    return names.count - 1
+  }
+
+  /// The `k`-th child's 1-based position among the siblings with its name, and their count
+  /// (children asked in order).
+  mutating func position(_ k: Int) -> (Int, Int) {
+    let j = numbers[k]
+    seen[j] += 1
+    return (seen[j], totals[j])
+  }
 }
