@@ -200,6 +200,23 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
     #expect(fast.scalars.contains(0x1D11E) && fast.scalars.contains(0x1F600))
   }
 
+  /// A run longer than `InlineCaps.maxCollectedScalars` stops at the cap on both paths,
+  /// with the same scalars and offsets, and is flagged as dropped.
+  @Test func collectFastPathStopsAtTheCap() throws {
+    var rig = try InlineRig()
+    // Seven scalars a repeat: the cap's last scalar is an "é", not a space to trim.
+    let run = String(repeating: "abcd é ", count: InlineCaps.maxCollectedScalars / 7 + 10)
+    func collect(_ transform: TextTransform) -> CollectedText {
+      rig.collect(InlineRig.block([(run, InlineRig.style { $0.textTransform = transform })]))
+    }
+    let fast = collect(.none)
+    let general = collect(.lowercase)
+    #expect(fast.count == InlineCaps.maxCollectedScalars)
+    #expect(fast.dropped && general.dropped)
+    #expect(fast.scalars == general.scalars)
+    #expect(fast.sources == general.sources)
+  }
+
   @Test func itemizeSplitsRunsAtStyleScriptAndLevel() throws {
     var rig = try InlineRig()
     let bold = InlineRig.style { $0.fontWeight = 700 }

@@ -309,8 +309,12 @@ struct CollectedText {
     _ bytes: UnsafeBufferPointer<UInt8>, offset start: Int, step: Int, keepNewlines: Bool
   ) -> Int {
     let old = scalars.count
-    // A byte gives at most one scalar, and a CGJ comes at most once in `maxNonStarters`.
-    let room = bytes.count + bytes.count / InlineCaps.maxNonStarters + 1
+    // A byte gives at most one scalar, and a CGJ comes at most once in `maxNonStarters`;
+    // and no scalar is written once the text holds `maxCollectedScalars` (a CGJ and its
+    // mark may pass it by one), so a hostile run never reserves more than the cap.
+    let room = min(
+      bytes.count + bytes.count / InlineCaps.maxNonStarters + 1,
+      max(0, InlineCaps.maxCollectedScalars + 1 - old))
     scalars.append(contentsOf: repeatElement(0, count: room))
     sources.append(contentsOf: repeatElement(0, count: room))
     var run = PlainRun(count: old, offset: start, safe: streamSafe)
