@@ -251,6 +251,20 @@ import Testing
 }
 
 @Suite struct BreakHostileInputTests {
+  /// `ParagraphSums.size` (two comparisons in range) clamps exactly as the plain formula
+  /// does, bit for bit: NaN to 0, the ends of ±10⁷ and past them, −0, subnormals.
+  @Test func sizeClampsAsThePlainFormula() {
+    let values: [Double] = [
+      .nan, -.nan, .infinity, -.infinity, 1e7, -1e7, 1e7.nextUp, (-1e7).nextDown, 1e7.nextDown,
+      (-1e7).nextUp, 0, -0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1e300, -1e300,
+      12.5, -50, .greatestFiniteMagnitude,
+    ]
+    for x in values {
+      let plain = x.isNaN ? 0 : max(-1e7, min(1e7, x))
+      #expect(ParagraphSums.size(x).bitPattern == plain.bitPattern, "size(\(x))")
+    }
+  }
+
   /// NaN, infinite and negative sizes and line widths must not crash, hang or produce
   /// invalid breaks; ratios stay finite.
   @Test func absurdNumbersStillBreak() {

@@ -167,6 +167,56 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
 
   // MARK: itemize
 
+  /// Runs without a transform take collect's fast path (UTF-8 decoded in place); a
+  /// lowercase transform of text that is already lowercase takes the general one
+  /// (`String.unicodeScalars`, scalar by scalar) and must give the same scalars, offsets,
+  /// joiners and dropped marks: every UTF-8 length, collapsible white space (tab, CR, FF,
+  /// newline, runs of spaces), a kept newline under `pre-line`, and a storm of combining
+  /// marks (a CGJ every 30 non-starters, marks past 120 dropped).
+  @Test(arguments: [WhiteSpace.normal, .preLine])
+  func collectFastPathAgreesWithTheGeneralOne(_ ws: WhiteSpace) throws {
+    var rig = try InlineRig()
+    let storm = "a" + String(repeating: "\u{301}", count: 130)
+    let runs = [
+      "  é中𝄞 x\ty\r\u{0C}z \n w  ", "ק\u{5B8}ש ", storm, " ż\n\nõ ", "\u{1F600}",
+    ]
+    func collect(_ transform: TextTransform) -> CollectedText {
+      let st = InlineRig.style {
+        $0.whiteSpace = ws
+        $0.textTransform = transform
+      }
+      return rig.collect(InlineRig.block(runs.map { ($0, st) }))
+    }
+    let fast = collect(.none)
+    let general = collect(.lowercase)
+    #expect(fast.scalars == general.scalars)
+    #expect(fast.sources == general.sources)
+    #expect(fast.endOffset == general.endOffset)
+    #expect(fast.joinersInserted == general.joinersInserted)
+    #expect(fast.marksDropped == general.marksDropped)
+    #expect(fast.joinersInserted == 3 && fast.marksDropped == 10)
+    let kept = fast.scalars.filter { $0 == 0x2028 }.count
+    #expect(kept == (ws == .preLine ? 3 : 0))
+    #expect(fast.scalars.contains(0x1D11E) && fast.scalars.contains(0x1F600))
+  }
+
+  /// A run longer than `InlineCaps.maxCollectedScalars` stops at the cap on both paths,
+  /// with the same scalars and offsets, and is flagged as dropped.
+  @Test func collectFastPathStopsAtTheCap() throws {
+    var rig = try InlineRig()
+    // Seven scalars a repeat: the cap's last scalar is an "é", not a space to trim.
+    let run = String(repeating: "abcd é ", count: InlineCaps.maxCollectedScalars / 7 + 10)
+    func collect(_ transform: TextTransform) -> CollectedText {
+      rig.collect(InlineRig.block([(run, InlineRig.style { $0.textTransform = transform })]))
+    }
+    let fast = collect(.none)
+    let general = collect(.lowercase)
+    #expect(fast.count == InlineCaps.maxCollectedScalars)
+    #expect(fast.dropped && general.dropped)
+    #expect(fast.scalars == general.scalars)
+    #expect(fast.sources == general.sources)
+  }
+
   @Test func itemizeSplitsRunsAtStyleScriptAndLevel() throws {
     var rig = try InlineRig()
     let bold = InlineRig.style { $0.fontWeight = 700 }

@@ -34,12 +34,32 @@ struct ParagraphSums {
   init(_ items: [BreakItem]) {
     self.items = items
     let n = items.count
-    var prefix: [Prefix] = []
+    // Both arrays are written in place through their buffers: appending and then patching
+    // `nextStart` by subscript cost a uniqueness and capacity check per item and per patch
+    // (~30 instructions an item; Benchmarks/paginate-cost.md, session 15).
     var breaks: [Break] = []
-    prefix.reserveCapacity(n + 1)
-    breaks.reserveCapacity(n)
+    let prefix = [Prefix](unsafeUninitializedCapacity: n + 1) { prefix, count in
+      breaks = [Break](unsafeUninitializedCapacity: n) { breaks, made in
+        items.withUnsafeBufferPointer { items in
+          ParagraphSums.sum(items, prefix: prefix.baseAddress!, breaks: breaks.baseAddress)
+        }
+        made = n
+      }
+      count = n + 1
+    }
+    self.prefix = prefix
+    self.breaks = breaks
+  }
+
+  /// Fills `prefix` (n + 1 entries) and `breaks` (n) for `items`.
+  private static func sum(
+    _ items: UnsafeBufferPointer<BreakItem>, prefix: UnsafeMutablePointer<Prefix>,
+    breaks: UnsafeMutablePointer<Break>?
+  ) {
+    let n = items.count
     var sum = Prefix(width: 0, stretch: 0, shrink: 0, fils: 0)
-    prefix.append(sum)
+    prefix.initialize(to: sum)
+    guard let breaks, n > 0 else { return }
     var previousIsBox = false
     for i in 0..<n {
       var b = Break(kind: 0, upper: i, extra: 0, cost: 0, nextStart: n)
@@ -67,8 +87,8 @@ struct ParagraphSums {
         previousIsBox = false
       }
       if i == n - 1 { b.kind |= 5 }
-      breaks.append(b)
-      prefix.append(sum)
+      (breaks + i).initialize(to: b)
+      (prefix + i + 1).initialize(to: sum)
     }
     var following = n
     for i in stride(from: n - 1, through: 0, by: -1) {
@@ -79,17 +99,19 @@ struct ParagraphSums {
       default: break
       }
     }
-    self.prefix = prefix
-    self.breaks = breaks
   }
 
   var count: Int { items.count }
 
   /// Sizes from untrusted layout: NaN counts as 0, infinities and huge values are clamped
   /// to ±10⁷ px so sums stay finite (negative widths, e.g. kerns, are kept).
+  /// In range (every size of a real book) this costs two floating-point comparisons: NaN
+  /// fails the first one and only then is told from −∞ (`isNaN` first compiled to ten
+  /// integer instructions per call, three calls an item).
   @inline(__always)
   static func size(_ x: Double) -> Double {
-    x.isNaN ? 0 : max(-1e7, min(1e7, x))
+    if x > -1e7 { return x < 1e7 ? x : 1e7 }
+    return x.isNaN ? 0 : -1e7
   }
 
   /// The line that starts at item `start` and ends with a break at `end`.

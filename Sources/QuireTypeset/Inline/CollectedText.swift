@@ -49,8 +49,7 @@ struct CollectedText {
   /// Marks dropped past `InlineCaps.maxClusterMarks`.
   var marksDropped = 0
   /// Consecutive non-starters, and consecutive marks, just pushed.
-  private var nonStarters = 0
-  private var clusterMarks = 0
+  private var streamSafe = StreamSafe()
   /// Index of the first scalar after the last line break (for tab stops).
   private var lineStart = 0
 
@@ -149,8 +148,7 @@ struct CollectedText {
   @inline(__always)
   private mutating func pushText(_ s: UInt32, _ o: Int) {
     if s < 0x300 {
-      clusterMarks = 0
-      nonStarters = 0
+      streamSafe.starter()
     } else if !admitMark(s, o) {
       return
     }
@@ -175,33 +173,60 @@ struct CollectedText {
   /// (false); past `InlineCaps.maxNonStarters` non-starters in a row a CGJ goes first.
   @inline(__always)
   private mutating func admitMark(_ s: UInt32, _ o: Int) -> Bool {
-    let funcs = Scripts.funcs.p
-    switch hb_unicode_general_category(funcs, s) {
-    case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK,
-      HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
-      clusterMarks += 1
-      if clusterMarks > InlineCaps.maxClusterMarks {
-        marksDropped += 1
-        return false
-      }
-    default:
-      clusterMarks = 0
-      nonStarters = 0
-      return true
-    }
-    if hb_unicode_combining_class(funcs, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
-      nonStarters = 0
-      return true
-    }
-    nonStarters += 1
-    if nonStarters > InlineCaps.maxNonStarters {
-      // CGJ: a starter, invisible; the marks after it start afresh.
+    switch streamSafe.verdict(s) {
+    case .drop:
+      marksDropped += 1
+      return false
+    case .keep: return true
+    case .afterJoiner:
       scalars.append(0x34F)
       sources.append(o)
       joinersInserted += 1
-      nonStarters = 1
+      return true
     }
-    return true
+  }
+
+  /// What to do with a scalar at or past U+0300.
+  private enum MarkVerdict {
+    case keep, drop
+    /// Keep it, after a CGJ: a starter, invisible; the marks after it start afresh.
+    case afterJoiner
+  }
+
+  /// The Stream-Safe Text Format's count of the marks and non-starters just pushed.
+  private struct StreamSafe {
+    var nonStarters = 0
+    var clusterMarks = 0
+
+    /// A scalar below U+0300: a starter, never a mark.
+    @inline(__always) mutating func starter() {
+      clusterMarks = 0
+      nonStarters = 0
+    }
+
+    /// Counts `s` (at or past U+0300) into the cluster.
+    mutating func verdict(_ s: UInt32) -> MarkVerdict {
+      let funcs = Scripts.funcs.p
+      switch hb_unicode_general_category(funcs, s) {
+      case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK,
+        HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
+        clusterMarks += 1
+        if clusterMarks > InlineCaps.maxClusterMarks { return .drop }
+      default:
+        starter()
+        return .keep
+      }
+      if hb_unicode_combining_class(funcs, s) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
+        nonStarters = 0
+        return .keep
+      }
+      nonStarters += 1
+      if nonStarters > InlineCaps.maxNonStarters {
+        nonStarters = 1
+        return .afterJoiner
+      }
+      return .keep
+    }
   }
 
   /// Appends one text run; returns the source offset just after it.
@@ -219,6 +244,14 @@ struct CollectedText {
     var offset = run.location.offset
     // Generated text (::before, quotes, markers) sits at the next source character.
     let step = run.generated ? 0 : 1
+    if case .none = transform, !fakeSmall, !fullWidth, !preserve,
+      let end = run.text.utf8.withContiguousStorageIfAvailable({
+        appendPlain($0, offset: offset, step: step, keepNewlines: keepNewlines)
+      })
+    {
+      fillStyles(si)
+      return end
+    }
     var atWordStart = scalars.last.map { $0 == 0x20 } ?? true
     for sc in run.text.unicodeScalars {
       if scalars.count >= InlineCaps.maxCollectedScalars {
@@ -250,7 +283,7 @@ struct CollectedText {
         atWordStart = true
         continue
       }
-      if !fakeSmall && transform == .none && !fullWidth {
+      if case .none = transform, !fakeSmall, !fullWidth {
         pushText(v, offset)
         continue
       }
@@ -263,6 +296,124 @@ struct CollectedText {
     }
     fillStyles(si)
     return offset
+  }
+
+  /// `appendText` for a run with no transform, small caps or full width in white space
+  /// that collapses (nearly every run of a book): the run's UTF-8 is decoded in place and
+  /// its scalars and offsets written through raw buffers, not appended one by one (two
+  /// uniqueness and capacity checks per character, and `String`'s scalar iterator, were
+  /// ~140 instructions a character; Benchmarks/paginate-cost.md, session 15). The same
+  /// rules as the general loop: spaces, tabs and newlines collapse, a kept newline is a line
+  /// break, marks go through `StreamSafe`.
+  private mutating func appendPlain(
+    _ bytes: UnsafeBufferPointer<UInt8>, offset start: Int, step: Int, keepNewlines: Bool
+  ) -> Int {
+    let old = scalars.count
+    // A byte gives at most one scalar, and a CGJ comes at most once in `maxNonStarters`;
+    // and no scalar is written once the text holds `maxCollectedScalars` (a CGJ and its
+    // mark may pass it by one), so a hostile run never reserves more than the cap.
+    let room = min(
+      bytes.count + bytes.count / InlineCaps.maxNonStarters + 1,
+      max(0, InlineCaps.maxCollectedScalars + 1 - old))
+    scalars.append(contentsOf: repeatElement(0, count: room))
+    sources.append(contentsOf: repeatElement(0, count: room))
+    var run = PlainRun(count: old, offset: start, safe: streamSafe)
+    scalars.withUnsafeMutableBufferPointer { out in
+      sources.withUnsafeMutableBufferPointer { at in
+        run.decode(bytes, step: step, keepNewlines: keepNewlines, into: out, at)
+      }
+    }
+    scalars.removeLast(old + room - run.count)
+    sources.removeLast(old + room - run.count)
+    streamSafe = run.safe
+    marksDropped += run.marksDropped
+    joinersInserted += run.joiners
+    if run.full { dropped = true }
+    if let start = run.lineStart { lineStart = start }
+    return run.offset
+  }
+
+  /// The state of `appendPlain`'s loop.
+  private struct PlainRun {
+    /// Scalars written so far (the arrays' count once the unused room is cut).
+    var count: Int
+    var offset: Int
+    var safe: StreamSafe
+    var marksDropped = 0
+    var joiners = 0
+    /// `InlineCaps.maxCollectedScalars` reached.
+    var full = false
+    /// The first scalar after the last kept newline, if the run has one.
+    var lineStart: Int? = nil
+
+    @inline(__always)
+    mutating func decode(
+      _ bytes: UnsafeBufferPointer<UInt8>, step: Int, keepNewlines: Bool,
+      into out: UnsafeMutableBufferPointer<UInt32>, _ at: UnsafeMutableBufferPointer<Int>
+    ) {
+      var j = 0
+      while j < bytes.count {
+        if count >= InlineCaps.maxCollectedScalars {
+          full = true
+          return
+        }
+        var v = UInt32(bytes[j])
+        if v < 0x80 {
+          j += 1
+        } else {
+          (v, j) = PlainRun.scalar(bytes, j)
+        }
+        defer { offset += step }
+        if v == 0x0A || v == 0x0D || v == 0x09 || v == 0x0C {
+          if keepNewlines && v == 0x0A {
+            safe.starter()
+            write(0x2028, out, at)
+            lineStart = count
+            continue
+          }
+          v = 0x20
+        }
+        if v == 0x20 {
+          if count == 0 || out[count - 1] == 0x20 || out[count - 1] == 0x2028 { continue }
+          safe.starter()
+        } else if v < 0x300 {
+          safe.starter()
+        } else {
+          switch safe.verdict(v) {
+          case .keep: break
+          case .drop:
+            marksDropped += 1
+            continue
+          case .afterJoiner:
+            joiners += 1
+            write(0x34F, out, at)
+          }
+        }
+        write(v, out, at)
+      }
+    }
+
+    @inline(__always)
+    mutating func write(
+      _ v: UInt32, _ out: UnsafeMutableBufferPointer<UInt32>, _ at: UnsafeMutableBufferPointer<Int>
+    ) {
+      out[count] = v
+      at[count] = offset
+      count += 1
+    }
+
+    /// The scalar of the multi-byte sequence at `j` of valid UTF-8 (a `String`'s), and the
+    /// index after it.
+    @inline(__always)
+    static func scalar(_ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> (UInt32, Int) {
+      let b0 = UInt32(b[j])
+      let b1 = UInt32(b[j + 1]) & 0x3F
+      if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | b1, j + 2) }
+      let b2 = UInt32(b[j + 2]) & 0x3F
+      if b0 < 0xF0 { return ((b0 & 0x0F) << 12 | b1 << 6 | b2, j + 3) }
+      let b3 = UInt32(b[j + 3]) & 0x3F
+      return ((b0 & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, j + 4)
+    }
   }
 
   /// Records a change of language at the next scalar.

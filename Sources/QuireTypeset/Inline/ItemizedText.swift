@@ -106,6 +106,22 @@ struct ItemizedText {
     var asciiScript = HB_SCRIPT_INVALID
     for i in 0..<scalars.count {
       let v = scalars[i]
+      // ASCII but a collapsible space, in the style and script the table holds and with its
+      // face known (most characters of a Latin book): the same answer as the general path
+      // below, without its tests for breaks, marks and script changes.
+      if v < 0x80, v != 0x20 || preserveSpaces, sty[i] == choiceStyle, asciiFace == choice.face {
+        let letter = (v | 0x20) &- 0x61 < 26
+        let known = ascii[Int(v)]
+        if known >= 0, letter ? strong == HB_SCRIPT_LATIN : asciiScript == strong,
+          !letter || asciiScript == HB_SCRIPT_LATIN
+        {
+          scripts[i] = letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
+          faces[i] = known
+          cluster = i
+          previous = v == 0x20 ? -1 : known
+          continue
+        }
+      }
       if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
         || (v == 0xFFFC
           && (text.images[i] != nil || text.maths[i] != nil || text.inlineBoxes[i] != nil))

@@ -219,22 +219,32 @@ enum LatinLineBreaks {
   }
 
   /// The class table for `language` (libunibreak matches a tailoring by its name's prefix).
+  /// Asked once per paragraph: the tag's bytes are compared in place (building arrays of
+  /// them cost ~3,700 instructions a call; Benchmarks/paginate-cost.md, session 15).
   static func classes(for language: String) -> [Class] {
-    let t = tables
-    let bytes = Array(language.utf8.prefix(2))
-    let cjk = bytes == Array("zh".utf8) || bytes == Array("ja".utf8) || bytes == Array("ko".utf8)
-    var tailoring = 0
-    let lang = Array(language.utf8)
-    for (k, entry) in t.names.enumerated() {
+    var tag = language
+    let (tailoring, cjk) = tag.withUTF8 { lang in match(lang, tables.names) }
+    return tables.classes[tailoring][cjk ? 1 : 0]
+  }
+
+  /// The tailoring of the tag `lang` (0 for none, else its index in `names` + 1) and
+  /// whether it is Chinese, Japanese or Korean.
+  static func match(_ lang: UnsafeBufferPointer<UInt8>, _ names: [(name: [UInt8], length: Int)])
+    -> (Int, Bool)
+  {
+    let two = lang.count >= 2 ? (lang[0], lang[1]) : (0, 0)
+    let cjk =
+      two == (UInt8(ascii: "z"), UInt8(ascii: "h")) || two == (UInt8(ascii: "j"), UInt8(ascii: "a"))
+      || two == (UInt8(ascii: "k"), UInt8(ascii: "o"))
+    for (k, entry) in names.enumerated() {
       let n = min(entry.length, entry.name.count)
       if lang.count >= n, lang.prefix(n).elementsEqual(entry.name.prefix(n)),
         entry.length <= entry.name.count || lang.count == n
       {
-        tailoring = k + 1
-        break
+        return (k + 1, cjk)
       }
     }
-    return t.classes[tailoring][cjk ? 1 : 0]
+    return (0, cjk)
   }
 
   /// The opportunities of `scalars`, or nil when one of them is outside the fast path.

@@ -234,6 +234,9 @@ struct PieceShaper {
   private var spaceExtra = 0.0
   private var wordBreakStyle = -1
   private var wordBreak = WordBreak.normal
+  /// `wordBreak` is `.normal`, as a flag: the enum's `==` is not specialized across the module
+  /// boundary (a protocol-witness call per character, 22 M instructions on moby-dick).
+  private var wordBreakNormal = true
   /// `line-break: strict` of style `strictStyle` (read once per style run).
   private var strictStyle = -1
   private var strict = false
@@ -273,11 +276,13 @@ struct PieceShaper {
       text.scalars, enabled: settings.hyphenate || settings.hyphenateSpans)
     languages = text.languages
     firstLanguage = text.firstLanguage
-    out.items.reserveCapacity(text.count / 3)
-    out.sources.reserveCapacity(text.count / 3)
-    // About one piece per word (and per hyphenated part): growing a large Piece array by
-    // doubling copied it twice over in prose.
-    out.pieces.reserveCapacity(text.count / 5 + 1)
+    // Prose has about one word in six scalars (its space included) and per word a box, its
+    // space's glue, a letter-spacing glue and now and then a hyphen penalty and a second
+    // part: ~0.6 items and ~0.2 pieces a scalar. Reserving less grew all three arrays by
+    // doubling in most paragraphs (a copy each, ~60 M instructions on moby-dick; session 15).
+    out.items.reserveCapacity(text.count * 3 / 4 + 8)
+    out.sources.reserveCapacity(text.count * 3 / 4 + 8)
+    out.pieces.reserveCapacity(text.count / 4 + 8)
   }
 
   /// Runs the stage over the whole text.
@@ -286,6 +291,7 @@ struct PieceShaper {
     let preserve = settings.preserve
     var i = 0
     while i < n {
+      if pieceStart >= 0 { i = plainRun(from: i) }
       let v = text[i]
       // A `<br>` carries no element's style: a box goes on across it.
       if sty[i] != openBoxes.style, v != 0x2028 {
@@ -333,6 +339,38 @@ struct PieceShaper {
         &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
     }
     return out
+  }
+
+  /// The first character at or after `i` that is not *plain*: an ASCII letter or sign of
+  /// the open piece's style, face, small caps, level and script (or Common/Inherited), with
+  /// an ASCII letter or sign after it and no break between them under `word-break: normal`.
+  /// For a plain character `extend` adds it to the piece and `breakAfter` returns at its
+  /// first test, so `shape` skips both: most characters inside Latin words are plain, and the
+  /// two calls cost ~170 instructions a character (Benchmarks/paginate-cost.md, session 15).
+  /// Never more than `text.count - 1`.
+  @inline(__always) private func plainRun(from i: Int) -> Int {
+    let si = sty[pieceStart]
+    guard !settings.preserve, !settings.vertical, wordBreakNormal, si == wordBreakStyle,
+      si == openBoxes.style
+    else { return i }
+    let face = Int32(pieceFace)
+    let fake = small[pieceStart]
+    let level = levels.isEmpty ? 0 : levels[pieceStart]
+    let script = pieceScript
+    let n = text.count
+    var j = i
+    while j + 1 < n {
+      let v = text[j]
+      let next = text[j + 1]
+      guard v > 0x20, v < 0x80, next > 0x20, next < 0x80,
+        Int32(breaks[j]) != LINEBREAK_ALLOWBREAK, sty[j] == si, faces[j] == face,
+        small[j] == fake, levels.isEmpty || levels[j] == level
+      else { break }
+      let s = scripts[j]
+      guard s == script || s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED else { break }
+      j += 1
+    }
+    return j
   }
 
   /// Adds text character `i` to the open piece, first closing the piece when the face,
@@ -481,7 +519,7 @@ struct PieceShaper {
     // and none of the rules below can add one (CJK rules need scalars ≥ U+2000, word-break
     // is `normal` for this style, nothing is preserved), so nothing is appended.
     if b != LINEBREAK_ALLOWBREAK, v > 0x20, v < 0x80, i + 1 < n, text[i + 1] > 0x20,
-      text[i + 1] < 0x80, si == wordBreakStyle, wordBreak == .normal, !preserve
+      text[i + 1] < 0x80, si == wordBreakStyle, wordBreakNormal, !preserve
     {
       return
     }
@@ -501,10 +539,11 @@ struct PieceShaper {
     if loose, !allowed, i + 1 < n, Kinsoku.looseAllows(before: v, after: text[i + 1]) {
       allowed = true
     }
-    if i + 1 < n, si != wordBreakStyle || wordBreak != .normal {
+    if i + 1 < n, si != wordBreakStyle || !wordBreakNormal {
       if si != wordBreakStyle {  // styles[si] copies the whole style: once per style run
         wordBreakStyle = si
         wordBreak = styles[si].wordBreak
+        if case .normal = wordBreak { wordBreakNormal = true } else { wordBreakNormal = false }
       }
       allowed = PieceShaper.wordBreak(wordBreak, v, text[i + 1], allowed: allowed)
     }
