@@ -2,22 +2,23 @@
 //
 // Every worker keeps its own table of words in front (WordTable.swift), so only a word the
 // worker has not seen reaches this cache — a few thousand times a chapter. One mutex for the
-// whole dictionary made those few thousand a lock convoy on two cores: the Synchronization
-// `Mutex` on Linux is a priority-inheriting futex, which never spins, so a worker that finds
-// it held sleeps in the kernel, and the lock is handed to it on release while the other
-// worker, already back for its next word, sleeps in turn. `perf sched` of `paginate
-// moby-dick.epub` (2 threads) counted ~3–4 K futex sleeps, three quarters of all the
+// whole dictionary made those a lock convoy on two cores: the Synchronization `Mutex` on
+// Linux is a priority-inheriting futex, which never spins, so a worker that finds it held
+// sleeps in the kernel, and the lock is handed to it on release while the other worker,
+// already back for its next word, sleeps in turn; and on a loaded machine a worker preempted
+// inside the lock stalls the other for a whole time slice. `perf sched` of `paginate
+// moby-dick.epub` (2 threads) counted 0.2–4 K futex sleeps a run, three quarters of all the
 // workers' context switches, in `get`/`put` (Benchmarks/paginate-cost.md, session 15).
 //
-// So the dictionary is split into stripes by the key's hash, each behind its own mutex:
-// two workers meet on one stripe 1/16 as often, and a convoy, which needs them to meet
-// again and again, does not form. The hash is computed once more outside the lock to pick
-// the stripe (the dictionary hashes again inside): a few instructions per probe, against a
-// kernel round trip per collision.
+// So a worker never waits here. The dictionary is split into stripes by the key's hash,
+// each behind its own mutex, so two workers rarely want the same one (the key is hashed
+// once, outside the lock); and a stripe that is held is treated as a miss (`get` answers
+// nil, `put` keeps nothing): the worker computes the value itself, a HarfBuzz call or a
+// pattern lookup (~14 K instructions), instead of sleeping. What a cache holds never changes a result, only how fast it comes (a miss
+// recomputes the same value), so the output does not depend on who held what when.
 //
 // Bounds: `limit` entries in all; a stripe that reaches its share (limit / stripes) is
-// emptied, as the whole dictionary was before. What a cache holds never changes a result,
-// only how fast it comes: a miss recomputes the same value.
+// emptied, as the whole dictionary was before.
 //
 // Rejected: a cache per worker (each worker shapes every word once more: session 11
 // measured that per-worker runs cost more in hashing and growth than the lock saved), and a
@@ -33,9 +34,23 @@ final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// One stripe: its own lock and dictionary, padded to a cache line of its own so that the
   /// two workers' lock words never share one.
   private final class Stripe: Sendable {
-    let store = Mutex<[Key: Value]>([:])
+    let store = Mutex<[Hashed: Value]>([:])
     /// 64 bytes after the lock word and the dictionary reference.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  }
+
+  /// A key with its hash, computed once outside the lock: it picks the stripe, and the
+  /// stripe's dictionary hashes only that integer (hashing a key twice, once for the stripe
+  /// and once in the dictionary, cost moby-dick ~48 M instructions).
+  private struct Hashed: Hashable, Sendable {
+    let key: Key
+    let hash: Int
+    init(_ key: Key) {
+      self.key = key
+      hash = key.hashValue
+    }
+    static func == (a: Hashed, b: Hashed) -> Bool { a.hash == b.hash && a.key == b.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   }
 
   /// The number of stripes (a power of two).
@@ -53,17 +68,24 @@ final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     stripeLimit = max(1, self.limit / Self.stripeCount)
   }
 
-  private func stripe(_ key: Key) -> Stripe {
-    stripes[key.hashValue & (Self.stripeCount - 1)]
+  private func stripe(_ key: Hashed) -> Stripe {
+    stripes[key.hash & (Self.stripeCount - 1)]
   }
 
-  func get(_ key: Key) -> Value? { stripe(key).store.withLock { $0[key] } }
+  /// The value kept for `key`; nil when there is none or its stripe is held by another
+  /// thread right now (the caller computes the value instead of waiting).
+  func get(_ key: Key) -> Value? {
+    let hashed = Hashed(key)
+    return stripe(hashed).store.withLockIfAvailable { $0[hashed] } ?? nil
+  }
 
+  /// Keeps `value` for `key`, unless its stripe is held by another thread right now.
   func put(_ key: Key, _ value: Value) {
     let limit = stripeLimit
-    stripe(key).store.withLock {
+    let hashed = Hashed(key)
+    _ = stripe(hashed).store.withLockIfAvailable {
       if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
-      $0[key] = value
+      $0[hashed] = value
     }
   }
 
