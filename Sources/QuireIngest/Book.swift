@@ -211,7 +211,7 @@ struct EPUBReader {
     /// the order never shows in the output.
     func conversionOrder(_ range: Range<Int>) -> [Int] {
       let sizes = range.map { files.size(of: items[$0].item.path) ?? 0 }
-      return range.indices.sorted {
+      return (0..<range.count).sorted {
         sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1
       }.map { range.lowerBound + $0 }
     }

@@ -11,10 +11,12 @@
 // workers' context switches, in `get`/`put` (Benchmarks/paginate-cost.md, session 15).
 //
 // So a worker never waits here. The dictionary is split into stripes by the key's hash,
-// each behind its own mutex, so two workers rarely want the same one (the key is hashed
-// once, outside the lock); and a stripe that is held is treated as a miss (`get` answers
-// nil, `put` keeps nothing): the worker computes the value itself, a HarfBuzz call or a
-// pattern lookup (~14 K instructions), instead of sleeping. What a cache holds never changes a result, only how fast it comes (a miss
+// each behind its own mutex, so two workers rarely want the same one; and a stripe that is
+// held is treated as a miss (`get` answers nil, `put` keeps nothing): the worker computes
+// the value itself, a HarfBuzz call or a pattern lookup (~14 K instructions), instead of
+// sleeping. The stripe comes from what the key already holds (`StripedKey.stripeHint`: a
+// shaping key's FNV fold of its text): picking it with a full `hashValue`, a second SipHash
+// per probe besides the dictionary's, cost moby-dick ~48 M instructions. What a cache holds never changes a result, only how fast it comes (a miss
 // recomputes the same value), so the output does not depend on who held what when.
 //
 // Bounds: `limit` entries in all; a stripe that reaches its share (limit / stripes) is
@@ -28,29 +30,34 @@
 import QuireCore
 import Synchronization
 
+/// A key that names its stripe from what it already holds, without a second full hash.
+protocol StripedKey: Hashable, Sendable {
+  /// Equal for equal keys; its low bits should differ between keys.
+  var stripeHint: Int { get }
+}
+
+extension ShapeKey: StripedKey {
+  /// The text's FNV fold (made with the key), its high bits folded into the low ones.
+  var stripeHint: Int { Int(truncatingIfNeeded: textFold ^ textFold >> 29) }
+}
+
+extension HyphenKey: StripedKey {
+  /// The word's FNV fold (a word is a few scalars), high bits folded into the low ones.
+  var stripeHint: Int {
+    let fold = ShapeKey.fold(word)
+    return Int(truncatingIfNeeded: fold ^ fold >> 29)
+  }
+}
+
 /// A bounded dictionary shared by the chapters laid out in parallel, split into stripes
 /// that lock independently.
-final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+final class SharedCache<Key: StripedKey, Value: Sendable>: Sendable {
   /// One stripe: its own lock and dictionary, padded to a cache line of its own so that the
   /// two workers' lock words never share one.
   private final class Stripe: Sendable {
-    let store = Mutex<[Hashed: Value]>([:])
+    let store = Mutex<[Key: Value]>([:])
     /// 64 bytes after the lock word and the dictionary reference.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-  }
-
-  /// A key with its hash, computed once outside the lock: it picks the stripe, and the
-  /// stripe's dictionary hashes only that integer (hashing a key twice, once for the stripe
-  /// and once in the dictionary, cost moby-dick ~48 M instructions).
-  private struct Hashed: Hashable, Sendable {
-    let key: Key
-    let hash: Int
-    init(_ key: Key) {
-      self.key = key
-      hash = key.hashValue
-    }
-    static func == (a: Hashed, b: Hashed) -> Bool { a.hash == b.hash && a.key == b.key }
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   }
 
   /// The number of stripes (a power of two).
@@ -68,24 +75,22 @@ final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     stripeLimit = max(1, self.limit / Self.stripeCount)
   }
 
-  private func stripe(_ key: Hashed) -> Stripe {
-    stripes[key.hash & (Self.stripeCount - 1)]
+  private func stripe(_ key: Key) -> Stripe {
+    stripes[key.stripeHint & (Self.stripeCount - 1)]
   }
 
   /// The value kept for `key`; nil when there is none or its stripe is held by another
   /// thread right now (the caller computes the value instead of waiting).
   func get(_ key: Key) -> Value? {
-    let hashed = Hashed(key)
-    return stripe(hashed).store.withLockIfAvailable { $0[hashed] } ?? nil
+    stripe(key).store.withLockIfAvailable { $0[key] } ?? nil
   }
 
   /// Keeps `value` for `key`, unless its stripe is held by another thread right now.
   func put(_ key: Key, _ value: Value) {
     let limit = stripeLimit
-    let hashed = Hashed(key)
-    _ = stripe(hashed).store.withLockIfAvailable {
+    _ = stripe(key).store.withLockIfAvailable {
       if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
-      $0[hashed] = value
+      $0[key] = value
     }
   }
 
