@@ -36,17 +36,20 @@ protocol StripedKey: Hashable, Sendable {
   var stripeHint: Int { get }
 }
 
+/// An FNV fold's bits mixed into the low ones (FNV's low bits alone follow the scalars'
+/// parities): Fibonacci hashing, the product's high half.
+private func stripeMix(_ fold: UInt64) -> Int {
+  Int(truncatingIfNeeded: (fold &* 0x9E37_79B9_7F4A_7C15) >> 32)
+}
+
 extension ShapeKey: StripedKey {
-  /// The text's FNV fold (made with the key), its high bits folded into the low ones.
-  var stripeHint: Int { Int(truncatingIfNeeded: textFold ^ textFold >> 29) }
+  /// The text's FNV fold (made with the key), mixed.
+  var stripeHint: Int { stripeMix(textFold) }
 }
 
 extension HyphenKey: StripedKey {
-  /// The word's FNV fold (a word is a few scalars), high bits folded into the low ones.
-  var stripeHint: Int {
-    let fold = ShapeKey.fold(word)
-    return Int(truncatingIfNeeded: fold ^ fold >> 29)
-  }
+  /// The word's FNV fold (a word is a few scalars), mixed.
+  var stripeHint: Int { stripeMix(ShapeKey.fold(word)) }
 }
 
 /// A bounded dictionary shared by the chapters laid out in parallel, split into stripes
