@@ -163,10 +163,34 @@ struct EPUBReader {
   func document() throws(IngestError) -> Document {
     let plan = try prepare()
     let results = ResultSlots<Result<ConvertedChapter, IngestError>>(count: plan.items.count)
-    DispatchQueue.concurrentPerform(iterations: plan.items.count) { i in
-      results.set(i, plan.convert(i))
+    let navigation = ResultSlots<Navigation>(count: 1)
+    let order = plan.conversionOrder(0..<plan.items.count)
+    // The navigation (iteration 0) is read while the chapters convert, largest first.
+    DispatchQueue.concurrentPerform(iterations: order.count + 1) { k in
+      if k == 0 {
+        navigation.set(0, Navigation(plan, limits: options.limits))
+      } else {
+        results.set(order[k - 1], plan.convert(order[k - 1]))
+      }
     }
-    return try assemble(plan, results.values)
+    return try assemble(plan, results.values, navigation: navigation.values[0])
+  }
+
+  /// The book's table of contents and landmarks as the navigation document (or NCX) gives
+  /// them, before their targets are located in the chapters: all `assemble` reads from the
+  /// package besides the chapters that takes time (parsing the nav document twice), so it
+  /// is read on a core of its own while the chapters convert.
+  struct Navigation: Sendable {
+    var toc: [RawTOCEntry]
+    /// What reading the table of contents worked around (after the chapters' warnings).
+    var warnings: [Diagnostic] = []
+    var landmarks: [(type: String, entry: RawTOCEntry)]
+
+    init(_ plan: Plan, limits: IngestLimits) {
+      toc = TableOfContents.read(
+        package: plan.opf, files: plan.files, limits: limits, warnings: &warnings)
+      landmarks = TableOfContents.landmarks(package: plan.opf, files: plan.files, limits: limits)
+    }
   }
 
   /// The package read up to the chapters: everything `assemble` needs besides them.
@@ -180,6 +204,17 @@ struct EPUBReader {
     var warnings: [Diagnostic]
     /// Each spine item's rendition, by path (Package/Rendition.swift).
     var renditions: [String: Rendition] = [:]
+
+    /// The chapters of `range` in the order to convert them on several threads: largest
+    /// (stored size) first, so that the last chapter to finish is a short one and the
+    /// conversion does not end on one core; ties in spine order. Results land by index, so
+    /// the order never shows in the output.
+    func conversionOrder(_ range: Range<Int>) -> [Int] {
+      let sizes = range.map { files.size(of: items[$0].item.path) ?? 0 }
+      return (0..<range.count).sorted {
+        sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1
+      }.map { range.lowerBound + $0 }
+    }
 
     /// Converts spine item `i` (its index among readable spine documents).
     func convert(_ i: Int) -> Result<ConvertedChapter, IngestError> {
@@ -301,9 +336,10 @@ struct EPUBReader {
 
   /// The Document from the plan and every chapter's conversion, in spine order; the order
   /// of work never shows in the output.
-  func assemble(_ plan: Plan, _ slots: [Result<ConvertedChapter, IngestError>?])
-    throws(IngestError) -> Document
-  {
+  func assemble(
+    _ plan: Plan, _ slots: [Result<ConvertedChapter, IngestError>?],
+    navigation read: Navigation? = nil
+  ) throws(IngestError) -> Document {
     let limits = options.limits
     let (opf, items, encryption) = (plan.opf, plan.items, plan.encryption)
     var warnings = plan.warnings
@@ -346,8 +382,9 @@ struct EPUBReader {
           title: e.title, href: href, location: location, children: locate(e.children))
       }
     }
-    let toc = locate(
-      TableOfContents.read(package: opf, files: files, limits: limits, warnings: &warnings))
+    let navigation = read ?? Navigation(plan, limits: limits)
+    let toc = locate(navigation.toc)
+    warnings += navigation.warnings
 
     // Obfuscated fonts are de-obfuscated once, so every reader of the resource gets real bytes.
     var decoded: [String: Data] = [:]
@@ -388,7 +425,7 @@ struct EPUBReader {
       format: .epub, metadata: opf.metadata, chapters: chapters, toc: toc, fonts: fonts,
       images: images,
       resources: resources, warnings: warnings)
-    document.landmarks = TableOfContents.landmarks(package: opf, files: files, limits: limits).map {
+    document.landmarks = navigation.landmarks.map {
       let e = locate([$0.entry])[0]
       return Landmark(type: $0.type, title: e.title, href: e.href, location: e.location)
     }
@@ -593,8 +630,8 @@ package final class ChapterLoader: Sendable {
     if let whole { return whole }
     let reader = reader!
     let plan = plan!
-    fill(0..<count)
-    return try reader.assemble(plan, snapshot())
+    let navigation = fill(0..<count, navigation: true)
+    return try reader.assemble(plan, snapshot(), navigation: navigation)
   }
 
   /// Converted chapters of `range`, failures handled as `Book.open` does (fatal ones thrown,
@@ -622,17 +659,27 @@ package final class ChapterLoader: Sendable {
     return out
   }
 
-  /// Converts the chapters of `range` that are not converted yet, in parallel.
-  private func fill(_ range: Range<Int>) {
+  /// Converts the chapters of `range` that are not converted yet, in parallel, largest
+  /// first; with `navigation`, reads the book's navigation meanwhile and returns it.
+  @discardableResult
+  private func fill(_ range: Range<Int>, navigation: Bool = false) -> EPUBReader.Navigation? {
     let plan = plan!
     let known = snapshot()
-    let missing = range.filter { known[$0] == nil }
-    if missing.isEmpty { return }
-    DispatchQueue.concurrentPerform(iterations: missing.count) { k in
-      let i = missing[k]
+    let missing = plan.conversionOrder(range).filter { known[$0] == nil }
+    let extra = navigation ? 1 : 0
+    let read = ResultSlots<EPUBReader.Navigation>(count: 1)
+    if missing.count + extra == 0 { return nil }
+    let limits = reader!.options.limits
+    DispatchQueue.concurrentPerform(iterations: missing.count + extra) { k in
+      if k < extra {
+        read.set(0, EPUBReader.Navigation(plan, limits: limits))
+        return
+      }
+      let i = missing[k - extra]
       let result = plan.convert(i)
       state.withLock { if $0.slots[i] == nil { $0.slots[i] = result } }
     }
+    return read.values[0]
   }
 
   /// The store fonts are loaded from: `store`, its plain font files kept in `fontFiles`.

@@ -10,8 +10,9 @@
 //   bytes ─► sniff (PK\3\4 or an EOCD → EPUB; a folder with META-INF/container.xml →
 //   unpacked EPUB; .xhtml/.html or `<html` → one document; else plain text)
 //   EPUB: ZipArchive/FolderFiles ─► container.xml ─► OPF (metadata, manifest, spine) ─►
-//   encryption.xml ─► chapters converted in parallel ─► nav/NCX TOC → Locations ─►
-//   fonts (de-obfuscated) ─► Document (+ a lazy ResourceStore for images).
+//   encryption.xml ─► chapters converted in parallel (largest first; the nav/NCX read
+//   meanwhile) ─► TOC → Locations ─► fonts (de-obfuscated) ─► Document (+ a lazy
+//   ResourceStore for images).
 //   Plain text: TextDecoding (BOM, else UTF-8, else a legacy encoding guessed by uchardet,
 //   weighed by evidence and tried on a bounded sample) ─► PlainTextBook (lines on Unicode
 //   scalars, paragraphs, headings → chapters).
@@ -50,7 +51,9 @@
 //
 // Determinism: chapters are converted concurrently (DispatchQueue.concurrentPerform) into
 // fixed slots (a `Mutex` guards them); diagnostics, fonts and TOC are assembled afterwards
-// in spine order, so the Document does not depend on scheduling.
+// in spine order, so the Document does not depend on scheduling. The largest chapters are
+// claimed first, so that conversion does not end with one core converting a long chapter
+// while the other idles; the nav document is parsed by one of the same workers.
 
 import CLibXML2
 import CZlib

@@ -188,7 +188,7 @@ struct BookPagination {
       typesetter: typesetter, chapters: range,
       firstPage: state.records.count + 1, keepBoxes: plan.keepBoxes, drawing: plan.drawsPages,
       strict: plan.strict,
-      stopAfter: plan.stopEarly ? wanted.last : nil,
+      stopAfter: plan.stopEarly ? wanted.last : nil, sizes: document.chapters.map(\.size),
       wanted: { n in
         guard wanted.contains(n) else { return false }
         wantedKnown()

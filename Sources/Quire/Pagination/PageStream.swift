@@ -21,6 +21,12 @@
 // A stream that draws no page (`paginate`) lays its lines out without glyph arrays
 // (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same.
 //
+// The last chapters largest first: once every chapter not yet claimed fits in that window
+// (with two or more workers and no early stop), they are claimed by size, largest first, so
+// the stream ends on a short chapter instead of leaving one worker alone with a long one (a
+// book's last spine items are often its long final chapter and a table of contents). Only
+// the order of layout changes; numbering stays in spine order.
+//
 // Early stop: with `stopAfter` set, no chapter is started once that page is numbered, so a
 // job that needs only the first pages (a flip, a `--pages 1-3` render) lays out no more.
 //
@@ -66,12 +72,16 @@ final class PageStream: @unchecked Sendable {
   /// Strict: a chapter with layout diagnostics stops the stream before its pages are visited.
   private let strict: Bool
   private let stopAfter: Int?
+  /// Each chapter's source size in bytes, by spine index (empty: spine order throughout).
+  private let sizes: [Int]
   private let wanted: @Sendable (Int) -> Bool
   private let visit: @Sendable (Page) throws(QuireError) -> Void
 
   private let condition = NSCondition()
   private var end: Int
   private var nextLayout: Int
+  /// The last chapters, smallest first, once they are claimed by size (nil before).
+  private var lastChapters: [Int]?
   private var nextNumber: Int
   private var laidOut: [Int: ChapterLayout] = [:]
   private var inLayout = 0
@@ -87,11 +97,13 @@ final class PageStream: @unchecked Sendable {
   ///   - firstPage: the number of the first page of `chapters.lowerBound`.
   ///   - drawing: whether any page will be visited (false: no glyph arrays are built).
   ///   - stopAfter: stop laying out once this page is numbered.
+  ///   - sizes: each chapter's source size by spine index, to claim the last chapters
+  ///     largest first (empty: spine order).
   ///   - wanted: whether a page number is to be visited.
   ///   - visit: renders (or times) one numbered page; called from worker threads.
   init(
     typesetter: Typesetter, chapters: Range<Int>, firstPage: Int,
-    keepBoxes: Bool, drawing: Bool = true, strict: Bool, stopAfter: Int?,
+    keepBoxes: Bool, drawing: Bool = true, strict: Bool, stopAfter: Int?, sizes: [Int] = [],
     wanted: @escaping @Sendable (Int) -> Bool,
     visit: @escaping @Sendable (Page) throws(QuireError) -> Void
   ) {
@@ -102,6 +114,7 @@ final class PageStream: @unchecked Sendable {
     self.drawing = drawing
     self.strict = strict
     self.stopAfter = stopAfter
+    self.sizes = sizes
     self.wanted = wanted
     self.visit = visit
     end = chapters.upperBound
@@ -174,8 +187,9 @@ final class PageStream: @unchecked Sendable {
     while true {
       if failure != nil { return nil }
       let pending = queue.count - queueHead
-      let canLayout = nextLayout < end
-      let ahead = nextLayout - nextNumber
+      claimLastBySize(workers: workers)
+      let canLayout = lastChapters.map { !$0.isEmpty } ?? (nextLayout < end)
+      let ahead = lastChapters == nil ? nextLayout - nextNumber : 0
       if canLayout && inLayout == 0 && pending < 256 {
         return claimLayout()
       }
@@ -203,10 +217,23 @@ final class PageStream: @unchecked Sendable {
   static func maxChaptersAhead(workers: Int) -> Int { 4 * workers + 4 }
 
   private func claimLayout() -> Task {
+    inLayout += 1
+    if let k = lastChapters?.popLast() { return .layout(k) }
     let k = nextLayout
     nextLayout += 1
-    inLayout += 1
     return .layout(k)
+  }
+
+  /// Switches to claiming by size once every unclaimed chapter fits in the window ahead of
+  /// numbering. Under the lock.
+  private func claimLastBySize(workers: Int) {
+    guard lastChapters == nil, workers > 1, stopAfter == nil, sizes.count >= end,
+      end - nextNumber <= PageStream.maxChaptersAhead(workers: workers)
+    else { return }
+    lastChapters = (nextLayout..<end).sorted {
+      sizes[$0] != sizes[$1] ? sizes[$0] < sizes[$1] : $0 > $1
+    }
+    nextLayout = end
   }
 
   /// Numbers laid-out chapters in spine order and queues their wanted pages. Under the lock.

@@ -110,17 +110,56 @@ package enum SystemFonts {
   /// characters below U+0250, default-ignorables and private-use characters are never
   /// listed (a private-use character means something only in the font that defines it:
   /// a system font's glyph there would be some other private character).
+  ///
+  /// The chapters are scanned in parallel, in as many groups as there are cores (this runs
+  /// on the serial path between conversion and layout): each group lists its characters in
+  /// the order one scan of the book meets them (chapters from the last, each chapter's
+  /// blocks level by level), and the groups are merged in that order, so the cap on
+  /// distinct characters keeps exactly the ones that one scan keeps.
   static func uncovered(in document: Document, fonts: FontSet) -> [UInt32] {
+    let chapters = document.chapters
+    let groups = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, chapters.count))
+    let found = Mutex<[[UInt32]]>(Array(repeating: [], count: groups))
+    DispatchQueue.concurrentPerform(iterations: groups) { g in
+      let range = (chapters.count * g / groups)..<(chapters.count * (g + 1) / groups)
+      var scan = ScalarScan()
+      for c in range.reversed() { scan.blocks(chapters[c].blocks) }
+      found.withLock { $0[g] = scan.order }
+    }
     var seen = Set<UInt32>()
-    var stack: [[Block]] = document.chapters.map(\.blocks)
-    while let level = stack.popLast() {
-      for b in level {
-        for case .text(let run) in b.inlines { collect(run.text, into: &seen) }
-        if !b.children.isEmpty { stack.append(b.children) }
+    merge: for list in found.withLock({ $0 }).reversed() {
+      for v in list {
+        if seen.count >= maxCharacters * 4 { break merge }
+        seen.insert(v)
       }
     }
     return seen.sorted().filter { v in
       !ScriptFaces.isIgnorable(v) && !isPrivateUse(v) && !fonts.faces.contains { $0.hasGlyph(v) }
+    }
+  }
+
+  /// The distinct scalars at U+0250 and above of some chapters, in the order met, at most
+  /// `maxCharacters * 4` of them.
+  private struct ScalarScan {
+    var seen = Set<UInt32>()
+    var order: [UInt32] = []
+
+    /// Walks a chapter's blocks a level at a time, the last level pushed first (an explicit
+    /// stack: trees may be thousands deep).
+    mutating func blocks(_ blocks: [Block]) {
+      var stack: [[Block]] = [blocks]
+      while let level = stack.popLast() {
+        for b in level {
+          for case .text(let run) in b.inlines { SystemFonts.collect(run.text, into: &self) }
+          if !b.children.isEmpty { stack.append(b.children) }
+        }
+      }
+    }
+
+    mutating func add(_ v: UInt32) -> Bool {
+      if seen.count >= maxCharacters * 4 { return false }
+      if seen.insert(v).inserted { order.append(v) }
+      return true
     }
   }
 
@@ -133,13 +172,13 @@ package enum SystemFonts {
   /// continuation byte) costs one comparison per byte and only those scalars are decoded.
   /// (Decoding each run again as a String that held one curly quote cost moby-dick 46 M
   /// instructions, on one thread before layout.)
-  private static func collect(_ text: String, into seen: inout Set<UInt32>) {
+  private static func collect(_ text: String, into seen: inout ScalarScan) {
     let read: Void? = text.utf8.withContiguousStorageIfAvailable { collect($0, into: &seen) }
     if read == nil { Array(text.utf8).withUnsafeBufferPointer { collect($0, into: &seen) } }
   }
 
   /// The byte walk of `collect(_:into:)` over valid UTF-8.
-  private static func collect(_ bytes: UnsafeBufferPointer<UInt8>, into seen: inout Set<UInt32>) {
+  private static func collect(_ bytes: UnsafeBufferPointer<UInt8>, into seen: inout ScalarScan) {
     let n = bytes.count
     var i = 0
     while i < n {
@@ -153,10 +192,7 @@ package enum SystemFonts {
       var v = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
       for k in 1..<length { v = v << 6 | UInt32(bytes[i + k] & 0x3F) }
       i += length
-      if v >= 0x250 {
-        if seen.count >= maxCharacters * 4 { return }
-        seen.insert(v)
-      }
+      if v >= 0x250 && !seen.add(v) { return }
     }
   }
 }

@@ -116,21 +116,6 @@ struct ShapedText: Sendable {
   var advance: Double
 }
 
-/// A bounded dictionary shared by the chapters laid out in parallel.
-final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  private let store = Mutex<[Key: Value]>([:])
-  let limit: Int
-  init(limit: Int = 300_000) { self.limit = limit }
-
-  func get(_ key: Key) -> Value? { store.withLock { $0[key] } }
-  func put(_ key: Key, _ value: Value) {
-    store.withLock {
-      if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
-      $0[key] = value
-    }
-  }
-}
-
 typealias ShapeCache = SharedCache<ShapeKey, ShapedText>
 
 struct HyphenKey: Hashable, Sendable {
