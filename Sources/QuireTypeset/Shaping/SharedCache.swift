@@ -16,8 +16,9 @@
 // the value itself, a HarfBuzz call or a pattern lookup (~14 K instructions), instead of
 // sleeping. The stripe comes from what the key already holds (`StripedKey.stripeHint`: a
 // shaping key's FNV fold of its text): picking it with a full `hashValue`, a second SipHash
-// per probe besides the dictionary's, cost moby-dick ~48 M instructions. What a cache holds never changes a result, only how fast it comes (a miss
-// recomputes the same value), so the output does not depend on who held what when.
+// per probe besides the dictionary's, cost moby-dick ~48 M instructions. What a cache holds
+// never changes a result, only how fast it comes (a miss recomputes the same value), so the
+// output does not depend on who held what when.
 //
 // Bounds: `limit` entries in all; a stripe that reaches its share (limit / stripes) is
 // emptied, as the whole dictionary was before.
