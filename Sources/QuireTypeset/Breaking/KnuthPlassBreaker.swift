@@ -15,7 +15,10 @@
 // line class, consecutive-hyphen count) becomes a new active node; a node is dropped when
 // a line from it would shrink below r = −1, or at a forced break. Line classes separate
 // line numbers only while `lineWidth(k)` still varies (first-line indents), as in TeX, so
-// the active list stays small: the cost is O(n·active).
+// the active list stays small: the cost is O(n·active). The list is kept in order of
+// position, and a break reads it only up to the first node whose line is too loose: every
+// later node's line is a suffix of that one with the same measure, so looser still (exact
+// when no width is negative; see `pass`).
 //
 // Passes: (1) `pretolerance` without hyphenation; (2) `tolerance` with hyphenation, at
 // most `maxConsecutiveHyphens` hyphenated lines in a row (a hard rule); (3) the same with
@@ -264,6 +267,67 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     }
   }
 
+  /// The ratios a pass accepts: up to `threshold`; above `loose`, from node `sameTargetFrom`
+  /// on, the rest of the active list is too loose (see `prunable` in `pass`).
+  private struct Bounds {
+    var threshold: Double
+    var loose: Double
+    var sameTargetFrom: Int
+  }
+
+  /// What comparing the active list with one break leaves: how many nodes survive (moved to
+  /// the front, in order), and the last node dropped with its line's ratio.
+  private struct Scan {
+    var survivors = 0
+    var lastDropped = -1
+    var lastDroppedRatio = 0.0
+  }
+
+  /// Compares the first `live` active nodes of `act` with the break at `i`: offers each
+  /// feasible line as a candidate and drops nodes whose line is overfull (every node at a
+  /// forced break).
+  @inline(__always)
+  private func scan(
+    _ act: UnsafeMutableBufferPointer<Int>, live: Int, nodes: UnsafeBufferPointer<Node>,
+    at i: Int, _ sums: ParagraphSums, step: Step, bounds: Bounds, extra: Bool,
+    candidates: inout [Candidate], count: inout Int
+  ) -> Scan {
+    var scan = Scan()
+    let end = sums.lineEnd(i)
+    var k = 0
+    while k < live {
+      let a = act[k]
+      k += 1
+      if nodes[a].start > i {
+        act[scan.survivors] = a
+        scan.survivors += 1
+        continue
+      }
+      let r = judgedRatio(sums.line(from: nodes[a].start, to: end), nodes[a].target, extra: extra)
+      if r >= -1 && r <= bounds.threshold {
+        consider(
+          &candidates, count: &count, node: nodes[a], index: a, ratio: r, step: step,
+          lineClass: nodes[a].nextClass, artificial: false)
+      }
+      if r < -1 || step.forced {
+        scan.lastDropped = a
+        scan.lastDroppedRatio = r
+        continue
+      }
+      act[scan.survivors] = a
+      scan.survivors += 1
+      if r > bounds.loose && a >= bounds.sameTargetFrom && nodes[a].target > 0 {
+        // Every later node's line is a suffix of this one with the same measure.
+        while k < live {
+          act[scan.survivors] = act[k]
+          scan.survivors += 1
+          k += 1
+        }
+      }
+    }
+    return scan
+  }
+
   private func pass(
     _ sums: ParagraphSums, _ widths: inout LineWidths, threshold: Double, hyphens: Bool,
     extra: Bool, rescue: Bool = false
@@ -285,6 +349,16 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     // This break's candidates are the first `count`; the array keeps its storage.
     var candidates: [Candidate] = []
     var count = 0
+    // Exact pruning. Active nodes are in order of position, so a later node's line to a
+    // break is a suffix of an earlier one's: never wider (when no width is negative), with
+    // no more stretch and no more fil glue. Once a node's line is too loose (r above the
+    // threshold and above 0, a shortfall with no fil glue), the line from every later node
+    // with the same measure is at least as loose (the sums are rounded monotonically): it is
+    // neither a candidate nor dropped, so the scan stops. Not at forced breaks (every node
+    // is dropped there) nor in the rescue pass (no threshold). Every node from
+    // `sameTargetFrom` on has the same measure (it must be positive, for the ragged ratio).
+    let prunable = sums.widthNeverDecreases && threshold.isFinite
+    var sameTargetFrom = 0
 
     for i in 0..<n {
       guard sums.isLegalBreak(i) else { continue }
@@ -295,35 +369,20 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       let step = Step(
         flagged: flagged, forced: forced, penaltyTerm: p >= 0 ? p * p : -(p * p), rescue: rescue)
       count = 0
-      let end = sums.lineEnd(i)
-      var survivors = 0
-      var lastDropped = -1
-      var lastDroppedRatio = 0.0
+      // Too loose from here on (see `prunable`): the rest of the list survives unread.
+      let loose = forced || !prunable ? Double.infinity : max(threshold, 0)
+      let bounds = Bounds(threshold: threshold, loose: loose, sameTargetFrom: sameTargetFrom)
       // The active list is filtered in place (survivors keep their order).
-      active.withUnsafeMutableBufferPointer { act in
-        for a in act[..<live] {
-          let node = nodes[a]
-          if node.start > i {
-            act[survivors] = a
-            survivors += 1
-            continue
-          }
-          let r = judgedRatio(sums.line(from: node.start, to: end), node.target, extra: extra)
-          if r >= -1 && r <= threshold {
-            consider(
-              &candidates, count: &count, node: node, index: a, ratio: r, step: step,
-              lineClass: node.nextClass, artificial: false)
-          }
-          if r < -1 || forced {
-            lastDropped = a
-            lastDroppedRatio = r
-          } else {
-            act[survivors] = a
-            survivors += 1
-          }
+      let scan = active.withUnsafeMutableBufferPointer { act in
+        nodes.withUnsafeBufferPointer { nodes in
+          self.scan(
+            act, live: live, nodes: nodes, at: i, sums, step: step, bounds: bounds, extra: extra,
+            candidates: &candidates, count: &count)
         }
       }
-      live = survivors
+      live = scan.survivors
+      let lastDropped = scan.lastDropped
+      let lastDroppedRatio = scan.lastDroppedRatio
       if rescue && count == 0 && live == 0 && lastDropped >= 0 {
         // Nothing else can reach this point: accept the line anyway (TeX's artificial
         // demerits), overfull or underfull, so the pass always completes.
@@ -340,10 +399,11 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       let start = sums.nextStart(i)
       for k in 0..<count {
         let c = candidates[k]
-        nodes.append(
-          Node(
-            position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
-            hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths))
+        let node = Node(
+          position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
+          hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths)
+        if node.target != nodes[nodes.count - 1].target { sameTargetFrom = nodes.count }
+        nodes.append(node)
         if live < active.count {
           active[live] = nodes.count - 1
         } else {

@@ -7,6 +7,10 @@ struct ParagraphSums {
   private var prefix: [Prefix]
   /// Per item: what a break there means (`Break`).
   private var breaks: [Break]
+  /// No box or glue is narrower than 0, so the running width never decreases: a line that
+  /// starts later (and ends at the same break) is never wider. The Knuth–Plass pass prunes
+  /// on it (`KnuthPlassBreaker.pass`).
+  private(set) var widthNeverDecreases = true
 
   struct Prefix {
     var width: Double
@@ -38,10 +42,12 @@ struct ParagraphSums {
     // `nextStart` by subscript cost a uniqueness and capacity check per item and per patch
     // (~30 instructions an item; Benchmarks/paginate-cost.md, session 15).
     var breaks: [Break] = []
+    var monotone = true
     let prefix = [Prefix](unsafeUninitializedCapacity: n + 1) { prefix, count in
       breaks = [Break](unsafeUninitializedCapacity: n) { breaks, made in
         items.withUnsafeBufferPointer { items in
-          ParagraphSums.sum(items, prefix: prefix.baseAddress!, breaks: breaks.baseAddress)
+          monotone = ParagraphSums.sum(
+            items, prefix: prefix.baseAddress!, breaks: breaks.baseAddress)
         }
         made = n
       }
@@ -49,28 +55,36 @@ struct ParagraphSums {
     }
     self.prefix = prefix
     self.breaks = breaks
+    widthNeverDecreases = monotone
   }
 
-  /// Fills `prefix` (n + 1 entries) and `breaks` (n) for `items`.
+  /// Fills `prefix` (n + 1 entries) and `breaks` (n) for `items`; returns whether no box or
+  /// glue has a negative width.
   private static func sum(
     _ items: UnsafeBufferPointer<BreakItem>, prefix: UnsafeMutablePointer<Prefix>,
     breaks: UnsafeMutablePointer<Break>?
-  ) {
+  ) -> Bool {
     let n = items.count
     var sum = Prefix(width: 0, stretch: 0, shrink: 0, fils: 0)
     prefix.initialize(to: sum)
-    guard let breaks, n > 0 else { return }
+    guard let breaks, n > 0 else { return true }
     var previousIsBox = false
+    // The smallest box or glue width seen (NaN counts as 0, see `size`).
+    var narrowest = 0.0
     for i in 0..<n {
       var b = Break(kind: 0, upper: i, extra: 0, cost: 0, nextStart: n)
       switch items[i] {
       case .box(let bw):
         b.upper = i + 1
-        sum.width += ParagraphSums.size(bw)
+        let w = ParagraphSums.size(bw)
+        narrowest = min(narrowest, w)
+        sum.width += w
         previousIsBox = true
       case .glue(let gw, let gy, let gz):
         if previousIsBox { b.kind = 1 }
-        sum.width += ParagraphSums.size(gw)
+        let w = ParagraphSums.size(gw)
+        narrowest = min(narrowest, w)
+        sum.width += w
         sum.shrink += max(0, ParagraphSums.size(gz))
         if gy >= BreakItem.fil {
           sum.fils += 1
@@ -99,6 +113,7 @@ struct ParagraphSums {
       default: break
       }
     }
+    return narrowest >= 0
   }
 
   var count: Int { items.count }
