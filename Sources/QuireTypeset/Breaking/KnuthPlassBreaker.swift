@@ -317,12 +317,17 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       act[scan.survivors] = a
       scan.survivors += 1
       if r > bounds.loose && a >= bounds.sameTargetFrom && nodes[a].target > 0 {
-        // Every later node's line is a suffix of this one with the same measure.
-        while k < live {
-          act[scan.survivors] = act[k]
-          scan.survivors += 1
-          k += 1
+        // Every later node's line is a suffix of this one with the same measure: they all
+        // survive, and are moved only when a node before them was dropped.
+        var to = scan.survivors
+        if to < k {
+          for from in k..<live {
+            act[to] = act[from]
+            to += 1
+          }
         }
+        scan.survivors += live - k
+        break
       }
     }
     return scan
