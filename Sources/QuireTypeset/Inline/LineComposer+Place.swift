@@ -40,6 +40,7 @@ extension LineComposer {
     let baseline = line.baseline
     var rsIndex = blockStyle
     var rs = styles[blockStyle]
+    var glyphStyle = GlyphStyle(rs)
     // The line's first item in logical order: letter-spacing glue before it is not the line's.
     var from = Int.max
     for k in order { from = min(from, k) }
@@ -65,6 +66,7 @@ extension LineComposer {
         if span.style != rsIndex {
           rsIndex = span.style
           rs = lineStyle(span.style, on: line)
+          glyphStyle = GlyphStyle(rs)
           decorated = LineDecorations.lines(
             rs, face: fonts.faces[rs.choice.face], baseline: baseline)
           band = BackgroundBand.of(rs, face: fonts.faces[rs.choice.face], baseline: baseline)
@@ -74,7 +76,7 @@ extension LineComposer {
         if !span.isText {
           placeObject(p, style: rs, at: x, into: &line, clip: edges)
         } else {
-          placeGlyphs(p, span, style: rs, at: x, extra: extra, into: &line, clip: edges)
+          placeGlyphs(p, span, style: glyphStyle, at: x, extra: extra, into: &line, clip: edges)
           if annotated {
             annotations.add(pieces[p], style: rs, at: x, extra: extra, text: text, fonts: fonts)
           }
@@ -219,7 +221,7 @@ extension LineComposer {
   /// fields. A page that is not drawn stops before the piece (its glyphs) is read.
   @inline(__always)
   func placeGlyphs(
-    _ p: Int, _ span: PieceSpan, style rs: ResolvedStyle, at x: Double, extra: Double,
+    _ p: Int, _ span: PieceSpan, style rs: GlyphStyle, at x: Double, extra: Double,
     into line: inout ComposedLine, clip edges: (lo: Double, hi: Double)?
   ) {
     // The face is read only when the piece's differs from the style's, and for its scale
@@ -230,8 +232,8 @@ extension LineComposer {
     } else {
       let face = fonts.faces[span.face]
       choice = FaceChoice(
-        face: span.face, syntheticBold: rs.style.fontWeight >= 600 && face.weight < 600,
-        syntheticItalic: rs.style.italic && !face.italic)
+        face: span.face, syntheticBold: rs.bold && face.weight < 600,
+        syntheticItalic: rs.italic && !face.italic)
     }
     // The last run's fields are read in place: `runs.last` would copy the run (retaining
     // its three arrays) once per piece.
@@ -239,7 +241,7 @@ extension LineComposer {
     if let k = line.runs.indices.last {
       joins =
         line.runs[k].font == span.face && line.runs[k].size == span.size
-        && line.runs[k].color == rs.style.color
+        && line.runs[k].color == rs.color
         && line.runs[k].syntheticBold == choice.syntheticBold
         && line.runs[k].syntheticItalic == choice.syntheticItalic
         && (line.runs[k].orientation == .upright) == (span.form != .none)
@@ -247,7 +249,7 @@ extension LineComposer {
     if !joins {
       line.runs.append(
         GlyphRun(
-          font: span.face, size: span.size, color: rs.style.color, glyphs: [], x: [], y: [],
+          font: span.face, size: span.size, color: rs.color, glyphs: [], x: [], y: [],
           syntheticBold: choice.syntheticBold, syntheticItalic: choice.syntheticItalic))
       if span.form != .none { line.runs[line.runs.count - 1].orientation = .upright }
     }
@@ -318,5 +320,27 @@ extension LineComposer {
     run.x += xs
     run.y += ys
     return kept
+  }
+}
+
+/// What placing a piece's glyphs reads of its style (`LineComposer.placeGlyphs`), made once
+/// per style run: passing the whole `ResolvedStyle` copied it onto the stack for every piece
+/// placed (~270 instructions a piece; Benchmarks/paginate-cost.md, session 16).
+struct GlyphStyle {
+  var choice: FaceChoice
+  var color: RGBA
+  /// The style asks for a bold weight (≥ 600) and for italics (synthesised when the
+  /// piece's face lacks them).
+  var bold: Bool
+  var italic: Bool
+  /// Baseline shift, px, positive up.
+  var shift: Double
+
+  init(_ rs: borrowing ResolvedStyle) {
+    choice = rs.choice
+    color = rs.style.color
+    bold = rs.style.fontWeight >= 600
+    italic = rs.style.italic
+    shift = rs.shift
   }
 }
