@@ -282,7 +282,7 @@ package final class Hyphenator: Sendable {
       if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
         // The lowercased run written in place, and a word that is one run answered with the
         // memo's own array: an empty array reserved or appended to took the growth path
-        // once more per word (~9 M instructions on moby-dick, session 16).
+        // once more per word (Benchmarks/paginate-cost.md, session 16).
         let bytes = [CChar](unsafeUninitializedCapacity: j - i) { out, count in
           for k in i..<j {
             let lower = word[k] <= 0x5A ? word[k] + 0x20 : word[k]
@@ -307,7 +307,7 @@ package final class Hyphenator: Sendable {
   /// the general path they are what ASCII punctuation is (not a word scalar, not cased, not
   /// numeric, not a soft hyphen), so a word of ASCII and these takes the ASCII path, where
   /// they end letter runs as an apostrophe does. The general path's Unicode property
-  /// lookups cost moby-dick ~30 M instructions on such words (session 16).
+  /// lookups cost moby-dick ~34 M instructions on such words (session 16).
   @inline(__always) static func isQuoteOrDash(_ v: UInt32) -> Bool {
     v == 0x2019 || v == 0x2014 || v == 0x201C || v == 0x201D || v == 0x2018 || v == 0x2013
   }
@@ -341,7 +341,7 @@ package final class Hyphenator: Sendable {
   private func libhyphenPoints(_ encoded: [CChar], charCount: Int) -> [Int] {
     let size = encoded.count
     // The NUL-terminated word and libhyphen's answer (`size + 5` bytes) in one buffer on the
-    // stack: two arrays, and the word's copy regrown for its NUL, were ~1 K instructions a
+    // stack: two arrays, and the word's copy regrown for its NUL, were ~1.4 K instructions a
     // call.
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2 * size + 6) {
       (buffer) -> [Int] in

@@ -14,8 +14,8 @@
 // few in ten), in text order, so `contains` reads the word around the piece when it is
 // asked and keeps the answer for the next pieces of that word. Linear in the text still
 // (each word is read once, for the first piece asking in it). Marking the whole paragraph
-// up front read every scalar of the book once more: ~28 M instructions on moby-dick
-// (Benchmarks/paginate-cost.md, session 16).
+// up front read every scalar of the book once more: ~29 M instructions on moby-dick, ~11 M
+// read lazily (Benchmarks/paginate-cost.md, session 16).
 
 /// Which scalars of a paragraph belong to an address-like word.
 struct AddressSpans {

@@ -553,7 +553,7 @@ struct PieceShaper {
       let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
       // Every item `boundaryItems` adds needs a CJK character on one side (its bracket sets
       // and its letters all are): Western text with ’ “ ” — skips its Unicode property
-      // lookups (~1.3 K instructions a pair, ~20 M on moby-dick; session 16).
+      // lookups (~1.3 K instructions a pair, ~25 M on moby-dick; session 16).
       Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
       let adjust = Kinsoku.boundaryItems(
         x, y, em: styles[si].size, breakAllowed: allowed, compress: settings.compressPunctuation,

@@ -93,7 +93,7 @@ struct ShapeKey: Hashable, Sendable {
 
   /// What a `Dictionary` asks (the shared cache's stripes): the two words and the
   /// dictionary's seed through Murmur3's finalizer, without the Hasher. A SipHash per probe
-  /// and per rehash when a stripe grows cost moby-dick ~25 M instructions (session 16);
+  /// and per rehash when a stripe grows cost moby-dick ~28 M instructions (session 16);
   /// the fold already decides which keys collide, SipHash over it hid nothing.
   func _rawHashValue(seed: Int) -> Int {
     ShapeKey.mixed(textFold ^ style.packed ^ UInt64(bitPattern: Int64(seed)))
@@ -158,7 +158,7 @@ struct HyphenKey: Hashable, Sendable {
     h.combine(dictionary)
   }
   /// As `ShapeKey`'s: the fold and the dictionary mixed with the seed, no SipHash over the
-  /// word's bytes (~14 M instructions on moby-dick, session 16).
+  /// word's bytes (with the fold handed over: ~27 M instructions on moby-dick, session 16).
   func _rawHashValue(seed: Int) -> Int {
     ShapeKey.mixed(
       fold ^ UInt64(UInt(bitPattern: dictionary)) &* 0x9E37_79B9_7F4A_7C15
@@ -220,8 +220,8 @@ struct Shaper {
 
   /// HarfBuzz's feature arrays by feature-list number and small caps (slot `2 × id + 1` for
   /// small caps), made at the first miss in such a style: building one per miss (the list
-  /// read back under the table's lock, an array grown and freed) cost moby-dick ~15 M
-  /// instructions, as its styles name a list. At most `2 × FeatureList.limit + 2` slots.
+  /// read back under the table's lock, an array grown and freed) cost moby-dick ~10 M
+  /// instructions with the glyph array below, as its styles name a list. At most `2 × FeatureList.limit + 2` slots.
   private var featureArrays: [[hb_feature_t]?] = []
 
   private mutating func features(for style: ShapeStyle) -> [hb_feature_t] {

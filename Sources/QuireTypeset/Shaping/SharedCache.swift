@@ -19,7 +19,7 @@
 // per probe besides the dictionary's, cost moby-dick ~48 M instructions. The dictionaries
 // hash those folds without SipHash as well (`ShapeKey._rawHashValue`, session 16: the
 // Hasher's set-up and finalization per probe and per rehash as a stripe grows cost
-// moby-dick ~40 M instructions; a crafted fold collision costs what it cost before, a
+// moby-dick ~55 M instructions; a crafted fold collision costs what it cost before, a
 // comparison of the texts). What a cache holds
 // never changes a result, only how fast it comes (a miss recomputes the same value), so the
 // output does not depend on who held what when.
