@@ -231,7 +231,8 @@ package final class Hyphenator: Sendable {
   /// without building a String; nil-scalar values mean no points. All-ASCII words (most of
   /// an English or French book) take a path that answers the same without Unicode property
   /// lookups: in ASCII, digits are the only numerics, A–Z/a–z the only cased letters and
-  /// the only word scalars, and every dictionary encoding is the identity.
+  /// the only word scalars, and every dictionary encoding is the identity. So do words of
+  /// ASCII and typographic quotes and dashes (`isQuoteOrDash`).
   func hyphenationPoints(scalarValues word: [UInt32]) -> [Int] {
     var memo = HyphenRunMemo()
     return hyphenationPoints(scalarValues: word, memo: &memo)
@@ -241,7 +242,7 @@ package final class Hyphenator: Sendable {
   /// `memo` (which must hold this hyphenator's answers only).
   func hyphenationPoints(scalarValues word: [UInt32], memo: inout HyphenRunMemo) -> [Int] {
     var ascii = true
-    for v in word where v >= 0x80 {
+    for v in word where v >= 0x80 && !Hyphenator.isQuoteOrDash(v) {
       ascii = false
       break
     }
@@ -279,17 +280,36 @@ package final class Hyphenator: Sendable {
       var j = i
       while j < word.count, isLetter(word[j]) { j += 1 }
       if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
-        var bytes: [CChar] = []
-        bytes.reserveCapacity(j - i + 1)
-        for v in word[i..<j] {
-          let lower = v <= 0x5A ? v + 0x20 : v
-          bytes.append(CChar(bitPattern: UInt8(truncatingIfNeeded: lower)))
+        // The lowercased run written in place, and a word that is one run answered with the
+        // memo's own array: an empty array reserved or appended to took the growth path
+        // once more per word (Benchmarks/paginate-cost.md, session 16).
+        let bytes = [CChar](unsafeUninitializedCapacity: j - i) { out, count in
+          for k in i..<j {
+            let lower = word[k] <= 0x5A ? word[k] + 0x20 : word[k]
+            (out.baseAddress! + (k - i)).initialize(
+              to: CChar(bitPattern: UInt8(truncatingIfNeeded: lower)))
+          }
+          count = j - i
         }
-        for p in memo.points(bytes, charCount: j - i, libhyphenPoints) { points.append(i + p) }
+        let found = memo.points(bytes, charCount: j - i, libhyphenPoints)
+        if i == 0 {
+          points = found  // the first run: nothing before it
+        } else {
+          for p in found { points.append(i + p) }
+        }
       }
       i = j
     }
     return points
+  }
+
+  /// ‘ ’ “ ” – —, which prose puts inside its pieces ("whale’s", "“Aye"): to every test of
+  /// the general path they are what ASCII punctuation is (not a word scalar, not cased, not
+  /// numeric, not a soft hyphen), so a word of ASCII and these takes the ASCII path, where
+  /// they end letter runs as an apostrophe does. The general path's Unicode property
+  /// lookups cost moby-dick ~34 M instructions on such words (session 16).
+  @inline(__always) static func isQuoteOrDash(_ v: UInt32) -> Bool {
+    v == 0x2019 || v == 0x2014 || v == 0x201C || v == 0x201D || v == 0x2018 || v == 0x2013
   }
 
   private func softHyphenPoints(_ scalars: [Unicode.Scalar]) -> [Int] {
@@ -319,34 +339,41 @@ package final class Hyphenator: Sendable {
 
   /// libhyphen's points for one lowercased letter run in the dictionary's encoding.
   private func libhyphenPoints(_ encoded: [CChar], charCount: Int) -> [Int] {
-    var bytes = encoded
-    let size = Int32(bytes.count)
-    var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
-    var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
-    var pos: UnsafeMutablePointer<Int32>? = nil
-    var cut: UnsafeMutablePointer<Int32>? = nil
-    bytes.append(0)
-    let rc = hnj_hyphen_hyphenate2(dict, bytes, size, &hyphens, nil, &rep, &pos, &cut)
-    defer {
-      if let rep {
-        for k in 0..<Int(size) { free(rep[k]) }
-        free(rep)
+    let size = encoded.count
+    // The NUL-terminated word and libhyphen's answer (`size + 5` bytes) in one buffer on the
+    // stack: two arrays, and the word's copy regrown for its NUL, were ~1.4 K instructions a
+    // call.
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2 * size + 6) {
+      (buffer) -> [Int] in
+      buffer.initialize(repeating: 0)
+      _ = buffer.update(fromContentsOf: encoded)
+      let word = buffer.baseAddress!
+      let hyphens = word + size + 1
+      var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+      var pos: UnsafeMutablePointer<Int32>? = nil
+      var cut: UnsafeMutablePointer<Int32>? = nil
+      let rc = hnj_hyphen_hyphenate2(dict, word, Int32(size), hyphens, nil, &rep, &pos, &cut)
+      defer {
+        if let rep {
+          for k in 0..<size { free(rep[k]) }
+          free(rep)
+        }
+        free(pos)
+        free(cut)
       }
-      free(pos)
-      free(cut)
+      guard rc == 0 else { return [] }
+      // For UTF-8 dictionaries libhyphen renumbers `hyphens` per character; for 8-bit ones a
+      // character is a byte. Either way hyphens[k] odd = a point after character k.
+      var points: [Int] = []
+      let lo = leftMin
+      let hi = charCount - rightMin
+      guard lo <= hi else { return [] }
+      for k in (lo - 1)..<hi where hyphens[k] & 1 == 1 {
+        if let rep, rep[k] != nil { continue }  // non-standard (e.g. "ck" → "k-k"): skipped
+        points.append(k + 1)
+      }
+      return points
     }
-    guard rc == 0 else { return [] }
-    // For UTF-8 dictionaries libhyphen renumbers `hyphens` per character; for 8-bit ones a
-    // character is a byte. Either way hyphens[k] odd = a point after character k.
-    var points: [Int] = []
-    let lo = leftMin
-    let hi = charCount - rightMin
-    guard lo <= hi else { return [] }
-    for k in (lo - 1)..<hi where hyphens[k] & 1 == 1 {
-      if let rep, rep[k] != nil { continue }  // non-standard (e.g. "ck" → "k-k"): skipped
-      points.append(k + 1)
-    }
-    return points
   }
 }
 
@@ -362,6 +389,13 @@ struct HyphenRunMemo {
   private struct Run: Hashable {
     var bytes: [CChar]
     func hash(into h: inout Hasher) { bytes.withUnsafeBytes { h.combine(bytes: $0) } }
+    /// What the dictionary asks: the bytes' FNV-1a fold from the seed, mixed (`ShapeKey`'s
+    /// finalizer). A run is a few bytes; the Hasher's set-up and finalization cost more.
+    func _rawHashValue(seed: Int) -> Int {
+      var x = 0xcbf2_9ce4_8422_2325 ^ UInt64(bitPattern: Int64(seed))
+      for b in bytes { x = (x ^ UInt64(UInt8(bitPattern: b))) &* 0x100_0000_01b3 }
+      return ShapeKey.mixed(x)
+    }
   }
   private var answers: [Run: [Int]] = [:]
   /// Runs kept at most.

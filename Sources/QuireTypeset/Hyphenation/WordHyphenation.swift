@@ -42,23 +42,25 @@ struct WordHyphenation {
   }
 
   /// Hyphenation points of a word in a dictionary other than the paragraph's (a `lang`
-  /// span), cached by word and dictionary in the shared cache only.
-  func sharedPoints(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
-    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h))
+  /// span), cached by word and dictionary in the shared cache only. `fold`: the word's
+  /// `ShapeKey.fold`, when the caller has it.
+  func sharedPoints(_ word: [UInt32], _ h: Hyphenator, fold: UInt64? = nil) -> [Int] {
+    let key = HyphenKey(word: word, dictionary: ObjectIdentifier(h), fold: fold)
     if let hit = shared.get(key) { return hit }
     let found = h.hyphenationPoints(scalarValues: word)
     shared.put(key, found)
     return found
   }
 
-  /// Hyphenation points of a word (scalar indices), cached.
-  mutating func points(_ word: [UInt32], _ h: Hyphenator) -> [Int] {
+  /// Hyphenation points of a word (scalar indices), cached. `fold`: the word's
+  /// `ShapeKey.fold`, when the caller has it.
+  mutating func points(_ word: [UInt32], _ h: Hyphenator, fold: UInt64? = nil) -> [Int] {
     let dictionary = ObjectIdentifier(h)
     if dictionary != runsDictionary {
       runs.removeAll()
       runsDictionary = dictionary
     }
-    let key = HyphenKey(word: word, dictionary: dictionary)
+    let key = HyphenKey(word: word, dictionary: dictionary, fold: fold)
     if let hit = shared.get(key) { return hit }
     let found = h.hyphenationPoints(scalarValues: word, memo: &runs)
     shared.put(key, found)

@@ -8,42 +8,58 @@
 // "@" with a "." after it and letters or digits on both sides, has two or more "/" or a
 // "\\" between name characters, or starts with "/", "~/" or "./".
 // Everything inside such a word is marked; the shape stage skips hyphenation for pieces
-// that start in a marked word. One pass over the text, linear in its length.
+// that start in a marked word.
+//
+// Lazily, word by word: the shape stage asks only about pieces that could be hyphenated (a
+// few in ten), in text order, so `contains` reads the word around the piece when it is
+// asked and keeps the answer for the next pieces of that word. Linear in the text still
+// (each word is read once, for the first piece asking in it). Marking the whole paragraph
+// up front read every scalar of the book once more: ~29 M instructions on moby-dick, ~11 M
+// read lazily (Benchmarks/paginate-cost.md, session 16).
 
 /// Which scalars of a paragraph belong to an address-like word.
 struct AddressSpans {
-  private var marked: [Bool]
+  private let text: [UInt32]
+  private let enabled: Bool
+  /// The word last read by `contains`, and whether it is an address.
+  private var word = 0..<0
+  private var wordIsAddress = false
 
-  /// Marks the address-like words of `text`; nothing when `enabled` is false (hyphenation
-  /// off: nobody asks).
+  /// The address-like words of `text`; none when `enabled` is false (hyphenation off:
+  /// nobody asks).
   init(_ text: [UInt32], enabled: Bool) {
-    marked = []
-    guard enabled else { return }
-    text.withUnsafeBufferPointer { t in
-      let n = t.count
-      var start = 0
-      while start < n {
-        while start < n && Self.isBreak(t[start]) { start += 1 }
-        var end = start
-        // Most words hold none of the characters an address needs (":/\\@" or a "." after
-        // "www"): the scan that finds the word's end also rules those out, so a book of
-        // prose costs one comparison chain per scalar and no allocation.
-        var candidate = false
-        while end < n && !Self.isBreak(t[end]) {
-          candidate = candidate || Self.mayMarkAddress(t[end])
-          end += 1
-        }
-        if candidate && end > start && Self.isAddress(t[start..<end]) {
-          if marked.isEmpty { marked = [Bool](repeating: false, count: n) }
-          for k in start..<end { marked[k] = true }
-        }
-        start = end
-      }
-    }
+    self.text = text
+    self.enabled = enabled
   }
 
-  /// Whether scalar `i` is in an address.
-  subscript(_ i: Int) -> Bool { i < marked.count && marked[i] }
+  /// Whether scalar `i` is in an address (each call reads `i`'s word).
+  subscript(_ i: Int) -> Bool {
+    var probe = self
+    return probe.contains(i)
+  }
+
+  /// Whether scalar `i` is in an address; the word read is kept for the next call.
+  mutating func contains(_ i: Int) -> Bool {
+    guard enabled, i >= 0, i < text.count else { return false }
+    if word.contains(i) { return wordIsAddress }
+    if Self.isBreak(text[i]) { return false }
+    let (found, address) = text.withUnsafeBufferPointer { t -> (Range<Int>, Bool) in
+      var start = i
+      while start > 0 && !Self.isBreak(t[start - 1]) { start -= 1 }
+      var end = start
+      // Most words hold none of the characters an address needs (":/\\@" or a "." after
+      // "www"): the scan that finds the word's end also rules those out.
+      var candidate = false
+      while end < t.count && !Self.isBreak(t[end]) {
+        candidate = candidate || Self.mayMarkAddress(t[end])
+        end += 1
+      }
+      return (start..<end, candidate && Self.isAddress(t[start..<end]))
+    }
+    word = found
+    wordIsAddress = address
+    return address
+  }
 
   /// ASCII first: a letter of a Latin book costs two comparisons here, not seven.
   @inline(__always) private static func isBreak(_ v: UInt32) -> Bool {

@@ -245,7 +245,7 @@ struct PieceShaper {
   /// ruby's base is never split across lines; JLREQ §3.3.6, CSS Ruby 1 §3.4).
   private var rubyBase = false
   /// Scalars in URLs, e-mail addresses and paths (never hyphenated).
-  private let addresses: AddressSpans
+  private var addresses: AddressSpans
   /// The text's language changes (`CollectedText.languages`) and the first run's language.
   private let languages: [(start: Int, lang: String?)]
   private let firstLanguage: String?
@@ -551,6 +551,10 @@ struct PieceShaper {
     if i + 1 < n, !noWrap, v != 0x20, v != 0xFFFC, text[i + 1] > 0x20, text[i + 1] != 0xAD,
       text[i + 1] != 0x2028, text[i + 1] != 0xFFFC, v >= 0x2000 || text[i + 1] >= 0x2000,
       let x = Unicode.Scalar(v), let y = Unicode.Scalar(text[i + 1]),
+      // Every item `boundaryItems` adds needs a CJK character on one side (its bracket sets
+      // and its letters all are): Western text with ’ “ ” — skips its Unicode property
+      // lookups (~1.3 K instructions a pair, ~25 M on moby-dick; session 16).
+      Kinsoku.isCJK(x) || Kinsoku.isCJK(y),
       let adjust = Kinsoku.boundaryItems(
         x, y, em: styles[si].size, breakAllowed: allowed, compress: settings.compressPunctuation,
         autospace: styles[si].autospace)
@@ -660,7 +664,8 @@ struct PieceShaper {
       face: pieceFace,
       smallCaps: styles[si].smallCapsFeature,
       rtl: levels.isEmpty
-        ? hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+        ? script != HB_SCRIPT_LATIN
+          && hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
         : levels[pieceStart] & 1 == 1,
       script: script.rawValue,
       language: settings.shapeLanguage, features: styles[si].features, vertical: pieceForm)
@@ -671,7 +676,7 @@ struct PieceShaper {
     let eligible =
       (spanLanguage.map { !$0.isEmpty && settings.hyphenateSpans } ?? settings.hyphenate)
       && end - pieceStart >= ChapterFlow.minHyphenatedLength && !fake
-      && alphabetic && styles[si].autoHyphens && !addresses[pieceStart]
+      && alphabetic && styles[si].autoHyphens && !addresses.contains(pieceStart)
     if eligible && spanLanguage == nil && !hyphenatorResolved {
       // Looked up at the first word that could use it, not per paragraph: loading one is
       // costly (hyph_de_DE.dic takes seconds) and many spans never need it.
@@ -809,20 +814,17 @@ struct PieceShaper {
       var from = 0
       let points =
         ownLanguage
-        ? hyphenation.sharedPoints(key.text, hyphenator)
-        : hyphenation.points(key.text, hyphenator)
+        ? hyphenation.sharedPoints(key.text, hyphenator, fold: key.textFold)
+        : hyphenation.points(key.text, hyphenator, fold: key.textFold)
+      // One allocation for all the parts (appending to an empty array grew it part by part).
+      parts.reserveCapacity(points.count + 1)
       for p in points where p > from && p < key.text.count {
-        var sub = key
-        sub.text = Array(key.text[from..<p])
+        let sub = ShapeKey(text: Array(key.text[from..<p]), style: style)
         parts.append(WordPart(start: from, end: p, shaped: shaper.shape(sub)))
         from = p
       }
-      var sub = key
-      sub.text = Array(key.text[from...])
-      parts.append(
-        WordPart(
-          start: from, end: key.text.count,
-          shaped: from == 0 ? shaper.shape(key) : shaper.shape(sub)))
+      let last = from == 0 ? key : ShapeKey(text: Array(key.text[from...]), style: style)
+      parts.append(WordPart(start: from, end: key.text.count, shaped: shaper.shape(last)))
     } else {
       parts = [WordPart(start: 0, end: key.text.count, shaped: shaper.shape(key))]
     }

@@ -84,11 +84,30 @@ struct ShapeKey: Hashable, Sendable {
   }
 
   /// This key is looked up once per word of the book, so the text is folded into one 64-bit
-  /// word once, when the key is made, and only that word and the packed fields go through
-  /// the Hasher's SipHash. Equality still compares the whole text, after the cheap fields.
+  /// word once, when the key is made, and only that word and the packed fields are hashed.
+  /// Equality still compares the whole text, after the cheap fields.
   func hash(into h: inout Hasher) {
     h.combine(textFold)
     h.combine(style.packed)
+  }
+
+  /// What a `Dictionary` asks (the shared cache's stripes): the two words and the
+  /// dictionary's seed through Murmur3's finalizer, without the Hasher. A SipHash per probe
+  /// and per rehash when a stripe grows cost moby-dick ~28 M instructions (session 16);
+  /// the fold already decides which keys collide, SipHash over it hid nothing.
+  func _rawHashValue(seed: Int) -> Int {
+    ShapeKey.mixed(textFold ^ style.packed ^ UInt64(bitPattern: Int64(seed)))
+  }
+
+  /// Murmur3's 64-bit finalizer: every input bit reaches the low bits a table's index uses.
+  @inline(__always) static func mixed(_ x: UInt64) -> Int {
+    var h = x
+    h ^= h >> 33
+    h &*= 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 33
+    h &*= 0xC4CE_B9FE_1A85_EC53
+    h ^= h >> 33
+    return Int(truncatingIfNeeded: h)
   }
 }
 
@@ -121,9 +140,29 @@ typealias ShapeCache = SharedCache<ShapeKey, ShapedText>
 struct HyphenKey: Hashable, Sendable {
   var word: [UInt32]
   var dictionary: ObjectIdentifier
+  /// The word's FNV fold (`ShapeKey.fold`), made with the key or handed over from the word's
+  /// shaping key: the hash, the stripe and a first comparison read it instead of the word.
+  let fold: UInt64
+
+  init(word: [UInt32], dictionary: ObjectIdentifier, fold: UInt64? = nil) {
+    self.word = word
+    self.dictionary = dictionary
+    self.fold = fold ?? ShapeKey.fold(word)
+  }
+
+  static func == (a: HyphenKey, b: HyphenKey) -> Bool {
+    a.fold == b.fold && a.dictionary == b.dictionary && a.word == b.word
+  }
   func hash(into h: inout Hasher) {
-    word.withUnsafeBytes { h.combine(bytes: $0) }
+    h.combine(fold)
     h.combine(dictionary)
+  }
+  /// As `ShapeKey`'s: the fold and the dictionary mixed with the seed, no SipHash over the
+  /// word's bytes (with the fold handed over: ~27 M instructions on moby-dick, session 16).
+  func _rawHashValue(seed: Int) -> Int {
+    ShapeKey.mixed(
+      fold ^ UInt64(UInt(bitPattern: dictionary)) &* 0x9E37_79B9_7F4A_7C15
+        ^ UInt64(bitPattern: Int64(seed)))
   }
 }
 
@@ -168,9 +207,32 @@ struct Shaper {
 
   mutating func shape(_ key: ShapeKey) -> ShapedText {
     if let hit = shared.get(key) { return hit }
-    let result = Shaper.run(key, face: fonts.faces[key.style.face], buffer: scratch.buffer)
+    let face = fonts.faces[key.style.face]
+    let result: ShapedText
+    if key.style.vertical != .combined, let buffer = scratch.buffer {
+      result = Shaper.run(key, face: face, buffer: buffer, features: features(for: key.style))
+    } else {
+      result = Shaper.run(key, face: face, buffer: scratch.buffer)
+    }
     shared.put(key, result)
     return result
+  }
+
+  /// HarfBuzz's feature arrays by feature-list number and small caps (slot `2 × id + 1` for
+  /// small caps), made at the first miss in such a style: building one per miss (the list
+  /// read back under the table's lock, an array grown and freed) cost moby-dick ~10 M
+  /// instructions with the glyph array below, as its styles name a list. At most `2 × FeatureList.limit + 2` slots.
+  private var featureArrays: [[hb_feature_t]?] = []
+
+  private mutating func features(for style: ShapeStyle) -> [hb_feature_t] {
+    let slot = Int(style.features.id) * 2 + (style.smallCaps ? 1 : 0)
+    if slot < featureArrays.count, let known = featureArrays[slot] { return known }
+    let made = Shaper.features(style, unshared: nil)
+    if slot >= featureArrays.count {
+      featureArrays += repeatElement(nil, count: slot + 1 - featureArrays.count)
+    }
+    featureArrays[slot] = made
+    return made
   }
 
   static func run(_ key: ShapeKey, face: Face) -> ShapedText {
@@ -189,6 +251,21 @@ struct Shaper {
   static let smallCapsFeatures =
     plainFeatures + [hb_feature_t(tag: Face.tag("smcp"), value: 1, start: 0, end: UInt32.max)]
 
+  /// The features `style` shapes with: kern and liga, smcp for small caps, and the list
+  /// `style.features` names, or `unshared` (a list the table had no room for).
+  static func features(_ style: ShapeStyle, unshared: [UInt64]?) -> [hb_feature_t] {
+    var features = style.smallCaps ? Shaper.smallCapsFeatures : Shaper.plainFeatures
+    if unshared != nil || style.features != .none {
+      for f in unshared ?? style.features.features {
+        features.append(
+          hb_feature_t(
+            tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f),
+            start: 0, end: UInt32.max))
+      }
+    }
+    return features
+  }
+
   /// Shapes into `buf` (cleared first), a buffer the caller reuses across calls, with the
   /// features `key.style.features` names, or `unshared` (a list the table had no room for).
   static func run(
@@ -198,6 +275,14 @@ struct Shaper {
     if key.style.vertical == .combined {
       return VerticalShaping.combined(key, face: face, buffer: buf, unshared: unshared)
     }
+    return run(key, face: face, buffer: buf, features: features(key.style, unshared: unshared))
+  }
+
+  /// Shapes `key` (not tate-chu-yoko) into `buf` with `features`, its style's
+  /// (`features(_:unshared:)`).
+  static func run(
+    _ key: ShapeKey, face: Face, buffer buf: OpaquePointer, features: [hb_feature_t]
+  ) -> ShapedText {
     hb_buffer_clear_contents(buf)
     key.text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buf, p.baseAddress, Int32(p.count), 0, Int32(p.count))
@@ -211,15 +296,6 @@ struct Shaper {
       hb_buffer_set_language(buf, l)
     }
     hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
-    var features = key.style.smallCaps ? Shaper.smallCapsFeatures : Shaper.plainFeatures
-    if unshared != nil || key.style.features != .none {
-      for f in unshared ?? key.style.features.features {
-        features.append(
-          hb_feature_t(
-            tag: UInt32(truncatingIfNeeded: f >> 32), value: UInt32(truncatingIfNeeded: f),
-            start: 0, end: UInt32.max))
-      }
-    }
     hb_shape(face.hbFont, buf, features, UInt32(features.count))
     var n: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(buf, &n),
@@ -230,15 +306,19 @@ struct Shaper {
     if key.style.vertical == .upright {
       return VerticalShaping.upright(infos, pos, count: Int(n), face: face)
     }
-    var glyphs: [ShapedGlyph] = []
-    glyphs.reserveCapacity(Int(n))
     var total = 0.0
-    for i in 0..<Int(n) {
-      glyphs.append(
-        ShapedGlyph(
-          glyph: infos[i].codepoint, cluster: infos[i].cluster, advance: Float(pos[i].x_advance),
-          dx: Float(pos[i].x_offset), dy: Float(pos[i].y_offset)))
-      total += Double(pos[i].x_advance)
+    // Written in place into an array of exactly `n` (an empty array reserved and appended to
+    // went through the growth path once more per miss).
+    let glyphs = [ShapedGlyph](unsafeUninitializedCapacity: Int(n)) { out, count in
+      for i in 0..<Int(n) {
+        (out.baseAddress! + i).initialize(
+          to: ShapedGlyph(
+            glyph: infos[i].codepoint, cluster: infos[i].cluster,
+            advance: Float(pos[i].x_advance), dx: Float(pos[i].x_offset),
+            dy: Float(pos[i].y_offset)))
+        total += Double(pos[i].x_advance)
+      }
+      count = Int(n)
     }
     return ShapedText(glyphs: glyphs, advance: total)
   }

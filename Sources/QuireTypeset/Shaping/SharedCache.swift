@@ -16,7 +16,11 @@
 // the value itself, a HarfBuzz call or a pattern lookup (~14 K instructions), instead of
 // sleeping. The stripe comes from what the key already holds (`StripedKey.stripeHint`: a
 // shaping key's FNV fold of its text): picking it with a full `hashValue`, a second SipHash
-// per probe besides the dictionary's, cost moby-dick ~48 M instructions. What a cache holds
+// per probe besides the dictionary's, cost moby-dick ~48 M instructions. The dictionaries
+// hash those folds without SipHash as well (`ShapeKey._rawHashValue`, session 16: the
+// Hasher's set-up and finalization per probe and per rehash as a stripe grows cost
+// moby-dick ~55 M instructions; a crafted fold collision costs what it cost before, a
+// comparison of the texts). What a cache holds
 // never changes a result, only how fast it comes (a miss recomputes the same value), so the
 // output does not depend on who held what when.
 //
@@ -49,8 +53,8 @@ extension ShapeKey: StripedKey {
 }
 
 extension HyphenKey: StripedKey {
-  /// The word's FNV fold (a word is a few scalars), mixed.
-  var stripeHint: Int { stripeMix(ShapeKey.fold(word)) }
+  /// The word's FNV fold (made with the key), mixed.
+  var stripeHint: Int { stripeMix(fold) }
 }
 
 /// A bounded dictionary shared by the chapters laid out in parallel, split into stripes
