@@ -69,6 +69,9 @@ struct ChapterFlow {
   /// `::first-line` was settled on the paragraph's head, Inline/FirstLine.swift); nil
   /// almost always.
   var firstLineExpected: Int? = nil
+  /// The stages of the `::first-line` search's last pass when they are the layout's own
+  /// (Inline/FirstLine.swift); nil almost always.
+  var firstLineSettled: FirstLinePass? = nil
   /// The chapter is laid out for vertical lines (Vertical/VerticalPage.swift).
   var vertical = false
   /// The chapter has a publisher style sheet (`Chapter.authorStyles`): block images follow

@@ -31,7 +31,13 @@
 // chooses the breaks of the whole paragraph at once, so a browser's line-by-line first line
 // cannot be reproduced exactly; the fixed point is the line a browser would set whenever it
 // exists. Cost: nothing for a block without `::first-line` (one Bool read per paragraph);
-// for one with it, 2–5 breakings of its head.
+// for one with it, 2–5 breakings of its head. When the search ran on the whole paragraph,
+// its last pass set the block exactly as the layout sets it (restyled up to the end it
+// confirmed): the layout takes that pass's collected, itemized, shaped and broken text
+// (`FirstLinePass`) instead of making it once more. From pass to pass only the text before
+// the first line's end changes style: the first pass records its walk of the shape stage,
+// and the passes after it take its items from the first word start past the restyled text
+// (Inline/ShapeResume.swift), so each shapes little more than its first line.
 //
 // Generated text (`::before`, quotes) sits at the offset of the source character after it:
 // a generated run at E exactly counts as the second line's.
@@ -132,51 +138,84 @@ enum FirstLine {
   }
 }
 
+/// A search pass's stages. The last pass of a search over the whole paragraph restyled the
+/// block exactly as the layout sets it (up to the end it confirmed), so the layout takes
+/// them instead of collecting, itemizing, shaping and breaking the paragraph once more.
+struct FirstLinePass {
+  var text: CollectedText
+  var lang: String
+  var itemized: ItemizedText
+  var shaped: ShapedParagraph
+  /// The pass's lines; nil when they were broken beside floats (the layout breaks those
+  /// its own way).
+  var breaks: [LineBreak]?
+  /// The source offset where the second line starts (`Int.max` for one line).
+  var secondLine: Int
+}
+
 extension ChapterFlow {
   /// `block` with its first formatted line in its first-line style (the search above), the
-  /// source offset where the layout must break (nil: wherever it chooses), and, when the
-  /// search ran on the paragraph's head only, where its first line is expected to end.
+  /// source offset where the layout must break (nil: wherever it chooses), when the search
+  /// ran on the paragraph's head only, where its first line is expected to end, and the
+  /// stages of its last pass when they are the layout's own (`FirstLinePass`).
   mutating func firstLineStyled(_ block: Block, left: Double, right: Double)
-    -> (block: Block, forced: Int?, expected: Int?)
+    -> (block: Block, forced: Int?, expected: Int?, stages: FirstLinePass?)
   {
     // The first line is in the first part of an enormous paragraph.
-    let whole = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)[0]
+    let parts = ParagraphParts.split(block, limit: InlineCaps.maxParagraphScalars)
+    let whole = parts[0]
     let size = styles[resolve(block.style)].size
     let limit = FirstLine.headScalars(width: right - left, size: size)
     let head = ParagraphParts.split(whole, limit: limit)[0]
     let headScalars = FirstLine.scalars(head)
     if headScalars < FirstLine.scalars(whole) {
-      let (end, forced) = searchFirstLineEnd(head, left: left, right: right)
+      let (end, forced, _) = searchFirstLineEnd(head, left: left, right: right)
       // Trusted when the head holds well over one line: the final layout checks it.
       if end != Int.max, end - head.location.offset <= headScalars / 3 {
-        return (FirstLine.applied(block, upTo: end), forced ? end : nil, forced ? nil : end)
+        let styled = FirstLine.applied(block, upTo: end)
+        return (styled, forced ? end : nil, forced ? nil : end, nil)
       }
     }
-    let (end, forced) = searchFirstLineEnd(whole, left: left, right: right)
-    return (FirstLine.applied(block, upTo: end), forced ? end : nil, nil)
+    let (end, forced, last) = searchFirstLineEnd(whole, left: left, right: right)
+    // Inline blocks and formulas are laid out by the shape stage: the layout lays them out.
+    let reusable =
+      !forced && parts.count == 1
+      && last.map { $0.text.inlineBoxes.isEmpty && $0.text.maths.isEmpty }
+        ?? false
+    return (FirstLine.applied(block, upTo: end), forced ? end : nil, nil, reusable ? last : nil)
   }
 
-  /// The search above over `probe`: where its first line ends, and whether the end was
-  /// settled on a cycle (the layout must then force the break there).
+  /// The search above over `probe`: where its first line ends, whether the end was settled
+  /// on a cycle (the layout must then force the break there), and when it was not, the
+  /// stages of the last pass (`probe` restyled up to that end).
   mutating func searchFirstLineEnd(_ probe: Block, left: Double, right: Double)
-    -> (end: Int, forced: Bool)
+    -> (end: Int, forced: Bool, last: FirstLinePass?)
   {
-    var end = firstLineEnd(FirstLine.applied(probe, upTo: Int.min), left: left, right: right)
+    var record: FirstLineRecord? = nil
+    var end =
+      firstLinePass(
+        FirstLine.applied(probe, upTo: Int.min), left: left, right: right, record: &record)?
+      .secondLine ?? Int.max
     var seen = [end]
     for _ in 0..<FirstLine.maxPasses {
-      let next = firstLineEnd(FirstLine.applied(probe, upTo: end), left: left, right: right)
-      if next == end { return (end, false) }
+      let pass = firstLinePass(
+        FirstLine.applied(probe, upTo: end), left: left, right: right, record: &record)
+      let next = pass?.secondLine ?? Int.max
+      if next == end { return (end, false, pass) }
       // A cycle: settle at its smallest end.
-      if let k = seen.firstIndex(of: next) { return (seen[k...].min() ?? end, true) }
+      if let k = seen.firstIndex(of: next) { return (seen[k...].min() ?? end, true, nil) }
       seen.append(next)
       end = next
     }
-    return (seen.min() ?? end, true)
+    return (seen.min() ?? end, true, nil)
   }
 
-  /// The source offset where `block`'s second line starts (`Int.max` when it sets one
-  /// line): collect, itemize, shape and break as `paragraphPart` does, recording nothing.
-  mutating func firstLineEnd(_ block: Block, left: Double, right: Double) -> Int {
+  /// Collects, itemizes, shapes and breaks `block` as `paragraphPart` does, recording
+  /// nothing in the flow (nil when it holds no text); the shape stage resumes the walk of
+  /// the search's first pass (`record`) where it can.
+  mutating func firstLinePass(
+    _ block: Block, left: Double, right: Double, record: inout FirstLineRecord?
+  ) -> FirstLinePass? {
     let st = block.style
     let width = max(1, right - left)
     let blockStyle = resolve(st)
@@ -184,26 +223,109 @@ extension ChapterFlow {
     let whiteSpace = CollectedText.WhiteSpaceRule(st.whiteSpace)
     let noWrap = noWrapStyle(st)
     let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
-    guard !text.isEmpty else { return Int.max }
+    guard !text.isEmpty else { return nil }
     let lang = language(of: block, text: text)
     let styles = self.styles
-    let itemized = ItemizedText(
-      text, styles: styles, fonts: fonts, rtl: rtl, language: lang,
-      preserveSpaces: whiteSpace.preserve)
+    let itemized = itemize(text, rtl: rtl, lang: lang, whiteSpace: whiteSpace)
     let (indent, restIndent) = indents(st, left: left, width: width, rtl: rtl)
     let firstWidth = max(1, width - indent)
     let restWidth = max(1, width - restIndent)
-    var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
-    settings.measure = min(firstWidth, restWidth)
-    settings.flaggedBreaks = options.hyphenate == .auto
-    settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
-    settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
-    let shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    let settings = paragraphSettings(
+      block, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap, measure: min(firstWidth, restWidth)
+    )
+    let shaped = firstLineShape(text, itemized, settings: settings, width: width, record: &record)
     var breaking = InlineBreaking(
       breaker: breaker, noWrap: noWrap, firstWidth: firstWidth, width: restWidth)
     breaking.eachLine = st.text.indentEachLine
     breaking.bands = paragraphBands(
       lineHeight: styles[blockStyle].above + styles[blockStyle].below, left: left, right: right)
-    return FirstLine.secondLineStart(breaking.lines(shaped.items), shaped, text)
+    let breaks = breaking.lines(shaped.items)
+    return FirstLinePass(
+      text: text, lang: lang, itemized: itemized, shaped: shaped,
+      breaks: breaking.bands.isEmpty ? breaks : nil,
+      secondLine: FirstLine.secondLineStart(breaks, shaped, text))
+  }
+
+  /// Stage 3 of a search pass: the first pass records its walk (`record` nil), the passes
+  /// after it take the recorded items from where their input agrees with the first's
+  /// (Inline/ShapeResume.swift).
+  mutating func firstLineShape(
+    _ text: CollectedText, _ itemized: ItemizedText, settings: ShapeSettings, width: Double,
+    record: inout FirstLineRecord?
+  ) -> ShapedParagraph {
+    let styles = self.styles
+    // Images, formulas and inline blocks are sized and laid out by `shape`, ruby widened.
+    guard FirstLine.resumable(text),
+      !styles.contains(where: { $0.style.text.writing.rubyText != nil })
+    else { return shape(text, itemized, styles: styles, settings: settings, width: width) }
+    var walk = ShapeResume(recording: record == nil)
+    if let record {
+      walk.from = FirstLine.agreement(text, itemized, settings: settings, record: record)
+      guard walk.from != Int.max else {
+        return shape(text, itemized, styles: styles, settings: settings, width: width)
+      }
+      (walk.points, walk.out) = (record.walk.points, record.walk.out)
+    }
+    var stage = PieceShaper(
+      text, itemized, styles: styles, fonts: fonts, settings: settings, images: [:],
+      shaper: shaper.take(), hyphenation: hyphenation.take())
+    stage.unsharedFeatures = unsharedFeatures
+    stage.watchFrom = walk.recording ? 1 : walk.from
+    stage.resume = walk
+    stage.walk()
+    let raw = stage.out
+    let shaped = stage.finish()
+    shaper = stage.shaper.take()
+    swap(&stage.hyphenation, &hyphenation)
+    // A walk with decorated boxes or emergency breaks is not taken up again.
+    if walk.recording, raw.edges.isEmpty, raw.emergencyBreaks == 0, var recorded = stage.resume {
+      recorded.out = raw
+      record = FirstLineRecord(text: text, itemized: itemized, settings: settings, walk: recorded)
+    }
+    return shaped
+  }
+}
+
+/// What a search's first pass keeps for the passes after it: its input and its recorded walk
+/// of the shape stage (Inline/ShapeResume.swift).
+struct FirstLineRecord {
+  var text: CollectedText
+  var itemized: ItemizedText
+  var settings: ShapeSettings
+  var walk: ShapeResume
+}
+
+extension FirstLine {
+  /// Whether `text`'s shape stage may be recorded or resumed: nothing but text in one
+  /// language (no images, formulas, inline blocks or `lang` spans).
+  static func resumable(_ text: CollectedText) -> Bool {
+    text.images.isEmpty && text.maths.isEmpty && text.inlineBoxes.isEmpty
+      && text.languages.isEmpty
+  }
+
+  /// The first scalar from which `text` and `itemized` agree with `record`'s input, scalar
+  /// by scalar (`Int.max`: none, or the settings differ).
+  static func agreement(
+    _ text: CollectedText, _ itemized: ItemizedText, settings: ShapeSettings,
+    record: FirstLineRecord
+  ) -> Int {
+    let old = record.text
+    let n = text.count
+    let (a, b) = (itemized, record.itemized)
+    let (levels, oldLevels) = (a.levels, b.levels)
+    guard n == old.count, settings == record.settings, text.firstLanguage == old.firstLanguage,
+      levels.count == oldLevels.count
+    else { return Int.max }
+    var j = n
+    while j > 0 {
+      let k = j - 1
+      guard text.scalars[k] == old.scalars[k], text.styles[k] == old.styles[k],
+        text.smallCaps[k] == old.smallCaps[k], text.sources[k] == old.sources[k],
+        a.faces[k] == b.faces[k], a.scripts[k] == b.scripts[k], a.breaks[k] == b.breaks[k],
+        levels.isEmpty || levels[k] == oldLevels[k]
+      else { break }
+      j = k
+    }
+    return j < n ? j : Int.max
   }
 }

@@ -75,12 +75,13 @@ extension ChapterFlow {
     var styled = block
     if block.hasFirstLine {
       let settled = firstLineStyled(block, left: left, right: right)
-      (styled, firstLineBreak, firstLineExpected) = (
-        settled.block, settled.forced, settled.expected
+      (styled, firstLineBreak, firstLineExpected, firstLineSettled) = (
+        settled.block, settled.forced, settled.expected, settled.stages
       )
     }
-    defer { (firstLineBreak, firstLineExpected) = (nil, nil) }
+    defer { (firstLineBreak, firstLineExpected, firstLineSettled) = (nil, nil, nil) }
     let parts = ParagraphParts.split(styled, limit: InlineCaps.maxParagraphScalars)
+    if parts.count > 1 { firstLineSettled = nil }
     if parts.count > 1 {
       notes.limits.add(
         1, offset: block.location.offset,
@@ -113,10 +114,10 @@ extension ChapterFlow {
     nextBlock += 1
     let (marker, firstEntry) = (pendingMarker, entries.count)
     // Taken first: an inline block's paragraph is laid out inside this one (FirstLine.swift).
-    let (forcedEnd, expectedEnd) = (firstLineBreak, firstLineExpected)
-    (firstLineBreak, firstLineExpected) = (nil, nil)
+    let (forcedEnd, expectedEnd, settled) = (firstLineBreak, firstLineExpected, firstLineSettled)
+    (firstLineBreak, firstLineExpected, firstLineSettled) = (nil, nil, nil)
 
-    let text = collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
+    let text = settled?.text ?? collect(block, blockStyle: blockStyle, whiteSpace: whiteSpace)
     // An empty paragraph (e.g. <p>&nbsp;</p> collapsed) takes no line; its floats go at its top.
     if text.isEmpty {
       for f in floats {
@@ -124,7 +125,7 @@ extension ChapterFlow {
       }
       return
     }
-    let lang = language(of: block, text: text)
+    let lang = settled?.lang ?? language(of: block, text: text)
     if text.joinersInserted > 0 || text.marksDropped > 0 {
       notes.streamSafe.add(text.joinersInserted, offset: text.sources.first ?? 0)
       notes.marksDropped += text.marksDropped
@@ -138,9 +139,7 @@ extension ChapterFlow {
     // the buffer is shared) lets `styles[si].field` read one field; through `self` each
     // read copied the whole ResolvedStyle behind an exclusivity check, 1.6 M times a book.
     let styles = self.styles
-    let itemized = ItemizedText(
-      text, styles: styles, fonts: fonts, rtl: rtl, language: lang,
-      preserveSpaces: whiteSpace.preserve)
+    let itemized = settled?.itemized ?? itemize(text, rtl: rtl, lang: lang, whiteSpace: whiteSpace)
     for m in itemized.missing {
       missing.add(m.scalar, script: m.script, face: m.face, offset: text.sources[m.index])
     }
@@ -148,12 +147,11 @@ extension ChapterFlow {
     let (indent, restIndent) = indents(st, left: left, width: width, rtl: rtl)
     let firstWidth = max(1, width - indent)
     let restWidth = max(1, width - restIndent)
-    var settings = shapeSettings(st, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
-    settings.measure = min(firstWidth, restWidth)
-    settings.flaggedBreaks = options.hyphenate == .auto
-    settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
-    settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
-    var shaped = shape(text, itemized, styles: styles, settings: settings, width: width)
+    let settings = paragraphSettings(
+      block, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap, measure: min(firstWidth, restWidth)
+    )
+    var shaped =
+      settled?.shaped ?? shape(text, itemized, styles: styles, settings: settings, width: width)
     if let end = forcedEnd { FirstLine.forceBreak(&shaped, text: text, at: end) }
     if shaped.emergencyBreaks > 0 {
       notes.emergencyBreak(shaped.emergencyBreaks, offset: text.sources.first ?? 0)
@@ -173,7 +171,9 @@ extension ChapterFlow {
         lineHeight: strut, left: left, right: right)
       return (out, out.breaks)
     }
-    var (beside, breaks) = breakLines()
+    var (beside, breaks) =
+      floats.isEmpty && bands.isEmpty
+      ? settled?.breaks.map { (nil, $0) } ?? breakLines() : breakLines()
     if let expected = expectedEnd, FirstLine.secondLineStart(breaks, shaped, text) != expected {
       // The first line settled on the paragraph's head ends elsewhere here: break there.
       FirstLine.forceBreak(&shaped, text: text, at: expected)
@@ -254,6 +254,28 @@ extension ChapterFlow {
     return CollectedText(
       inlines: block.inlines, inlineStyles: inlineStyles, blockStyle: blockStyle,
       startOffset: block.location.offset, whiteSpace: whiteSpace)
+  }
+
+  /// Stage 2: bidi levels, break opportunities, scripts and faces of `text`.
+  func itemize(
+    _ text: CollectedText, rtl: Bool, lang: String, whiteSpace: CollectedText.WhiteSpaceRule
+  ) -> ItemizedText {
+    ItemizedText(
+      text, styles: styles, fonts: fonts, rtl: rtl, language: lang,
+      preserveSpaces: whiteSpace.preserve)
+  }
+
+  /// The shape stage's settings for a paragraph whose narrowest line is `measure` px.
+  func paragraphSettings(
+    _ block: Block, lang: String, whiteSpace: CollectedText.WhiteSpaceRule, noWrap: Bool,
+    measure: Double
+  ) -> ShapeSettings {
+    var settings = shapeSettings(block.style, lang: lang, whiteSpace: whiteSpace, noWrap: noWrap)
+    settings.measure = measure
+    settings.flaggedBreaks = options.hyphenate == .auto
+    settings.hyphenate = settings.hyphenate && ChapterFlow.autoHyphenation(block)
+    settings.hyphenateSpans = settings.hyphenateSpans && ChapterFlow.autoHyphenation(block)
+    return settings
   }
 
   /// The shape stage's settings for a block.

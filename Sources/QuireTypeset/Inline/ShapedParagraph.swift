@@ -171,7 +171,7 @@ struct ShapedParagraph {
 }
 
 /// Paragraph-wide settings of the shape stage.
-struct ShapeSettings {
+struct ShapeSettings: Equatable {
   /// The language tag (hyphenation dictionary) and its HarfBuzz form.
   var language: String
   var shapeLanguage: ShapeLanguage
@@ -222,11 +222,14 @@ struct PieceShaper {
   var hyphenation: WordHyphenation
 
   var out = ShapedParagraph()
-  private var pieceStart = -1
+  /// A walk recorded or resumed (ShapeResume.swift), watched from scalar `watchFrom` on.
+  var resume: ShapeResume? = nil
+  var watchFrom = Int.max
+  private(set) var pieceStart = -1
   private var pieceFace = -1
   private var pieceScript = HB_SCRIPT_COMMON
   private var pieceForm = VerticalForm.none
-  private var runScript = HB_SCRIPT_LATIN
+  private(set) var runScript = HB_SCRIPT_LATIN
   private var hyphenator: Hyphenator? = nil
   private var hyphenatorResolved = false
   private var spaceStyle = -1
@@ -287,11 +290,31 @@ struct PieceShaper {
 
   /// Runs the stage over the whole text.
   mutating func shape() -> ShapedParagraph {
+    walk()
+    return finish()
+  }
+
+  /// The stage's result after `walk`: emergency breaks in runs wider than the measure.
+  mutating func finish() -> ShapedParagraph {
+    // Text that must not wrap gets no emergency breaks either: compose clips its lines.
+    if !settings.noWrap {
+      out.emergencyBreaks += EmergencyBreaks.splitWideRuns(
+        &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
+    }
+    return out
+  }
+
+  /// The walk over the text: the stage but for the emergency breaks of wide runs.
+  mutating func walk() {
     let n = text.count
     let preserve = settings.preserve
     var i = 0
     while i < n {
-      if pieceStart >= 0 { i = plainRun(from: i) }
+      if pieceStart >= 0 {
+        i = plainRun(from: i)
+      } else if i >= watchFrom, watch(i) {
+        return
+      }
       let v = text[i]
       // A `<br>` carries no element's style: a box goes on across it.
       if sty[i] != openBoxes.style, v != 0x2028 {
@@ -333,12 +356,6 @@ struct PieceShaper {
     flush(n)
     if !openBoxes.open.isEmpty { boxEdges(at: n) }
     finishing(n)
-    // Text that must not wrap gets no emergency breaks either: compose clips its lines.
-    if !settings.noWrap {
-      out.emergencyBreaks += EmergencyBreaks.splitWideRuns(
-        &out, measure: settings.measure, flaggedBreaks: settings.flaggedBreaks)
-    }
-    return out
   }
 
   /// The first character at or after `i` that is not *plain*: an ASCII letter or sign of
