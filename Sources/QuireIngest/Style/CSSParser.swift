@@ -620,7 +620,11 @@ enum SelectorParser {
 /// general path bridges to NSString and walks graphemes, ~70 K instructions a call.
 package enum PathResolver {
   package static func resolve(_ href: String, against base: String) -> String {
-    if let resolved = resolveASCII(href, against: base) { return resolved }
+    resolveASCII(href, against: base) ?? resolveGraphemes(href, against: base)
+  }
+
+  /// `resolve` for any href, on characters (the reference the ASCII path must agree with).
+  static func resolveGraphemes(_ href: String, against base: String) -> String {
     var ref = href.trimmingCharacters(in: .whitespacesAndNewlines)
     var fragment = ""
     if let hashIdx = ref.firstIndex(of: "#") {
