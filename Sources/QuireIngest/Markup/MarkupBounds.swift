@@ -16,8 +16,9 @@
 //
 // The scanner knows comments, CDATA sections (their bytes count as text), processing
 // instructions, declarations with an internal subset, quoted attribute values and
-// self-closing tags. It never reads a byte twice, so documents of any shape cost time linear
-// in their size; documents under the caps are handed on unchanged (the same `Data`).
+// self-closing tags. It never moves back (text is searched for `<` a word at a time, then
+// in the word that holds one), so documents of any shape cost time linear in their size;
+// documents under the caps are handed on unchanged (the same `Data`).
 
 import Foundation
 
