@@ -236,12 +236,14 @@ struct ChapterBuilder {
           frames[frames.count - 1].pending.append(.anchor(id))
         }
         if style.display == .none { continue }
-        let rubyParent = parent.style.computed.text.writing.ruby
+        // Read once: each read of the context's style passed as an argument copies it.
+        let parentStyle = parent.style
+        let rubyParent = parentStyle.computed.text.writing.ruby
         if RubyMarkup.hides(node.name, inherited: rubyParent) { continue }
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
         }
-        contextualDisplay(&style, parent: parent.style)
+        contextualDisplay(&style, parent: parentStyle)
         style.resolveInlineBox(id: Int(ordinals[n]))
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
@@ -267,13 +269,13 @@ struct ChapterBuilder {
         applyCounters(n, &style, scope: &parent.siblingScope)
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
-        let openedBoxBlock = openBoxBlock(n, &style, parent: parent.style, lang: lang)
+        let openedBoxBlock = openBoxBlock(n, &style, parent: parentStyle, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
-        let openedBox = openInlineBox(n, style: style, parent: parent.style, lang: lang)
+        let openedBox = openInlineBox(n, style: style, parent: parentStyle, lang: lang)
         if opened {
           frames[frames.count - 1].source = Int(ordinals[n])
           frames[frames.count - 1].table = TableMarkup.part(
-            n, in: tree, style: style, parent: parent.style)
+            n, in: tree, style: style, parent: parentStyle)
         }
         lastShareID += 1
         let ctx = StyleContext(
