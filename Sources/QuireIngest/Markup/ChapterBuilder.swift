@@ -10,7 +10,7 @@ import Foundation
 
 /// Inline content waiting for its block to close, before white-space processing.
 private enum PendingInline {
-  case text(String, ComputedStyle, link: String?, lang: String?, generated: Bool = false)
+  case text(String, RunStyle, link: String?, lang: String?, generated: Bool = false)
   case lineBreak(ComputedStyle)
   case image(ImageRef, ComputedStyle)
   case anchor(String)
@@ -76,14 +76,17 @@ private struct Frame {
   var source = -1
 }
 
-private struct StyleContext {
-  var style: ElementStyle
+/// An open element's styles and what it opened, one per element on the walk's stack. A
+/// class: every element reads its parent's context, and a copy of this struct (its styles
+/// hold ~1 KB and a few dozen references) cost ~1 K instructions, several times an element.
+private final class StyleContext {
+  let style: ElementStyle
   /// This context's number, naming `style` as a parent for `StyleSharing`.
-  var shareID = 0
-  var lang: String?
-  var link: String?
+  let shareID: Int
+  let lang: String?
+  let link: String?
   /// Whether the element opened a frame (popped on exit).
-  var openedFrame: Bool
+  let openedFrame: Bool
   /// The element's `::after` style, when it has content.
   var after: ElementStyle? = nil
   /// Counter names the element's children instantiated (GeneratedText.swift).
@@ -97,6 +100,38 @@ private struct StyleContext {
   var firstLine: ElementStyle? = nil
   /// Its `::after`'s style there.
   var afterFirstLine: ElementStyle? = nil
+  /// The inline style of the element's text (`ChapterBuilder.inlineStyle`), made for its
+  /// first text and shared by the rest.
+  private var textStyle: RunStyle? = nil
+
+  init(style: ElementStyle, shareID: Int, lang: String?, link: String?, openedFrame: Bool) {
+    self.style = style
+    self.shareID = shareID
+    self.lang = lang
+    self.link = link
+    self.openedFrame = openedFrame
+  }
+
+  /// The inline style of the element's own text (without a first-line style).
+  var inlineTextStyle: RunStyle {
+    if let textStyle { return textStyle }
+    let made = RunStyle(ChapterBuilder.inlineStyle(style.computed))
+    textStyle = made
+    return made
+  }
+}
+
+/// A text run's style while a block's inline content is collected and white-space
+/// processed: shared, so the pending items and pieces that carry it copy a reference, not a
+/// style. Two runs' styles are equal when they are one object or their values are equal.
+private final class RunStyle {
+  let style: ComputedStyle
+
+  init(_ style: ComputedStyle) { self.style = style }
+
+  func sameStyle(as other: RunStyle) -> Bool {
+    self === other || style == other.style
+  }
 }
 
 struct ChapterBuilder {
@@ -173,7 +208,7 @@ struct ChapterBuilder {
         location: location)
     ]
     var contexts = [
-      StyleContext(style: rootStyle, lang: nil, link: nil, openedFrame: false)
+      StyleContext(style: rootStyle, shareID: 0, lang: nil, link: nil, openedFrame: false)
     ]
 
     enum Event {
@@ -184,11 +219,9 @@ struct ChapterBuilder {
     while let event = events.popLast() {
       switch event {
       case .exit(let n):
-        var ctx = contexts.removeLast()
-        exitElement(n, &ctx)
+        exitElement(n, contexts.removeLast())
       case .enter(let n):
-        // Text (most nodes) reads its parent's context in place: binding it, or the node,
-        // copies every field.
+        // Text (most nodes) reads the node in place: binding it copies every field.
         if tree.nodes[n].kind == .text {
           appendText(tree.nodes[n].text, contexts[contexts.count - 1])
           continue
@@ -203,12 +236,14 @@ struct ChapterBuilder {
           frames[frames.count - 1].pending.append(.anchor(id))
         }
         if style.display == .none { continue }
-        let rubyParent = parent.style.computed.text.writing.ruby
+        // Read once: each read of the context's style passed as an argument copies it.
+        let parentStyle = parent.style
+        let rubyParent = parentStyle.computed.text.writing.ruby
         if RubyMarkup.hides(node.name, inherited: rubyParent) { continue }
         if let part = RubyMarkup.part(node.name, node: n, inherited: rubyParent) {
           style.computed.text.writing.ruby = part
         }
-        contextualDisplay(&style, parent: parent.style)
+        contextualDisplay(&style, parent: parentStyle)
         style.resolveInlineBox(id: Int(ordinals[n]))
         let lang = node.attribute("xml:lang") ?? node.attribute("lang") ?? parent.lang
         var link = parent.link
@@ -231,29 +266,28 @@ struct ChapterBuilder {
           }
         }
 
-        applyCounters(n, &style, scope: &contexts[contexts.count - 1].siblingScope)
+        applyCounters(n, &style, scope: &parent.siblingScope)
         if appendReplaced(node, n, style: style, lang: lang) { continue }
         let inside = prepareMarker(n, style, matched, lang: lang)
-        let openedBoxBlock = openBoxBlock(n, &style, parent: parent.style, lang: lang)
+        let openedBoxBlock = openBoxBlock(n, &style, parent: parentStyle, lang: lang)
         let opened = openFrame(n, style: style, lang: lang)
-        let openedBox = openInlineBox(n, style: style, parent: parent.style, lang: lang)
+        let openedBox = openInlineBox(n, style: style, parent: parentStyle, lang: lang)
         if opened {
           frames[frames.count - 1].source = Int(ordinals[n])
           frames[frames.count - 1].table = TableMarkup.part(
-            n, in: tree, style: style, parent: parent.style)
+            n, in: tree, style: style, parent: parentStyle)
         }
-        var ctx = StyleContext(style: style, lang: lang, link: link, openedFrame: opened)
         lastShareID += 1
-        ctx.shareID = lastShareID
+        let ctx = StyleContext(
+          style: style, shareID: lastShareID, lang: lang, link: link, openedFrame: opened)
         ctx.openedInlineBox = openedBox
         ctx.openedBoxBlock = openedBoxBlock
         ctx.after = pseudoStyle(.after, matched, style)
-        if contexts[contexts.count - 1].firstLine != nil || matched.pseudo[.firstLine] != nil {
-          setFirstLine(&ctx, style, matched, opened, openedBox, &contexts[contexts.count - 1])
+        if parent.firstLine != nil || matched.pseudo[.firstLine] != nil {
+          setFirstLine(ctx, style, matched, opened, openedBox, parent)
         }
         contexts.append(ctx)
-        startGenerated(
-          n, style, matched, insideMarker: inside, opened: opened, &contexts[contexts.count - 1])
+        startGenerated(n, style, matched, insideMarker: inside, opened: opened, ctx)
         events.append(.exit(n))
         for c in node.children.reversed() { events.append(.enter(c)) }
       }
@@ -301,9 +335,9 @@ struct ChapterBuilder {
   }
 
   /// After an element's content: its `::after`, then the end of what it opened.
-  private mutating func exitElement(_ n: Int, _ ctx: inout StyleContext) {
+  private mutating func exitElement(_ n: Int, _ ctx: StyleContext) {
     if let after = ctx.after {
-      appendGenerated(after, n, &ctx, firstLine: ctx.afterFirstLine, after: true)
+      appendGenerated(after, n, ctx, firstLine: ctx.afterFirstLine, after: true)
     }
     generated.counters.end(ctx.siblingScope)
     if ctx.openedFrame { closeFrame() }
@@ -572,10 +606,11 @@ struct ChapterBuilder {
   }
 
   private mutating func appendText(_ text: String, _ ctx: StyleContext) {
-    var style = Self.inlineStyle(ctx.style.computed)
-    // Nearly always no first line: the style is not copied once more to attach none.
+    var style = ctx.inlineTextStyle
+    // Nearly always no first line: the element's text style is shared as it is.
     if let first = ctx.firstLine {
-      style = FirstLineCascade.attach(Self.inlineStyle(first.computed), to: style)
+      style = RunStyle(
+        FirstLineCascade.attach(Self.inlineStyle(first.computed), to: style.style))
     }
     frames[frames.count - 1].pending.append(
       .text(text, style, link: ctx.link, lang: ctx.lang))
@@ -584,11 +619,11 @@ struct ChapterBuilder {
   /// Sets the element's first-line styles (its own and its `::after`'s), `parent` its
   /// parent's context.
   private mutating func setFirstLine(
-    _ ctx: inout StyleContext, _ style: ElementStyle, _ matched: MatchedDeclarations,
-    _ opened: Bool, _ openedBox: Bool, _ parent: inout StyleContext
+    _ ctx: StyleContext, _ style: ElementStyle, _ matched: MatchedDeclarations,
+    _ opened: Bool, _ openedBox: Bool, _ parent: StyleContext
   ) {
     ctx.firstLine = firstLineStyle(
-      style, matched, opened: opened, openedBox: openedBox, parent: &parent)
+      style, matched, opened: opened, openedBox: openedBox, parent: parent)
     if let fl = ctx.firstLine, ctx.after != nil {
       ctx.afterFirstLine = pseudoStyle(.after, matched, fl)
     }
@@ -599,7 +634,7 @@ struct ChapterBuilder {
   /// `::first-line`, over what its parent hands down when it is the parent's first content.
   private mutating func firstLineStyle(
     _ style: ElementStyle, _ matched: MatchedDeclarations, opened: Bool, openedBox: Bool,
-    parent: inout StyleContext
+    parent: StyleContext
   ) -> ElementStyle? {
     let inherited = parent.firstLine
     // An atomic inline's content is laid out apart, as a block of its own.
@@ -746,17 +781,17 @@ struct ChapterBuilder {
   /// After an element opened: its inside marker, ::before and ::first-letter.
   private mutating func startGenerated(
     _ n: Int, _ style: ElementStyle, _ matched: MatchedDeclarations, insideMarker: String?,
-    opened: Bool, _ ctx: inout StyleContext
+    opened: Bool, _ ctx: StyleContext
   ) {
     if let insideMarker {
       frames[frames.count - 1].pending.append(
         .text(
-          insideMarker, Self.inlineStyle(style.computed), link: ctx.link, lang: ctx.lang,
-          generated: true))
+          insideMarker, RunStyle(Self.inlineStyle(style.computed)), link: ctx.link,
+          lang: ctx.lang, generated: true))
     }
     let fl = ctx.firstLine
     if let before = pseudoStyle(.before, matched, style) {
-      appendGenerated(before, n, &ctx, firstLine: fl.flatMap { pseudoStyle(.before, matched, $0) })
+      appendGenerated(before, n, ctx, firstLine: fl.flatMap { pseudoStyle(.before, matched, $0) })
     }
     if opened, let first = pseudoStyle(.firstLetter, matched, style) {
       // Inside the first line, the first letter inherits from ::first-line (CSS Pseudo 4 §2.1).
@@ -770,7 +805,7 @@ struct ChapterBuilder {
 
   /// The text of a ::before/::after with content, as a generated run in the open frame.
   private mutating func appendGenerated(
-    _ pseudo: ElementStyle, _ n: Int, _ ctx: inout StyleContext, firstLine: ElementStyle? = nil,
+    _ pseudo: ElementStyle, _ n: Int, _ ctx: StyleContext, firstLine: ElementStyle? = nil,
     after: Bool = false
   ) {
     guard case .items(let items) = pseudo.generated.content, pseudo.display != .none else { return }
@@ -789,7 +824,7 @@ struct ChapterBuilder {
     let style = FirstLineCascade.attach(
       line.map { Self.inlineStyle($0.computed) }, to: Self.inlineStyle(pseudo.computed))
     frames[frames.count - 1].pending.append(
-      .text(text, style, link: ctx.link, lang: ctx.lang, generated: true))
+      .text(text, RunStyle(style), link: ctx.link, lang: ctx.lang, generated: true))
   }
 
   /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
@@ -819,7 +854,7 @@ struct ChapterBuilder {
               InlineBoxOpening(
                 style: style, box: box, element: "::first-letter", source: -1, lang: lang)))
         }
-        parts.append(.text(letter, style, link: link, lang: lang, generated: gen))
+        parts.append(.text(letter, RunStyle(style), link: link, lang: lang, generated: gen))
         if floats { parts.append(.boxEnd) }
         if !rest.isEmpty { parts.append(.text(rest, st, link: link, lang: lang, generated: gen)) }
         pending.replaceSubrange(k...k, with: parts)
@@ -832,15 +867,15 @@ struct ChapterBuilder {
   // MARK: - Frames
 
   private mutating func closeFrame() {
-    let frame = frames.removeLast()
-    let block = finish(frame)
+    let block = finish(frames.removeLast())
     frames[frames.count - 1].children.append(block)
   }
 
   /// Turns a frame into its block; remaining inline content goes into the block itself
-  /// (kinds that hold inlines) or an anonymous paragraph.
-  private mutating func finish(_ frame: Frame) -> Block {
-    var frame = frame
+  /// (kinds that hold inlines) or an anonymous paragraph. The frame is consumed: a copy
+  /// would share its children, and appending the anonymous paragraph would then copy every
+  /// block.
+  private mutating func finish(_ frame: consuming Frame) -> Block {
     var block = Block(
       kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
       lang: frame.lang, dir: frame.style.direction, box: frame.box)
@@ -877,6 +912,12 @@ struct ChapterBuilder {
   private mutating func flushPending() {
     let last = frames.count - 1
     guard !frames[last].pending.isEmpty else { return }
+    // Most often the indentation between two block elements: nothing to make.
+    if Self.collapsesAway(frames[last].pending) {
+      frames[last].pending = []
+      frames[last].firstLetter = nil
+      return
+    }
     // Take the pending content out first: copying the frame would copy its children
     // (quadratic in a container with many anonymous paragraphs).
     var pending = frames[last].pending
@@ -904,7 +945,7 @@ struct ChapterBuilder {
     _ pending: [PendingInline], kind: BlockKind, style frameStyle: ComputedStyle, lang: String?,
     box: BoxStyle
   ) -> Block? {
-    guard !pending.isEmpty else { return nil }
+    guard !pending.isEmpty, !Self.collapsesAway(pending) else { return nil }
     let start = location
     let (inlines, image) = process(pending, isPre: kind == .preformatted, lang: lang)
     if let image { return image }
@@ -925,6 +966,24 @@ struct ChapterBuilder {
 
   // MARK: - White space and offsets
 
+  /// Whether `pending` is only text of ASCII white space under `normal` or `nowrap` (the
+  /// usual indentation between block elements). White-space processing drops all of it at
+  /// a block's start, so such content makes no piece and no paragraph: `process` need not
+  /// run (nor its first-letter split, which skips white space).
+  private static func collapsesAway(_ pending: [PendingInline]) -> Bool {
+    for item in pending {
+      guard case .text(let s, let st, _, _, _) = item else { return false }
+      switch st.style.whiteSpace {
+      case .normal, .nowrap: break
+      case .pre, .preWrap, .preLine: return false
+      }
+      for c in s.utf8 where !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C) {
+        return false
+      }
+    }
+    return true
+  }
+
   /// CSS white-space processing over one block's inline content, then offsets. Returns a
   /// block image instead when the content is one image and nothing else.
   private mutating func process(_ pending: [PendingInline], isPre: Bool, lang: String?) -> (
@@ -935,14 +994,7 @@ struct ChapterBuilder {
     let pieces = collapser.finish()
 
     // One image alone (anchors aside) becomes a block-level image.
-    let visible = pieces.filter {
-      switch $0 {
-      case .anchor: return false
-      case .text(let s, _, _, _, _, _): return !s.isEmpty
-      default: return true
-      }
-    }
-    if visible.count == 1, case .image(let ref, let st) = visible[0] {
+    if let (ref, st) = Self.soleImage(pieces) {
       for case .anchor(let id) in pieces where anchors[id] == nil { anchors[id] = offset }
       return (
         [],
@@ -958,6 +1010,8 @@ struct ChapterBuilder {
     // The run being extended: appended to while only its text differs (kept out of `out`
     // so appending never copies the accumulated string).
     var open: TextRun? = nil
+    // Its style as the pieces carry it (compared by reference first).
+    var openStyle: RunStyle? = nil
     func close() {
       if let r = open { out.append(.text(r)) }
       open = nil
@@ -1005,14 +1059,15 @@ struct ChapterBuilder {
       case .text(let s, let st, let link, let lang, _, let generated):
         guard !s.isEmpty else { continue }
         // Compared in place: binding the run would copy its text on every append.
-        if open != nil, open?.style == st, open?.link == link, open?.lang == lang,
-          open?.generated == generated
+        if open != nil, openStyle?.sameStyle(as: st) == true, open?.link == link,
+          open?.lang == lang, open?.generated == generated
         {
           open?.text += s
         } else {
           close()
-          open = TextRun(text: s, style: st, location: location, link: link, lang: lang)
+          open = TextRun(text: s, style: st.style, location: location, link: link, lang: lang)
           open?.generated = generated
+          openStyle = st
         }
         // Generated text is not book text: it advances no Location (GeneratedText.swift).
         if !generated { offset += ChapterBuilder.scalarCount(s) }
@@ -1022,6 +1077,24 @@ struct ChapterBuilder {
     while !boxes.isEmpty { closeLevels(&boxes, content: &out, throughBox: true) }
     RubyMarkup.attach(&out)
     return (out, nil)
+  }
+
+  /// The image of content whose only visible piece (anchors and empty text aside) is one
+  /// image, else nil. Scans in place: filtering would copy every piece.
+  private static func soleImage(_ pieces: [Piece]) -> (ImageRef, ComputedStyle)? {
+    var image: (ImageRef, ComputedStyle)? = nil
+    var visible = 0
+    for p in pieces {
+      switch p {
+      case .anchor: continue
+      case .text(let s, _, _, _, _, _): if s.isEmpty { continue }
+      case .image(let ref, let st): if visible == 0 { image = (ref, st) }
+      default: break
+      }
+      visible += 1
+      if visible > 1 { return nil }
+    }
+    return visible == 1 ? image : nil
   }
 
   /// The number of Unicode scalars in `s`: its UTF-8 bytes that are not continuation bytes
@@ -1154,7 +1227,7 @@ private struct BoxLevel {
 /// One block's inline content after white-space processing, before offsets are numbered.
 private enum Piece {
   case text(
-    String, ComputedStyle, link: String?, lang: String?, collapsibleTail: Bool,
+    String, RunStyle, link: String?, lang: String?, collapsibleTail: Bool,
     generated: Bool = false)
   case lineBreak(ComputedStyle, fromNewline: Bool)
   case image(ImageRef, ComputedStyle)
@@ -1218,7 +1291,7 @@ private struct WhiteSpaceCollapser {
       atStart = false
     case .text(let raw, let st, let link, let lang, let generated):
       self.generated = generated
-      switch st.whiteSpace {
+      switch st.style.whiteSpace {
       case .pre, .preWrap: addPreserved(raw, st, link: link, lang: lang)
       case .normal, .nowrap, .preLine: addCollapsed(raw, st, link: link, lang: lang)
       }
@@ -1271,7 +1344,7 @@ private struct WhiteSpaceCollapser {
   /// and a first newline right after `<pre>` dropped. Split on the source's UTF-8 bytes (the
   /// breaks are ASCII, so every piece between them is valid UTF-8 as it stands).
   private mutating func addPreserved(
-    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+    _ raw: String, _ st: RunStyle, link: String?, lang: String?
   ) {
     var source = raw
     let dropsFirstNewline = isPre && atStart
@@ -1312,7 +1385,7 @@ private struct WhiteSpaceCollapser {
         pieces.append(
           .text(text, st, link: link, lang: lang, collapsibleTail: false, generated: generated))
       } else {
-        pieces.append(.lineBreak(st, fromNewline: true))
+        pieces.append(.lineBreak(st.style, fromNewline: true))
       }
     }
     if !isEmpty {
@@ -1325,9 +1398,9 @@ private struct WhiteSpaceCollapser {
   /// byte (including those of multi-byte scalars) is copied as is. Appending to a byte array
   /// is far cheaper than to a String.UnicodeScalarView, scalar by scalar.
   private mutating func addCollapsed(
-    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+    _ raw: String, _ st: RunStyle, link: String?, lang: String?
   ) {
-    if st.whiteSpace != .preLine {
+    if st.style.whiteSpace != .preLine {
       addCollapsedRun(raw, st, link: link, lang: lang)
       return
     }
@@ -1336,7 +1409,7 @@ private struct WhiteSpaceCollapser {
     for c in raw.utf8 {
       switch c {
       case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
-        if st.whiteSpace == .preLine && c == 0x0A {
+        if st.style.whiteSpace == .preLine && c == 0x0A {
           if buf.last == 0x20 { buf.removeLast() }
           if !buf.isEmpty {
             pieces.append(
@@ -1346,7 +1419,7 @@ private struct WhiteSpaceCollapser {
           }
           buf.removeAll(keepingCapacity: true)
           trimTrailingSpace()
-          pieces.append(.lineBreak(st, fromNewline: true))
+          pieces.append(.lineBreak(st.style, fromNewline: true))
           lastWasSpace = true
         } else if !lastWasSpace {
           buf.append(0x20)
@@ -1371,7 +1444,7 @@ private struct WhiteSpaceCollapser {
   /// of a byte array grown byte by byte and then copied (its uniqueness check per byte cost
   /// more than the collapsing).
   private mutating func addCollapsedRun(
-    _ raw: String, _ st: ComputedStyle, link: String?, lang: String?
+    _ raw: String, _ st: RunStyle, link: String?, lang: String?
   ) {
     var source = raw
     var lastWasSpace = self.lastWasSpace

@@ -113,17 +113,27 @@ enum MatchLimits {
   static let maxSelectorChecksPerChapter = 20_000_000
 }
 
-/// The attributes selectors look at, per element, precomputed once per document.
-struct SelectorSubject {
-  var name: String
-  var id: String?
+/// The attributes selectors look at, per element, precomputed once per document (and not
+/// changed after). A class: matching reads an element's subject for every compound it
+/// checks, and copying its strings and arrays each time cost ~350 instructions a check.
+final class SelectorSubject {
+  let name: String
+  let id: String?
   /// At most `MatchLimits.maxClassesPerElement`, duplicates removed.
-  var classes: [String]
-  var parent: Int?
-  var previousSibling: Int?
-  var isLast: Bool
+  let classes: [String]
+  let parent: Int?
+  let previousSibling: Int?
+  var isLast = false
   /// Structural facts for pseudo-classes (StyleResolver+Pseudo.swift).
   var position = SiblingPosition()
+
+  init(name: String, id: String?, classes: [String], parent: Int?, previousSibling: Int?) {
+    self.name = name
+    self.id = id
+    self.classes = classes
+    self.parent = parent
+    self.previousSibling = previousSibling
+  }
 }
 
 struct MatchedRule: Sendable {
@@ -310,7 +320,7 @@ struct StyleResolver {
         subjects[child] = SelectorSubject(
           name: c.name, id: c.attribute("id"),
           classes: Self.classNames(c.attribute("class") ?? ""),
-          parent: parent == tree.root ? nil : parent, previousSibling: prev, isLast: false)
+          parent: parent == tree.root ? nil : parent, previousSibling: prev)
         prev = child
         lastElement = child
       }
