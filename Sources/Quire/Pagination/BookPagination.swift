@@ -187,7 +187,7 @@ struct BookPagination {
     let pass = PageStream(
       typesetter: typesetter, chapters: range,
       firstPage: state.records.count + 1, keepBoxes: plan.keepBoxes, drawing: plan.drawsPages,
-      strict: plan.strict,
+      folios: settings.layoutOptions.folio, strict: plan.strict,
       stopAfter: plan.stopEarly ? wanted.last : nil, sizes: document.chapters.map(\.size),
       wanted: { n in
         guard wanted.contains(n) else { return false }
