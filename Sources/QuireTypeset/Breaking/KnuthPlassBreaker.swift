@@ -338,19 +338,20 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     extra: Bool, rescue: Bool = false
   ) -> (positions: [Int], achieved: Int)? {
     let n = sums.count
-    var nodes: [Node] = [
-      Node(
-        position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
-        widths: &widths)
-    ]
     // About one node per four items (a few feasible breaks per line, a line of ~25 items):
     // growing by doubling copied every node of a long paragraph several times.
-    nodes.reserveCapacity(max(64, n / 4))
-    // The active nodes are the first `live` entries; later ones are kept storage (no
-    // `removeLast` per break).
-    var active: [Int] = [0]
-    active.reserveCapacity(32)
-    var live = 1
+    var nodes = Slab<Node>(capacity: max(64, n / 4))
+    nodes.append(
+      Node(
+        position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
+        widths: &widths))
+    // The active nodes, filtered in place at every break (survivors keep their order).
+    var active = Slab<Int>(capacity: 32)
+    active.append(0)
+    defer {
+      nodes.free()
+      active.free()
+    }
     // This break's candidates are the first `count`; the array keeps its storage.
     var candidates: [Candidate] = []
     var count = 0
@@ -377,18 +378,13 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       // Too loose from here on (see `prunable`): the rest of the list survives unread.
       let loose = forced || !prunable ? Double.infinity : max(threshold, 0)
       let bounds = Bounds(threshold: threshold, loose: loose, sameTargetFrom: sameTargetFrom)
-      // The active list is filtered in place (survivors keep their order).
-      let scan = active.withUnsafeMutableBufferPointer { act in
-        nodes.withUnsafeBufferPointer { nodes in
-          self.scan(
-            act, live: live, nodes: nodes, at: i, sums, step: step, bounds: bounds, extra: extra,
-            candidates: &candidates, count: &count)
-        }
-      }
-      live = scan.survivors
+      let scan = self.scan(
+        active.buffer, live: active.count, nodes: UnsafeBufferPointer(nodes.buffer), at: i, sums,
+        step: step, bounds: bounds, extra: extra, candidates: &candidates, count: &count)
+      active.count = scan.survivors
       let lastDropped = scan.lastDropped
       let lastDroppedRatio = scan.lastDroppedRatio
-      if rescue && count == 0 && live == 0 && lastDropped >= 0 {
+      if rescue && count == 0 && active.count == 0 && lastDropped >= 0 {
         // Nothing else can reach this point: accept the line anyway (TeX's artificial
         // demerits), overfull or underfull, so the pass always completes.
         let node = nodes[lastDropped]
@@ -398,7 +394,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           artificial: true)
       }
       guard count > 0 else {
-        if live == 0 { return nil }
+        if active.count == 0 { return nil }
         continue
       }
       let start = sums.nextStart(i)
@@ -409,24 +405,19 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
           hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths)
         if node.target != nodes[nodes.count - 1].target { sameTargetFrom = nodes.count }
         nodes.append(node)
-        if live < active.count {
-          active[live] = nodes.count - 1
-        } else {
-          active.append(nodes.count - 1)
-        }
-        live += 1
+        active.append(nodes.count - 1)
       }
-      if live > maxActive {
-        active.removeLast(active.count - live)
-        active.sort { nodes[$0].demerits < nodes[$1].demerits }
-        active.removeLast(active.count - maxActive / 2)
-        active.sort()
-        live = active.count
+      if active.count > maxActive {
+        var byCost = active.buffer
+        byCost.sort { nodes[$0].demerits < nodes[$1].demerits }
+        active.count = maxActive / 2
+        var kept = active.buffer
+        kept.sort()
       }
     }
 
     // Finished nodes: nothing but discardable material follows them.
-    let finished = active[..<live].filter { nodes[$0].start >= n }
+    let finished = active.buffer.filter { nodes[$0].start >= n }
     guard var best = finished.min(by: { nodes[$0].demerits < nodes[$1].demerits }) else {
       return nil
     }
@@ -485,4 +476,48 @@ struct LineWidths {
   }
 
   func lineClass(_ line: Int) -> Int { min(line, easyLine) }
+}
+
+/// Growable storage for the pass's nodes and active list, read and written through one
+/// pointer: an array checked its uniqueness at every append and subscript write, and lending
+/// its buffer to each break's scan cost a retain and a release (a node is made ~210 K times
+/// and a break scanned ~350 K times per book; Benchmarks/paginate-cost.md, session 16).
+/// Entries are plain values; the owner calls `free` once.
+private struct Slab<Element: BitwiseCopyable> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private var capacity: Int
+  /// Entries in use; lowering it forgets the rest (plain values need no deinitializing).
+  var count = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 1)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  var buffer: UnsafeMutableBufferPointer<Element> {
+    UnsafeMutableBufferPointer(start: base, count: count)
+  }
+
+  subscript(i: Int) -> Element {
+    @inline(__always) get { base[i] }
+  }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+
+  /// Doubles the capacity, moving the entries.
+  @inline(never)
+  private mutating func grow() {
+    capacity *= 2
+    let moved = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    moved.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+  }
+
+  func free() { base.deallocate() }
 }
