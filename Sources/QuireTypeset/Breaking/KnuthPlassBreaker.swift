@@ -200,8 +200,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
   /// only the cheapest per (fitness class, line class, hyphen run).
   @inline(__always)
   private func consider(
-    _ candidates: inout [Candidate], count: inout Int, node: Node, index a: Int, ratio r: Double,
-    step: Step, lineClass: Int, artificial: Bool
+    _ candidates: inout Slab<Candidate>, node: Node, index a: Int, ratio r: Double, step: Step,
+    lineClass: Int, artificial: Bool
   ) {
     let run = step.flagged ? node.hyphenRun + 1 : 0
     var d: Double
@@ -231,7 +231,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     }
     if abs(fitness - node.fitness) > 1 { d += fitnessDemerits }
     let total = node.demerits + d
-    for k in 0..<count
+    for k in 0..<candidates.count
     where candidates[k].fitness == fitness && candidates[k].lineClass == lineClass
       && candidates[k].hyphenRun == run
     {
@@ -241,11 +241,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       }
       return
     }
-    // The first `count` entries are this break's; later ones are kept storage.
-    let c = Candidate(
-      fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a)
-    if count < candidates.count { candidates[count] = c } else { candidates.append(c) }
-    count += 1
+    candidates.append(
+      Candidate(fitness: fitness, lineClass: lineClass, hyphenRun: run, demerits: total, from: a))
   }
 
   /// Ratio used to judge the line: justified uses stretch (+ emergency) or shrink; ragged
@@ -290,7 +287,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
   private func scan(
     _ act: UnsafeMutableBufferPointer<Int>, live: Int, nodes: UnsafeBufferPointer<Node>,
     at i: Int, _ sums: ParagraphSums, step: Step, bounds: Bounds, extra: Bool,
-    candidates: inout [Candidate], count: inout Int
+    candidates: inout Slab<Candidate>
   ) -> Scan {
     var scan = Scan()
     let end = sums.lineEnd(i)
@@ -306,7 +303,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       let r = judgedRatio(sums.line(from: nodes[a].start, to: end), nodes[a].target, extra: extra)
       if r >= -1 && r <= bounds.threshold {
         consider(
-          &candidates, count: &count, node: nodes[a], index: a, ratio: r, step: step,
+          &candidates, node: nodes[a], index: a, ratio: r, step: step,
           lineClass: nodes[a].nextClass, artificial: false)
       }
       if r < -1 || step.forced {
@@ -338,22 +335,23 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     extra: Bool, rescue: Bool = false
   ) -> (positions: [Int], achieved: Int)? {
     let n = sums.count
-    var nodes: [Node] = [
-      Node(
-        position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
-        widths: &widths)
-    ]
     // About one node per four items (a few feasible breaks per line, a line of ~25 items):
     // growing by doubling copied every node of a long paragraph several times.
-    nodes.reserveCapacity(max(64, n / 4))
-    // The active nodes are the first `live` entries; later ones are kept storage (no
-    // `removeLast` per break).
-    var active: [Int] = [0]
-    active.reserveCapacity(32)
-    var live = 1
-    // This break's candidates are the first `count`; the array keeps its storage.
-    var candidates: [Candidate] = []
-    var count = 0
+    var nodes = Slab<Node>(capacity: max(64, n / 4))
+    nodes.append(
+      Node(
+        position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
+        widths: &widths))
+    // The active nodes, filtered in place at every break (survivors keep their order).
+    var active = Slab<Int>(capacity: 32)
+    active.append(0)
+    // This break's candidates (emptied at every break; the storage is kept).
+    var candidates = Slab<Candidate>(capacity: 16)
+    defer {
+      nodes.free()
+      active.free()
+      candidates.free()
+    }
     // Exact pruning. Active nodes are in order of position, so a later node's line to a
     // break is a suffix of an earlier one's: never wider (when no width is negative), with
     // no more stretch and no more fil glue. Once a node's line is too loose (r above the
@@ -373,60 +371,50 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       let p = forced ? 0 : sums.cost(i) + (flagged ? hyphenPenalty : 0)
       let step = Step(
         flagged: flagged, forced: forced, penaltyTerm: p >= 0 ? p * p : -(p * p), rescue: rescue)
-      count = 0
+      candidates.count = 0
       // Too loose from here on (see `prunable`): the rest of the list survives unread.
       let loose = forced || !prunable ? Double.infinity : max(threshold, 0)
       let bounds = Bounds(threshold: threshold, loose: loose, sameTargetFrom: sameTargetFrom)
-      // The active list is filtered in place (survivors keep their order).
-      let scan = active.withUnsafeMutableBufferPointer { act in
-        nodes.withUnsafeBufferPointer { nodes in
-          self.scan(
-            act, live: live, nodes: nodes, at: i, sums, step: step, bounds: bounds, extra: extra,
-            candidates: &candidates, count: &count)
-        }
-      }
-      live = scan.survivors
+      let scan = self.scan(
+        active.buffer, live: active.count, nodes: UnsafeBufferPointer(nodes.buffer), at: i, sums,
+        step: step, bounds: bounds, extra: extra, candidates: &candidates)
+      active.count = scan.survivors
       let lastDropped = scan.lastDropped
       let lastDroppedRatio = scan.lastDroppedRatio
-      if rescue && count == 0 && live == 0 && lastDropped >= 0 {
+      if rescue && candidates.count == 0 && active.count == 0 && lastDropped >= 0 {
         // Nothing else can reach this point: accept the line anyway (TeX's artificial
         // demerits), overfull or underfull, so the pass always completes.
         let node = nodes[lastDropped]
         consider(
-          &candidates, count: &count, node: node, index: lastDropped,
+          &candidates, node: node, index: lastDropped,
           ratio: max(lastDroppedRatio, -1), step: step, lineClass: node.nextClass,
           artificial: true)
       }
-      guard count > 0 else {
-        if live == 0 { return nil }
+      guard candidates.count > 0 else {
+        if active.count == 0 { return nil }
         continue
       }
       let start = sums.nextStart(i)
-      for k in 0..<count {
+      for k in 0..<candidates.count {
         let c = candidates[k]
         let node = Node(
           position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
           hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths)
         if node.target != nodes[nodes.count - 1].target { sameTargetFrom = nodes.count }
         nodes.append(node)
-        if live < active.count {
-          active[live] = nodes.count - 1
-        } else {
-          active.append(nodes.count - 1)
-        }
-        live += 1
+        active.append(nodes.count - 1)
       }
-      if live > maxActive {
-        active.removeLast(active.count - live)
-        active.sort { nodes[$0].demerits < nodes[$1].demerits }
-        active.removeLast(active.count - maxActive / 2)
-        active.sort()
-        live = active.count
+      if active.count > maxActive {
+        var byCost = active.buffer
+        byCost.sort { nodes[$0].demerits < nodes[$1].demerits }
+        active.count = maxActive / 2
+        var kept = active.buffer
+        kept.sort()
       }
     }
 
     // Finished nodes: nothing but discardable material follows them.
-    let finished = active[..<live].filter { nodes[$0].start >= n }
+    let finished = active.buffer.filter { nodes[$0].start >= n }
     guard var best = finished.min(by: { nodes[$0].demerits < nodes[$1].demerits }) else {
       return nil
     }
@@ -485,4 +473,50 @@ struct LineWidths {
   }
 
   func lineClass(_ line: Int) -> Int { min(line, easyLine) }
+}
+
+/// Growable storage for the pass's nodes, active list and candidates, read and written
+/// through one pointer: an array checked its uniqueness at every append and subscript write,
+/// and lending its buffer to each break's scan cost a retain and a release (a node is made
+/// ~210 K times and a break scanned ~350 K times per book; Benchmarks/paginate-cost.md,
+/// session 16).
+/// Entries are plain values; the owner calls `free` once.
+private struct Slab<Element: BitwiseCopyable> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private var capacity: Int
+  /// Entries in use; lowering it forgets the rest (plain values need no deinitializing).
+  var count = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 1)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  var buffer: UnsafeMutableBufferPointer<Element> {
+    UnsafeMutableBufferPointer(start: base, count: count)
+  }
+
+  subscript(i: Int) -> Element {
+    @inline(__always) get { base[i] }
+    @inline(__always) nonmutating set { base[i] = newValue }
+  }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+
+  /// Doubles the capacity, moving the entries.
+  @inline(never)
+  private mutating func grow() {
+    capacity *= 2
+    let moved = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    moved.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+  }
+
+  func free() { base.deallocate() }
 }
