@@ -18,10 +18,11 @@
 // Cost: every process without a compiled trie (CompiledPatterns) builds this one, at the
 // start of layout, so it works in one pass over the file's bytes: lines are ranges of the
 // buffer, a pattern's letters and digits go to a scratch buffer (no array or string per
-// line), a pattern's deepest existing prefix is found by one walk from the root and only the
-// missing states after it are created, a state is one record and its match and replacement
-// strings are ranges of one byte pool; fallbacks are Aho–Corasick failure links in
-// breadth-first order.
+// line), a pattern's deepest existing prefix is found by one walk that starts where its
+// common prefix with the previous pattern ends (the files are sorted; any order builds the
+// same, only slower), and only the missing states after it are created; a state is one
+// record and its match and replacement strings are ranges of one byte pool; fallbacks are
+// Aho–Corasick failure links in breadth-first order.
 //
 // Rejected alternative: loading on a background thread at the first sight of a language —
 // it hides latency only when a core is idle, and the CPU is still spent.
@@ -195,6 +196,12 @@ extension PatternLoader {
 
     /// The root's transitions by byte (it has the most; every lookup starts there).
     var rootNext = [Int32](repeating: -1, count: 256)
+    /// The previous pattern's letters and the states spelling their prefixes (`path[k]`
+    /// spells the first k): the file's patterns come sorted, so a pattern's walk starts
+    /// where its common prefix with the previous one ends.
+    var previousWord = [UInt8](repeating: 0, count: maxLine)
+    var previousCount = 0
+    var path = [Int32](repeating: 0, count: maxLine + 1)
 
     /// An empty level sized for a file of `lines` lines (about two states a pattern).
     init(lines: Int) {
@@ -394,21 +401,28 @@ extension PatternLoader {
     /// missing prefixes — the longest first, as hnj_hyphen_load numbers them — each linked
     /// to the next longer one.
     mutating func insert(word: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
-      var state: Int32 = 0
       var depth = 0
+      let shared = min(count, previousCount)
+      while depth < shared && word[depth] == previousWord[depth] { depth += 1 }
+      var state = path[depth]
       while depth < count {
         let c = child(state, word[depth])
         if c < 0 { break }
         state = c
         depth += 1
+        path[depth] = state
       }
+      for k in 0..<count { previousWord[k] = word[k] }
+      previousCount = count
       if depth == count { return state }
       let target = create()
+      path[count] = target
       var last = target
       var j = count - 1
       while j > depth {
         let prefix = create()
         addTransition(from: prefix, word[j], to: last)
+        path[j] = prefix
         last = prefix
         j -= 1
       }
