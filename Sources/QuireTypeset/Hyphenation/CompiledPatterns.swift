@@ -1,9 +1,9 @@
 // CompiledPatterns: a hyphenation dictionary's pattern trie, built once and kept as a flat
 // file in the layout cache folder, so a later process reads it back instead of building it.
 //
-// Why: building the trie from hyph_en_US.dic's text (PatternLoader) costs ~75 M instructions,
-// about as much as everything else a cached `render --pages N` does, and it is the same
-// result every time. The compiled file holds libhyphen's own structure (HyphenDict levels,
+// Why: building the trie from hyph_en_US.dic's text (PatternLoader) costs ~20 M instructions
+// (~75 M before session 16), a large share of what a cached `render --pages N` does, and it
+// is the same result every time. The compiled file holds libhyphen's own structure (HyphenDict levels,
 // their states, transitions and strings) as fixed-width records with offsets instead of
 // pointers; loading it is one read, a checksum, a validation pass and one pass filling a
 // single malloc'd block with the structs and their pointers. hnj_hyphen_hyphenate2 walks

@@ -12,7 +12,7 @@
 // `BreakHyphenatorTests.concurrentUseAgrees` checks that. The Hyphenator owns the dict and
 // frees it in deinit; instances live in a process-wide cache, one per dictionary file.
 //
-// Loading: a dictionary's trie is built from its text (PatternLoader; ~75 M instructions for
+// Loading: a dictionary's trie is built from its text (PatternLoader; ~20 M instructions for
 // en-US) unless the layout cache's folder holds its compiled form (CompiledPatterns.swift,
 // keyed by the file's SHA-1 and the format version), which reads back in a few hundred
 // thousand; the first process to build a trie with a cache folder set stores it there. The
