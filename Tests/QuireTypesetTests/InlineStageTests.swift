@@ -339,7 +339,8 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
   /// widest line *is* the measure, and laying the paragraph out again at the width of its
   /// widest line must give the same lines. (This holds by construction only for lines set
   /// by a ratio within the breaker's −1…4 clamp; the test checks that first.)
-  @Test func justifiedParagraphRewrapsAtItsWidestLine() throws {
+  @Test(.enabled(if: Corpus.has("pride-and-prejudice.txt"), Comment(rawValue: Corpus.missing)))
+  func justifiedParagraphRewrapsAtItsWidestLine() throws {
     let blocks = InlineStageTests.paragraphs()
     for block in blocks {
       var rig = try InlineRig()
@@ -359,7 +360,8 @@ func dumpItems(_ text: CollectedText, _ shaped: ShapedParagraph) -> String {
   /// measure) every line still fits and every next break still overflows: same lines.
   /// The natural width shown is not the measure to use — a ragged line may be set wider
   /// than the measure when it fits only shrunk.
-  @Test func raggedParagraphRewrapsAtItsWidestLine() throws {
+  @Test(.enabled(if: Corpus.has("pride-and-prejudice.txt"), Comment(rawValue: Corpus.missing)))
+  func raggedParagraphRewrapsAtItsWidestLine() throws {
     let blocks = InlineStageTests.paragraphs()
     for block in blocks {
       var rig = try InlineRig()
