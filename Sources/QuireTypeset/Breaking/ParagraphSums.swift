@@ -71,10 +71,16 @@ struct ParagraphSums {
     var previousIsBox = false
     // The smallest box or glue width seen (NaN counts as 0, see `size`).
     var narrowest = 0.0
+    // Items from `waiting` on still need `nextStart`: the next box or forced penalty after
+    // them. Each such item sets it for those before it, so no second walk over the items
+    // reads them again (that walk cost ~14 instructions an item; session 17).
+    var waiting = 0
     for i in 0..<n {
       var b = Break(kind: 0, upper: i, extra: 0, cost: 0, nextStart: n)
       switch items[i] {
       case .box(let bw):
+        for k in waiting..<i { breaks[k].nextStart = i }
+        waiting = i
         b.upper = i + 1
         let w = ParagraphSums.size(bw)
         narrowest = min(narrowest, w)
@@ -97,22 +103,18 @@ struct ParagraphSums {
         b.extra = ParagraphSums.size(pw)
         b.cost = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
         if flagged { b.kind |= 2 }
-        if c >= BreakItem.forcedBreak { b.kind |= 4 }
+        if c >= BreakItem.forcedBreak {
+          b.kind |= 4
+          for k in waiting..<i { breaks[k].nextStart = i }
+          waiting = i
+        }
         previousIsBox = false
       }
-      if i == n - 1 { b.kind |= 5 }
       (breaks + i).initialize(to: b)
       (prefix + i + 1).initialize(to: sum)
     }
-    var following = n
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      breaks[i].nextStart = following
-      switch items[i] {
-      case .box: following = i
-      case .penalty(_, let c, _) where c >= BreakItem.forcedBreak: following = i
-      default: break
-      }
-    }
+    // The last item is a legal break that ends the paragraph.
+    breaks[n - 1].kind |= 5
     return narrowest >= 0
   }
 
@@ -166,6 +168,18 @@ struct ParagraphSums {
   }
 
   @inline(__always) func isLegalBreak(_ i: Int) -> Bool { breaks[i].kind & 1 != 0 }
+
+  /// The first legal break at or after `i` (0 ≤ i < count). The last item is always one
+  /// (`sum`), so the walk stops there and reads no entry past it: one load and test an item
+  /// (the pass's walk over every item checked the index three times, ~13 instructions).
+  @inline(__always) func legalBreak(from i: Int) -> Int {
+    breaks.withUnsafeBufferPointer { b in
+      assert(i >= 0 && i < b.count && b[b.count - 1].kind & 1 != 0)
+      var j = i
+      while b[j].kind & 1 == 0 { j += 1 }
+      return j
+    }
+  }
 
   @inline(__always) func isFlagged(_ i: Int) -> Bool { breaks[i].kind & 2 != 0 }
 
