@@ -133,18 +133,16 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     let sums = ParagraphSums(items)
     var widths = widths
     // Passes in order; with looseness ≠ 0 keep going until it is achieved (as TeX does).
+    // The passes are told apart by number, not listed in an array made per paragraph.
     var positions: [Int]? = nil
-    var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
-    attempts.reserveCapacity(4)
-    if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
-    attempts.append((tolerance, true, false, false))
-    if mode == .justified { attempts.append((tolerance, true, true, false)) }
-    attempts.append((.infinity, true, true, true))
-    for attempt in attempts {
+    for attempt in 0..<4 {
+      if attempt == 0 && !(pretolerance >= 0) { continue }
+      if attempt == 2 && mode != .justified { continue }
       guard
         let found = pass(
-          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens && hyphenate,
-          extra: attempt.extra, rescue: attempt.rescue)
+          sums, &widths,
+          threshold: attempt == 0 ? pretolerance : attempt < 3 ? tolerance : .infinity,
+          hyphens: attempt > 0 && hyphenate, extra: attempt >= 2, rescue: attempt == 3)
       else { continue }
       if positions == nil || found.achieved == looseness { positions = found.positions }
       if found.achieved == looseness { break }
@@ -153,18 +151,19 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       return GreedyBreaker.run(
         sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: hyphenate)
     }
-    var breaks: [LineBreak] = []
-    breaks.reserveCapacity(positions.count)
-    var start = 0
-    for (k, p) in positions.enumerated() {
-      let m = sums.line(from: start, to: p)
-      let natural = sums.endsParagraphOrForced(p)
-      var ratio = m.reportedRatio(widths[k], natural: natural)
-      if case .ragged = mode { ratio = min(ratio, 0) }
-      breaks.append(LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
-      start = sums.nextStart(p)
+    return [LineBreak](unsafeUninitializedCapacity: positions.count) { out, count in
+      var start = 0
+      for (k, p) in positions.enumerated() {
+        let m = sums.line(from: start, to: p)
+        let natural = sums.endsParagraphOrForced(p)
+        var ratio = m.reportedRatio(widths[k], natural: natural)
+        if case .ragged = mode { ratio = min(ratio, 0) }
+        out.initializeElement(
+          at: k, to: LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
+        start = sums.nextStart(p)
+      }
+      count = positions.count
     }
-    return breaks
   }
 
   // MARK: The pass
@@ -182,13 +181,16 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     /// not at every break it is compared with.
     var target: Double
     var nextClass: Int
+    /// The sums before `start` (`sums.prefix(start)`), read once, not at every break.
+    var lo: ParagraphSums.Prefix
 
     init(
       position: Int, start: Int, line: Int, fitness: Int, hyphenRun: Int, demerits: Double,
-      previous: Int, widths: inout LineWidths
+      previous: Int, widths: inout LineWidths, sums: ParagraphSums
     ) {
       self.position = position
       self.start = start
+      lo = sums.prefix(start)
       self.line = line
       self.fitness = fitness
       self.hyphenRun = hyphenRun
@@ -318,7 +320,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         scan.survivors += 1
         continue
       }
-      let r = judgedRatio(sums.line(from: nodes[a].start, to: end), nodes[a].target, extra: extra)
+      // The node starts at or before `i`, so the line's sums begin at its own `lo`.
+      let r = judgedRatio(sums.line(from: nodes[a].lo, to: end), nodes[a].target, extra: extra)
       if r >= -1 && r <= bounds.threshold {
         consider(
           &candidates, node: nodes[a], index: a, ratio: r, step: step,
@@ -360,7 +363,7 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     nodes.append(
       Node(
         position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
-        widths: &widths))
+        widths: &widths, sums: sums))
     // The active nodes, filtered in place at every break (survivors keep their order).
     var active = Slab<Int>(capacity: 32)
     active.append(0)
@@ -421,7 +424,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         let c = candidates[k]
         let node = Node(
           position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
-          hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths)
+          hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths,
+          sums: sums)
         if node.target != nodes[nodes.count - 1].target { sameTargetFrom = nodes.count }
         nodes.append(node)
         active.append(nodes.count - 1)

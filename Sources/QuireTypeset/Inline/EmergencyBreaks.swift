@@ -188,18 +188,17 @@ enum EmergencyBreaks {
   static func hasWideRun(_ items: [BreakItem], measure: Double, flaggedBreaks: Bool) -> Bool {
     let limit = measure + 1e-6
     return items.withUnsafeBufferPointer { items in
-      let last = items.count - 1
+      guard let last = items.indices.last else { return false }
       var width = 0.0
       var previousIsBox = false
-      for i in items.indices {
+      for i in 0..<last {
         // `ParagraphMeasure.isLegalBreak`, with the item before read from `previousIsBox`.
         switch items[i] {
         case .box(let w):
-          if i == last { return width > limit }
           width += w
           previousIsBox = true
         case .glue(let w, _, _):
-          if previousIsBox || i == last {
+          if previousIsBox {
             if width > limit { return true }
             width = 0
           } else {
@@ -207,7 +206,7 @@ enum EmergencyBreaks {
           }
           previousIsBox = false
         case .penalty(let w, let cost, let flagged):
-          if (cost > -BreakItem.forcedBreak || i == last) && (flaggedBreaks || !flagged) {
+          if cost > -BreakItem.forcedBreak && (flaggedBreaks || !flagged) {
             if width + w > limit { return true }
             width = 0
           } else {
@@ -216,7 +215,11 @@ enum EmergencyBreaks {
           previousIsBox = false
         }
       }
-      return false
+      // The last item is always a legal break (a flagged one only with `flaggedBreaks`).
+      switch items[last] {
+      case .box, .glue: return width > limit
+      case .penalty(let w, _, let flagged): return (flaggedBreaks || !flagged) && width + w > limit
+      }
     }
   }
 
