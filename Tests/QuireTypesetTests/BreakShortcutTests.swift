@@ -54,7 +54,8 @@ import Testing
     // Hundreds of lines: widths beyond the cached ones.
     let word: [BreakItem] = [.box(width: 30), .glue(width: 8, stretch: 4, shrink: 2)]
     let long = Array(repeating: word, count: 400).flatMap { $0 } + BreakItem.paragraphEnd
-    for (first, rest) in [(60.0, 80.0), (80, 80), (.nan, 70)] {
+    let pairs: [(Double, Double)] = [(60, 80), (80, 80), (.nan, 70)]
+    for (first, rest) in pairs {
       let general = KnuthPlassBreaker().breakLines(long) { k in k == 0 ? first : rest }
       #expect(general.count > 100)
       #expect(KnuthPlassBreaker().breakLines(long, firstWidth: first, width: rest) == general)
@@ -112,7 +113,10 @@ import Testing
     // Edge cases: the last item (a box, a flagged penalty with and without flagged breaks).
     let box: [BreakItem] = [.box(width: 50), .box(width: 50)]
     let hyphenEnd: [BreakItem] = [.box(width: 50), .hyphen(width: 30)]
-    for (items, measure) in [(box, 40.0), (box, 60), (hyphenEnd, 60), (hyphenEnd, 90), ([], 1)] {
+    let cases: [([BreakItem], Double)] = [
+      (box, 40), (box, 60), (hyphenEnd, 60), (hyphenEnd, 90), ([], 1),
+    ]
+    for (items, measure) in cases {
       for flagged in [true, false] {
         #expect(
           EmergencyBreaks.hasWideRun(items, measure: measure, flaggedBreaks: flagged)
