@@ -31,6 +31,17 @@ package struct LineBreak: Sendable, Hashable {
 /// (0-based), so first-line indents and shaped paragraphs are allowed.
 package protocol ParagraphBreaker: Sendable {
   func breakLines(_ items: [BreakItem], lineWidth: (Int) -> Double) -> [LineBreak]
+  /// The same breaks as `breakLines(_:lineWidth:)` when line 0 is `firstWidth` wide and
+  /// every other line `width` (the usual paragraph): a breaker may skip asking a closure.
+  func breakLines(_ items: [BreakItem], firstWidth: Double, width: Double) -> [LineBreak]
+}
+
+extension ParagraphBreaker {
+  package func breakLines(_ items: [BreakItem], firstWidth: Double, width: Double)
+    -> [LineBreak]
+  {
+    breakLines(items) { k in k == 0 ? firstWidth : width }
+  }
 }
 
 // MARK: - Conventions and helpers (added by the typography stage)

@@ -109,24 +109,40 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     }
   }
 
+  /// Line 0 `firstWidth`, the rest `width`: the widths are known without probing a closure
+  /// 65 times per paragraph (11.4 M instructions per book; Benchmarks/paginate-cost.md,
+  /// session 17). The same breaks as the closure's.
+  package func breakLines(_ items: [BreakItem], firstWidth: Double, width: Double)
+    -> [LineBreak]
+  {
+    guard !items.isEmpty else { return [] }
+    let widths = LineWidths(first: firstWidth, rest: width, distinctLines: looseness != 0)
+    return breakLines(items, widths) { k in k == 0 ? firstWidth : width }
+  }
+
   private func breakLines(_ items: [BreakItem], escapingWidth lineWidth: @escaping (Int) -> Double)
     -> [LineBreak]
   {
+    breakLines(items, LineWidths(lineWidth, distinctLines: looseness != 0), lineWidth: lineWidth)
+  }
+
+  /// `lineWidth` gives the same widths as `widths`; only the greedy fallback asks it.
+  private func breakLines(
+    _ items: [BreakItem], _ widths: LineWidths, lineWidth: (Int) -> Double
+  ) -> [LineBreak] {
     let sums = ParagraphSums(items)
-    var widths = LineWidths(lineWidth, distinctLines: looseness != 0)
+    var widths = widths
     // Passes in order; with looseness ≠ 0 keep going until it is achieved (as TeX does).
+    // The passes are told apart by number, not listed in an array made per paragraph.
     var positions: [Int]? = nil
-    var attempts: [(threshold: Double, hyphens: Bool, extra: Bool, rescue: Bool)] = []
-    attempts.reserveCapacity(4)
-    if pretolerance >= 0 { attempts.append((pretolerance, false, false, false)) }
-    attempts.append((tolerance, true, false, false))
-    if mode == .justified { attempts.append((tolerance, true, true, false)) }
-    attempts.append((.infinity, true, true, true))
-    for attempt in attempts {
+    for attempt in 0..<4 {
+      if attempt == 0 && !(pretolerance >= 0) { continue }
+      if attempt == 2 && mode != .justified { continue }
       guard
         let found = pass(
-          sums, &widths, threshold: attempt.threshold, hyphens: attempt.hyphens && hyphenate,
-          extra: attempt.extra, rescue: attempt.rescue)
+          sums, &widths,
+          threshold: attempt == 0 ? pretolerance : attempt < 3 ? tolerance : .infinity,
+          hyphens: attempt > 0 && hyphenate, extra: attempt >= 2, rescue: attempt == 3)
       else { continue }
       if positions == nil || found.achieved == looseness { positions = found.positions }
       if found.achieved == looseness { break }
@@ -135,18 +151,19 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       return GreedyBreaker.run(
         sums, lineWidth: lineWidth, threshold: 0.05, hyphenate: hyphenate)
     }
-    var breaks: [LineBreak] = []
-    breaks.reserveCapacity(positions.count)
-    var start = 0
-    for (k, p) in positions.enumerated() {
-      let m = sums.line(from: start, to: p)
-      let natural = sums.endsParagraphOrForced(p)
-      var ratio = m.reportedRatio(widths[k], natural: natural)
-      if case .ragged = mode { ratio = min(ratio, 0) }
-      breaks.append(LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
-      start = sums.nextStart(p)
+    return [LineBreak](unsafeUninitializedCapacity: positions.count) { out, count in
+      var start = 0
+      for (k, p) in positions.enumerated() {
+        let m = sums.line(from: start, to: p)
+        let natural = sums.endsParagraphOrForced(p)
+        var ratio = m.reportedRatio(widths[k], natural: natural)
+        if case .ragged = mode { ratio = min(ratio, 0) }
+        out.initializeElement(
+          at: k, to: LineBreak(index: p, ratio: ratio, hyphenated: sums.isFlagged(p)))
+        start = sums.nextStart(p)
+      }
+      count = positions.count
     }
-    return breaks
   }
 
   // MARK: The pass
@@ -164,13 +181,16 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     /// not at every break it is compared with.
     var target: Double
     var nextClass: Int
+    /// The sums before `start` (`sums.prefix(start)`), read once, not at every break.
+    var lo: ParagraphSums.Prefix
 
     init(
       position: Int, start: Int, line: Int, fitness: Int, hyphenRun: Int, demerits: Double,
-      previous: Int, widths: inout LineWidths
+      previous: Int, widths: inout LineWidths, sums: ParagraphSums
     ) {
       self.position = position
       self.start = start
+      lo = sums.prefix(start)
       self.line = line
       self.fitness = fitness
       self.hyphenRun = hyphenRun
@@ -300,7 +320,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         scan.survivors += 1
         continue
       }
-      let r = judgedRatio(sums.line(from: nodes[a].start, to: end), nodes[a].target, extra: extra)
+      // The node starts at or before `i`, so the line's sums begin at its own `lo`.
+      let r = judgedRatio(sums.line(from: nodes[a].lo, to: end), nodes[a].target, extra: extra)
       if r >= -1 && r <= bounds.threshold {
         consider(
           &candidates, node: nodes[a], index: a, ratio: r, step: step,
@@ -335,13 +356,14 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     extra: Bool, rescue: Bool = false
   ) -> (positions: [Int], achieved: Int)? {
     let n = sums.count
-    // About one node per four items (a few feasible breaks per line, a line of ~25 items):
-    // growing by doubling copied every node of a long paragraph several times.
-    var nodes = Slab<Node>(capacity: max(64, n / 4))
+    // About one node per four items (a few feasible breaks per line, a line of ~25 items),
+    // room for twice that: growing by doubling copied every node of a long paragraph, 531
+    // times per book at n / 4 (9.5 M instructions; Benchmarks/paginate-cost.md, session 17).
+    var nodes = Slab<Node>(capacity: max(64, n / 2))
     nodes.append(
       Node(
         position: -1, start: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1,
-        widths: &widths))
+        widths: &widths, sums: sums))
     // The active nodes, filtered in place at every break (survivors keep their order).
     var active = Slab<Int>(capacity: 32)
     active.append(0)
@@ -363,8 +385,11 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
     let prunable = sums.widthNeverDecreases && threshold.isFinite
     var sameTargetFrom = 0
 
-    for i in 0..<n {
-      guard sums.isLegalBreak(i) else { continue }
+    // Legal breaks only: the paragraph's last item is one, so the walk ends there.
+    var next = 0
+    while next < n {
+      let i = sums.legalBreak(from: next)
+      next = i + 1
       let flagged = sums.isFlagged(i)
       if flagged && !hyphens { continue }
       let forced = sums.endsParagraphOrForced(i)
@@ -399,7 +424,8 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         let c = candidates[k]
         let node = Node(
           position: i, start: start, line: nodes[c.from].line + 1, fitness: c.fitness,
-          hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths)
+          hyphenRun: c.hyphenRun, demerits: c.demerits, previous: c.from, widths: &widths,
+          sums: sums)
         if node.target != nodes[nodes.count - 1].target { sameTargetFrom = nodes.count }
         nodes.append(node)
         active.append(nodes.count - 1)
@@ -413,13 +439,16 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
       }
     }
 
-    // Finished nodes: nothing but discardable material follows them.
-    let finished = active.buffer.filter { nodes[$0].start >= n }
-    guard var best = finished.min(by: { nodes[$0].demerits < nodes[$1].demerits }) else {
-      return nil
+    // Finished nodes: nothing but discardable material follows them. The cheapest, the
+    // first of equals (as `min(by:)` picks), without building their list.
+    var best = -1
+    for a in active.buffer where nodes[a].start >= n {
+      if best < 0 || nodes[a].demerits < nodes[best].demerits { best = a }
     }
+    guard best >= 0 else { return nil }
     let optimalLines = nodes[best].line
     if looseness != 0 {
+      let finished = active.buffer.filter { nodes[$0].start >= n }
       let goal = nodes[best].line + looseness
       best = finished.min { x, y in
         let dx = abs(nodes[x].line - goal)
@@ -427,26 +456,39 @@ package struct KnuthPlassBreaker: ParagraphBreaker {
         return dx != dy ? dx < dy : nodes[x].demerits < nodes[y].demerits
       }!
     }
-    var positions: [Int] = []
-    var cursor = best
-    while cursor > 0 {
-      positions.append(nodes[cursor].position)
-      cursor = nodes[cursor].previous
+    return (KnuthPlassBreaker.positions(ending: best, nodes), nodes[best].line - optimalLines)
+  }
+
+  /// The breaks of the path that ends at node `last`, first line first, written in place
+  /// from the back (appending and reversing grew and copied an array per pass). A node of
+  /// line k > 0 was made from one of line k − 1 and only the root (node 0) has line 0, so
+  /// `line` steps back from `last` read nodes of lines k … 1 and never the root's -1.
+  private static func positions(ending last: Int, _ nodes: Slab<Node>) -> [Int] {
+    let lines = nodes[last].line
+    return [Int](unsafeUninitializedCapacity: lines) { out, count in
+      var cursor = last
+      for k in stride(from: lines - 1, through: 0, by: -1) {
+        out[k] = nodes[cursor].position
+        cursor = nodes[cursor].previous
+      }
+      count = lines
     }
-    return (positions.reversed(), nodes[best].line - optimalLines)
   }
 }
 
 /// Memoised `lineWidth(k)` plus TeX's "easy line": the line number after which all widths
 /// are equal, so nodes beyond it need not be told apart by line number.
 struct LineWidths {
-  private let width: (Int) -> Double
+  /// Lines past the cache: asked of `width`, or `rest` when there is no closure.
+  private let width: ((Int) -> Double)?
+  private let rest: Double
   private var cache: [Double] = []
   let easyLine: Int
+  private static let probe = 64
 
   /// `width` must not outlive the breaker call (it comes from `withoutActuallyEscaping`).
   init(_ width: @escaping (Int) -> Double, distinctLines: Bool) {
-    let probe = 64
+    let probe = LineWidths.probe
     var first: [Double] = []
     first.reserveCapacity(probe + 1)
     for k in 0...probe { first.append(ParagraphSums.size(width(k))) }
@@ -455,6 +497,20 @@ struct LineWidths {
     easyLine = distinctLines || lastChange >= probe - 4 ? Int.max : lastChange + 1
     cache = first
     self.width = width
+    rest = 0
+  }
+
+  /// What the closure `{ k in k == 0 ? first : rest }` gives: the same cache and easy line.
+  init(first: Double, rest: Double, distinctLines: Bool) {
+    let head = ParagraphSums.size(first)
+    let tail = ParagraphSums.size(rest)
+    var cache = [Double](repeating: tail, count: LineWidths.probe + 1)
+    cache[0] = head
+    self.cache = cache
+    // The only change among the probed lines is after line 0, when the two differ.
+    easyLine = distinctLines ? Int.max : head != tail ? 1 : 0
+    width = nil
+    self.rest = tail
   }
 
   subscript(line: Int) -> Double {
@@ -466,6 +522,7 @@ struct LineWidths {
   }
 
   private mutating func extend(to line: Int) -> Double {
+    guard let width else { return rest }
     while cache.count <= line && cache.count < 1 << 20 {
       cache.append(ParagraphSums.size(width(cache.count)))
     }
@@ -497,8 +554,14 @@ private struct Slab<Element: BitwiseCopyable> {
   }
 
   subscript(i: Int) -> Element {
-    @inline(__always) get { base[i] }
-    @inline(__always) nonmutating set { base[i] = newValue }
+    @inline(__always) get {
+      assert(i >= 0 && i < count)
+      return base[i]
+    }
+    @inline(__always) nonmutating set {
+      assert(i >= 0 && i < count)
+      base[i] = newValue
+    }
   }
 
   @inline(__always)

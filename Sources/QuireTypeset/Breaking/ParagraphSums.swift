@@ -20,7 +20,8 @@ struct ParagraphSums {
   }
 
   private struct Break {
-    /// Bit 0 legal break, bit 1 flagged, bit 2 forced or the last item.
+    /// Bit 0 legal break, bit 1 flagged, bit 2 forced or the last item, bit 3 a line may
+    /// start here (a box or a forced penalty: `nextStart`).
     var kind: UInt8
     /// Where a line ending here stops summing (exclusive).
     var upper: Int
@@ -75,6 +76,7 @@ struct ParagraphSums {
       var b = Break(kind: 0, upper: i, extra: 0, cost: 0, nextStart: n)
       switch items[i] {
       case .box(let bw):
+        b.kind = 8
         b.upper = i + 1
         let w = ParagraphSums.size(bw)
         narrowest = min(narrowest, w)
@@ -97,21 +99,21 @@ struct ParagraphSums {
         b.extra = ParagraphSums.size(pw)
         b.cost = c.isNaN ? 0 : max(-BreakItem.forcedBreak, min(BreakItem.forcedBreak, c))
         if flagged { b.kind |= 2 }
-        if c >= BreakItem.forcedBreak { b.kind |= 4 }
+        if c >= BreakItem.forcedBreak { b.kind |= 12 }
         previousIsBox = false
       }
-      if i == n - 1 { b.kind |= 5 }
       (breaks + i).initialize(to: b)
       (prefix + i + 1).initialize(to: sum)
     }
+    // The last item is a legal break that ends the paragraph.
+    breaks[n - 1].kind |= 5
+    // Each item's `nextStart`: the next box or forced penalty after it. Read from the kind
+    // bit, not by matching the items again (that walk cost ~14 instructions an item; filling
+    // the gap at each box in the loop above compiled to ~30 a box; session 17).
     var following = n
     for i in stride(from: n - 1, through: 0, by: -1) {
       breaks[i].nextStart = following
-      switch items[i] {
-      case .box: following = i
-      case .penalty(_, let c, _) where c >= BreakItem.forcedBreak: following = i
-      default: break
-      }
+      if breaks[i].kind & 8 != 0 { following = i }
     }
     return narrowest >= 0
   }
@@ -156,16 +158,32 @@ struct ParagraphSums {
     return LineEnd(upper: b.upper, extra: b.extra, hi: prefix[b.upper])
   }
 
-  /// `line(from:to:)` for a break read by `lineEnd` (the same sums, in the same order).
+  /// The running totals before item `start` (0 ≤ start ≤ count).
+  @inline(__always) func prefix(_ start: Int) -> Prefix { prefix[start] }
+
+  /// `line(from:to:)` for a break read by `lineEnd` (the same sums, in the same order), of
+  /// a line whose first item is at or before the break (so `min(start, upper)` is `start`)
+  /// and whose `prefix(start)` is `lo`.
   @inline(__always)
-  func line(from start: Int, to e: LineEnd) -> LineMeasure {
-    let lo = prefix[min(start, e.upper)]
-    return LineMeasure(
+  func line(from lo: Prefix, to e: LineEnd) -> LineMeasure {
+    LineMeasure(
       width: e.hi.width - lo.width + e.extra, stretch: e.hi.stretch - lo.stretch,
       shrink: e.hi.shrink - lo.shrink, fils: e.hi.fils - lo.fils)
   }
 
   @inline(__always) func isLegalBreak(_ i: Int) -> Bool { breaks[i].kind & 1 != 0 }
+
+  /// The first legal break at or after `i` (0 ≤ i < count). The last item is always one
+  /// (`sum`), so the walk stops there and reads no entry past it: one load and test an item
+  /// (the pass's walk over every item checked the index three times, ~13 instructions).
+  @inline(__always) func legalBreak(from i: Int) -> Int {
+    breaks.withUnsafeBufferPointer { b in
+      assert(i >= 0 && i < b.count && b[b.count - 1].kind & 1 != 0)
+      var j = i
+      while b[j].kind & 1 == 0 { j &+= 1 }
+      return j
+    }
+  }
 
   @inline(__always) func isFlagged(_ i: Int) -> Bool { breaks[i].kind & 2 != 0 }
 

@@ -125,6 +125,11 @@ enum EmergencyBreaks {
   static func splitWideRuns(
     _ out: inout ShapedParagraph, measure: Double, flaggedBreaks: Bool = true
   ) -> Int {
+    // Almost no paragraph has a wide run: one tight walk proves it (the walk below cost
+    // ~30 instructions an item, 26 M per book; Benchmarks/paginate-cost.md, session 17).
+    guard hasWideRun(out.items, measure: measure, flaggedBreaks: flaggedBreaks) else {
+      return 0
+    }
     let items = out.items
     let n = items.count
     var inserts: [Int] = []
@@ -175,6 +180,47 @@ enum EmergencyBreaks {
     out.items = items2
     out.sources = sources2
     return runs
+  }
+
+  /// Whether some run between two legal breaks is wider than `measure`, as `splitWideRuns`
+  /// measures runs (the same legal breaks, the same sums in the same order), so when it is
+  /// false `splitWideRuns` would change nothing.
+  static func hasWideRun(_ items: [BreakItem], measure: Double, flaggedBreaks: Bool) -> Bool {
+    let limit = measure + 1e-6
+    return items.withUnsafeBufferPointer { items in
+      guard let last = items.indices.last else { return false }
+      var width = 0.0
+      var previousIsBox = false
+      for i in 0..<last {
+        // `ParagraphMeasure.isLegalBreak`, with the item before read from `previousIsBox`.
+        switch items[i] {
+        case .box(let w):
+          width += w
+          previousIsBox = true
+        case .glue(let w, _, _):
+          if previousIsBox {
+            if width > limit { return true }
+            width = 0
+          } else {
+            width += w
+          }
+          previousIsBox = false
+        case .penalty(let w, let cost, let flagged):
+          if cost > -BreakItem.forcedBreak && (flaggedBreaks || !flagged) {
+            if width + w > limit { return true }
+            width = 0
+          } else {
+            width += 0
+          }
+          previousIsBox = false
+        }
+      }
+      // The last item is always a legal break (a flagged one only with `flaggedBreaks`).
+      switch items[last] {
+      case .box, .glue: return width > limit
+      case .penalty(let w, _, let flagged): return (flaggedBreaks || !flagged) && width + w > limit
+      }
+    }
   }
 
   /// Whether box `j` must stay with the item before it: an inline box's end side, or the

@@ -86,7 +86,7 @@ struct InlineBreaking {
     let width = width
     guard items.count > window else {
       guard !bands.isEmpty else {
-        return breaker.breakLines(items) { k in k == 0 ? firstWidth : width }
+        return breaker.breakLines(items, firstWidth: firstWidth, width: width)
       }
       let bands = bands
       return breaker.breakLines(items) { k in
