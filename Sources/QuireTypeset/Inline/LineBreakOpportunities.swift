@@ -252,78 +252,117 @@ enum LatinLineBreaks {
     let n = scalars.count
     if n == 0 { return [] }
     let table = classes(for: language)
-    return scalars.withUnsafeBufferPointer { s -> [CChar]? in
-      var classes = [Class](repeating: 0, count: n)
-      for i in 0..<n {
-        let k = slot(s[i])
-        guard k >= 0 else { return nil }
-        let c = table[k]
-        guard c != outside else { return nil }
-        classes[i] = c
+    guard table.count == slots else { return nil }
+    // Raw buffers: the table has `slots` classes and `slot` answers below that or −1; the
+    // classes are written to the `n` the array is made with (checked, the loop cost ~15
+    // instructions a character, ~19 M on moby-dick; session 17).
+    var inside = true
+    let classes = scalars.withUnsafeBufferPointer { s in
+      table.withUnsafeBufferPointer { table in
+        [Class](unsafeUninitializedCapacity: n) { out, initialized in
+          for i in 0..<n {
+            let k = slot(s[i])
+            let c = k >= 0 ? table[k] : outside
+            guard c != outside else {
+              (initialized, inside) = (i, false)
+              return
+            }
+            out.initializeElement(at: i, to: c)
+          }
+          initialized = n
+        }
       }
-      return opportunities(classes)
     }
+    return inside ? opportunities(classes) : nil
   }
 
   /// libunibreak's `set_linebreaks` over resolved classes.
   static func opportunities(_ classes: [Class]) -> [CChar] {
     let n = classes.count
     var brks = [CChar](repeating: CChar(LINEBREAK_MUSTBREAK), count: n)
-    pairs.withUnsafeBufferPointer { pairs in
+    let machine = transitions
+    machine.steps.withUnsafeBufferPointer { steps in
       classes.withUnsafeBufferPointer { classes in
         brks.withUnsafeMutableBufferPointer { brks in
-          walk(classes, pairs, into: brks)
+          walk(classes, steps, width: machine.width, into: brks)
         }
       }
     }
     return brks
   }
 
-  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks).
-  @inline(__always)
-  private static func walk(
-    _ classes: UnsafeBufferPointer<Class>, _ pairs: UnsafeBufferPointer<UInt8>,
-    into brks: UnsafeMutableBufferPointer<CChar>
-  ) {
+  /// What `step` answers for one state and class (the opportunity before the class's
+  /// character, the character before it a space or not, and the state after it).
+  struct Transition {
+    var otherwise: CChar
+    var afterSpace: CChar
+    var next: Class
+  }
+
+  /// `step` for every state and class, row-major by state: `width` exceeds every class of
+  /// `tables` and every state `step` returns, so the walk indexes it without a check.
+  static let transitions: (steps: [Transition], width: Int) = {
+    let specials = [bk, cb, cr, lf, nl, sp, ba, wj, lastPaired]
+    let known = tables.classes.joined().joined().filter { $0 != outside }
+    let width = Int((known + specials).max() ?? lastPaired) + 1
+    var steps = [Transition](
+      repeating: Transition(otherwise: CChar(LINEBREAK_MUSTBREAK), afterSpace: 0, next: bk),
+      count: width * width)
+    // The states the walk can be in: a paired class (`step` puts the new class there),
+    // or BK and CR; the classes are those past the unused 0 (LBP_Undefined).
+    for current in 1..<width where current <= Int(lastPaired) || current == bk || current == cr {
+      for new in 1..<width {
+        let (c, n) = (Class(current), Class(new))
+        let (otherwise, next) = step(c, n, afterSpace: false)
+        steps[current * width + new] = Transition(
+          otherwise: otherwise, afterSpace: step(c, n, afterSpace: true).0, next: next)
+      }
+    }
+    return (steps, width)
+  }()
+
+  /// One step of libunibreak's walk: in state `current`, the opportunity before a character
+  /// of class `new` (`afterSpace`: the character before that is a space) and the next state.
+  static func step(_ current: Class, _ new: Class, afterSpace: Bool) -> (CChar, Class) {
     let (must, allow, no) = (
       CChar(LINEBREAK_MUSTBREAK), CChar(LINEBREAK_ALLOWBREAK), CChar(LINEBREAK_NOBREAK)
     )
-    let n = classes.count
-    let width = Int(lastPaired)
-    var current = lineStart(classes[0])
-    var new: Class = 0
-    for i in 1..<max(1, n) {
-      let last = new
-      new = classes[i]
-      if current == bk || (current == cr && new != lf) {
-        brks[i - 1] = must
-        current = lineStart(new)
-        continue
+    if current == bk || (current == cr && new != lf) { return (must, lineStart(new)) }
+    if new > lastPaired {
+      // BK CB CR LF NL SP (the only classes past the pair table that reach here).
+      switch new {
+      case sp: return (no, current)
+      case cr: return (no, cr)
+      case cb: return (allow, ba)
+      default: return (no, bk)
       }
-      if new > lastPaired {
-        // BK CB CR LF NL SP (the only classes past the pair table that reach here).
-        switch new {
-        case sp: brks[i - 1] = no
-        case cr:
-          brks[i - 1] = no
-          current = cr
-        case cb:
-          brks[i - 1] = allow
-          current = ba
-        default:
-          brks[i - 1] = no
-          current = bk
-        }
-        continue
-      }
-      switch pairs[(Int(current) - 1) * width + Int(new) - 1] {
-      case 0: brks[i - 1] = allow
-      case 1: brks[i - 1] = last == sp ? allow : no
-      default: brks[i - 1] = no
-      }
-      current = new
     }
-    brks[n - 1] = must
+    switch pairs[(Int(current) - 1) * Int(lastPaired) + Int(new) - 1] {
+    case 0: return (allow, new)
+    case 1: return (afterSpace ? allow : no, new)
+    default: return (no, new)
+    }
+  }
+
+  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks):
+  /// one table read per character. Branching on the rules per character (`step` inline) was
+  /// ~30 instructions a character, ~41 M on moby-dick; the table ~12 (session 17).
+  @inline(__always)
+  private static func walk(
+    _ classes: UnsafeBufferPointer<Class>, _ steps: UnsafeBufferPointer<Transition>, width: Int,
+    into brks: UnsafeMutableBufferPointer<CChar>
+  ) {
+    let n = classes.count
+    var current = lineStart(classes[0])
+    var afterSpace = false  // libunibreak's "class before" starts as none, not the first's
+    for i in 1..<max(1, n) {
+      let new = classes[i]
+      let t = steps[Int(current) * width + Int(new)]
+      brks[i - 1] = afterSpace ? t.afterSpace : t.otherwise
+      current = t.next
+      afterSpace = new == sp
+    }
+    brks[n - 1] = CChar(LINEBREAK_MUSTBREAK)
   }
 
   /// The class a line starts from (libunibreak's treatment of a first character).
