@@ -71,17 +71,20 @@ import Testing
   /// The table walk gives the rule walk's answer for every state and class.
   @Test func transitionTableMatchesTheRules() {
     let (steps, width) = LatinLineBreaks.transitions
-    #expect(steps.count == width * width)
-    let states =
+    #expect(width > Int(LatinLineBreaks.lastPaired))
+    #expect(steps.count == 2 * width * width)
+    let classes =
       (1...Int(LatinLineBreaks.lastPaired)).map { LatinLineBreaks.Class($0) }
       + [LatinLineBreaks.bk, LatinLineBreaks.cr]
-    for current in states {
-      for new in 1..<width {
-        let c = LatinLineBreaks.Class(new)
-        let t = steps[Int(current) * width + new]
-        let (otherwise, next) = LatinLineBreaks.step(current, c, afterSpace: false)
-        #expect(t.otherwise == otherwise && t.next == next)
-        #expect(t.afterSpace == LatinLineBreaks.step(current, c, afterSpace: true).0)
+    for current in classes {
+      for afterSpace in [false, true] {
+        for new in 1..<width {
+          let c = LatinLineBreaks.Class(new)
+          let t = steps[(Int(current) * 2 + (afterSpace ? 1 : 0)) * width + new]
+          let (brk, next) = LatinLineBreaks.step(current, c, afterSpace: afterSpace)
+          #expect(t.brk == brk)
+          #expect(Int(t.next) == Int(next) * 2 + (c == LatinLineBreaks.sp ? 1 : 0))
+        }
       }
     }
   }

@@ -124,19 +124,27 @@ struct ItemizedText {
     var asciiScript = HB_SCRIPT_INVALID
     // Whether the table answers for an ASCII letter, and for another ASCII character, of
     // style `choiceStyle`: its face is the style's, and its script is Latin where the text's
-    // is (letters) or is the text's (signs, which follow the strong script). Their inputs
-    // change on the general path only, so they are set after it, not tested per character
-    // (~8 instructions a character, ~8 M on moby-dick; session 17).
+    // is (letters) or is the text's (signs, which follow the strong script). Set where their
+    // inputs change (on the general path), not tested per character (session 17).
     var asciiLetters = false
     var asciiSigns = false
+    func asciiTableAnswers() {
+      asciiLetters =
+        asciiFace == choice.face && strong == HB_SCRIPT_LATIN && asciiScript == HB_SCRIPT_LATIN
+      asciiSigns = asciiFace == choice.face && asciiScript == strong
+    }
     for i in 0..<scalars.count {
       let v = scalars[i]
-      // ASCII but a collapsible space, in the style and script the table holds and with its
-      // face known (most characters of a Latin book): the same answer as the general path
-      // below, without its tests for breaks, marks and script changes.
+      if v == 0x20 && !preserveSpaces {  // a collapsible space: no face, a boundary
+        previous = -1
+        continue
+      }
+      // ASCII in the style and script the table holds and with its face known (most
+      // characters of a Latin book): the same answer as the general path below, without its
+      // tests for breaks, marks and script changes.
       if v < 0x80, sty[i] == choiceStyle {
         let letter = (v | 0x20) &- 0x61 < 26
-        if letter ? asciiLetters : asciiSigns && (v != 0x20 || preserveSpaces) {
+        if letter ? asciiLetters : asciiSigns {
           let known = ascii[Int(v)]
           if known >= 0 {
             scripts[i] = letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
@@ -147,12 +155,7 @@ struct ItemizedText {
           }
         }
       }
-      defer {
-        asciiLetters =
-          asciiFace == choice.face && strong == HB_SCRIPT_LATIN && asciiScript == HB_SCRIPT_LATIN
-        asciiSigns = asciiFace == choice.face && asciiScript == strong
-      }
-      if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
+      if v == 0x2028 || v == 0xAD
         || (v == 0xFFFC
           && (text.images[i] != nil || text.maths[i] != nil || text.inlineBoxes[i] != nil))
       {
@@ -165,6 +168,7 @@ struct ItemizedText {
       if si != choiceStyle {  // styles[si] copies the whole style: once per style run
         choiceStyle = si
         choice = styles[si].choice
+        asciiTableAnswers()
       }
       if previous >= 0, v >= 0x300, script == HB_SCRIPT_INHERITED || Scripts.isMark(v) {
         // A mark stays on its base: the cluster moves to a face that has all of it.
@@ -180,6 +184,7 @@ struct ItemizedText {
       if script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != strong {
         strong = script
         if DictionaryBreaks.needsDictionary(script) { needsDictionary = true }
+        asciiTableAnswers()
       }
       let resolved = script == HB_SCRIPT_COMMON ? strong : script
       var face = choice.face
@@ -190,6 +195,7 @@ struct ItemizedText {
           asciiFace = choice.face
           asciiScript = resolved
           for k in ascii.indices { ascii[k] = -2 }
+          asciiTableAnswers()
         }
         if ascii[Int(v)] == -2 {
           ascii[Int(v)] =

@@ -10,8 +10,9 @@
 // classes of those scalars read once from libunibreak's own property tables, language
 // tailoring included (`lb_prop_lang_map`: the curly quotes are OP/CL in English), and
 // resolved as libunibreak resolves them (AI to ID for Chinese, Japanese and Korean, to AL
-// otherwise). Anything else in the paragraph (another script, a combining mark, a control
-// character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests` compares
+// otherwise), the rules tabulated per state and class so each character costs two table
+// reads (`transitions`). Anything else in the paragraph (another script, a combining mark,
+// a control character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests` compares
 // both over every paragraph of the corpus and over every short sequence of classes.
 //
 // libunibreak 1.1 asserts (aborts the process) on a regional indicator (U+1F1E6–1F1FF, the
@@ -252,74 +253,89 @@ enum LatinLineBreaks {
     let n = scalars.count
     if n == 0 { return [] }
     let table = classes(for: language)
-    guard table.count == slots else { return nil }
-    // Raw buffers: the table has `slots` classes and `slot` answers below that or −1; the
-    // classes are written to the `n` the array is made with (checked, the loop cost ~15
-    // instructions a character, ~19 M on moby-dick; session 17).
-    var inside = true
-    let classes = scalars.withUnsafeBufferPointer { s in
-      table.withUnsafeBufferPointer { table in
-        [Class](unsafeUninitializedCapacity: n) { out, initialized in
-          for i in 0..<n {
-            let k = slot(s[i])
-            let c = k >= 0 ? table[k] : outside
-            guard c != outside else {
-              (initialized, inside) = (i, false)
-              return
-            }
-            out.initializeElement(at: i, to: c)
-          }
-          initialized = n
-        }
-      }
-    }
-    return inside ? opportunities(classes) : nil
-  }
-
-  /// libunibreak's `set_linebreaks` over resolved classes.
-  static func opportunities(_ classes: [Class]) -> [CChar] {
-    let n = classes.count
-    var brks = [CChar](repeating: CChar(LINEBREAK_MUSTBREAK), count: n)
     let machine = transitions
-    machine.steps.withUnsafeBufferPointer { steps in
-      classes.withUnsafeBufferPointer { classes in
-        brks.withUnsafeMutableBufferPointer { brks in
-          walk(classes, steps, width: machine.width, into: brks)
+    guard table.count == slots, !machine.steps.isEmpty else { return nil }
+    var inside = false
+    let brks = scalars.withUnsafeBufferPointer { s in
+      table.withUnsafeBufferPointer { table in
+        machine.steps.withUnsafeBufferPointer { steps in
+          [CChar](unsafeUninitializedCapacity: n) { out, initialized in
+            inside = walk(s, table, steps, width: machine.width, into: out)
+            initialized = inside ? n : 0
+          }
         }
       }
     }
-    return brks
+    return inside ? brks : nil
   }
 
-  /// What `step` answers for one state and class (the opportunity before the class's
-  /// character, the character before it a space or not, and the state after it).
+  /// What `step` answers for one state and class: the opportunity before the class's
+  /// character and the state after it.
   struct Transition {
-    var otherwise: CChar
-    var afterSpace: CChar
-    var next: Class
+    var brk: CChar
+    /// The next state: its class times two, plus one when this character is a space.
+    var next: UInt8
   }
 
-  /// `step` for every state and class, row-major by state: `width` exceeds every class of
-  /// `tables` and every state `step` returns, so the walk indexes it without a check.
+  /// `step` for every state and class, row-major by state. A state is the walk's class
+  /// times two, plus one when the character before is a space (libunibreak's "last" class,
+  /// which decides the indirect breaks), so a step is one read. `width` exceeds every class
+  /// of `tables` and every class `step` returns, so the walk indexes it without a check;
+  /// empty (no fast path) if a state would not fit in a byte.
   static let transitions: (steps: [Transition], width: Int) = {
     let specials = [bk, cb, cr, lf, nl, sp, ba, wj, lastPaired]
     let known = tables.classes.joined().joined().filter { $0 != outside }
     let width = Int((known + specials).max() ?? lastPaired) + 1
+    guard 2 * width <= 256 else { return ([], 0) }
     var steps = [Transition](
-      repeating: Transition(otherwise: CChar(LINEBREAK_MUSTBREAK), afterSpace: 0, next: bk),
-      count: width * width)
-    // The states the walk can be in: a paired class (`step` puts the new class there),
-    // or BK and CR; the classes are those past the unused 0 (LBP_Undefined).
+      repeating: Transition(brk: CChar(LINEBREAK_MUSTBREAK), next: bk * 2),
+      count: 2 * width * width)
+    // The classes the walk can be in: a paired class (`step` puts the new class there), or
+    // BK and CR; the classes are those past the unused 0 (LBP_Undefined).
     for current in 1..<width where current <= Int(lastPaired) || current == bk || current == cr {
-      for new in 1..<width {
-        let (c, n) = (Class(current), Class(new))
-        let (otherwise, next) = step(c, n, afterSpace: false)
-        steps[current * width + new] = Transition(
-          otherwise: otherwise, afterSpace: step(c, n, afterSpace: true).0, next: next)
+      for afterSpace in [false, true] {
+        let state = current * 2 + (afterSpace ? 1 : 0)
+        for new in 1..<width {
+          let (brk, next) = step(Class(current), Class(new), afterSpace: afterSpace)
+          steps[state * width + new] = Transition(
+            brk: brk, next: next * 2 + (Class(new) == sp ? 1 : 0))
+        }
       }
     }
     return (steps, width)
   }()
+
+  /// libunibreak's walk over `s` into `brks` (all `s.count` written), one table read per
+  /// character for its class and one for the step; false, `brks` partly written, when a
+  /// scalar is outside the fast path. Classes first into an array, then the rules branched
+  /// on per character (`step` inline), were ~40 instructions a character, ~60 M on
+  /// moby-dick (session 17).
+  @inline(__always)
+  private static func walk(
+    _ s: UnsafeBufferPointer<UInt32>, _ table: UnsafeBufferPointer<Class>,
+    _ steps: UnsafeBufferPointer<Transition>, width: Int,
+    into brks: UnsafeMutableBufferPointer<CChar>
+  ) -> Bool {
+    // `slot` answers below `table.count` (`slots`) or −1.
+    @inline(__always) func classOf(_ v: UInt32) -> Class {
+      let k = slot(v)
+      return k >= 0 ? table[k] : outside
+    }
+    let n = s.count
+    let first = classOf(s[0])
+    guard first != outside else { return false }
+    // libunibreak's "class before" starts as none, not the first character's: no space.
+    var state = Int(lineStart(first)) * 2
+    for i in 1..<max(1, n) {
+      let new = classOf(s[i])
+      guard new != outside else { return false }
+      let t = steps[state * width + Int(new)]
+      brks[i - 1] = t.brk
+      state = Int(t.next)
+    }
+    brks[n - 1] = CChar(LINEBREAK_MUSTBREAK)
+    return true
+  }
 
   /// One step of libunibreak's walk: in state `current`, the opportunity before a character
   /// of class `new` (`afterSpace`: the character before that is a space) and the next state.
@@ -342,27 +358,6 @@ enum LatinLineBreaks {
     case 1: return (afterSpace ? allow : no, new)
     default: return (no, new)
     }
-  }
-
-  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks):
-  /// one table read per character. Branching on the rules per character (`step` inline) was
-  /// ~30 instructions a character, ~41 M on moby-dick; the table ~12 (session 17).
-  @inline(__always)
-  private static func walk(
-    _ classes: UnsafeBufferPointer<Class>, _ steps: UnsafeBufferPointer<Transition>, width: Int,
-    into brks: UnsafeMutableBufferPointer<CChar>
-  ) {
-    let n = classes.count
-    var current = lineStart(classes[0])
-    var afterSpace = false  // libunibreak's "class before" starts as none, not the first's
-    for i in 1..<max(1, n) {
-      let new = classes[i]
-      let t = steps[Int(current) * width + Int(new)]
-      brks[i - 1] = afterSpace ? t.afterSpace : t.otherwise
-      current = t.next
-      afterSpace = new == sp
-    }
-    brks[n - 1] = CChar(LINEBREAK_MUSTBREAK)
   }
 
   /// The class a line starts from (libunibreak's treatment of a first character).
