@@ -12,8 +12,8 @@
 // resolved as libunibreak resolves them (AI to ID for Chinese, Japanese and Korean, to AL
 // otherwise), the rules tabulated per state and class so each character costs two table
 // reads (`transitions`). Anything else in the paragraph (another script, a combining mark,
-// a control character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests` compares
-// both over every paragraph of the corpus and over every short sequence of classes.
+// a control character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests`
+// compares both over every paragraph of the corpus and over every short sequence of classes.
 //
 // libunibreak 1.1 asserts (aborts the process) on a regional indicator (U+1F1E6–1F1FF, the
 // halves of a flag emoji): its data has the RI class, its pair table does not. Those
