@@ -237,9 +237,9 @@ extension ChapterFlow {
   {
     var inlineStyles: [CollectedText.InlineStyle] = []
     inlineStyles.reserveCapacity(block.inlines.count)
-    for inline in block.inlines {
+    for k in block.inlines.indices {  // matched in place, not copied (CollectedText.init)
       let si: Int
-      switch inline {
+      switch block.inlines[k] {
       case .text(let run): si = resolve(run.style)
       case .lineBreak: si = blockStyle
       case .image(let img): si = resolve(img.style)

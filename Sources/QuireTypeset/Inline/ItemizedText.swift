@@ -53,7 +53,7 @@ struct ItemizedText {
   ) {
     let scalars = text.scalars
     bidi = BidiParagraph(
-      text: scalars.map { Unicode.Scalar($0) ?? " " }, baseDirection: rtl ? .rtl : .ltr)
+      text: ItemizedText.unicodeScalars(scalars), baseDirection: rtl ? .rtl : .ltr)
     breaks = LineBreakOpportunities.find(scalars, language: language)
     faces = []
     scripts = []
@@ -63,32 +63,50 @@ struct ItemizedText {
     if needsDictionary { DictionaryBreaks.apply(scalars, scripts: scripts, breaks: &breaks) }
   }
 
+  /// `scalars` as `Unicode.Scalar`s for FriBidi's input, written through a raw buffer of
+  /// exactly `scalars.count` elements (`map` appended one by one, with a capacity check and
+  /// a count store per scalar: ~20 instructions a character, ~18 M on moby-dick; session 17).
+  /// A value that is no scalar (never, the text comes from `String`s) becomes a space.
+  static func unicodeScalars(_ scalars: [UInt32]) -> [Unicode.Scalar] {
+    scalars.withUnsafeBufferPointer { s in
+      [Unicode.Scalar](unsafeUninitializedCapacity: s.count) { out, initialized in
+        for k in 0..<s.count { out.initializeElement(at: k, to: Unicode.Scalar(s[k]) ?? " ") }
+        initialized = s.count
+      }
+    }
+  }
+
   /// Chooses each character's face: the style's if it has the glyph, else a fallback.
   /// The per-scalar results are written through raw buffers (one uniqueness and bounds check
-  /// per paragraph instead of three per character: this loop sees every character of a book)
-  /// and copied into the arrays at the end.
+  /// per paragraph instead of three per character: this loop sees every character of a book):
+  /// the arrays' own storage, filled in place (a buffer copied into them at the end cost a
+  /// copy of both, ~4 M instructions on moby-dick; session 17).
   private mutating func assignFaces(
     _ text: CollectedText, styles: [ResolvedStyle], fonts: FontSet, preserveSpaces: Bool,
     cjkContent: Bool
   ) {
     let n = text.scalars.count
-    let faces = UnsafeMutableBufferPointer<Int32>.allocate(capacity: n)
-    faces.initialize(repeating: -1)
-    let scripts = UnsafeMutableBufferPointer<hb_script_t>.allocate(capacity: n)
-    scripts.initialize(repeating: HB_SCRIPT_COMMON)
-    defer {
-      faces.deallocate()
-      scripts.deallocate()
-    }
-    text.scalars.withUnsafeBufferPointer { scalars in
-      text.styles.withUnsafeBufferPointer { sty in
-        assignFaces(
-          text, scalars, sty, faces, scripts, styles: styles, fonts: fonts,
-          preserveSpaces: preserveSpaces, cjkContent: cjkContent)
+    var scripts: [hb_script_t] = []
+    // The closures' buffers hold the arrays' whole capacity: only their first `n` are used.
+    let faces = [Int32](unsafeUninitializedCapacity: n) { facesBuffer, facesCount in
+      let faces = UnsafeMutableBufferPointer(rebasing: facesBuffer[0..<n])
+      faces.initialize(repeating: -1)
+      facesCount = n
+      scripts = [hb_script_t](unsafeUninitializedCapacity: n) { scriptsBuffer, scriptsCount in
+        let scripts = UnsafeMutableBufferPointer(rebasing: scriptsBuffer[0..<n])
+        scripts.initialize(repeating: HB_SCRIPT_COMMON)
+        scriptsCount = n
+        text.scalars.withUnsafeBufferPointer { scalars in
+          text.styles.withUnsafeBufferPointer { sty in
+            assignFaces(
+              text, scalars, sty, faces, scripts, styles: styles, fonts: fonts,
+              preserveSpaces: preserveSpaces, cjkContent: cjkContent)
+          }
+        }
       }
     }
-    self.faces = Array(faces)
-    self.scripts = Array(scripts)
+    self.faces = faces
+    self.scripts = scripts
   }
 
   private mutating func assignFaces(
@@ -104,25 +122,40 @@ struct ItemizedText {
     var ascii = [Int32](repeating: -2, count: 128)  // −2 not asked yet, −1 no face has it
     var asciiFace = -1
     var asciiScript = HB_SCRIPT_INVALID
+    // Whether the table answers for an ASCII letter, and for another ASCII character, of
+    // style `choiceStyle`: its face is the style's, and its script is Latin where the text's
+    // is (letters) or is the text's (signs, which follow the strong script). Set where their
+    // inputs change (on the general path), not tested per character (session 17).
+    var asciiLetters = false
+    var asciiSigns = false
+    func asciiTableAnswers() {
+      asciiLetters =
+        asciiFace == choice.face && strong == HB_SCRIPT_LATIN && asciiScript == HB_SCRIPT_LATIN
+      asciiSigns = asciiFace == choice.face && asciiScript == strong
+    }
     for i in 0..<scalars.count {
       let v = scalars[i]
-      // ASCII but a collapsible space, in the style and script the table holds and with its
-      // face known (most characters of a Latin book): the same answer as the general path
-      // below, without its tests for breaks, marks and script changes.
-      if v < 0x80, v != 0x20 || preserveSpaces, sty[i] == choiceStyle, asciiFace == choice.face {
+      if v == 0x20 && !preserveSpaces {  // a collapsible space: no face, a boundary
+        previous = -1
+        continue
+      }
+      // ASCII in the style and script the table holds and with its face known (most
+      // characters of a Latin book): the same answer as the general path below, without its
+      // tests for breaks, marks and script changes.
+      if v < 0x80, sty[i] == choiceStyle {
         let letter = (v | 0x20) &- 0x61 < 26
-        let known = ascii[Int(v)]
-        if known >= 0, letter ? strong == HB_SCRIPT_LATIN : asciiScript == strong,
-          !letter || asciiScript == HB_SCRIPT_LATIN
-        {
-          scripts[i] = letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
-          faces[i] = known
-          cluster = i
-          previous = v == 0x20 ? -1 : known
-          continue
+        if letter ? asciiLetters : asciiSigns {
+          let known = ascii[Int(v)]
+          if known >= 0 {
+            scripts[i] = letter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
+            faces[i] = known
+            cluster = i
+            previous = v == 0x20 ? -1 : known
+            continue
+          }
         }
       }
-      if v == 0x2028 || v == 0xAD || (v == 0x20 && !preserveSpaces)
+      if v == 0x2028 || v == 0xAD
         || (v == 0xFFFC
           && (text.images[i] != nil || text.maths[i] != nil || text.inlineBoxes[i] != nil))
       {
@@ -135,6 +168,7 @@ struct ItemizedText {
       if si != choiceStyle {  // styles[si] copies the whole style: once per style run
         choiceStyle = si
         choice = styles[si].choice
+        asciiTableAnswers()
       }
       if previous >= 0, v >= 0x300, script == HB_SCRIPT_INHERITED || Scripts.isMark(v) {
         // A mark stays on its base: the cluster moves to a face that has all of it.
@@ -150,6 +184,7 @@ struct ItemizedText {
       if script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != strong {
         strong = script
         if DictionaryBreaks.needsDictionary(script) { needsDictionary = true }
+        asciiTableAnswers()
       }
       let resolved = script == HB_SCRIPT_COMMON ? strong : script
       var face = choice.face
@@ -160,6 +195,7 @@ struct ItemizedText {
           asciiFace = choice.face
           asciiScript = resolved
           for k in ascii.indices { ascii[k] = -2 }
+          asciiTableAnswers()
         }
         if ascii[Int(v)] == -2 {
           ascii[Int(v)] =

@@ -10,9 +10,10 @@
 // classes of those scalars read once from libunibreak's own property tables, language
 // tailoring included (`lb_prop_lang_map`: the curly quotes are OP/CL in English), and
 // resolved as libunibreak resolves them (AI to ID for Chinese, Japanese and Korean, to AL
-// otherwise). Anything else in the paragraph (another script, a combining mark, a control
-// character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests` compares
-// both over every paragraph of the corpus and over every short sequence of classes.
+// otherwise), the rules tabulated per state and class so each character costs two table
+// reads (`transitions`). Anything else in the paragraph (another script, a combining mark,
+// a control character) sends the whole paragraph to libunibreak. `LineBreakOpportunityTests`
+// compares both over every paragraph of the corpus and over every short sequence of classes.
 //
 // libunibreak 1.1 asserts (aborts the process) on a regional indicator (U+1F1E6–1F1FF, the
 // halves of a flag emoji): its data has the RI class, its pair table does not. Those
@@ -252,78 +253,111 @@ enum LatinLineBreaks {
     let n = scalars.count
     if n == 0 { return [] }
     let table = classes(for: language)
-    return scalars.withUnsafeBufferPointer { s -> [CChar]? in
-      var classes = [Class](repeating: 0, count: n)
-      for i in 0..<n {
-        let k = slot(s[i])
-        guard k >= 0 else { return nil }
-        let c = table[k]
-        guard c != outside else { return nil }
-        classes[i] = c
-      }
-      return opportunities(classes)
-    }
-  }
-
-  /// libunibreak's `set_linebreaks` over resolved classes.
-  static func opportunities(_ classes: [Class]) -> [CChar] {
-    let n = classes.count
-    var brks = [CChar](repeating: CChar(LINEBREAK_MUSTBREAK), count: n)
-    pairs.withUnsafeBufferPointer { pairs in
-      classes.withUnsafeBufferPointer { classes in
-        brks.withUnsafeMutableBufferPointer { brks in
-          walk(classes, pairs, into: brks)
+    let machine = transitions
+    guard table.count == slots, !machine.steps.isEmpty else { return nil }
+    var inside = false
+    let brks = scalars.withUnsafeBufferPointer { s in
+      table.withUnsafeBufferPointer { table in
+        machine.steps.withUnsafeBufferPointer { steps in
+          [CChar](unsafeUninitializedCapacity: n) { out, initialized in
+            inside = walk(s, table, steps, width: machine.width, into: out)
+            initialized = inside ? n : 0
+          }
         }
       }
     }
-    return brks
+    return inside ? brks : nil
   }
 
-  /// The walk of `opportunities` over raw buffers (`brks` starts as all mandatory breaks).
+  /// What `step` answers for one state and class: the opportunity before the class's
+  /// character and the state after it.
+  struct Transition {
+    var brk: CChar
+    /// The next state: its class times two, plus one when this character is a space.
+    var next: UInt8
+  }
+
+  /// `step` for every state and class, row-major by state. A state is the walk's class
+  /// times two, plus one when the character before is a space (libunibreak's "last" class,
+  /// which decides the indirect breaks), so a step is one read. `width` exceeds every class
+  /// of `tables` and every class `step` returns, so the walk indexes it without a check;
+  /// empty (no fast path) if a state would not fit in a byte.
+  static let transitions: (steps: [Transition], width: Int) = {
+    let specials = [bk, cb, cr, lf, nl, sp, ba, wj, lastPaired]
+    let known = tables.classes.joined().joined().filter { $0 != outside }
+    let width = Int((known + specials).max() ?? lastPaired) + 1
+    guard 2 * width <= 256 else { return ([], 0) }
+    var steps = [Transition](
+      repeating: Transition(brk: CChar(LINEBREAK_MUSTBREAK), next: bk * 2),
+      count: 2 * width * width)
+    // The classes the walk can be in: a paired class (`step` puts the new class there), or
+    // BK and CR; the classes are those past the unused 0 (LBP_Undefined).
+    for current in 1..<width where current <= Int(lastPaired) || current == bk || current == cr {
+      for afterSpace in [false, true] {
+        let state = current * 2 + (afterSpace ? 1 : 0)
+        for new in 1..<width {
+          let (brk, next) = step(Class(current), Class(new), afterSpace: afterSpace)
+          steps[state * width + new] = Transition(
+            brk: brk, next: next * 2 + (Class(new) == sp ? 1 : 0))
+        }
+      }
+    }
+    return (steps, width)
+  }()
+
+  /// libunibreak's walk over `s` into `brks` (all `s.count` written), one table read per
+  /// character for its class and one for the step; false, `brks` partly written, when a
+  /// scalar is outside the fast path. Classes first into an array, then the rules branched
+  /// on per character (`step` inline), were ~40 instructions a character, ~60 M on
+  /// moby-dick (session 17).
   @inline(__always)
   private static func walk(
-    _ classes: UnsafeBufferPointer<Class>, _ pairs: UnsafeBufferPointer<UInt8>,
+    _ s: UnsafeBufferPointer<UInt32>, _ table: UnsafeBufferPointer<Class>,
+    _ steps: UnsafeBufferPointer<Transition>, width: Int,
     into brks: UnsafeMutableBufferPointer<CChar>
-  ) {
+  ) -> Bool {
+    // `slot` answers below `table.count` (`slots`) or −1.
+    @inline(__always) func classOf(_ v: UInt32) -> Class {
+      let k = slot(v)
+      return k >= 0 ? table[k] : outside
+    }
+    let n = s.count
+    let first = classOf(s[0])
+    guard first != outside else { return false }
+    // libunibreak's "class before" starts as none, not the first character's: no space.
+    var state = Int(lineStart(first)) * 2
+    for i in 1..<max(1, n) {
+      let new = classOf(s[i])
+      guard new != outside else { return false }
+      let t = steps[state * width + Int(new)]
+      brks[i - 1] = t.brk
+      state = Int(t.next)
+    }
+    brks[n - 1] = CChar(LINEBREAK_MUSTBREAK)
+    return true
+  }
+
+  /// One step of libunibreak's walk: in state `current`, the opportunity before a character
+  /// of class `new` (`afterSpace`: the character before that is a space) and the next state.
+  static func step(_ current: Class, _ new: Class, afterSpace: Bool) -> (CChar, Class) {
     let (must, allow, no) = (
       CChar(LINEBREAK_MUSTBREAK), CChar(LINEBREAK_ALLOWBREAK), CChar(LINEBREAK_NOBREAK)
     )
-    let n = classes.count
-    let width = Int(lastPaired)
-    var current = lineStart(classes[0])
-    var new: Class = 0
-    for i in 1..<max(1, n) {
-      let last = new
-      new = classes[i]
-      if current == bk || (current == cr && new != lf) {
-        brks[i - 1] = must
-        current = lineStart(new)
-        continue
+    if current == bk || (current == cr && new != lf) { return (must, lineStart(new)) }
+    if new > lastPaired {
+      // BK CB CR LF NL SP (the only classes past the pair table that reach here).
+      switch new {
+      case sp: return (no, current)
+      case cr: return (no, cr)
+      case cb: return (allow, ba)
+      default: return (no, bk)
       }
-      if new > lastPaired {
-        // BK CB CR LF NL SP (the only classes past the pair table that reach here).
-        switch new {
-        case sp: brks[i - 1] = no
-        case cr:
-          brks[i - 1] = no
-          current = cr
-        case cb:
-          brks[i - 1] = allow
-          current = ba
-        default:
-          brks[i - 1] = no
-          current = bk
-        }
-        continue
-      }
-      switch pairs[(Int(current) - 1) * width + Int(new) - 1] {
-      case 0: brks[i - 1] = allow
-      case 1: brks[i - 1] = last == sp ? allow : no
-      default: brks[i - 1] = no
-      }
-      current = new
     }
-    brks[n - 1] = must
+    switch pairs[(Int(current) - 1) * Int(lastPaired) + Int(new) - 1] {
+    case 0: return (allow, new)
+    case 1: return (afterSpace ? allow : no, new)
+    default: return (no, new)
+    }
   }
 
   /// The class a line starts from (libunibreak's treatment of a first character).

@@ -233,8 +233,8 @@ struct PieceShaper {
   private var hyphenator: Hyphenator? = nil
   private var hyphenatorResolved = false
   private var spaceStyle = -1
-  private var spaceWidth = 0.0
-  private var spaceExtra = 0.0
+  /// The word-space glue of style `spaceStyle`.
+  private var spaceGlue = BreakItem.glue(width: 0, stretch: 0, shrink: 0)
   private var wordBreakStyle = -1
   private var wordBreak = WordBreak.normal
   /// `wordBreak` is `.normal`, as a flag: the enum's `==` is not specialized across the module
@@ -256,6 +256,9 @@ struct PieceShaper {
   private var languageCursor = -1
   /// The decorated inline boxes open at the pen (InlineBoxEdges.swift).
   var openBoxes = OpenInlineBoxes()
+  /// `plainRun` may look for plain characters: nothing preserved, horizontal, and every
+  /// per-scalar array as long as the text (its raw reads rely on that).
+  private let plainRuns: Bool
 
   init(
     _ text: CollectedText, _ itemized: ItemizedText, styles: [ResolvedStyle], fonts: FontSet,
@@ -279,6 +282,11 @@ struct PieceShaper {
       text.scalars, enabled: settings.hyphenate || settings.hyphenateSpans)
     languages = text.languages
     firstLanguage = text.firstLanguage
+    let n = text.count
+    plainRuns =
+      !settings.preserve && !settings.vertical && sty.count == n && small.count == n
+      && faces.count == n && scripts.count == n && breaks.count == n
+      && (levels.isEmpty || levels.count == n)
     // Prose has about one word in six scalars (its space included) and per word a box, its
     // space's glue, a letter-spacing glue and now and then a hyphen penalty and a second
     // part: ~0.6 items and ~0.2 pieces a scalar. Reserving less grew all three arrays by
@@ -349,7 +357,15 @@ struct PieceShaper {
         } else {
           extend(i)
         }
-        breakAfter(i)
+        // Before a collapsible space, a soft hyphen or a `<br>`, and at the end, `breakAfter`
+        // adds nothing (those come with their own items), nor inside a word of ASCII text:
+        // the first and last characters of most words skip the call (~15 M instructions on
+        // moby-dick; session 17).
+        if preserve
+          || (i + 1 < n && !PieceShaper.takesItsOwnBreak(text[i + 1]) && !insideASCIIWord(i))
+        {
+          breakAfter(i)
+        }
       }
       i += 1
     }
@@ -367,24 +383,72 @@ struct PieceShaper {
   /// Never more than `text.count - 1`.
   @inline(__always) private func plainRun(from i: Int) -> Int {
     let si = sty[pieceStart]
-    guard !settings.preserve, !settings.vertical, wordBreakNormal, si == wordBreakStyle,
-      si == openBoxes.style
-    else { return i }
-    let face = Int32(pieceFace)
-    let fake = small[pieceStart]
-    let level = levels.isEmpty ? 0 : levels[pieceStart]
-    let script = pieceScript
-    let n = text.count
+    guard plainRuns, wordBreakNormal, si == wordBreakStyle, si == openBoxes.style else {
+      return i
+    }
+    // The piece's own values (its face came from `faces`, an Int32).
+    let key = PlainKey(
+      style: si, face: Int32(truncatingIfNeeded: pieceFace), fake: small[pieceStart],
+      level: levels.isEmpty ? 0 : levels[pieceStart], script: pieceScript)
+    return text.withUnsafeBufferPointer { text in
+      breaks.withUnsafeBufferPointer { breaks in
+        sty.withUnsafeBufferPointer { sty in
+          faces.withUnsafeBufferPointer { faces in
+            small.withUnsafeBufferPointer { small in
+              scripts.withUnsafeBufferPointer { scripts in
+                levels.withUnsafeBufferPointer { levels in
+                  PieceShaper.plainEnd(
+                    from: i, key,
+                    PlainColumns(
+                      text: text, breaks: breaks, sty: sty, faces: faces, small: small,
+                      scripts: scripts, levels: levels))
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// What a plain character shares with the open piece.
+  struct PlainKey {
+    var style: Int
+    var face: Int32
+    var fake: Bool
+    var level: UInt8
+    var script: hb_script_t
+  }
+
+  /// The per-scalar arrays `plainEnd` reads, as raw buffers.
+  struct PlainColumns {
+    var text: UnsafeBufferPointer<UInt32>
+    var breaks: UnsafeBufferPointer<CChar>
+    var sty: UnsafeBufferPointer<Int>
+    var faces: UnsafeBufferPointer<Int32>
+    var small: UnsafeBufferPointer<Bool>
+    var scripts: UnsafeBufferPointer<hb_script_t>
+    /// Empty (all level 0) or as long as the text.
+    var levels: UnsafeBufferPointer<UInt8>
+  }
+
+  /// `plainRun`'s loop: every column has `text.count` entries (`plainRuns` holds only
+  /// then) and `j + 1` stays below that, so it reads them unchecked (checked, the reads were
+  /// ~14 of its ~32 instructions a character, ~14 M on moby-dick; session 17).
+  @inline(__always)
+  static func plainEnd(from i: Int, _ key: PlainKey, _ c: PlainColumns) -> Int {
+    let n = c.text.count
+    let leveled = !c.levels.isEmpty
     var j = i
     while j + 1 < n {
-      let v = text[j]
-      let next = text[j + 1]
+      let v = c.text[j]
+      let next = c.text[j + 1]
       guard v > 0x20, v < 0x80, next > 0x20, next < 0x80,
-        Int32(breaks[j]) != LINEBREAK_ALLOWBREAK, sty[j] == si, faces[j] == face,
-        small[j] == fake, levels.isEmpty || levels[j] == level
+        Int32(c.breaks[j]) != LINEBREAK_ALLOWBREAK, c.sty[j] == key.style,
+        c.faces[j] == key.face, c.small[j] == key.fake, !leveled || c.levels[j] == key.level
       else { break }
-      let s = scripts[j]
-      guard s == script || s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED else { break }
+      let s = c.scripts[j]
+      guard s == key.script || s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED else { break }
       j += 1
     }
     return j
@@ -487,10 +551,15 @@ struct PieceShaper {
   private mutating func space(_ i: Int) {
     let si = sty[i]
     let n = text.count
+    let noWrap = settings.noWrap
     if si != spaceStyle {  // styles[si] copies the whole style: once per style run
       spaceStyle = si
-      spaceWidth = styles[si].spaceWidth
-      spaceExtra = styles[si].wordSpacing + styles[si].letterSpacing
+      let sw = styles[si].spaceWidth
+      let extra = styles[si].wordSpacing + styles[si].letterSpacing
+      // The glue is the style's (and the paragraph's `noWrap`): made once per style run, not
+      // per space (~15 instructions a space, ~3 M on moby-dick; session 17).
+      spaceGlue = BreakItem.glue(
+        width: max(0, sw + extra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3)
     }
     if case .glue = out.items.last { return }
     // The space after a clone break (`cloneBreak` ends with a forbidding penalty).
@@ -509,37 +578,43 @@ struct PieceShaper {
       out.items.append(BreakItem.prohibitedBreak)
       out.sources.append(.plain(i))
     }
-    let sw = spaceWidth
-    let noWrap = settings.noWrap
     if noWrap, out.items.last?.isBox ?? false {
       // A glue after a box is a legal break: a penalty first makes this space none.
       out.items.append(BreakItem.prohibitedBreak)
       out.sources.append(.plain(i))
     }
-    let glue = BreakItem.glue(
-      width: max(0, sw + spaceExtra), stretch: noWrap ? 0 : sw / 2, shrink: noWrap ? 0 : sw / 3)
+    let glue = spaceGlue
     if openBoxes.cloneLeft > 0 || openBoxes.cloneRight > 0, cloneBreak(i, glue: glue) { return }
     out.items.append(glue)
     out.sources.append(.space(i, style: si))
   }
 
+  /// A space, soft hyphen or line break: the walk appends its items, and `breakAfter`
+  /// appends none before it when spaces collapse (each of its branches excludes these).
+  @inline(__always) static func takesItsOwnBreak(_ next: UInt32) -> Bool {
+    next == 0x20 || next == 0xAD || next == 0x2028
+  }
+
+  /// Inside a word of ASCII text (most characters of a Latin book), between `i` and the
+  /// character after it: no UAX #14 opportunity, and none of `breakAfter`'s rules can add one
+  /// (CJK rules need scalars ≥ U+2000, word-break is `normal` for this style), so it appends
+  /// nothing there when nothing is preserved.
+  @inline(__always) private func insideASCIIWord(_ i: Int) -> Bool {
+    let v = text[i]
+    return Int32(breaks[i]) != LINEBREAK_ALLOWBREAK && v > 0x20 && v < 0x80 && i + 1 < text.count
+      && text[i + 1] > 0x20 && text[i + 1] < 0x80 && sty[i] == wordBreakStyle && wordBreakNormal
+  }
+
   /// The break opportunity after text character `i`, if any: CJK spacing items, a
   /// penalty, or inter-character glue.
-  private mutating func breakAfter(_ i: Int) {
+  mutating func breakAfter(_ i: Int) {
     let n = text.count
     let v = text[i]
     let si = sty[i]
     let noWrap = settings.noWrap
     let preserve = settings.preserve
     let b = Int32(breaks[i])
-    // Inside a word of ASCII text (most characters of a Latin book): no UAX #14 opportunity,
-    // and none of the rules below can add one (CJK rules need scalars ≥ U+2000, word-break
-    // is `normal` for this style, nothing is preserved), so nothing is appended.
-    if b != LINEBREAK_ALLOWBREAK, v > 0x20, v < 0x80, i + 1 < n, text[i + 1] > 0x20,
-      text[i + 1] < 0x80, si == wordBreakStyle, wordBreakNormal, !preserve
-    {
-      return
-    }
+    if !preserve, insideASCIIWord(i) { return }
     if si != strictStyle {
       strictStyle = si
       strict = styles[si].strictLineBreak
@@ -712,7 +787,10 @@ struct PieceShaper {
       let units = Float(spacing / size * upem)
       parts = parts.map { PieceShaper.letterSpaced($0, by: units) }
     }
-    var emergencyJoins: Set<Int> = []  // parts joined to the one before by an emergency break
+    // Whether each part is joined to the one before by an emergency break; empty when none
+    // is (an array, not a set: an empty `Set` cost a release call per word, ~5 M instructions
+    // on moby-dick; session 17).
+    var emergencyJoins: [Bool] = []
     if !settings.noWrap,
       parts.contains(where: { $0.shaped.advance / upem * size > settings.measure })
     {
@@ -720,7 +798,7 @@ struct PieceShaper {
     }
     let letterSpacing = !settings.noWrap && !fake && alphabetic && spacing == 0
     for (k, part) in parts.enumerated() {
-      if k > 0 && emergencyJoins.contains(k) {
+      if k > 0 && k < emergencyJoins.count && emergencyJoins[k] {
         out.items.append(BreakItem.emergencyPenalty)
         out.sources.append(.plain(pieceStart + part.start))
       } else if k > 0 {
@@ -777,22 +855,25 @@ struct PieceShaper {
   }
 
   /// Parts wider than the measure cut at grapheme clusters (`EmergencyBreaks`); `joins`
-  /// gets the indices of the cut parts after the first of each (hyphen points stay).
+  /// gets, per result part, whether it is a cut part after the first of its part (hyphen
+  /// points stay).
   private mutating func emergencyParts(
-    _ parts: [WordPart], _ word: [UInt32], scale: Double, joins: inout Set<Int>
+    _ parts: [WordPart], _ word: [UInt32], scale: Double, joins: inout [Bool]
   ) -> [WordPart] {
     out.emergencyBreaks += 1
     var result: [WordPart] = []
+    joins = []
     for part in parts {
       guard part.shaped.advance * scale > settings.measure else {
         result.append(part)
+        joins.append(false)
         continue
       }
       let cut = EmergencyBreaks.graphemeParts(
         part, text: word[part.start..<part.end],
         minWidth: settings.measure / Double(InlineCaps.emergencyBreaksPerLine) / scale,
         maxWidth: settings.measure / scale)
-      for k in 1..<max(1, cut.count) { joins.insert(result.count + k) }
+      for k in cut.indices { joins.append(k > 0) }
       result += cut
     }
     return result
