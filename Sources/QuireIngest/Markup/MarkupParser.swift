@@ -78,8 +78,12 @@ enum MarkupParser {
 
   /// Parses a chapter as XHTML, falling back to the HTML parser. Never throws: the worst case
   /// is an empty tree with warnings. `isHTML`: the document is declared text/html, so falling
-  /// back to the HTML parser is expected and not worth a warning.
-  static func parse(_ data: Data, limits: IngestLimits, isHTML: Bool = false) -> MarkupTree {
+  /// back to the HTML parser is expected and not worth a warning. `escapesText`: libxml2
+  /// reads non-ASCII text as character references (TextReferences.swift); off only in tests
+  /// that compare the two.
+  static func parse(
+    _ data: Data, limits: IngestLimits, isHTML: Bool = false, escapesText: Bool = true
+  ) -> MarkupTree {
     if data.count > limits.maxEntryBytes {
       return MarkupTree(
         nodes: [emptyRoot()],
@@ -90,7 +94,7 @@ enum MarkupParser {
       return MarkupTree(nodes: [emptyRoot()], warnings: ["empty document"], recoveredAsHTML: false)
     }
     let bounds = MarkupBounds.apply(data, limits: limits)
-    var tree = parseBounded(bounds.data, limits: limits, isHTML: isHTML)
+    var tree = parseBounded(bounds.data, limits: limits, isHTML: isHTML, escapesText: escapesText)
     tree.warnings = bounds.warnings(limits) + tree.warnings
     tree.elementCount = bounds.elements
     tree.textBytes = bounds.textBytes
@@ -98,10 +102,12 @@ enum MarkupParser {
   }
 
   /// `parse` once the chapter caps are applied to the bytes.
-  private static func parseBounded(_ data: Data, limits: IngestLimits, isHTML: Bool)
-    -> MarkupTree
-  {
-    let xml = read(data, html: false, names: .lowercased, limits: limits)
+  private static func parseBounded(
+    _ data: Data, limits: IngestLimits, isHTML: Bool, escapesText: Bool
+  ) -> MarkupTree {
+    // The same document to libxml2, on its fast path; what follows a failure reads `data`.
+    let escaped = escapesText ? TextReferences.escapingText(data) : nil
+    let xml = read(escaped ?? data, html: false, names: .lowercased, limits: limits)
     if let nodes = xml.nodes {
       return MarkupTree(nodes: nodes, warnings: [], recoveredAsHTML: false)
     }
