@@ -29,6 +29,9 @@
 //   error they are read again with libxml2's forgiving HTML parser (HTML_PARSE_RECOVER), and
 //   documents nested past libxml2's depth limit are flattened by a small tag scanner
 //   (`flattenDeepNesting`) and parsed again, so deep content is kept, not cut.
+// - Speed, not policy: a chapter's non-ASCII character data reaches the XML parse as
+//   character references (TextReferences.swift), the same characters to libxml2 on its
+//   fast path; the parses after a failure read the bytes as they came.
 //
 // Names: chapters get lower-cased element and attribute names (HTML's case-insensitivity,
 // what the cascade matches); package files keep case ("navPoint", "playOrder") and each
