@@ -878,7 +878,15 @@ struct ChapterBuilder {
   /// would share its children, and appending the anonymous paragraph would then copy every
   /// block.
   private mutating func finish(_ frame: consuming Frame) -> Block {
+    var block = Block(
+      kind: frame.kind, style: frame.style, location: frame.location, element: frame.element,
+      lang: frame.lang, dir: frame.style.direction, box: frame.box)
+    block.note = frame.note
+    block.source = frame.source
+    block.table = frame.table
     let holdsInlines: Bool
+    // By pattern: `frame.kind == .preformatted` made and copied a `BlockKind` (~400
+    // instructions with its destruction).
     var isPre = false
     switch frame.kind {
     case .preformatted:
@@ -887,31 +895,24 @@ struct ChapterBuilder {
     case .paragraph, .heading, .listItem, .caption, .tableCell: holdsInlines = true
     default: holdsInlines = false
     }
-    // The block is made once its content is known, in one initializer: filling a block
-    // made first copied it twice on the way out (~2 K instructions a block).
-    var inlines: [Inline] = []
-    var children: [Block] = []
     if frame.children.isEmpty && holdsInlines {
       var pending = frame.pending
       frame.pending = []
       Self.splitFirstLetter(&pending, frame.firstLetter)
-      let (made, image) = process(pending, isPre: isPre, lang: frame.lang)
-      if let image { children = [image] } else { inlines = made }
+      let (inlines, image) = process(pending, isPre: isPre, lang: frame.lang)
+      if let image {
+        block.children = [image]
+      } else {
+        block.inlines = inlines
+        block.hasFirstLine = Self.hasFirstLine(inlines)
+      }
     } else {
       if var anon = anonymousParagraph(&frame) {
         anon.source = frame.source
         frame.children.append(anon)
       }
-      children = frame.children
+      block.children = frame.children
     }
-    var block = Block(
-      kind: frame.kind, style: frame.style, inlines: inlines, children: children,
-      location: frame.location, element: frame.element, lang: frame.lang,
-      dir: frame.style.direction, box: frame.box)
-    block.note = frame.note
-    block.source = frame.source
-    block.table = frame.table
-    block.hasFirstLine = Self.hasFirstLine(block.inlines)
     return block
   }
 

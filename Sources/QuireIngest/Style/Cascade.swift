@@ -356,12 +356,6 @@ struct StyleResolver {
     return true
   }
 
-  /// `compoundMatches` on `sel.compounds[k]` read in place: passing the array's element
-  /// copied it (~300 instructions with its release, several times an element).
-  private func compound(_ sel: Selector, _ k: Int, matches e: Int) -> Bool {
-    sel.compounds.withUnsafeBufferPointer { compoundMatches($0[k], e) }
-  }
-
   func matches(_ sel: Selector, _ e: Int) -> Bool {
     var memo = SiblingMemo()
     return matches(sel, e, &memo)
@@ -371,7 +365,7 @@ struct StyleResolver {
   /// `rule` is set).
   func matches(_ sel: Selector, _ e: Int, _ memo: inout SiblingMemo) -> Bool {
     let n = sel.compounds.count
-    guard n > 0, compound(sel, n - 1, matches: e) else { return false }
+    guard n > 0, compoundMatches(sel.compounds[n - 1], e) else { return false }
     if sel.compounds.count == 1 { return true }
     var failed = FailedPairs()
     return match(sel, sel.compounds.count - 1, e, &failed, &memo)
@@ -383,7 +377,7 @@ struct StyleResolver {
     let key = k &* tree.nodes.count &+ e
     if failed.contains(key) { return false }
     var ok = false
-    if compound(sel, k, matches: e) {
+    if compoundMatches(sel.compounds[k], e) {
       if k == 0 {
         ok = true
       } else {
