@@ -29,6 +29,9 @@
 //   error they are read again with libxml2's forgiving HTML parser (HTML_PARSE_RECOVER), and
 //   documents nested past libxml2's depth limit are flattened by a small tag scanner
 //   (`flattenDeepNesting`) and parsed again, so deep content is kept, not cut.
+// - Speed, not policy: a chapter's non-ASCII character data reaches the XML parse as
+//   character references (TextReferences.swift), the same characters to libxml2 on its
+//   fast path; the parses after a failure read the bytes as they came.
 //
 // Names: chapters get lower-cased element and attribute names (HTML's case-insensitivity,
 // what the cascade matches); package files keep case ("navPoint", "playOrder") and each
@@ -78,8 +81,12 @@ enum MarkupParser {
 
   /// Parses a chapter as XHTML, falling back to the HTML parser. Never throws: the worst case
   /// is an empty tree with warnings. `isHTML`: the document is declared text/html, so falling
-  /// back to the HTML parser is expected and not worth a warning.
-  static func parse(_ data: Data, limits: IngestLimits, isHTML: Bool = false) -> MarkupTree {
+  /// back to the HTML parser is expected and not worth a warning. `escapesText`: libxml2
+  /// reads non-ASCII text as character references (TextReferences.swift); off only in tests
+  /// that compare the two.
+  static func parse(
+    _ data: Data, limits: IngestLimits, isHTML: Bool = false, escapesText: Bool = true
+  ) -> MarkupTree {
     if data.count > limits.maxEntryBytes {
       return MarkupTree(
         nodes: [emptyRoot()],
@@ -90,7 +97,7 @@ enum MarkupParser {
       return MarkupTree(nodes: [emptyRoot()], warnings: ["empty document"], recoveredAsHTML: false)
     }
     let bounds = MarkupBounds.apply(data, limits: limits)
-    var tree = parseBounded(bounds.data, limits: limits, isHTML: isHTML)
+    var tree = parseBounded(bounds.data, limits: limits, isHTML: isHTML, escapesText: escapesText)
     tree.warnings = bounds.warnings(limits) + tree.warnings
     tree.elementCount = bounds.elements
     tree.textBytes = bounds.textBytes
@@ -98,10 +105,12 @@ enum MarkupParser {
   }
 
   /// `parse` once the chapter caps are applied to the bytes.
-  private static func parseBounded(_ data: Data, limits: IngestLimits, isHTML: Bool)
-    -> MarkupTree
-  {
-    let xml = read(data, html: false, names: .lowercased, limits: limits)
+  private static func parseBounded(
+    _ data: Data, limits: IngestLimits, isHTML: Bool, escapesText: Bool
+  ) -> MarkupTree {
+    // The same document to libxml2, on its fast path; what follows a failure reads `data`.
+    let escaped = escapesText ? TextReferences.escapingText(data) : nil
+    let xml = read(escaped ?? data, html: false, names: .lowercased, limits: limits)
     if let nodes = xml.nodes {
       return MarkupTree(nodes: nodes, warnings: [], recoveredAsHTML: false)
     }
