@@ -56,12 +56,16 @@ final class Face: @unchecked Sendable {
   /// What CSS font matching reads: the @font-face descriptors, or the weight and italic
   /// given for a vendored or user face.
   let descriptors: FontFaceDescriptors
+  /// One of the fonts Quire ships (fonts/): well-formed tables whose nested lookups never
+  /// come near HarfBuzz's per-call limits, so their plans may be cached (Shaping/Shaper.swift
+  /// `ShapeBuffer`) whatever lookups they hold. A book's or a user's font is not.
+  let vendored: Bool
 
   /// `file`: when the bytes come from a font file, HarfBuzz maps that file itself (no copy;
   /// only the tables it reads are paged in). Otherwise the bytes are copied once.
   init(
     data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0,
-    file: String? = nil, descriptors: FontFaceDescriptors? = nil
+    file: String? = nil, descriptors: FontFaceDescriptors? = nil, vendored: Bool = false
   ) throws(FontError) {
     guard data.count > 12, data.count < (1 << 30) else { throw .notAFont(path: origin) }
     if let file, let mapped = hb_blob_create_from_file_or_fail(file),
@@ -105,6 +109,7 @@ final class Face: @unchecked Sendable {
     latin = Self.latinCoverage(hbFont)
     record = FontFace(name: family, origin: origin, data: data, faceIndex: faceIndex)
     self.family = family
+    self.vendored = vendored
     self.weight = weight
     self.italic = italic
     self.descriptors =
@@ -137,14 +142,15 @@ final class Face: @unchecked Sendable {
   private let smallCaps = Mutex<Bool?>(nil)
 
   /// Whether HarfBuzz's per-call limits on a buffer's growth and operations can never bind
-  /// for this face, so a cached shape plan may run without `hb_shape` setting them
-  /// (Shaping/Shaper.swift, `ShapeBuffer`). `hb_shape` sets them from the buffer's length
-  /// before it runs the plan; they only count nested lookups (contextual and chaining GSUB
-  /// and GPOS, lookup types 5–8 and 7–8), AAT state machines (`morx`, `mort`, `kerx`,
-  /// a `kern` table with a state-table subtable) and buffer growth, which only a multiple
-  /// substitution (GSUB type 2) makes beyond normalization's few scalars. A face without
-  /// any of those shapes identically either way and is as bounded; any other face, or
-  /// tables that do not read as expected, keep `hb_shape`. Read on first use.
+  /// for this face, whatever its origin, so a cached shape plan may run without `hb_shape`
+  /// setting them (Shaping/Shaper.swift, `ShapeBuffer`). `hb_shape` sets them from the
+  /// buffer's length before it runs the plan; they only count nested lookups (contextual
+  /// and chaining GSUB and GPOS, lookup types 5–8 and 7–8), AAT state machines (`morx`,
+  /// `mort`, `kerx`, a `kern` table with a state-table subtable) and buffer growth, which
+  /// only a multiple substitution (GSUB type 2) makes beyond normalization's few scalars.
+  /// A face without any of those shapes identically either way and is as bounded; any
+  /// other face that is not `vendored`, or whose tables do not read as expected, keeps
+  /// `hb_shape`. Read on first use.
   var boundedLayout: Bool {
     bounded.withLock { known in
       if let known { return known }

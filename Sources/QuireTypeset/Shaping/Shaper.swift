@@ -7,7 +7,8 @@
 // own (WordTable.swift) in front of one cache of shaped runs shared behind a mutex: only a
 // word the worker has not seen touches the lock. (A second, per-worker dictionary of runs
 // in front of the shared one cost more in hashing and growth than the lock it saved:
-// Benchmarks/paginate-cost.md, session 11.)
+// Benchmarks/paginate-cost.md, session 11.) A miss runs HarfBuzz with the shape plan the
+// shaper keeps for its style (`ShapeBuffer`), not looked up in the face for every word.
 
 import CHarfBuzz
 import Foundation
@@ -209,7 +210,7 @@ struct Shaper {
     if let hit = shared.get(key) { return hit }
     let face = fonts.faces[key.style.face]
     let result: ShapedText
-    if key.style.vertical != .combined, let buffer = scratch.buffer {
+    if key.style.vertical != .combined, let buffer = scratch.buffer(charging: key.text.count) {
       result = Shaper.run(
         key, face: face, buffer: buffer, features: features(for: key.style),
         plans: (scratch, Shaper.featureSlot(key.style)))
@@ -378,15 +379,46 @@ enum Scripts {
 /// instructions a call, 24 M of moby-dick's 26,637 calls (session 17). A shaper's calls
 /// use a handful of plans (a face, direction, script, language and feature array each), so
 /// it keeps them here, found by comparing five words, and runs them with
-/// `hb_shape_plan_execute`. That skips what `hb_shape` does around the plan: setting the
-/// buffer's limits on growth and operations from its length, which bind only for faces
-/// with nested lookups, multiple substitutions or AAT state machines; such faces keep
-/// `hb_shape` (`Face.boundedLayout`, no plan kept). The same features are passed to the
-/// plan, so the glyphs are the same.
+/// `hb_shape_plan_execute` and the same features: the same glyphs.
+///
+/// What that skips is `hb_shape` setting the buffer's limits for the call from its length
+/// (growth, and nested lookups and state-machine steps, to a multiple of its scalars) and
+/// restoring HarfBuzz's defaults after it (2^30 − 1 and 2^29 − 1); without it the
+/// operations count down from the default across calls. So plans run only where those
+/// limits never bind: faces with no nested lookup, multiple substitution or AAT state
+/// machine (`Face.boundedLayout`, any origin), and the fonts Quire ships
+/// (`Face.vendored`: well-formed tables that stay far within them); a book's or a user's
+/// face with such lookups keeps `hb_shape`, its limits and its cost. And the buffer is
+/// made anew before the calls since it was made could, each within its own limit, have
+/// used up the default (`buffer(charging:)`, every ~8,000 words).
 ///
 /// Bounds: at most `planLimit` plans; the next one empties the list (each plan released).
 final class ShapeBuffer {
-  let buffer: OpaquePointer?
+  /// HarfBuzz's buffer (nil if it could not be made).
+  @exclusivity(unchecked) private(set) var buffer: OpaquePointer?
+
+  /// HarfBuzz's default operation count of a buffer (`HB_BUFFER_MAX_OPS_DEFAULT`).
+  static let operations = 0x1FFF_FFFF
+  /// What is left of `operations` when every call since `buffer` was made spent all that
+  /// `hb_shape` lets a call in any HarfBuzz release (4,096 × its scalars, at least 65,536;
+  /// the most of the releases read for session 17).
+  /// (This and the plan list are touched by one thread at a time, the shaper's: unchecked,
+  /// the dynamic exclusivity checks of a class's stored properties cost ~70 instructions a
+  /// call.)
+  @exclusivity(unchecked) private var allowance = ShapeBuffer.operations
+
+  /// `buffer` for a call that shapes `scalars` scalars, made anew first when that call
+  /// could find the operations used up (see above).
+  func buffer(charging scalars: Int) -> OpaquePointer? {
+    let cost = max(4_096 * min(max(scalars, 0), 1 << 20), 65_536)
+    if cost > allowance {
+      hb_buffer_destroy(buffer)
+      buffer = hb_buffer_create()
+      allowance = ShapeBuffer.operations
+    }
+    allowance -= cost
+    return buffer
+  }
 
   /// A plan and what it was made for; `plan` nil for a face that keeps `hb_shape`. Holds
   /// the face so that it outlives the plan.
@@ -407,9 +439,9 @@ final class ShapeBuffer {
 
   /// Plans kept at most (a book's shaper uses a few dozen at most).
   static let planLimit = 64
-  private var plans: [Plan] = []
+  @exclusivity(unchecked) private var plans: [Plan] = []
   /// The plan found last: consecutive words mostly share their style.
-  private var last = 0
+  @exclusivity(unchecked) private var last = 0
 
   init() { buffer = hb_buffer_create() }
   deinit {
@@ -417,10 +449,10 @@ final class ShapeBuffer {
     hb_buffer_destroy(buffer)
   }
 
-  /// The plan for the text now in `buffer` in `face` with `features`, whose feature slot is
-  /// `slot` (`Shaper.featureSlot`); `segment` is the buffer's direction, script and
-  /// language as just set. Kept from an earlier call or made now from the buffer's
-  /// properties; nil when the face keeps `hb_shape`.
+  /// The plan for the text now in `buffer` (had from `buffer(charging:)`) in `face` with
+  /// `features`, whose feature slot is `slot` (`Shaper.featureSlot`); `segment` is the
+  /// buffer's direction, script and language as just set. Kept from an earlier call or made
+  /// now from the buffer's properties; nil when the face keeps `hb_shape`.
   func plan(face: Face, slot: Int, segment: Segment, features: [hb_feature_t])
     -> OpaquePointer?
   {
@@ -433,7 +465,7 @@ final class ShapeBuffer {
     var props = hb_segment_properties_t()
     hb_buffer_get_segment_properties(buffer, &props)
     let plan =
-      face.boundedLayout
+      face.vendored || face.boundedLayout
       ? features.withUnsafeBufferPointer {
         hb_shape_plan_create_cached2(
           face.hbFace, &props, $0.baseAddress, UInt32($0.count), nil, 0, nil)
