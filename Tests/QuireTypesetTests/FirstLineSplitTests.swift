@@ -68,7 +68,8 @@ import Testing
       #expect(runs.map(\.0) == want.map(\.0), "end \(end)")
       #expect(runs.map(\.1) == want.map(\.1), "end \(end)")
       #expect(runs.map(\.2) == want.map(\.2), "end \(end)")
-      #expect(runs.allSatisfy(\.3), "no first-line style left, end \(end)")
+      let plain = runs.allSatisfy { $0.3 }
+      #expect(plain, "no first-line style left, end \(end)")
     }
   }
 
