@@ -56,12 +56,16 @@ final class Face: @unchecked Sendable {
   /// What CSS font matching reads: the @font-face descriptors, or the weight and italic
   /// given for a vendored or user face.
   let descriptors: FontFaceDescriptors
+  /// One of the fonts Quire ships (fonts/): well-formed tables whose nested lookups never
+  /// come near HarfBuzz's per-call limits, so their plans may be cached (Shaping/Shaper.swift
+  /// `ShapeBuffer`) whatever lookups they hold. A book's or a user's font is not.
+  let vendored: Bool
 
   /// `file`: when the bytes come from a font file, HarfBuzz maps that file itself (no copy;
   /// only the tables it reads are paged in). Otherwise the bytes are copied once.
   init(
     data: Data, origin: String, family: String, weight: Int, italic: Bool, faceIndex: Int = 0,
-    file: String? = nil, descriptors: FontFaceDescriptors? = nil
+    file: String? = nil, descriptors: FontFaceDescriptors? = nil, vendored: Bool = false
   ) throws(FontError) {
     guard data.count > 12, data.count < (1 << 30) else { throw .notAFont(path: origin) }
     if let file, let mapped = hb_blob_create_from_file_or_fail(file),
@@ -105,6 +109,7 @@ final class Face: @unchecked Sendable {
     latin = Self.latinCoverage(hbFont)
     record = FontFace(name: family, origin: origin, data: data, faceIndex: faceIndex)
     self.family = family
+    self.vendored = vendored
     self.weight = weight
     self.italic = italic
     self.descriptors =
@@ -135,6 +140,26 @@ final class Face: @unchecked Sendable {
     }
   }
   private let smallCaps = Mutex<Bool?>(nil)
+
+  /// Whether HarfBuzz's per-call limits on a buffer's growth and operations can never bind
+  /// for this face, whatever its origin, so a cached shape plan may run without `hb_shape`
+  /// setting them (Shaping/Shaper.swift, `ShapeBuffer`). `hb_shape` sets them from the
+  /// buffer's length before it runs the plan; they only count nested lookups (contextual
+  /// and chaining GSUB and GPOS, lookup types 5–8 and 7–8), AAT state machines (`morx`,
+  /// `mort`, `kerx`, a `kern` table with a state-table subtable) and buffer growth, which
+  /// only a multiple substitution (GSUB type 2) makes beyond normalization's few scalars.
+  /// A face without any of those shapes identically either way and is as bounded; any
+  /// other face that is not `vendored`, or whose tables do not read as expected, keeps
+  /// `hb_shape`. Read on first use.
+  var boundedLayout: Bool {
+    bounded.withLock { known in
+      if let known { return known }
+      let found = FaceTables.boundedLayout(hbFace)
+      known = found
+      return found
+    }
+  }
+  private let bounded = Mutex<Bool?>(nil)
 
   /// Coverage of U+0000…U+024F, precomputed: most text never asks HarfBuzz.
   private let latin: [Bool]
@@ -212,5 +237,110 @@ struct DecorationMetrics: Sendable {
     if let t = metric(HB_OT_METRICS_TAG_STRIKEOUT_SIZE), t > 0 { strikeoutThickness = t }
     if let x = metric(HB_OT_METRICS_TAG_X_HEIGHT), x > 0 { xHeight = x }
     if let c = metric(HB_OT_METRICS_TAG_CAP_HEIGHT), c > 0 { capHeight = c }
+  }
+}
+
+/// Reads the lookup types of a face's layout tables (`Face.boundedLayout`).
+enum FaceTables {
+  /// GSUB lookup types without nesting or growth: single, alternate, ligature.
+  static let plainSubstitutions: Set<UInt16> = [1, 3, 4]
+  /// GPOS lookup types without nesting: single, pair, cursive and the three mark types.
+  static let plainPositionings: Set<UInt16> = [1, 2, 3, 4, 5, 6]
+
+  /// Whether `face` has only plain GSUB and GPOS lookups, no AAT state machine and no
+  /// state-table `kern` subtable (see `Face.boundedLayout`).
+  static func boundedLayout(_ face: OpaquePointer) -> Bool {
+    for tag in ["morx", "mort", "kerx"] where has(face, tag) { return false }
+    guard let gsub = table(face, "GSUB", { lookupTypes($0, extension: 7) }),
+      let gpos = table(face, "GPOS", { lookupTypes($0, extension: 9) }),
+      let kern = table(face, "kern", { kernHasStateTable($0) })
+    else { return false }
+    return gsub.allSatisfy(plainSubstitutions.contains)
+      && gpos.allSatisfy(plainPositionings.contains) && kern.allSatisfy { !$0 }
+  }
+
+  /// `read` over the bytes of `face`'s table `tag`: `[]` when the face has no such table,
+  /// nil when `read` finds it malformed.
+  static func table<T>(
+    _ face: OpaquePointer, _ tag: String, _ read: (UnsafeRawBufferPointer) -> [T]?
+  ) -> [T]? {
+    guard let blob = hb_face_reference_table(face, Face.tag(tag)) else { return [] }
+    defer { hb_blob_destroy(blob) }
+    var length: UInt32 = 0
+    guard let data = hb_blob_get_data(blob, &length), length > 0 else { return [] }
+    return read(UnsafeRawBufferPointer(start: data, count: Int(length)))
+  }
+
+  /// Whether `face` has a non-empty table `tag`.
+  static func has(_ face: OpaquePointer, _ tag: String) -> Bool {
+    guard let blob = hb_face_reference_table(face, Face.tag(tag)) else { return false }
+    defer { hb_blob_destroy(blob) }
+    return hb_blob_get_length(blob) > 0
+  }
+
+  /// The big-endian 16-bit value at `at`, nil past the end.
+  static func u16(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt16? {
+    guard at >= 0, at + 2 <= b.count else { return nil }
+    return UInt16(b[at]) << 8 | UInt16(b[at + 1])
+  }
+
+  /// The big-endian 32-bit value at `at`, nil past the end.
+  static func u32(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt32? {
+    guard let hi = u16(b, at), let lo = u16(b, at + 2) else { return nil }
+    return UInt32(hi) << 16 | UInt32(lo)
+  }
+
+  /// The types of a GSUB or GPOS table's lookups, an extension lookup (type `extension`)
+  /// as the types its subtables name; nil when an offset points outside the table. At most
+  /// 65,535 lookups of 65,535 subtables, each read once.
+  static func lookupTypes(_ b: UnsafeRawBufferPointer, extension: UInt16) -> [UInt16]? {
+    guard let listOffset = u16(b, 8), let count = u16(b, Int(listOffset)) else { return nil }
+    let list = Int(listOffset)
+    var types: [UInt16] = []
+    for i in 0..<Int(count) {
+      guard let offset = u16(b, list + 2 + 2 * i), let type = u16(b, list + Int(offset)),
+        let subtables = u16(b, list + Int(offset) + 4)
+      else { return nil }
+      let lookup = list + Int(offset)
+      guard type == `extension` else {
+        types.append(type)
+        continue
+      }
+      for k in 0..<Int(subtables) {
+        guard let sub = u16(b, lookup + 6 + 2 * k), let inner = u16(b, lookup + Int(sub) + 2)
+        else { return nil }
+        types.append(inner)
+      }
+    }
+    return types
+  }
+
+  /// For each subtable of a `kern` table (OpenType version 0 or Apple version 1), whether
+  /// it is a state table (format 1); nil when the table does not read as either.
+  static func kernHasStateTable(_ b: UnsafeRawBufferPointer) -> [Bool]? {
+    guard let version = u16(b, 0) else { return nil }
+    var formats: [Bool] = []
+    if version == 0 {
+      guard let count = u16(b, 2) else { return nil }
+      var at = 4
+      for _ in 0..<Int(count) {
+        guard let length = u16(b, at + 2), let coverage = u16(b, at + 4), length >= 6 else {
+          return nil
+        }
+        formats.append(coverage >> 8 == 1)
+        at += Int(length)
+      }
+      return formats
+    }
+    guard version == 1, let count = u32(b, 4), count <= 0xFFFF else { return nil }
+    var at = 8
+    for _ in 0..<Int(count) {
+      guard let length = u32(b, at), let coverage = u16(b, at + 4), length >= 8,
+        length <= UInt32(b.count)
+      else { return nil }
+      formats.append(coverage & 0xFF == 1)
+      at += Int(length)
+    }
+    return formats
   }
 }

@@ -54,7 +54,7 @@ enum VendoredFaces {
       faces.append(
         try Face(
           data: data, origin: "fonts/\(v.file)", family: v.family, weight: v.weight,
-          italic: v.italic, file: path.path))
+          italic: v.italic, file: path.path, vendored: true))
     }
     return faces
   }

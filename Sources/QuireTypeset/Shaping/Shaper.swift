@@ -7,7 +7,8 @@
 // own (WordTable.swift) in front of one cache of shaped runs shared behind a mutex: only a
 // word the worker has not seen touches the lock. (A second, per-worker dictionary of runs
 // in front of the shared one cost more in hashing and growth than the lock it saved:
-// Benchmarks/paginate-cost.md, session 11.)
+// Benchmarks/paginate-cost.md, session 11.) A miss runs HarfBuzz with the shape plan the
+// shaper keeps for its style (`ShapeBuffer`), not looked up in the face for every word.
 
 import CHarfBuzz
 import Foundation
@@ -209,8 +210,10 @@ struct Shaper {
     if let hit = shared.get(key) { return hit }
     let face = fonts.faces[key.style.face]
     let result: ShapedText
-    if key.style.vertical != .combined, let buffer = scratch.buffer {
-      result = Shaper.run(key, face: face, buffer: buffer, features: features(for: key.style))
+    if key.style.vertical != .combined, let buffer = scratch.buffer(charging: key.text.count) {
+      result = Shaper.run(
+        key, face: face, buffer: buffer, features: features(for: key.style),
+        plans: (scratch, Shaper.featureSlot(key.style)))
     } else {
       result = Shaper.run(key, face: face, buffer: scratch.buffer)
     }
@@ -221,11 +224,17 @@ struct Shaper {
   /// HarfBuzz's feature arrays by feature-list number and small caps (slot `2 × id + 1` for
   /// small caps), made at the first miss in such a style: building one per miss (the list
   /// read back under the table's lock, an array grown and freed) cost moby-dick ~10 M
-  /// instructions with the glyph array below, as its styles name a list. At most `2 × FeatureList.limit + 2` slots.
+  /// instructions with the glyph array below, as its styles name a list. At most
+  /// `2 × FeatureList.limit + 2` slots.
   private var featureArrays: [[hb_feature_t]?] = []
 
+  /// The slot of `style`'s feature array: one number per distinct array of a process.
+  static func featureSlot(_ style: ShapeStyle) -> Int {
+    Int(style.features.id) * 2 + (style.smallCaps ? 1 : 0)
+  }
+
   private mutating func features(for style: ShapeStyle) -> [hb_feature_t] {
-    let slot = Int(style.features.id) * 2 + (style.smallCaps ? 1 : 0)
+    let slot = Shaper.featureSlot(style)
     if slot < featureArrays.count, let known = featureArrays[slot] { return known }
     let made = Shaper.features(style, unshared: nil)
     if slot >= featureArrays.count {
@@ -279,24 +288,35 @@ struct Shaper {
   }
 
   /// Shapes `key` (not tate-chu-yoko) into `buf` with `features`, its style's
-  /// (`features(_:unshared:)`).
+  /// (`features(_:unshared:)`); with the plan `plans` keeps for them and the feature slot
+  /// (`featureSlot`) when given, else through `hb_shape`.
   static func run(
-    _ key: ShapeKey, face: Face, buffer buf: OpaquePointer, features: [hb_feature_t]
+    _ key: ShapeKey, face: Face, buffer buf: OpaquePointer, features: [hb_feature_t],
+    plans: (ShapeBuffer, slot: Int)? = nil
   ) -> ShapedText {
     hb_buffer_clear_contents(buf)
     key.text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buf, p.baseAddress, Int32(p.count), 0, Int32(p.count))
     }
-    hb_buffer_set_direction(
-      buf,
+    let direction =
       key.style.vertical == .upright
-        ? HB_DIRECTION_TTB : key.style.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+      ? HB_DIRECTION_TTB : key.style.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
+    hb_buffer_set_direction(buf, direction)
     hb_buffer_set_script(buf, hb_script_t(rawValue: key.style.script))
     if let l = key.style.language.hb {
       hb_buffer_set_language(buf, l)
     }
     hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
-    hb_shape(face.hbFont, buf, features, UInt32(features.count))
+    if let plans, !key.text.isEmpty,
+      let plan = plans.0.plan(
+        face: face, slot: plans.slot,
+        segment: (direction.rawValue, key.style.script, key.style.language.bits),
+        features: features)
+    {
+      hb_shape_plan_execute(plan, face.hbFont, buf, features, UInt32(features.count))
+    } else {
+      hb_shape(face.hbFont, buf, features, UInt32(features.count))
+    }
     var n: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(buf, &n),
       let pos = hb_buffer_get_glyph_positions(buf, &n)
@@ -351,9 +371,113 @@ enum Scripts {
   }
 }
 
-/// Owns a HarfBuzz buffer reused across shaping calls of one shaper.
+/// Owns a HarfBuzz buffer reused across shaping calls of one shaper, and the shape plans
+/// those calls ran.
+///
+/// `hb_shape` looks its plan up in the face's list for every call: it builds a key (the
+/// features copied and sorted, an allocation) and compares it with the face's plans, ~900
+/// instructions a call, 24 M of moby-dick's 26,637 calls (session 17). A shaper's calls
+/// use a handful of plans (a face, direction, script, language and feature array each), so
+/// it keeps them here, found by comparing five words, and runs them with
+/// `hb_shape_plan_execute` and the same features: the same glyphs.
+///
+/// What that skips is `hb_shape` setting the buffer's limits for the call from its length
+/// (growth, and nested lookups and state-machine steps, to a multiple of its scalars) and
+/// restoring HarfBuzz's defaults after it (2^30 − 1 and 2^29 − 1); without it the
+/// operations count down from the default across calls. So plans run only where those
+/// limits never bind: faces with no nested lookup, multiple substitution or AAT state
+/// machine (`Face.boundedLayout`, any origin), and the fonts Quire ships
+/// (`Face.vendored`: well-formed tables that stay far within them); a book's or a user's
+/// face with such lookups keeps `hb_shape`, its limits and its cost. And the buffer is
+/// made anew before the calls since it was made could, each within its own limit, have
+/// used up the default (`buffer(charging:)`, every ~8,000 words).
+///
+/// Bounds: at most `planLimit` plans; the next one empties the list (each plan released).
 final class ShapeBuffer {
-  let buffer: OpaquePointer?
+  /// HarfBuzz's buffer (nil if it could not be made).
+  @exclusivity(unchecked) private(set) var buffer: OpaquePointer?
+
+  /// HarfBuzz's default operation count of a buffer (`HB_BUFFER_MAX_OPS_DEFAULT`).
+  static let operations = 0x1FFF_FFFF
+  /// What is left of `operations` when every call since `buffer` was made spent all that
+  /// `hb_shape` lets a call in any HarfBuzz release (4,096 × its scalars, at least 65,536;
+  /// the most of the releases read for session 17).
+  /// (This and the plan list are touched by one thread at a time, the shaper's: unchecked,
+  /// the dynamic exclusivity checks of a class's stored properties cost ~70 instructions a
+  /// call.)
+  @exclusivity(unchecked) private var allowance = ShapeBuffer.operations
+
+  /// `buffer` for a call that shapes `scalars` scalars, made anew first when that call
+  /// could find the operations used up (see above).
+  func buffer(charging scalars: Int) -> OpaquePointer? {
+    let cost = max(4_096 * min(max(scalars, 0), 1 << 20), 65_536)
+    if cost > allowance {
+      hb_buffer_destroy(buffer)
+      buffer = hb_buffer_create()
+      allowance = ShapeBuffer.operations
+    }
+    allowance -= cost
+    return buffer
+  }
+
+  /// A plan and what it was made for; `plan` nil for a face that keeps `hb_shape`. Holds
+  /// the face so that it outlives the plan.
+  private struct Plan {
+    let face: Face
+    let slot: Int
+    let segment: Segment
+    let plan: OpaquePointer?
+
+    func matches(_ face: Face, _ slot: Int, _ segment: Segment) -> Bool {
+      self.face === face && self.slot == slot && self.segment == segment
+    }
+  }
+
+  /// The buffer's direction, script and language (`ShapeLanguage.bits`) as set for a call:
+  /// what `hb_shape` reads from the buffer to choose a plan, as three words.
+  typealias Segment = (direction: UInt32, script: UInt32, language: Int)
+
+  /// Plans kept at most (a book's shaper uses a few dozen at most).
+  static let planLimit = 64
+  @exclusivity(unchecked) private var plans: [Plan] = []
+  /// The plan found last: consecutive words mostly share their style.
+  @exclusivity(unchecked) private var last = 0
+
   init() { buffer = hb_buffer_create() }
-  deinit { hb_buffer_destroy(buffer) }
+  deinit {
+    releasePlans()
+    hb_buffer_destroy(buffer)
+  }
+
+  /// The plan for the text now in `buffer` (had from `buffer(charging:)`) in `face` with
+  /// `features`, whose feature slot is `slot` (`Shaper.featureSlot`); `segment` is the
+  /// buffer's direction, script and language as just set. Kept from an earlier call or made
+  /// now from the buffer's properties; nil when the face keeps `hb_shape`.
+  func plan(face: Face, slot: Int, segment: Segment, features: [hb_feature_t])
+    -> OpaquePointer?
+  {
+    if last < plans.count, plans[last].matches(face, slot, segment) { return plans[last].plan }
+    if let i = plans.firstIndex(where: { $0.matches(face, slot, segment) }) {
+      last = i
+      return plans[i].plan
+    }
+    if plans.count >= ShapeBuffer.planLimit { releasePlans() }
+    var props = hb_segment_properties_t()
+    hb_buffer_get_segment_properties(buffer, &props)
+    let plan =
+      face.vendored || face.boundedLayout
+      ? features.withUnsafeBufferPointer {
+        hb_shape_plan_create_cached2(
+          face.hbFace, &props, $0.baseAddress, UInt32($0.count), nil, 0, nil)
+      } : nil
+    plans.append(Plan(face: face, slot: slot, segment: segment, plan: plan))
+    last = plans.count - 1
+    return plan
+  }
+
+  private func releasePlans() {
+    for p in plans where p.plan != nil { hb_shape_plan_destroy(p.plan) }
+    plans.removeAll()
+    last = 0
+  }
 }
