@@ -350,7 +350,7 @@ final class PageStream: @unchecked Sendable {
     var seen: [Int] = []
     let faces = typesetter.fonts.faces
     // Each item read in place: `for item in` copied it (retaining a glyph run's three
-    // arrays) to look at one number (7 M instructions on moby-dick).
+    // arrays) to look at one number (8 M instructions on moby-dick).
     for i in page.items.indices {
       switch page.items[i] {
       case .glyphs(let run):

@@ -63,7 +63,7 @@ extension ChapterFlow {
     paragraphCount += 1
     // Nearly every paragraph — no floated inline, no float beside it, no `::first-line`,
     // one part — is laid out as it is: the general path below copies the block (its style
-    // and arrays retained and released) three times (12 M instructions on moby-dick,
+    // and arrays retained and released) three times (16 M instructions on moby-dick,
     // Benchmarks/paginate-cost.md "Session 17"), and does nothing else for it.
     if !block.hasFirstLine, floatArea.isEmpty,
       !block.inlines.contains(where: ChapterFlow.isFloated),
