@@ -138,7 +138,7 @@ func shownText(_ pages: [Page]) -> String {
     for c in doc.chapters.indices {
       var a = t.layoutChapter(c, worker: with).pages
       let b = t.layoutChapter(c, worker: without).pages
-      #expect(b.allSatisfy(\.blocks.isEmpty))
+      #expect(b.allSatisfy { $0.blocks.isEmpty })
       placed += a.map(\.blocks.count).reduce(0, +)
       for i in a.indices { a[i].blocks = [] }
       #expect(dump(a) == dump(b), "chapter \(c)")
