@@ -19,7 +19,8 @@
 // rendered independently and records land in slots by page number.
 //
 // A stream that draws no page (`paginate`) lays its lines out without glyph arrays
-// (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same.
+// (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same. One
+// whose records keep no boxes places no text blocks' boxes (`makeWorker(blocks:)`).
 //
 // The last chapters largest first: once every chapter not yet claimed fits in that window
 // (with two or more workers and no early stop), they are claimed by size, largest first, so
