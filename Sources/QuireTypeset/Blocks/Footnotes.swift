@@ -69,14 +69,12 @@ struct ChapterNotes {
   }
 
   private static func noteIDs(_ blocks: [Block], into ids: inout Set<String>) {
-    // Blocks read in place: `for b in blocks` copied each (its style and arrays retained and
-    // released; 5 M instructions on moby-dick, which has no notes).
-    for k in blocks.indices {
-      if let m = blocks[k].note, !m.id.isEmpty {
+    for b in blocks {
+      if let m = b.note, !m.id.isEmpty {
         if ids.count < maxNotes { ids.insert(m.id) }
         continue  // a note inside a note stays with it
       }
-      noteIDs(blocks[k].children, into: &ids)
+      noteIDs(b.children, into: &ids)
     }
   }
 
