@@ -182,9 +182,9 @@ package final class Typesetter: Sendable {
     var n = 0
     var stack: [[Block]] = [blocks]
     while let level = stack.popLast() {
-      for b in level {
-        if !b.inlines.isEmpty { n += 1 }
-        if !b.children.isEmpty { stack.append(b.children) }
+      for k in level.indices {  // read in place: `for b in level` copied every block
+        if !level[k].inlines.isEmpty { n += 1 }
+        if !level[k].children.isEmpty { stack.append(level[k].children) }
       }
     }
     return n
@@ -204,6 +204,11 @@ package final class Typesetter: Sendable {
     var drawsGlyphs = true
     /// Whether chapters keep their pages' checkpoints (`ChapterLayout.checkpoints`).
     var keepsCheckpoints = false
+    /// Whether pages get their text blocks' boxes (`Page.blocks`): false when the caller
+    /// drops them (ChapterFlow.placesBlocks).
+    var placesBlocks = true
+    /// The styles resolved in earlier chapters (`StyleMemo`), for chapters with its options.
+    var styles: StyleMemo? = nil
   }
 
   package func layoutChapter(_ spineIndex: Int) -> ChapterLayout {
@@ -223,6 +228,7 @@ package final class Typesetter: Sendable {
     }
     let chapter = document.chapters[spineIndex]
     var flow = makeFlow(spineIndex, caches: &caches)
+    flow.entries.reserveCapacity(Self.expectedEntries(chapter.length, flow: flow))
     if caches.keepsCheckpoints && !flow.positioned.enabled && flow.footnotes.references.isEmpty {
       flow.marks = []
     }
@@ -240,6 +246,15 @@ package final class Typesetter: Sendable {
       spineIndex: spineIndex, pages: pages, warnings: diagnostics(of: flow))
     if caches.keepsCheckpoints { layout.checkpoints = Self.checkpoints(marks, starts: starts) }
     return layout
+  }
+
+  /// About as many flow entries as a chapter of `length` characters lays out (a line of
+  /// text averages well over one character per 0.6 em of measure), at most 65,536: room
+  /// made up front, where growing the array from empty moved every entry about twice
+  /// (6 M instructions on moby-dick, Benchmarks/paginate-cost.md "Session 17").
+  static func expectedEntries(_ length: Int, flow: ChapterFlow) -> Int {
+    let perLine = max(8, flow.textWidth / max(1, 0.6 * flow.options.fontSize))
+    return Int(min(65_536, Double(max(0, length)) / perLine)) + 16
   }
 
   /// A chapter's flow set up for its writing mode, viewport and notes, with `caches`' shaped
@@ -263,7 +278,12 @@ package final class Typesetter: Sendable {
     flow.hyphenation.runs = caches.hyphenRuns
     flow.hyphenation.runsDictionary = caches.hyphenDictionary
     flow.vertical = vertical
+    if caches.styles?.matches(fonts: fontSet, options: options, vertical: vertical) != true {
+      caches.styles = StyleMemo(fonts: fontSet, options: options, vertical: vertical)
+    }
+    flow.styleMemo = caches.styles
     flow.drawsGlyphs = caches.drawsGlyphs
+    flow.placesBlocks = caches.placesBlocks
     flow.verticalRL = chapter.writingMode == .verticalRL
     flow.footnotes = ChapterNotes(chapter, placement: options.footnotes)
     flow.boxFlow.bodyPaintsPage = chapter.rootBackground == nil
@@ -286,7 +306,7 @@ package final class Typesetter: Sendable {
     let entries = flow.entries
     flow.entries = []  // the paginator then owns the only reference and shifts in place
     guard flow.positioned.enabled else {
-      return Paginator(options: flow.options).pages(
+      return Paginator(options: flow.options, placesBlocks: flow.placesBlocks).pages(
         entries, notes: notes, spine: flow.spine, href: chapter.href,
         fallback: Location(spine: flow.spine, offset: 0), boxes: flow.boxFlow.boxes,
         columns: flow.columnSets, resumingAt: resumingAt, starts: &starts)
@@ -443,11 +463,15 @@ extension Typesetter {
   /// A worker for `layoutChapter(_:worker:)`; with `drawing` false its pages' text lines
   /// carry only the first glyphs of each run (for a pass that never draws its pages: same
   /// geometry, same fonts, no glyph arrays); with `checkpoints` its chapters keep their
-  /// pages' checkpoints (`ChapterLayout.checkpoints`).
-  package func makeWorker(drawing: Bool = true, checkpoints: Bool = false) -> Worker {
+  /// pages' checkpoints (`ChapterLayout.checkpoints`); with `blocks` false its pages have no
+  /// text blocks' boxes (`Page.blocks`; everything else the same).
+  package func makeWorker(drawing: Bool = true, checkpoints: Bool = false, blocks: Bool = true)
+    -> Worker
+  {
     var caches = WorkerCaches(shaper: Shaper(fonts: fontSet, shared: shapes))
     caches.drawsGlyphs = drawing
     caches.keepsCheckpoints = checkpoints
+    caches.placesBlocks = blocks
     return Worker(caches)
   }
 

@@ -53,6 +53,8 @@ enum PaginateCommand {
     r.stats = a.flag("--stats")
     r.strict = a.flag("--strict")
     r.cache = try layoutCache(a)
+    // One job, then exit: what it leaves behind need not be freed (Disposal.swift).
+    Disposal.processExitsAfterJob()
     let map = try withFlagNames(book: path) { () throws(QuireError) in try PaginateJob.run(r) }
     if a.flag("--json") {
       let enc = JSONEncoder()

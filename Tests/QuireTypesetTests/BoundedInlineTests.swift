@@ -340,6 +340,16 @@ func shownLetters(_ pages: [Page]) -> String {
     }
     #expect(joined == words + " tail")
     #expect(ParagraphParts.split(block, limit: 1_000_000).count == 1)
+    // `fits` (the paragraph's fast path) says exactly when `split` keeps the block whole,
+    // at the limit too: the inlines hold the words, " tail", and nothing else.
+    let bytes = words.utf8.count + " tail".utf8.count
+    for limit in [50_000, bytes - 1, bytes, bytes + 1, 1_000_000] {
+      #expect(
+        ParagraphParts.fits(block, limit: limit)
+          == (ParagraphParts.split(block, limit: limit).count == 1))
+    }
+    #expect(ParagraphParts.fits(block, limit: bytes))
+    #expect(!ParagraphParts.fits(block, limit: bytes - 1))
   }
 
   @Test func windowEndIsALegalBreak() {

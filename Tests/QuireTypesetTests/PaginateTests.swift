@@ -103,6 +103,72 @@ func shownText(_ pages: [Page]) -> String {
     #expect(blocks == blocks.sorted())
   }
 
+  /// Styles a worker resolved in earlier chapters (`StyleMemo`) give each chapter the pages
+  /// it gets when laid out alone, whichever chapters came before, and a typesetter with
+  /// other options resolves its own.
+  @Test(.disabled(if: !Corpus.has("accessible_epub_3.epub"), Comment(rawValue: Corpus.missing)))
+  func stylesKeptAcrossChaptersChangeNothing() throws {
+    let doc = try Book.open(Corpus.url("accessible_epub_3.epub"))
+    var small = LayoutOptions.small
+    small.fontSize = 13
+    for opts in [LayoutOptions(), small] {
+      let t = try Typesetter(document: doc, options: opts)
+      let worker = t.makeWorker()
+      let forward = doc.chapters.indices.map { t.layoutChapter($0, worker: worker) }
+      let backward = doc.chapters.indices.reversed().map { t.layoutChapter($0, worker: worker) }
+      for (c, (a, b)) in zip(forward, backward.reversed()).enumerated() {
+        let alone = t.layoutChapter(c)
+        #expect(dump(a.pages) == dump(alone.pages), "chapter \(c)")
+        #expect(a.pages.map(\.lines) == alone.pages.map(\.lines), "chapter \(c)")
+        #expect(a.pages.map(\.items) == alone.pages.map(\.items), "chapter \(c)")
+        #expect(dump(b.pages) == dump(alone.pages), "chapter \(c)")
+        #expect(b.pages.map(\.items) == alone.pages.map(\.items), "chapter \(c)")
+      }
+    }
+  }
+
+  /// A worker that places no text blocks' boxes (`makeWorker(blocks: false)`) lays out the
+  /// same pages, only without `blocks`.
+  @Test(.disabled(if: !Corpus.has("accessible_epub_3.epub"), Comment(rawValue: Corpus.missing)))
+  func pagesWithoutBlockBoxesAreTheSame() throws {
+    let doc = try Book.open(Corpus.url("accessible_epub_3.epub"))
+    let t = try Typesetter(document: doc, options: LayoutOptions())
+    let (with, without) = (t.makeWorker(), t.makeWorker(blocks: false))
+    var placed = 0
+    for c in doc.chapters.indices {
+      var a = t.layoutChapter(c, worker: with).pages
+      let b = t.layoutChapter(c, worker: without).pages
+      #expect(b.allSatisfy { $0.blocks.isEmpty })
+      placed += a.map(\.blocks.count).reduce(0, +)
+      for i in a.indices { a[i].blocks = [] }
+      #expect(dump(a) == dump(b), "chapter \(c)")
+      #expect(a.map(\.lines) == b.map(\.lines), "chapter \(c)")
+      #expect(a.map(\.items) == b.map(\.items), "chapter \(c)")
+    }
+    #expect(placed > 0)
+  }
+
+  /// `BlockBoxes.place` grows the box of a line's block in place when the line before was
+  /// the same block's: the same boxes as the general path (forced here by column shifts of
+  /// zero on every line).
+  @Test(.disabled(if: !Corpus.has("accessible_epub_3.epub"), Comment(rawValue: Corpus.missing)))
+  func blockBoxesOfConsecutiveLinesMatchTheGeneralPath() throws {
+    let doc = try Book.open(Corpus.url("accessible_epub_3.epub"))
+    let t = try Typesetter(document: doc, options: LayoutOptions())
+    var boxes: [Int: BlockBox] = [:]
+    var pages: [Page] = []
+    for c in doc.chapters.indices { pages += t.layoutChapter(c).pages }
+    for p in pages { for b in p.blocks { boxes[b.index] = b } }
+    var fast = pages
+    var general = pages
+    BlockBoxes.place(boxes, on: &fast)
+    BlockBoxes.place(
+      boxes, on: &general, lineShifts: pages.map { [Double](repeating: 0, count: $0.lines.count) })
+    #expect(fast.map(\.blocks) == general.map(\.blocks))
+    #expect(fast.map(\.blocks) == pages.map(\.blocks))
+    #expect(fast.map(\.blocks.count).reduce(0, +) > 10)
+  }
+
   @Test func layoutIsDeterministic() throws {
     guard let doc = PaginateTests.novel() else { return }
     let a = try Typesetter(document: doc, options: LayoutOptions()).layoutBook(threads: 1)

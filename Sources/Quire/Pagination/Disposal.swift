@@ -14,16 +14,45 @@
 // never finishes freeing (the kernel takes the pages back at once). The thread's stack is
 // as large as a layout worker's (16 MiB), since a block tree is freed recursively.
 //
-// Rejected: leaking the book on purpose (a library caller that paginates many books would
-// grow without bound) and freeing it on a Dispatch queue (small default stacks).
+// A process that exits as soon as its job returns (the `quire` command) need not free any
+// of it: `processExitsAfterJob()` makes `release` keep the value for good instead, as
+// clang's `-disable-free` does. On `quire paginate` of moby-dick with one thread that is
+// the layout worker's caches, 19.7 M instructions (callgrind, Benchmarks/paginate-cost.md
+// "Session 17"), and a thread start for the book.
+//
+// Rejected: leaking the book on purpose in the library (a caller that paginates many books
+// would grow without bound: only the process that is about to exit may say so) and freeing
+// it on a Dispatch queue (small default stacks).
 
 import Foundation
+import Synchronization
 
-enum Disposal {
-  /// Releases `value` on a new thread. The caller must hold no other reference to it for
-  /// the memory to be freed there.
+/// What a job leaves behind once its result is made: freed off the caller's thread.
+public enum Disposal {
+  /// Set once by a process that exits when its job returns.
+  private static let skipsFreeing = Atomic<Bool>(false)
+
+  /// Declares that the process exits as soon as its current job returns: what the job
+  /// leaves behind (the laid-out book, the layout workers' caches) is then never freed,
+  /// the kernel taking the pages back at exit. Only a process that runs one job and exits
+  /// (the `quire` command) may call it; a library caller that runs many jobs must not.
+  public static func processExitsAfterJob() {
+    skipsFreeing.store(true, ordering: .relaxed)
+  }
+
+  /// Whether `release` keeps values instead of freeing them (`processExitsAfterJob`).
+  static var keepsValues: Bool { skipsFreeing.load(ordering: .relaxed) }
+
+  /// Releases `value` on a new thread — or never, once the process has said it exits after
+  /// its job. The caller must hold no other reference to it for the memory to be freed
+  /// there.
   static func release<T: Sendable>(_ value: consuming T) {
     let box = Box(value)
+    if keepsValues {
+      // Kept for good on purpose (see the file comment): one reference never released.
+      _ = Unmanaged.passRetained(box)
+      return
+    }
     let thread = Thread { box.drop() }
     thread.stackSize = 16 << 20
     thread.start()

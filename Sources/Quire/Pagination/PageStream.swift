@@ -19,7 +19,8 @@
 // rendered independently and records land in slots by page number.
 //
 // A stream that draws no page (`paginate`) lays its lines out without glyph arrays
-// (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same.
+// (`Typesetter.makeWorker(drawing:)`): the geometry and each page's fonts are the same. One
+// whose records keep no boxes places no text blocks' boxes (`makeWorker(blocks:)`).
 //
 // The last chapters largest first: once every chapter not yet claimed fits in that window
 // (with two or more workers and no early stop), they are claimed by size, largest first, so
@@ -34,7 +35,8 @@
 // then must be thinned after it). The lock then holds only the numbering and the appends. At
 // the end, the worker that finishes last hands its caches (its shaped words, tens of
 // thousands of small allocations) to `Disposal` instead of freeing them while the caller
-// waits for the stream (perf/callgrind: ~16 M instructions a worker, on the serial tail).
+// waits for the stream (perf/callgrind: ~16 M instructions a worker, on the serial tail);
+// in a process that exits after its job every worker does, and nothing is freed.
 //
 // Early stop: with `stopAfter` set, no chapter is started once that page is numbered, so a
 // job that needs only the first pages (a flip, a `--pages 1-3` render) lays out no more.
@@ -175,7 +177,8 @@ final class PageStream: @unchecked Sendable {
   }
 
   private func work(workers: Int) {
-    let worker = typesetter.makeWorker(drawing: drawing, checkpoints: true)
+    // Text blocks' boxes only when records keep them (`thin` drops them otherwise).
+    let worker = typesetter.makeWorker(drawing: drawing, checkpoints: true, blocks: keepBoxes)
     condition.lock()
     running += 1
     condition.unlock()
@@ -212,8 +215,9 @@ final class PageStream: @unchecked Sendable {
     let last = running == 0
     condition.unlock()
     // The last worker's caches are freed beside the caller's next steps (Disposal.swift);
-    // an earlier one frees its own while the others still lay out.
-    if last { Disposal.release(consume worker) }
+    // an earlier one frees its own while the others still lay out (neither is, when the
+    // process exits after its job).
+    if last || Disposal.keepsValues { Disposal.release(consume worker) }
   }
 
   /// `layout` made ready for numbering outside the lock: its page records (numbered later)
@@ -346,9 +350,17 @@ final class PageStream: @unchecked Sendable {
   private func faces(of page: Page) -> [FontFace] {
     var seen: [Int] = []
     let faces = typesetter.fonts.faces
-    for item in page.items {
-      item.forEachGlyphRun { run in
+    // Each item read in place: `for item in` copied it (retaining a glyph run's three
+    // arrays) to look at one number (8 M instructions on moby-dick).
+    for i in page.items.indices {
+      switch page.items[i] {
+      case .glyphs(let run):
         if !seen.contains(run.font) { seen.append(run.font) }
+      case .transformed:
+        page.items[i].forEachGlyphRun { run in
+          if !seen.contains(run.font) { seen.append(run.font) }
+        }
+      default: continue
       }
     }
     return seen.compactMap { faces.indices.contains($0) ? faces[$0] : nil }

@@ -28,6 +28,9 @@ struct ChapterFlow {
   var styleIndex: [ComputedStyle: Int] = [:]
   /// The last few styles `resolve` answered, tried before `styleIndex` (ResolvedStyle.swift).
   var recentStyles = RecentStyles()
+  /// Styles the worker resolved in earlier chapters with these options (ResolvedStyle.swift);
+  /// nil: none kept.
+  var styleMemo: StyleMemo? = nil
   var entries: [FlowEntry] = []
   /// Characters no font has, by script and face (for the chapter's diagnostics).
   var missing = MissingGlyphs()
@@ -62,6 +65,10 @@ struct ChapterFlow {
   /// Whether text lines get every glyph (false: a pass whose pages are never drawn, such
   /// as `paginate`; see `LineComposer.drawsGlyphs`).
   var drawsGlyphs = true
+  /// Whether the pages get their text blocks' boxes (`Page.blocks`, for a manifest's boxes);
+  /// false when the caller drops them (`paginate` without `--stats`), which saves placing
+  /// them (`BlockBoxes.place`: 18 M instructions on moby-dick).
+  var placesBlocks = true
   /// Where the paragraph being laid out should end its first line (a `::first-line`
   /// settled on a cycle, Inline/FirstLine.swift); nil almost always.
   var firstLineBreak: Int? = nil

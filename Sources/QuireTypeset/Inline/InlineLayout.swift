@@ -61,6 +61,17 @@ extension ChapterFlow {
   /// floated inline elements beside the lines they sit in (Blocks/InlineFloats.swift).
   mutating func paragraph(_ block: Block, left: Double, right: Double) {
     paragraphCount += 1
+    // Nearly every paragraph — no floated inline, no float beside it, no `::first-line`,
+    // one part — is laid out as it is: the general path below copies the block (its style
+    // and arrays retained and released) three times (16 M instructions on moby-dick,
+    // Benchmarks/paginate-cost.md "Session 17"), and does nothing else for it.
+    if !block.hasFirstLine, floatArea.isEmpty,
+      !block.inlines.contains(where: ChapterFlow.isFloated),
+      ParagraphParts.fits(block, limit: InlineCaps.maxParagraphScalars)
+    {
+      paragraphPart(block, left: left, right: right)
+      return
+    }
     var block = block
     var floats: [PendingFloat] = []
     if block.inlines.contains(where: ChapterFlow.isFloated) {
@@ -197,10 +208,11 @@ extension ChapterFlow {
       blockStyle: blockStyle)
     composer.drawsGlyphs = drawsGlyphs
     var lines = composer.compose(breaks, shaper: &shaper)
-    // Moved out one by one, in order: `for line in` and `lines[k]` copied each line (a
-    // dozen references retained and released).
-    lines.reverse()
-    while let line = lines.popLast() {
+    // Each line swapped out in turn (`ComposedLine.blank`: `lines[k]` copied it, retaining a
+    // dozen references, and reversing to pop lines off the end moved each twice: 17 M).
+    for k in lines.indices {
+      var line = ComposedLine.blank
+      swap(&line, &lines[k])
       if beside != nil {
         setBeside(&beside!, line: line.index, top: top, lineHeight: strut, left: left, right: right)
       }
@@ -440,5 +452,17 @@ extension ChapterFlow {
           shaped, face: choice, size: rs.size, color: rs.style.color,
           at: max(0, right - shaped.advance * builder.scale)))
     ]
+  }
+}
+
+extension ComposedLine {
+  /// A line holding nothing (no allocation), left in an array in place of a line swapped
+  /// out of it: `paragraphPart` takes its lines one by one without copying them (reversing
+  /// the array to pop them off its end moved every line twice; 17 M instructions on
+  /// moby-dick, Benchmarks/paginate-cost.md "Session 17").
+  static var blank: ComposedLine {
+    ComposedLine(
+      index: 0, height: 0, baseline: 0, text: "", start: 0, end: 0, hyphenated: false, ratio: 0,
+      spaceFactor: nil)
   }
 }

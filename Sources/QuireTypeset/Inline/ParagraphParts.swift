@@ -12,13 +12,19 @@
 import QuireIngest
 
 enum ParagraphParts {
-  /// `block` itself when it is small enough, else its parts in order.
-  static func split(_ block: Block, limit: Int) -> [Block] {
+  /// Whether `block` is laid out whole: its inlines hold at most `limit` UTF-8 bytes
+  /// (an object counts one).
+  static func fits(_ block: Block, limit: Int) -> Bool {
     var bytes = 0
     for inline in block.inlines {
       if case .text(let run) = inline { bytes += run.text.utf8.count } else { bytes += 1 }
     }
-    guard bytes > limit else { return [block] }
+    return bytes <= limit
+  }
+
+  /// `block` itself when it is small enough, else its parts in order.
+  static func split(_ block: Block, limit: Int) -> [Block] {
+    guard !fits(block, limit: limit) else { return [block] }
     var parts: [Block] = []
     var current: [Inline] = []
     var room = limit

@@ -82,6 +82,26 @@ extension ChapterFlow {
       recentStyles.remember(style, i)
       return i
     }
+    let resolved: ResolvedStyle
+    if let known = styleMemo?.styles[style] {
+      resolved = known
+    } else {
+      resolved = resolveNew(style)
+      styleMemo?.remember(style, resolved)
+    }
+    styles.append(resolved)
+    styleIndex[style] = styles.count - 1
+    recentStyles.remember(style, styles.count - 1)
+    if resolved.features == .unshared {
+      // The process-wide table is full: this style keeps its list (FeatureList.swift).
+      unsharedFeatures[styles.count - 1] = Self.features(
+        resolved, face: fonts.faces[resolved.choice.face])
+    }
+    return styles.count - 1
+  }
+
+  /// `style` in pixels and faces, computed (what `resolve` adds for a style it has not met).
+  mutating func resolveNew(_ style: ComputedStyle) -> ResolvedStyle {
     let choice = fonts.choose(style, publisherFonts: options.publisherStyles)
     let face = fonts.faces[choice.face]
     let size = min(min(max(style.fontSize, 0.2), 8) * options.fontSize, pageHeight / 2)
@@ -121,14 +141,7 @@ extension ChapterFlow {
       ).advance / face.upem * size, decoration: face.decoration)
     var resolved = r
     refine(&resolved, face: face)
-    styles.append(resolved)
-    styleIndex[style] = styles.count - 1
-    recentStyles.remember(style, styles.count - 1)
-    if resolved.features == .unshared {
-      // The process-wide table is full: this style keeps its list (FeatureList.swift).
-      unsharedFeatures[styles.count - 1] = Self.features(resolved, face: face)
-    }
-    return styles.count - 1
+    return resolved
   }
 }
 
@@ -170,6 +183,42 @@ extension ChapterFlow {
     var tag: UInt32 = 0
     for b in f.tag.utf8.prefix(4) { tag = tag << 8 | UInt32(b) }
     return UInt64(tag) << 32 | UInt64(f.value)
+  }
+}
+
+/// The styles a layout worker has resolved, for the chapters it lays out next: a style is
+/// resolved the same way in every chapter laid out with the same fonts, options and writing
+/// mode (its face, sizes and features depend on nothing else), and most of a book's chapters
+/// share their styles. Choosing the face, measuring the hyphen and refining the text
+/// properties again in each chapter cost ~30 K instructions a style, 744 times on
+/// moby-dick's 144 chapters (`resolve`: 40.3 → 25.7 M; Benchmarks/paginate-cost.md
+/// "Session 17"). Indices stay the
+/// chapter's own (`ChapterFlow.styles`); only the values are shared. A class: the flows of
+/// a chapter's tables and inline blocks share it with their chapter without copying it.
+final class StyleMemo: @unchecked Sendable {
+  // @unchecked: used by one layout worker at a time (as `Typesetter.Worker`).
+  /// What the styles were resolved with (the fonts held: compared by identity).
+  let fonts: FontSet
+  let options: LayoutOptions
+  let vertical: Bool
+  private(set) var styles: [ComputedStyle: ResolvedStyle] = [:]
+  /// At most this many styles are kept (a hostile book's thousands of styles are resolved
+  /// chapter by chapter, as before).
+  static let capacity = 4096
+
+  init(fonts: FontSet, options: LayoutOptions, vertical: Bool) {
+    self.fonts = fonts
+    self.options = options
+    self.vertical = vertical
+  }
+
+  /// Whether the styles were resolved as a flow with these fonts, options and mode would.
+  func matches(fonts: FontSet, options: LayoutOptions, vertical: Bool) -> Bool {
+    self.fonts === fonts && self.options == options && self.vertical == vertical
+  }
+
+  func remember(_ style: ComputedStyle, _ resolved: ResolvedStyle) {
+    if styles.count < Self.capacity { styles[style] = resolved }
   }
 }
 

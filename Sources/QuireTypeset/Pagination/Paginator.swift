@@ -11,6 +11,9 @@ import QuireIngest
 
 struct Paginator {
   let options: LayoutOptions
+  /// Whether pages get their text blocks' boxes (`BlockBoxes.place`); everything else is
+  /// the same without them.
+  var placesBlocks = true
   var pageHeight: Double {
     max(1, Double(options.height) - options.margins.top - options.margins.bottom)
   }
@@ -19,16 +22,19 @@ struct Paginator {
   func splitLines(_ entries: [FlowEntry]) -> [SplitLine] {
     var lines: [SplitLine] = []
     lines.reserveCapacity(entries.count)
-    for (k, e) in entries.enumerated() {
+    // Fields read through `entries[k]` in place: `for e in entries` copied each entry (a
+    // dozen references retained and released; 10 M instructions on moby-dick).
+    for k in entries.indices {
       let next = k + 1 < entries.count ? entries[k + 1].spaceBefore : 0
+      let height = entries[k].height
       var line = SplitLine(
-        height: e.height + e.cloneBottom, advance: e.height + next,
-        breakBefore: k > 0 && e.forcedBreakBefore
-          ? .always : (e.avoidBreakBefore ? .avoid : .auto),
-        keepWithNext: e.avoidBreakAfter, block: e.block, group: e.group,
-        hyphenated: e.lines.last?.hyphenated ?? false)
-      line.orphans = e.orphans
-      line.widows = e.widows
+        height: height + entries[k].cloneBottom, advance: height + next,
+        breakBefore: k > 0 && entries[k].forcedBreakBefore
+          ? .always : (entries[k].avoidBreakBefore ? .avoid : .auto),
+        keepWithNext: entries[k].avoidBreakAfter, block: entries[k].block,
+        group: entries[k].group, hyphenated: entries[k].lines.last?.hyphenated ?? false)
+      line.orphans = entries[k].orphans
+      line.widows = entries[k].widows
       lines.append(line)
     }
     return lines
@@ -54,8 +60,10 @@ struct Paginator {
     var out: [(page: Int, y: Double)] = []
     out.reserveCapacity(entries.count)
     for (page, range) in ranges.enumerated() {
-      let first = entries[range.lowerBound]
-      var y = (page == 0 ? lead : 0) + (first.repeatHeader?.height ?? 0) + first.cloneTop
+      let first = range.lowerBound
+      var y =
+        (page == 0 ? lead : 0) + (entries[first].repeatHeader?.height ?? 0)
+        + entries[first].cloneTop
       for i in range {
         out.append((page, y))
         y += lines[i].advance
@@ -114,20 +122,26 @@ struct Paginator {
     var fragments = BoxFragmenter(boxes: boxes, pageTop: top, pageBottom: top + pageHeight)
     var entries = entries
     var blockBoxes: [Int: BlockBox] = [:]
-    for note in notes.entries {
+    for note in notes.entries where placesBlocks {
       for e in note { for b in e.blockBoxes { blockBoxes[b.index] = b } }
     }
+    // Each entry is swapped out in turn (an empty one left in its place, made afresh: a copy
+    // of one retained its dozen empty arrays) and used as a local: read through
+    // `entries[k]`, it was copied (a dozen references retained and released) to be passed to
+    // the box fragmenter.
     for k in entries.indices {
-      for b in entries[k].blockBoxes { blockBoxes[b.index] = b }
+      var entry = FlowEntry(spaceBefore: 0, height: 0, start: fallback, end: fallback)
+      swap(&entry, &entries[k])
+      if placesBlocks { for b in entry.blockBoxes { blockBoxes[b.index] = b } }
       let spot = spots[k]
       let dy = top + spot.y
-      let (start, end) = (entries[k].start, entries[k].end)
+      let (start, end) = (entry.start, entry.end)
       // Notes gathered at the chapter's end (`--footnotes end`) keep their Locations but do
       // not widen the page's range, which covers the running text.
-      if entries[k].lines.first?.role != .note {
+      if entry.lines.isEmpty || entry.lines[0].role != .note {
         if !seen[spot.page] {
           seen[spot.page] = true
-          if let header = entries[k].repeatHeader {
+          if let header = entry.repeatHeader {
             pages[spot.page].items += header.items.map { $0.offset(dy: dy - header.height) }
           }
           pages[spot.page].start = start
@@ -137,31 +151,31 @@ struct Paginator {
         pages[spot.page].end = max(pages[spot.page].end, end)
       }
       let dx = shifts.isEmpty ? 0 : shifts[k]
-      var items = entries[k].items
-      entries[k].items = []
+      var items = entry.items
+      entry.items = []
       for i in items.indices { items[i].shift(dx: dx, dy: dy) }
       fragments.willPlace(
-        entries[k], page: spot.page, top: dy, itemCount: pages[spot.page].items.count, shift: dx)
+        entry, page: spot.page, top: dy, itemCount: pages[spot.page].items.count, shift: dx)
       pages[spot.page].items += items
       fragments.didPlace(
-        entries[k], bottom: dy + entries[k].height, itemCount: pages[spot.page].items.count)
-      for var l in entries[k].lines {
+        entry, bottom: dy + entry.height, itemCount: pages[spot.page].items.count)
+      for var l in entry.lines {
         l.rect.x += dx
         l.rect.y += dy
         pages[spot.page].lines.append(l)
         if !shifts.isEmpty { lineShifts[spot.page].append(dx) }
       }
-      for var i in entries[k].images {
+      for var i in entry.images {
         i.rect.x += dx
         i.rect.y += dy
         pages[spot.page].images.append(i)
       }
-      for var m in entries[k].maths {
+      for var m in entry.maths {
         m.rect.x += dx
         m.rect.y += dy
         pages[spot.page].math.append(m)
       }
-      for var f in entries[k].inlineBoxes {
+      for var f in entry.inlineBoxes {
         f.rect.x += dx
         f.rect.y += dy
         pages[spot.page].inlineBoxes.append(f)
