@@ -3,6 +3,7 @@
 // paragraph's lines (`PlaceStyles`).
 
 import Foundation
+import QuireCore
 import QuireIngest
 import Testing
 
