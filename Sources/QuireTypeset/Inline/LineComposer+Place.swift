@@ -309,7 +309,7 @@ extension LineComposer {
         line.keep(x, x + span.width + extra)
       }
     }
-    line.runs.append(run)
+    line.runs.append(consume run)
   }
 
   /// Where a line that may not wrap is cut (nil for text that wraps: emergency breaks keep
