@@ -198,6 +198,10 @@ struct LineComposer {
     lines.reserveCapacity(breaks.count)
     var start = 0
     var metrics = MetricCache()
+    var placeStyles = PlaceStyles()
+    // The kept items of each line, in one buffer for the paragraph (an array per line was
+    // an allocation per line).
+    var order: [Int] = []
     for (lineIndex, lb) in breaks.enumerated() {
       defer { start = lb.index + 1 }
       var s = start
@@ -226,9 +230,10 @@ struct LineComposer {
           index: lineIndex)
       }
       // The breaker measures the first line from item 0; later lines from their first box.
-      var (order, natural) = kept(
-        from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio)
+      let natural = kept(
+        from: lineIndex == 0 ? start : s, firstBox: s, to: lb.index, ratio, into: &order)
       let (shown, spaceFactor) = shownText(order, ratio: ratio)
+      let from = order.first ?? Int.max  // `kept` lists items in logical order
       if !bidi.levels.isEmpty {
         order = visualOrder(order)
       } else if geometry.rtl {
@@ -241,10 +246,11 @@ struct LineComposer {
       line.first = first
       line.start = startX(first: first, index: lineIndex, natural: natural, align: align)
       if geometry.ellipsis {
-        lines.append(ellipsized(order, ratio: ratio, line, shaper: &shaper))
+        lines.append(
+          ellipsized(order, from: from, ratio: ratio, line, styles: &placeStyles, shaper: &shaper))
         continue
       }
-      place(order, ratio: ratio, into: &line, shaper: &shaper)
+      place(order, from: from, ratio: ratio, into: &line, styles: &placeStyles, shaper: &shaper)
       lines.append(consume line)  // moved: a copy retained and released a dozen references
     }
     return lines
@@ -263,11 +269,14 @@ struct LineComposer {
     return line
   }
 
-  /// The items a line keeps, in logical order, and their width at `ratio`: boxes, glue
-  /// before the break, and the break's penalty when it is drawn (a hyphen) or has width.
-  func kept(from first: Int, firstBox s: Int, to end: Int, _ ratio: Double) -> ([Int], Double) {
+  /// The items a line keeps, in logical order (into `order`, emptied first), and their
+  /// width at `ratio`: boxes, glue before the break, and the break's penalty when it is
+  /// drawn (a hyphen) or has width.
+  func kept(
+    from first: Int, firstBox s: Int, to end: Int, _ ratio: Double, into order: inout [Int]
+  ) -> Double {
     var natural = 0.0
-    var order: [Int] = []
+    order.removeAll(keepingCapacity: true)
     order.reserveCapacity(end - first + 1)
     for k in first...end {
       if k < s, case .penalty = items[k] { continue }
@@ -287,7 +296,7 @@ struct LineComposer {
         }
       }
     }
-    return (order, natural)
+    return natural
   }
 
   /// The line's text as shown (pieces and word spaces, logical order) and the first word
@@ -298,17 +307,16 @@ struct LineComposer {
     for k in order {
       switch sources[k] {
       case .piece(let p): bound += 4 * (pieceSpans[p].end - pieceSpans[p].start)
-      case .space: bound += 1
+      case .space:
+        bound += 1
+        if spaceFactor == nil, case .glue(let w, let st, let sh) = items[k], w > 0 {
+          spaceFactor = adjusted(w, st, sh, ratio) / w
+        }
       default: break
       }
     }
     let shown = LineText.string(bound: bound) { shown in
       for k in order {
-        if spaceFactor == nil, case .space = sources[k],
-          case .glue(let w, let st, let sh) = items[k], w > 0
-        {
-          spaceFactor = adjusted(w, st, sh, ratio) / w
-        }
         switch sources[k] {
         case .piece(let p): shown.append(text, pieceSpans[p].start..<pieceSpans[p].end)
         case .space: if case .glue = items[k] { shown.appendSpace() }

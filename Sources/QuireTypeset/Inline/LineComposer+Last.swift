@@ -20,7 +20,8 @@ extension LineComposer {
   func lastLineRatio(
     from first: Int, firstBox s: Int, to end: Int, first isFirst: Bool, index: Int
   ) -> Double {
-    let (order, natural) = kept(from: first, firstBox: s, to: end, 0)
+    var order: [Int] = []
+    let natural = kept(from: first, firstBox: s, to: end, 0, into: &order)
     var stretch = 0.0
     for k in order {
       if case .glue(_, let st, _) = items[k], st.isFinite { stretch += st }

@@ -22,12 +22,14 @@ extension ComposedLine {
 }
 
 extension LineComposer {
-  /// `line` placed from `order`, ending in an ellipsis when it is cut at its end edge.
+  /// `line` placed from `order` (`from` its first item in logical order), ending in an
+  /// ellipsis when it is cut at its end edge.
   func ellipsized(
-    _ order: [Int], ratio: Double, _ line: ComposedLine, shaper: inout Shaper
+    _ order: [Int], from: Int, ratio: Double, _ line: ComposedLine,
+    styles cache: inout PlaceStyles, shaper: inout Shaper
   ) -> ComposedLine {
     var plain = line
-    place(order, ratio: ratio, into: &plain, shaper: &shaper)
+    place(order, from: from, ratio: ratio, into: &plain, styles: &cache, shaper: &shaper)
     guard plain.cutAtEnd else { return plain }
     let rs = styles[blockStyle]
     let face = fonts.faces[rs.choice.face]
@@ -45,7 +47,7 @@ extension LineComposer {
     let width = mark.advance * scale
     var cut = line
     cut.endReserve = width
-    place(order, ratio: ratio, into: &cut, shaper: &shaper)
+    place(order, from: from, ratio: ratio, into: &cut, styles: &cache, shaper: &shaper)
     let lo = geometry.lineLeft(first: cut.first, index: cut.index)
     let hi = lo + geometry.lineWidth(first: cut.first, index: cut.index)
     let x: Double
