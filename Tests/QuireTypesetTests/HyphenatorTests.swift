@@ -76,8 +76,9 @@ private func dictionaryInstalled(_ name: String) -> Bool {
       #expect(h.hyphenationPoints(scalarValues: scalars, memo: &memo) == plain, "\(w)")
     }
     // whaleboat, hyphenation, extraordinary, naïveté (WHALEBOAT is an acronym to the
-    // hyphenator and never reaches libhyphen; "café", "cat" and "s" are too short).
-    #expect(memo.count == 4)
+    // hyphenator and never reaches libhyphen; "café", "cat" and "s" are too short); with the
+    // Swift matcher, ASCII runs are matched on the stack without the memo: naïveté only.
+    #expect(memo.count == (h.hasMatcher ? 1 : 4))
   }
 
   @Test(.enabled(if: dictionaryInstalled("de_DE")))
