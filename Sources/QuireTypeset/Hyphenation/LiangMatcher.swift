@@ -53,9 +53,11 @@ struct LiangMatcher: @unchecked Sendable {
   let rightMin: Int
   /// Bytes that send a word to libhyphen: four 64-bit words of a 256-bit set.
   private let stopBytes: (UInt64, UInt64, UInt64, UInt64)
-  /// State 0's transition for each byte (−1: none), so most bytes skip the root's linear
-  /// search (its ~28 transitions; the same first match the search finds).
-  private let rootNext: [Int32]
+  /// The transitions of state 0 and its children as rows of 256 targets (−1: none; the
+  /// same first match the linear search finds), `rowOf` a state's row or −1: these states
+  /// have the most transitions (en-US: 28 at the root) and are where most bytes are read.
+  private let dense: [Int32]
+  private let rowOf: [Int32]
   /// The longest word matched (the caller's buffers are sized for it).
   static let maxBytes = 4 * Hyphenator.maxWordLength
 
@@ -87,12 +89,21 @@ struct LiangMatcher: @unchecked Sendable {
     leftMin = top.lhmin > 0 ? Int(top.lhmin) : 2
     rightMin = top.rhmin > 0 ? Int(top.rhmin) : 2
     stopBytes = (stops[0], stops[1], stops[2], stops[3])
-    var root = [Int32](repeating: -1, count: 256)
-    let r = states[0]
-    for k in (0..<Int(max(0, r.num_trans))).reversed() {
-      root[Int(UInt8(bitPattern: r.trans[k].ch))] = r.trans[k].new_state
+    var rows = [Int32](repeating: -1, count: Int(patterns.num_states))
+    var table: [Int32] = []
+    var shallow: [Int32] = [0]
+    for k in 0..<Int(max(0, states[0].num_trans)) { shallow.append(states[0].trans[k].new_state) }
+    for s in shallow where s >= 0 && s < patterns.num_states && rows[Int(s)] < 0 {
+      rows[Int(s)] = Int32(table.count / 256)
+      var row = [Int32](repeating: -1, count: 256)
+      let state = states[Int(s)]
+      for k in (0..<Int(max(0, state.num_trans))).reversed() {
+        row[Int(UInt8(bitPattern: state.trans[k].ch))] = state.trans[k].new_state
+      }
+      table += row
     }
-    rootNext = root
+    dense = table
+    rowOf = rows
   }
 
   /// For each first-level state with a match, the first byte of its path that is not '.';
@@ -217,10 +228,14 @@ struct LiangMatcher: @unchecked Sendable {
     for _ in 0...Int(stateCount) {
       if state == -1 { return -1 }
       guard state >= 0, state < stateCount else { return nil }
-      if state == 0 {
-        let t = rootNext[Int(ch)]
+      let row = Int(rowOf[Int(state)])
+      if row >= 0 {
+        let t = dense[row &* 256 &+ Int(ch)]
         if t >= 0 { return t < stateCount ? t : nil }
-        return -1  // the root's fallback is −1 in every loader's trie (checked in init)
+        // The root's fallback is −1 in every loader's trie (checked in init).
+        if state == 0 { return -1 }
+        state = states[Int(state)].fallback_state
+        continue
       }
       let s = states[Int(state)]
       let c = CChar(bitPattern: ch)
