@@ -55,7 +55,8 @@ struct LiangMatcher: @unchecked Sendable {
   private let stopBytes: (UInt64, UInt64, UInt64, UInt64)
   /// The transitions of state 0 and its children as rows of 256 targets (−1: none; the
   /// same first match the linear search finds), `rowOf` a state's row or −1: these states
-  /// have the most transitions (en-US: 28 at the root) and are where most bytes are read.
+  /// have the most transitions (en-US: 28 at the root) and are where most bytes are read
+  /// (4.6 M of the matcher's 35.7 M on moby-dick, session 17).
   private let dense: [Int32]
   private let rowOf: [Int32]
   /// The longest word matched (the caller's buffers are sized for it).
