@@ -41,7 +41,8 @@
 //
 // Rejected: an mmap'ed file walked in place. libhyphen's structures hold pointers, so a
 // mapped file would need its pointers rewritten (every page copied on write) or a Liang
-// matcher of our own over offsets — a second implementation of what libhyphen does.
+// matcher of our own over offsets (LiangMatcher walks the materialized pointers, and only
+// for the dictionaries it models; libhyphen still needs them for the others).
 
 import CDeflate
 import CHyphen

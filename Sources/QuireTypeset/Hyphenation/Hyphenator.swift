@@ -1,11 +1,14 @@
 // Hyphenation: Liang patterns through libhyphen, over the system's `hyphen-*` dictionaries
-// (the files LibreOffice uses; Debian installs them in /usr/share/hyphen). libhyphen does
-// the pattern matching; this file only decides which words to give it, converts them to
-// the dictionary's encoding (UTF-8, ISO8859-1 or KOI8-R in Debian's set — read from the
-// first line, exposed as `cset`), applies per-language left/right minimums and maps the
-// answer back to Unicode-scalar indices of the caller's word. Rejected alternative:
-// reimplementing Liang's algorithm over TeX pattern files — libhyphen is installed, fast
-// and already reads the dictionaries we want.
+// (the files LibreOffice uses; Debian installs them in /usr/share/hyphen). libhyphen's trie
+// is the dictionary; this file decides which words to match, converts them to the
+// dictionary's encoding (UTF-8, ISO8859-1 or KOI8-R in Debian's set — read from the first
+// line, exposed as `cset`), applies per-language left/right minimums and maps the answer
+// back to Unicode-scalar indices of the caller's word. The matching itself is
+// `LiangMatcher` (Swift, over libhyphen's trie, no allocation) for the words and
+// dictionaries where it provably answers as hnj_hyphen_hyphenate2 does, else libhyphen:
+// libhyphen's per-word mallocs and its hyphen/apostrophe first level cost ~5.5 K
+// instructions a word (session 17). Rejected alternative: our own pattern loading from TeX
+// pattern files — libhyphen already reads the dictionaries we want.
 //
 // Thread safety: a loaded HyphenDict is read-only (hnj_hyphen_hyphenate2 only walks its
 // state table; the per-call buffers are ours), so one Hyphenator is shared by every thread;
@@ -41,6 +44,9 @@ package final class Hyphenator: Sendable {
   /// with `free`, rather than libhyphen's structure of separate allocations.
   private let compiled: Bool
   private let encoding: DictionaryEncoding
+  /// Liang's matching in Swift for the words libhyphen would answer the same
+  /// (LiangMatcher.swift), nil when the dictionary is outside what it models.
+  private let matcher: LiangMatcher?
 
   /// Longest letter run handed to libhyphen (its own buffers assume short words).
   static let maxWordLength = 64
@@ -55,9 +61,14 @@ package final class Hyphenator: Sendable {
       String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }
     encoding = DictionaryEncoding(cset: cset, utf8Flag: dict.pointee.utf8 != 0)
-    leftMin = max(rules.left, Int(dict.pointee.lhmin))
-    rightMin = max(rules.right, Int(dict.pointee.rhmin))
-    minWordLength = max(rules.minWord, leftMin + rightMin)
+    let left = max(rules.left, Int(dict.pointee.lhmin))
+    let right = max(rules.right, Int(dict.pointee.rhmin))
+    leftMin = left
+    rightMin = right
+    minWordLength = max(rules.minWord, left + right)
+    matcher = LiangMatcher(dict).flatMap { m in
+      m.coversMinimums(left: left, right: right) ? m : nil
+    }
   }
 
   deinit {
@@ -279,7 +290,11 @@ package final class Hyphenator: Sendable {
       }
       var j = i
       while j < word.count, isLetter(word[j]) { j += 1 }
-      if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
+      if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength,
+        let matcher, appendMatched(word, i..<j, matcher, to: &points)
+      {
+        // Matched in Swift: no memo, no array for the run (see `appendMatched`).
+      } else if j - i >= minWordLength && j - i <= Hyphenator.maxWordLength {
         // The lowercased run written in place, and a word that is one run answered with the
         // memo's own array: an empty array reserved or appended to took the growth path
         // once more per word (Benchmarks/paginate-cost.md, session 16).
@@ -301,6 +316,35 @@ package final class Hyphenator: Sendable {
       i = j
     }
     return points
+  }
+
+  /// Appends the points of the ASCII letter run `word[run]`, lowercased, found by `matcher`
+  /// (offset by the run's start); false, appending nothing, when the matcher leaves the run
+  /// to libhyphen. The run and the answer live on the stack: libhyphen's mallocs, its first
+  /// level, the memo's key array and its hashing were ~5.5 K instructions a run (session 17).
+  private func appendMatched(
+    _ word: [UInt32], _ run: Range<Int>, _ matcher: LiangMatcher, to points: inout [Int]
+  ) -> Bool {
+    let count = run.count
+    guard count <= Hyphenator.maxWordLength else { return false }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Hyphenator.maxWordLength) {
+      letters in
+      withUnsafeTemporaryAllocation(of: Int8.self, capacity: Hyphenator.maxWordLength + 3) {
+        hyphens in
+        let base = letters.baseAddress!
+        for k in run {
+          let v = word[k]
+          base[k - run.lowerBound] = UInt8(truncatingIfNeeded: v <= 0x5A ? v + 0x20 : v)
+        }
+        let bytes = UnsafeBufferPointer(start: base, count: count)
+        guard matcher.hyphenate(bytes, into: hyphens.baseAddress!) else { return false }
+        let lo = leftMin
+        let hi = count - rightMin
+        guard lo <= hi else { return true }
+        for k in (lo - 1)..<hi where hyphens[k] & 1 == 1 { points.append(run.lowerBound + k + 1) }
+        return true
+      }
+    }
   }
 
   /// ‘ ’ “ ” – —, which prose puts inside its pieces ("whale’s", "“Aye"): to every test of
@@ -329,16 +373,53 @@ package final class Hyphenator: Sendable {
 
   /// Points inside one letter run (indices relative to the run's start).
   private func runPoints(_ run: ArraySlice<Unicode.Scalar>, memo: inout HyphenRunMemo) -> [Int] {
+    guard let (bytes, charCount) = encodedRun(run) else { return [] }
+    return memo.points(bytes, charCount: charCount, libhyphenPoints)
+  }
+
+  /// A letter run lowercased in the dictionary's encoding, as libhyphen is given it, and its
+  /// length in scalars; nil when the encoding cannot represent it.
+  func encodedRun(_ run: some Collection<Unicode.Scalar>) -> (bytes: [CChar], charCount: Int)? {
     let lower: [Unicode.Scalar] = run.map { s in
       let m = s.properties.lowercaseMapping.unicodeScalars
       return m.count == 1 ? m.first! : s
     }
-    guard let bytes = encoding.encode(lower) else { return [] }
-    return memo.points(bytes, charCount: lower.count, libhyphenPoints)
+    guard let bytes = encoding.encode(lower) else { return nil }
+    return (bytes, lower.count)
   }
 
   /// libhyphen's points for one lowercased letter run in the dictionary's encoding.
   private func libhyphenPoints(_ encoded: [CChar], charCount: Int) -> [Int] {
+    if let found = matcherPoints(encoded, charCount: charCount) { return found }
+    return libhyphenOnlyPoints(encoded, charCount: charCount)
+  }
+
+  /// `libhyphenPoints` from the matcher, nil when there is none or it leaves the run to
+  /// libhyphen.
+  func matcherPoints(_ encoded: [CChar], charCount: Int) -> [Int]? {
+    guard let matcher, encoded.count <= LiangMatcher.maxBytes else { return nil }
+    return encoded.withUnsafeBytes { raw -> [Int]? in
+      withUnsafeTemporaryAllocation(of: Int8.self, capacity: LiangMatcher.maxBytes + 3) {
+        hyphens -> [Int]? in
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        guard matcher.hyphenate(bytes, into: hyphens.baseAddress!) else { return nil }
+        let lo = leftMin
+        let hi = charCount - rightMin
+        guard lo <= hi else { return [] }
+        var points: [Int] = []
+        for k in (lo - 1)..<hi where hyphens[k] & 1 == 1 { points.append(k + 1) }
+        return points
+      }
+    }
+  }
+
+  /// Whether runs go to the Swift matcher (for tests).
+  var hasMatcher: Bool { matcher != nil }
+  /// Whether libhyphen numbers its answers per UTF-8 character (for tests).
+  var dictionaryIsUTF8: Bool { dict.pointee.utf8 != 0 }
+
+  /// libhyphen's points for one lowercased letter run, asked of libhyphen itself.
+  func libhyphenOnlyPoints(_ encoded: [CChar], charCount: Int) -> [Int] {
     let size = encoded.count
     // The NUL-terminated word and libhyphen's answer (`size + 5` bytes) in one buffer on the
     // stack: two arrays, and the word's copy regrown for its NUL, were ~1.4 K instructions a
@@ -377,7 +458,9 @@ package final class Hyphenator: Sendable {
   }
 }
 
-/// libhyphen's points of lowercased letter runs by their encoded bytes, for one dictionary.
+/// libhyphen's points of lowercased letter runs by their encoded bytes, for one dictionary
+/// (runs of the general path, and ASCII runs the Swift matcher leaves to libhyphen: an ASCII
+/// run it takes costs less than the memo's key array and probe).
 ///
 /// A book's pieces are words with their case and punctuation ("Whale", "whale,", "whale."),
 /// each a key of its own in the word caches, but the patterns only ever see the lowercased

@@ -8,7 +8,9 @@
 // 38 M instructions in hashing and inserts; it is gone. What does repeat is the letter
 // run: "Whale", "whale," and "whale." are three words but one lowercased run for the
 // patterns, so libhyphen's answers are kept per run (`HyphenRunMemo`) while the dictionary
-// stays the same. Measured in Benchmarks/paginate-cost.md, session 12.
+// stays the same. Measured in Benchmarks/paginate-cost.md, session 12. Since session 17 the
+// ASCII runs the Swift matcher takes (LiangMatcher.swift) skip the memo: matching one costs
+// less than the memo's key array and probe.
 
 /// A worker's hyphenation state: dictionaries by language and points by word.
 struct WordHyphenation {
