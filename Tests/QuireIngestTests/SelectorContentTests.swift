@@ -341,6 +341,22 @@ private let red = "color=#ff0000"
     #expect(runs(ps[3]).map(\.text) == ["—"])
   }
 
+  /// The white space that indents markup makes no line: a container's first letter still
+  /// goes to its first child block, as when the tags touch (browsers agree).
+  @Test func firstLetterPassesOverIndentationToTheFirstChild() {
+    let c = chapter(
+      "<div class=\"d\">\n  <p>Inner</p></div><div class=\"d\">\n\t<a id=\"x\"></a> <p>Anchored</p></div>"
+        + "<div class=\"d\">\n  <span>Inline</span><p>Block</p></div>",
+      css: ".d::first-letter { font-size: 3em }")
+    let ps = paragraphs(c)
+    #expect(runs(ps[0]).map(\.text) == ["I", "nner"])
+    #expect(runs(ps[0])[0].style.fontSize == 3)
+    #expect(runs(ps[1]).map(\.text) == ["A", "nchored"])
+    // Inline content before the block child holds the first line: the letter is its.
+    #expect(runs(ps[2]).map(\.text) == ["I", "nline"])
+    #expect(runs(ps[3]).map(\.text) == ["Block"])
+  }
+
   @Test func hostileContentIsBounded() {
     var css =
       "body { counter-reset: " + (0..<5_000).map { "c\($0)" }.joined(separator: " ") + " }\n"

@@ -312,7 +312,8 @@ final class PageStream: @unchecked Sendable {
           var numbered = record
           numbered.page.number = first + i
           records.append(numbered)
-          if wanted(first + i) {
+          // A stream that draws nothing dropped its pages (`prepared`) and wants none.
+          if wanted(first + i), i < layout.pages.count {
             var page = layout.pages[i]
             page.number = first + i
             queue.append(page)

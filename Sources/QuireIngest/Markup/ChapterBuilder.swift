@@ -830,11 +830,15 @@ struct ChapterBuilder {
   }
 
   /// Gives the first letter unit of the first text its `::first-letter` style (as a run of
-  /// its own; the text and its Locations are unchanged).
+  /// its own; the text and its Locations are unchanged). Returns whether `pending` settled
+  /// the first letter (split it, or holds content before any letter); false when it holds
+  /// only anchors and white space, which make no line: the first letter then goes on to
+  /// what follows (a container's first child block, CSS Pseudo 4 §2.1).
+  @discardableResult
   private static func splitFirstLetter(
     _ pending: inout [PendingInline], _ first: FirstLetterStyle?
-  ) {
-    guard let first else { return }
+  ) -> Bool {
+    guard let first else { return true }
     let style = first.style
     for (k, item) in pending.enumerated() {
       switch item {
@@ -842,7 +846,7 @@ struct ChapterBuilder {
       case .text(let text, let st, let link, let lang, let gen):
         guard let (lead, letter, rest) = FirstLetter.split(text) else {
           if text.allSatisfy(\.isWhitespace) { continue }
-          return
+          return true
         }
         var parts: [PendingInline] = []
         if !lead.isEmpty { parts.append(.text(lead, st, link: link, lang: lang, generated: gen)) }
@@ -860,10 +864,11 @@ struct ChapterBuilder {
         if floats { parts.append(.boxEnd) }
         if !rest.isEmpty { parts.append(.text(rest, st, link: link, lang: lang, generated: gen)) }
         pending.replaceSubrange(k...k, with: parts)
-        return
-      default: return
+        return true
+      default: return true
       }
     }
+    return false
   }
 
   // MARK: - Frames
@@ -920,18 +925,19 @@ struct ChapterBuilder {
   private mutating func flushPending() {
     let last = frames.count - 1
     guard !frames[last].pending.isEmpty else { return }
-    // Most often the indentation between two block elements: nothing to make.
+    // Most often the indentation between two block elements: nothing to make (and no line,
+    // so a `::first-letter` waiting here goes on to the block child).
     if Self.collapsesAway(frames[last].pending) {
       frames[last].pending = []
-      frames[last].firstLetter = nil
       return
     }
     // Take the pending content out first: copying the frame would copy its children
     // (quadratic in a container with many anonymous paragraphs).
     var pending = frames[last].pending
     frames[last].pending = []
-    Self.splitFirstLetter(&pending, frames[last].firstLetter)
-    frames[last].firstLetter = nil
+    if Self.splitFirstLetter(&pending, frames[last].firstLetter) {
+      frames[last].firstLetter = nil
+    }
     let (kind, style, lang) = (frames[last].kind, frames[last].style, frames[last].lang)
     if var anon = anonymousParagraph(
       pending, kind: kind, style: style, lang: lang, box: frames[last].box)

@@ -29,6 +29,10 @@ import Foundation
 enum TextReferences {
   /// At most one reference per this many bytes of the document, else no rewrite.
   static let maxDensity = 8
+  /// No rewrite past this many bytes (a reference adds at most 6 to a scalar's UTF-8):
+  /// libxml2 2.9 without `XML_PARSE_HUGE` refuses some inputs past 10,000,000 bytes, and a
+  /// document under that must not be pushed over it.
+  static let maxRewrittenBytes = 9_000_000
 
   /// The document with its non-ASCII text as references, or nil to parse it as it is (no
   /// such text, not known to be UTF-8, or too much of it).
@@ -105,7 +109,9 @@ enum TextReferences {
           i = nextSpecial(from: i + 1)
         }
       }
-      guard references > 0 else { return false }
+      guard references > 0, n + 6 * references <= TextReferences.maxRewrittenBytes else {
+        return false
+      }
       out.append(contentsOf: b[copied..<n])
       return true
     }
