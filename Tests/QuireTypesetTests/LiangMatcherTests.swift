@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import QuireTestSupport
 import Testing
 
@@ -9,18 +10,6 @@ import Testing
 /// letters of every pattern of the dictionary itself, and random strings of its pattern
 /// bytes. German's dictionary has a compound first level and stays with libhyphen.
 @Suite struct LiangMatcherTests {
-  /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-  struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Each installed dictionary file once, loaded with the smallest minimums (2, 2), so the
   /// comparison covers as many positions as any language's rules do.
   static func hyphenators() -> [Hyphenator] {
@@ -123,7 +112,7 @@ import Testing
       #expect(taken > words.count / 2, "\(h.dictionaryPath): \(taken) of \(words.count)")
       // Random strings of the patterns' bytes and '.', 1 to 24 bytes; and pattern words
       // joined, so patterns meet across their seams.
-      var rng = SplitMix(state: 17)
+      var rng = SplitMix64(seed: 17)  // QuireCore's: a failure replays
       var random: [[CChar]] = []
       let symbols = alphabet + [CChar(UInt8(ascii: "."))]
       for _ in 0..<4000 {
